@@ -1,0 +1,180 @@
+//! Command-line definitions (clap types stay here) and their conversion into a
+//! plain [`Config`], once.
+
+use crate::input::Source;
+use crate::render::Format;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::io::IsTerminal;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success (also when the reader of the output goes away, e.g. `| head`)
+  1  a gate or check failed (reserved for `gate` and `checks`)
+  2  usage error, unreadable or invalid input, unsupported format_version";
+
+const EXAMPLES: &str = "\
+Examples:
+  planview summary plan.json
+  tofu show -json plan.out | planview summary
+  planview summary --format json plan.json | jq .totals
+  planview summary --format markdown */plan.json > comment.md";
+
+/// Answers what a Terraform/OpenTofu plan or state (from `show -json`) will do.
+#[derive(Debug, Parser)]
+#[command(name = "planview", version, about, after_help = EXIT_CODES, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// What a plan will do, counted as the CLI counts it; or what a state holds.
+    #[command(after_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
+    Summary(SummaryArgs),
+}
+
+/// Options every command that reads documents shares.
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    /// Plan or state JSON files (`-` for stdin; stdin when none is given and it is piped).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Table)]
+    pub format: FormatArg,
+
+    /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+
+    /// Print values marked sensitive instead of masking them.
+    #[arg(long)]
+    pub show_sensitive: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SummaryArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Table,
+    Json,
+    Markdown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+/// What to do, as plain data.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub command: CommandKind,
+    pub inputs: Vec<Source>,
+    pub format: Format,
+    pub color: bool,
+    pub show_sensitive: bool,
+}
+
+/// The command to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommandKind {
+    Summary,
+}
+
+/// The facts about the process that the config depends on.
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    pub stdin_is_terminal: bool,
+    pub stdout_is_terminal: bool,
+    /// NO_COLOR set to a non-empty value.
+    pub no_color: bool,
+}
+
+impl Env {
+    pub fn detect() -> Env {
+        Env {
+            stdin_is_terminal: std::io::stdin().is_terminal(),
+            stdout_is_terminal: std::io::stdout().is_terminal(),
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        }
+    }
+}
+
+/// Colour decided once: `--color`, then NO_COLOR, then whether stdout is a terminal.
+pub fn decide_color(arg: ColorArg, env: &Env) -> bool {
+    match arg {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => !env.no_color && env.stdout_is_terminal,
+    }
+}
+
+impl Cli {
+    pub fn into_config(self, env: &Env) -> Result<Config, String> {
+        let (kind, common) = match self.command {
+            Command::Summary(a) => (CommandKind::Summary, a.common),
+        };
+        let inputs: Vec<Source> = if common.files.is_empty() {
+            if env.stdin_is_terminal {
+                return Err("no input: give a plan or state JSON file, or pipe one in (e.g. `tofu show -json plan.out | planview summary`)".into());
+            }
+            vec![Source::Stdin]
+        } else {
+            common.files.iter().map(|f| Source::from_arg(f)).collect()
+        };
+        if inputs.iter().filter(|s| **s == Source::Stdin).count() > 1 {
+            return Err("`-` (stdin) can be given only once".into());
+        }
+        Ok(Config {
+            command: kind,
+            inputs,
+            format: match common.format {
+                FormatArg::Table => Format::Table,
+                FormatArg::Json => Format::Json,
+                FormatArg::Markdown => Format::Markdown,
+            },
+            color: decide_color(common.color, env) && common.format == FormatArg::Table,
+            show_sensitive: common.show_sensitive,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_flag_then_no_color_then_tty() {
+        let tty = Env { stdout_is_terminal: true, ..Default::default() };
+        let tty_nc = Env { stdout_is_terminal: true, no_color: true, ..Default::default() };
+        assert!(decide_color(ColorArg::Auto, &tty));
+        assert!(!decide_color(ColorArg::Auto, &tty_nc));
+        assert!(decide_color(ColorArg::Always, &tty_nc));
+        assert!(!decide_color(ColorArg::Never, &tty));
+        assert!(!decide_color(ColorArg::Auto, &Env::default()));
+    }
+
+    #[test]
+    fn terminal_stdin_without_files_is_a_usage_error() {
+        let cli = Cli::parse_from(["planview", "summary"]);
+        let env = Env { stdin_is_terminal: true, ..Default::default() };
+        assert!(cli.into_config(&env).unwrap_err().contains("no input"));
+        let cli = Cli::parse_from(["planview", "summary"]);
+        assert_eq!(cli.into_config(&Env::default()).unwrap().inputs, vec![Source::Stdin]);
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,109 @@
+//! Errors and the exit codes they map to, in one place.
+
+use std::fmt;
+use std::io;
+
+/// Exit codes (documented in README and `--help`).
+pub mod exit {
+    /// Success (and a broken pipe: the reader went away).
+    pub const OK: i32 = 0;
+    /// A gate or check failed (the input was read fine).
+    pub const FAILED: i32 = 1;
+    /// Usage error, unreadable or invalid input, unsupported format version.
+    pub const ERROR: i32 = 2;
+}
+
+/// A problem with one input file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    /// The file as named on the command line, or `<stdin>`.
+    pub file: String,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl InputError {
+    pub fn new(file: &str, message: impl Into<String>) -> Self {
+        InputError { file: file.to_string(), line: None, column: None, message: message.into(), hint: None }
+    }
+
+    pub fn at(mut self, line: usize, column: usize) -> Self {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// `file:line:column` (as far as known).
+    pub fn location(&self) -> String {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => format!("{}:{l}:{c}", self.file),
+            (Some(l), None) => format!("{}:{l}", self.file),
+            _ => self.file.clone(),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location(), self.message)?;
+        if let Some(h) = &self.hint {
+            write!(f, "\n  hint: {h}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Everything `planview::run` can fail with.
+#[derive(Debug)]
+pub enum Error {
+    /// Bad arguments or an impossible combination of them.
+    Usage(String),
+    /// One or more inputs could not be read; each was already reported.
+    Input(Vec<InputError>),
+    /// Writing the output failed (a broken pipe is a normal end: see [`Error::is_broken_pipe`]).
+    Output(io::Error),
+}
+
+impl Error {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::OK,
+            _ => exit::ERROR,
+        }
+    }
+
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Output(e) if e.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Usage(m) => write!(f, "{m}"),
+            Error::Input(errs) => {
+                for (i, e) in errs.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                Ok(())
+            }
+            Error::Output(e) => write!(f, "cannot write output: {e}"),
+        }
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Self {
+        Error::Output(e)
+    }
+}

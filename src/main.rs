@@ -1,0 +1,52 @@
+//! The `planview` binary: parse arguments, run, map the outcome to an exit code.
+
+use clap::Parser;
+use planview::cli::{Cli, Env};
+use planview::error::{exit, Error};
+use planview::Status;
+use std::io::Write;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { exit::ERROR } else { exit::OK };
+            let _ = e.print();
+            return ExitCode::from(code as u8);
+        }
+    };
+    let config = match cli.into_config(&Env::detect()) {
+        Ok(c) => c,
+        Err(msg) => return report(&Error::Usage(msg)),
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = planview::run(&config, &mut out).and_then(|s| out.flush().map(|_| s).map_err(Error::Output));
+    match result {
+        Ok(Status::Success) => ExitCode::from(exit::OK as u8),
+        Ok(Status::Failed) => ExitCode::from(exit::FAILED as u8),
+        Err(e) => {
+            // Flush what was rendered for readable inputs before reporting the rest.
+            let _ = out.flush();
+            report(&e)
+        }
+    }
+}
+
+fn report(e: &Error) -> ExitCode {
+    if e.is_broken_pipe() {
+        return ExitCode::from(exit::OK as u8);
+    }
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
+    let text = planview::sanitize::text(&e.to_string()).into_owned();
+    for line in text.lines() {
+        if line.starts_with("  hint:") {
+            let _ = writeln!(err, "{line}");
+        } else {
+            let _ = writeln!(err, "planview: error: {line}");
+        }
+    }
+    ExitCode::from(e.exit_code() as u8)
+}

@@ -1,0 +1,147 @@
+//! The top level of a `show -json` document, read in one pass, before we know
+//! whether it is a plan or a state.
+
+use super::plan::{output_changes, Plan};
+use serde::de::{IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt;
+
+/// Everything at the top level of a document. The plan fields are read into
+/// [`Plan`] directly; the rest is what tells one kind of document from another.
+#[derive(Debug, Default)]
+pub struct RawDocument<'a> {
+    pub plan: Plan<'a>,
+    /// `format_version` as written (it should be a string).
+    pub format_version: Option<serde_json::Value>,
+    /// HCP Terraform's redacted plan JSON carries this instead.
+    pub plan_format_version: Option<serde_json::Value>,
+    /// A state's `values`.
+    pub values: Option<&'a RawValue>,
+    /// Top-level keys that only plans have were present.
+    pub plan_keys: bool,
+    /// Top-level keys this version does not know, in document order.
+    pub other_keys: Vec<String>,
+}
+
+/// Keys seen only in plans (REALITY: "Top-level plan keys seen").
+const PLAN_ONLY: &[&str] = &[
+    "planned_values",
+    "proposed_unknown",
+    "resource_drift",
+    "resource_changes",
+    "relevant_attributes",
+    "output_changes",
+    "prior_state",
+    "configuration",
+    "condition_results",
+    "deferred_changes",
+    "action_invocations",
+    "timestamp",
+    "applyable",
+    "complete",
+    "errored",
+    "variables",
+];
+
+impl<'de: 'a, 'a> Deserialize<'de> for RawDocument<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(DocVisitor(std::marker::PhantomData))
+    }
+}
+
+struct DocVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for DocVisitor<'a> {
+    type Value = RawDocument<'a>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object (a plan or state from `show -json`)")
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let mut doc = RawDocument::default();
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            if PLAN_ONLY.contains(&key.as_ref()) {
+                doc.plan_keys = true;
+            }
+            let p = &mut doc.plan;
+            match key.as_ref() {
+                "format_version" => doc.format_version = Some(map.next_value()?),
+                "plan_format_version" => doc.plan_format_version = Some(map.next_value()?),
+                "terraform_version" => p.terraform_version = map.next_value()?,
+                "values" => doc.values = map.next_value()?,
+                "variables" => p.variables = map.next_value::<Option<_>>()?.unwrap_or_default(),
+                "planned_values" => p.planned_values = map.next_value()?,
+                "proposed_unknown" => p.proposed_unknown = map.next_value()?,
+                "resource_drift" => p.resource_drift = map.next_value::<Option<_>>()?.unwrap_or_default(),
+                "resource_changes" => p.resource_changes = map.next_value::<Option<_>>()?.unwrap_or_default(),
+                "relevant_attributes" => {
+                    p.relevant_attributes = map.next_value::<Option<_>>()?.unwrap_or_default()
+                }
+                "output_changes" => p.output_changes = map.next_value::<OutputChanges<'a>>()?.0,
+                "prior_state" => p.prior_state = map.next_value()?,
+                "configuration" => p.configuration = map.next_value()?,
+                "checks" => p.checks = map.next_value()?,
+                "condition_results" => p.condition_results = map.next_value()?,
+                "deferred_changes" => p.deferred_changes = map.next_value()?,
+                "action_invocations" => p.action_invocations = map.next_value()?,
+                "timestamp" => p.timestamp = map.next_value()?,
+                "applyable" => p.applyable = map.next_value()?,
+                "complete" => p.complete = map.next_value()?,
+                "errored" => p.errored = map.next_value::<Option<bool>>()?.unwrap_or(false),
+                other => {
+                    doc.other_keys.push(other.to_string());
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(doc)
+    }
+}
+
+struct OutputChanges<'a>(std::collections::BTreeMap<String, super::plan::Change<'a>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for OutputChanges<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v: Option<&'a RawValue> = Deserialize::deserialize(d)?;
+        match v {
+            None => Ok(OutputChanges(Default::default())),
+            Some(raw) => {
+                let mut de = serde_json::Deserializer::from_str(raw.get());
+                output_changes(&mut de).map(OutputChanges).map_err(serde::de::Error::custom)
+            }
+        }
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Plan<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let doc = RawDocument::deserialize(d)?;
+        let mut plan = doc.plan;
+        if let Some(serde_json::Value::String(v)) = doc.format_version.or(doc.plan_format_version) {
+            plan.format_version = v;
+        }
+        Ok(plan)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_pass_records_kind_markers_and_foreign_keys() {
+        let d: RawDocument = serde_json::from_str(
+            r#"{"format_version":"1.0","provider_schemas":{},"valid":true,"values":{"root_module":{}}}"#,
+        )
+        .unwrap();
+        assert_eq!(d.other_keys, vec!["provider_schemas", "valid"]);
+        assert!(d.values.is_some());
+        assert!(!d.plan_keys);
+        let d: RawDocument = serde_json::from_str(r#"{"format_version":"1.2","errored":true,"resource_changes":null}"#).unwrap();
+        assert!(d.plan_keys);
+        assert!(d.plan.errored);
+    }
+}

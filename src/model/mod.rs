@@ -1,0 +1,69 @@
+//! Serde models of every representation in the `show -json` format, lenient on input.
+//!
+//! Unknown fields are ignored and absent ones take defaults. Values that queries
+//! rarely need (before/after, sensitivity markers, configuration expressions) are
+//! kept as borrowed [`RawValue`]s pointing into the input buffer, so reading a
+//! 100 MB plan never builds a `serde_json::Value` tree of it.
+
+pub mod action;
+pub mod checks;
+pub mod config;
+pub mod document;
+pub mod plan;
+pub mod values;
+
+pub use action::{Action, ActionReason, ChangeKind, Mode, ReplaceOrder};
+pub use checks::{CheckInstance, CheckKind, CheckObject, CheckStatus};
+pub use document::RawDocument;
+pub use config::{BlockExpressions, Configuration, Expression, ModuleCall, ModuleConfig};
+pub use plan::{Change, Importing, PathStep, Plan, RelevantAttribute, ResourceChange};
+pub use values::{Module, OutputValue, ResourceValue, State, Values};
+
+pub use serde_json::value::RawValue;
+
+/// A sensitivity or unknown-ness marker: `true`/`false` for the whole value, or a
+/// structure mirroring the value (REALITY: both forms occur).
+pub fn marker_is_all(raw: Option<&RawValue>) -> bool {
+    matches!(raw.map(|r| r.get().trim()), Some("true"))
+}
+
+/// True when a marker marks anything at all (the whole value or some part).
+pub fn marker_marks_any(raw: Option<&RawValue>) -> bool {
+    let Some(r) = raw else { return false };
+    let s = r.get().trim();
+    // A structural marker marks something iff it contains a `true` leaf; a
+    // structure of only `{}`/`[]`/`false` marks nothing. Keys can contain the
+    // text "true", so parse rather than search.
+    match serde_json::from_str::<serde_json::Value>(s) {
+        Ok(v) => value_has_true(&v),
+        Err(_) => true, // unreadable marker: fail closed (treat as sensitive)
+    }
+}
+
+fn value_has_true(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::Bool(b) => *b,
+        serde_json::Value::Array(a) => a.iter().any(value_has_true),
+        serde_json::Value::Object(o) => o.values().any(value_has_true),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(s: &str) -> Box<RawValue> {
+        RawValue::from_string(s.to_string()).unwrap()
+    }
+
+    #[test]
+    fn markers_in_bool_and_structural_form() {
+        assert!(marker_is_all(Some(&raw("true"))));
+        assert!(!marker_is_all(Some(&raw("false"))));
+        assert!(!marker_is_all(None));
+        assert!(marker_marks_any(Some(&raw(r#"{"a":[false,{"b":true}]}"#))));
+        assert!(!marker_marks_any(Some(&raw(r#"{"true":[false,{}]}"#))));
+        assert!(!marker_marks_any(Some(&raw("false"))));
+    }
+}

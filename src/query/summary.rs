@@ -1,0 +1,483 @@
+//! `summary`: what a plan will do (counted as the CLI counts), or what a state holds.
+
+use crate::input::{Document, StateDoc};
+use crate::model::{ChangeKind, CheckObject, Mode, Plan, ReplaceOrder, ResourceChange};
+use crate::query::values::{OutputReport, Visibility};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The summary of one document.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Summary {
+    Plan(PlanSummary),
+    State(StateSummary),
+}
+
+/// Totals as the CLI's `Plan:` line counts them (managed resources only).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    pub import: u64,
+    pub add: u64,
+    pub change: u64,
+    pub destroy: u64,
+    pub forget: u64,
+}
+
+impl Totals {
+    /// The CLI's line, word for word (`to import` and `to forget` only when non-zero).
+    pub fn plan_line(&self) -> String {
+        let mut s = String::from("Plan: ");
+        if self.import > 0 {
+            s.push_str(&format!("{} to import, ", self.import));
+        }
+        s.push_str(&format!("{} to add, {} to change, {} to destroy", self.add, self.change, self.destroy));
+        if self.forget > 0 {
+            s.push_str(&format!(", {} to forget", self.forget));
+        }
+        s.push('.');
+        s
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == Totals::default()
+    }
+
+    pub fn add_assign(&mut self, o: &Totals) {
+        self.import += o.import;
+        self.add += o.add;
+        self.change += o.change;
+        self.destroy += o.destroy;
+        self.forget += o.forget;
+    }
+}
+
+/// One resource change as the summary lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResourceEntry {
+    pub address: String,
+    pub previous_address: Option<String>,
+    pub module_address: Option<String>,
+    pub mode: String,
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub name: String,
+    pub index: Option<serde_json::Value>,
+    pub provider_name: Option<String>,
+    /// `create`, `update`, `delete`, `replace`, `read`, `no-op`, `forget`,
+    /// `forget+create`, or an unknown list joined with `+`.
+    pub action: String,
+    /// The action list exactly as in the plan.
+    pub actions: Vec<String>,
+    pub replace_order: Option<ReplaceOrder>,
+    /// The raw `action_reason` code.
+    pub reason: Option<String>,
+    /// The reason in words (the raw code when unknown).
+    pub reason_words: Option<String>,
+    pub deposed: Option<String>,
+    pub moved: bool,
+    pub importing: bool,
+    pub import_id: Option<String>,
+    /// False for action lists this version does not recognise.
+    pub recognised: bool,
+}
+
+/// An output's change, without its value.
+#[derive(Debug, Clone, Serialize)]
+pub struct OutputChangeEntry {
+    pub name: String,
+    pub action: String,
+    pub sensitive: bool,
+}
+
+/// Summary of a plan.
+#[derive(Debug, Serialize)]
+pub struct PlanSummary {
+    pub kind: &'static str,
+    /// The input as named on the command line, or `<stdin>`.
+    pub file: String,
+    pub format_version: String,
+    pub terraform_version: Option<String>,
+    pub errored: bool,
+    pub applyable: Option<bool>,
+    pub complete: Option<bool>,
+    /// False when the plan changes nothing (the CLI's "No changes.").
+    pub has_changes: bool,
+    /// The CLI's own `Plan:` line, recomputed.
+    pub plan_line: String,
+    pub totals: Totals,
+    /// Every `resource_changes` entry (all modes) counted by kind.
+    pub actions: BTreeMap<String, u64>,
+    pub moved: u64,
+    pub imported: u64,
+    pub forgotten: u64,
+    pub read: u64,
+    pub deposed: u64,
+    pub drift: u64,
+    /// Entries whose action list this version does not recognise (not in `totals`).
+    pub unrecognised: u64,
+    /// Check instances by status (zero-instance objects count as one).
+    pub checks: BTreeMap<String, u64>,
+    /// Output changes by action.
+    pub output_changes: BTreeMap<String, u64>,
+    pub outputs: Vec<OutputChangeEntry>,
+    /// Every entry that is not a plain no-op (moves and imports stay listed).
+    pub resources: Vec<ResourceEntry>,
+}
+
+/// One resource of a state.
+#[derive(Debug, Clone, Serialize)]
+pub struct StateResource {
+    pub address: String,
+    pub module: Option<String>,
+    pub mode: String,
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub name: String,
+    pub index: Option<serde_json::Value>,
+    pub provider_name: Option<String>,
+    pub tainted: bool,
+    pub deposed: Option<String>,
+}
+
+/// Counts over a state's resources.
+#[derive(Debug, Default, Serialize)]
+pub struct StateCounts {
+    pub resources: u64,
+    pub managed: u64,
+    pub data: u64,
+    pub tainted: u64,
+    pub by_type: BTreeMap<String, u64>,
+    /// `(root)` for the root module.
+    pub by_module: BTreeMap<String, u64>,
+}
+
+/// Summary of a state.
+#[derive(Debug, Serialize)]
+pub struct StateSummary {
+    pub kind: &'static str,
+    /// The input as named on the command line, or `<stdin>`.
+    pub file: String,
+    pub format_version: String,
+    pub terraform_version: Option<String>,
+    pub counts: StateCounts,
+    pub checks: BTreeMap<String, u64>,
+    pub outputs: Vec<OutputReport>,
+    pub resources: Vec<StateResource>,
+}
+
+/// Fixed keys that every `actions` object carries, even at zero.
+pub const ACTION_KEYS: &[&str] = &["create", "update", "delete", "replace", "read", "no-op", "forget"];
+/// Fixed keys that every `checks` object carries, even at zero.
+pub const CHECK_KEYS: &[&str] = &["pass", "fail", "error", "unknown"];
+
+impl Summary {
+    pub fn set_file(&mut self, name: &str) {
+        match self {
+            Summary::Plan(p) => p.file = name.to_string(),
+            Summary::State(s) => s.file = name.to_string(),
+        }
+    }
+}
+
+pub fn summarize(doc: &Document<'_>, vis: &Visibility) -> Result<Summary, String> {
+    match doc {
+        Document::Plan(p) => Ok(Summary::Plan(summarize_plan(p))),
+        Document::State(s) => summarize_state(s, vis).map(Summary::State),
+    }
+}
+
+/// Count one change into the CLI's totals.
+pub fn count_totals(t: &mut Totals, rc: &ResourceChange<'_>) {
+    if rc.mode == Mode::Data {
+        return;
+    }
+    if rc.change.importing.is_some() {
+        t.import += 1;
+    }
+    match rc.kind() {
+        ChangeKind::Create => t.add += 1,
+        ChangeKind::Update => t.change += 1,
+        ChangeKind::Delete => t.destroy += 1,
+        ChangeKind::Replace(_) => {
+            t.add += 1;
+            t.destroy += 1;
+        }
+        ChangeKind::Forget => t.forget += 1,
+        ChangeKind::ForgetThenCreate => {
+            t.forget += 1;
+            t.add += 1;
+        }
+        ChangeKind::NoOp | ChangeKind::Read | ChangeKind::Unknown(_) => {}
+    }
+}
+
+pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
+    let kind = rc.kind();
+    ResourceEntry {
+        address: rc.address.clone(),
+        previous_address: rc.previous_address.clone().filter(|p| *p != rc.address),
+        module_address: rc.module_address.clone(),
+        mode: rc.mode.as_str().to_string(),
+        type_: rc.type_.clone(),
+        name: rc.name.clone(),
+        index: rc.index.clone(),
+        provider_name: rc.provider_name.clone(),
+        action: kind.key(),
+        actions: rc.change.actions.iter().map(|a| a.as_str().to_string()).collect(),
+        replace_order: kind.replace_order(),
+        reason: rc.action_reason.as_ref().map(|r| r.code().to_string()),
+        reason_words: rc.action_reason.as_ref().map(|r| r.words()),
+        deposed: rc.deposed.clone(),
+        moved: rc.is_move(),
+        importing: rc.change.importing.is_some(),
+        import_id: rc.change.importing.as_ref().and_then(|i| i.id.clone()),
+        recognised: !matches!(kind, ChangeKind::Unknown(_)),
+    }
+}
+
+pub fn check_counts(checks: Option<&Vec<CheckObject>>) -> BTreeMap<String, u64> {
+    let mut m: BTreeMap<String, u64> = CHECK_KEYS.iter().map(|k| (k.to_string(), 0)).collect();
+    for obj in checks.into_iter().flatten() {
+        for inst in obj.display_instances() {
+            *m.entry(inst.status.as_str().to_string()).or_default() += 1;
+        }
+    }
+    m
+}
+
+pub fn summarize_plan(p: &Plan<'_>) -> PlanSummary {
+    let mut totals = Totals::default();
+    let mut actions: BTreeMap<String, u64> = ACTION_KEYS.iter().map(|k| (k.to_string(), 0)).collect();
+    let (mut moved, mut imported, mut forgotten, mut read, mut deposed, mut unrecognised) = (0, 0, 0, 0, 0, 0);
+    let mut resources = Vec::new();
+    for rc in &p.resource_changes {
+        count_totals(&mut totals, rc);
+        let kind = rc.kind();
+        *actions.entry(kind.key()).or_default() += 1;
+        if rc.is_move() {
+            moved += 1;
+        }
+        if rc.change.importing.is_some() && rc.mode != Mode::Data {
+            imported += 1;
+        }
+        if rc.deposed.is_some() {
+            deposed += 1;
+        }
+        match kind {
+            ChangeKind::Forget | ChangeKind::ForgetThenCreate => forgotten += 1,
+            ChangeKind::Read => read += 1,
+            ChangeKind::Unknown(_) => unrecognised += 1,
+            _ => {}
+        }
+        let plain_noop = kind == ChangeKind::NoOp && !rc.is_move() && rc.change.importing.is_none();
+        if !plain_noop {
+            resources.push(entry(rc));
+        }
+    }
+    let mut output_changes: BTreeMap<String, u64> = BTreeMap::new();
+    let mut outputs = Vec::new();
+    for (name, ch) in &p.output_changes {
+        let key = ch.kind().key();
+        *output_changes.entry(key.clone()).or_default() += 1;
+        outputs.push(OutputChangeEntry {
+            name: name.clone(),
+            action: key,
+            sensitive: crate::model::marker_marks_any(ch.before_sensitive)
+                || crate::model::marker_marks_any(ch.after_sensitive),
+        });
+    }
+    let output_changed = p.output_changes.values().any(|c| !matches!(c.kind(), ChangeKind::NoOp));
+    PlanSummary {
+        kind: "plan",
+        file: String::new(),
+        format_version: p.format_version.clone(),
+        terraform_version: p.terraform_version.clone(),
+        errored: p.errored,
+        applyable: p.applyable,
+        complete: p.complete,
+        has_changes: !totals.is_empty() || moved > 0 || unrecognised > 0 || output_changed,
+        plan_line: totals.plan_line(),
+        totals,
+        actions,
+        moved,
+        imported,
+        forgotten,
+        read,
+        deposed,
+        drift: p.resource_drift.len() as u64,
+        unrecognised,
+        checks: check_counts(p.checks.as_ref()),
+        output_changes,
+        outputs,
+        resources,
+    }
+}
+
+pub fn summarize_state(s: &StateDoc<'_>, vis: &Visibility) -> Result<StateSummary, String> {
+    let mut counts = StateCounts::default();
+    let mut resources = Vec::new();
+    let mut outputs = Vec::new();
+    if let Some(values) = &s.values {
+        for (module, r) in values.root_module.walk() {
+            counts.resources += 1;
+            match r.mode {
+                Mode::Managed => counts.managed += 1,
+                Mode::Data => counts.data += 1,
+                Mode::Other(_) => {}
+            }
+            if r.tainted {
+                counts.tainted += 1;
+            }
+            *counts.by_type.entry(r.type_.clone()).or_default() += 1;
+            *counts.by_module.entry(module.unwrap_or("(root)").to_string()).or_default() += 1;
+            resources.push(StateResource {
+                address: r.address.clone(),
+                module: module.map(str::to_string),
+                mode: r.mode.as_str().to_string(),
+                type_: r.type_.clone(),
+                name: r.name.clone(),
+                index: r.index.clone(),
+                provider_name: r.provider_name.clone(),
+                tainted: r.tainted,
+                deposed: r.deposed_key.clone(),
+            });
+        }
+        for (name, o) in &values.outputs {
+            outputs.push(OutputReport::from_output(name, o, vis)?);
+        }
+    }
+    Ok(StateSummary {
+        kind: "state",
+        file: String::new(),
+        format_version: s.format_version.clone(),
+        terraform_version: s.terraform_version.clone(),
+        counts,
+        checks: check_counts(s.checks.as_ref()),
+        outputs,
+        resources,
+    })
+}
+
+/// The sum over several plans' summaries (`total` in multi-file JSON output).
+#[derive(Debug, Default, Serialize)]
+pub struct SummaryTotal {
+    pub files: u64,
+    pub plans: u64,
+    pub states: u64,
+    pub failed: u64,
+    pub errored: u64,
+    pub totals: Totals,
+    pub actions: BTreeMap<String, u64>,
+    pub moved: u64,
+    pub imported: u64,
+    pub forgotten: u64,
+    pub read: u64,
+    pub deposed: u64,
+    pub drift: u64,
+    pub unrecognised: u64,
+    pub checks: BTreeMap<String, u64>,
+    pub state_resources: u64,
+}
+
+pub fn sum(items: &[&Summary], failed: u64) -> SummaryTotal {
+    let mut t = SummaryTotal {
+        files: items.len() as u64 + failed,
+        failed,
+        actions: ACTION_KEYS.iter().map(|k| (k.to_string(), 0)).collect(),
+        checks: CHECK_KEYS.iter().map(|k| (k.to_string(), 0)).collect(),
+        ..Default::default()
+    };
+    for s in items {
+        match s {
+            Summary::Plan(p) => {
+                t.plans += 1;
+                t.errored += u64::from(p.errored);
+                t.totals.add_assign(&p.totals);
+                for (k, v) in &p.actions {
+                    *t.actions.entry(k.clone()).or_default() += v;
+                }
+                t.moved += p.moved;
+                t.imported += p.imported;
+                t.forgotten += p.forgotten;
+                t.read += p.read;
+                t.deposed += p.deposed;
+                t.drift += p.drift;
+                t.unrecognised += p.unrecognised;
+                for (k, v) in &p.checks {
+                    *t.checks.entry(k.clone()).or_default() += v;
+                }
+            }
+            Summary::State(st) => {
+                t.states += 1;
+                t.state_resources += st.counts.resources;
+                for (k, v) in &st.checks {
+                    *t.checks.entry(k.clone()).or_default() += v;
+                }
+            }
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(json: &str) -> PlanSummary {
+        let p: Plan = serde_json::from_str(json).unwrap();
+        summarize_plan(&p)
+    }
+
+    #[test]
+    fn totals_count_like_the_cli() {
+        let s = plan(
+            r#"{"format_version":"1.2","resource_changes":[
+            {"address":"a.create","mode":"managed","change":{"actions":["create"]}},
+            {"address":"a.upd","mode":"managed","change":{"actions":["update"]}},
+            {"address":"a.del","mode":"managed","change":{"actions":["delete"]}},
+            {"address":"a.r1","mode":"managed","change":{"actions":["delete","create"]},"action_reason":"replace_because_tainted"},
+            {"address":"a.r2","mode":"managed","change":{"actions":["create","delete"]}},
+            {"address":"a.dep","mode":"managed","deposed":"abcd","change":{"actions":["delete"]}},
+            {"address":"data.x.y","mode":"data","change":{"actions":["read"]}},
+            {"address":"data.x.gone","mode":"data","change":{"actions":["delete"]}},
+            {"address":"a.imp","mode":"managed","change":{"actions":["no-op"],"importing":{"id":"i-1"}}},
+            {"address":"a.mv","previous_address":"a.old","mode":"managed","change":{"actions":["no-op"]}},
+            {"address":"a.fg","mode":"managed","change":{"actions":["forget"]}},
+            {"address":"a.noop","mode":"managed","change":{"actions":["no-op"]}},
+            {"address":"a.new","mode":"managed","change":{"actions":["create","teleport"]}}]}"#,
+        );
+        assert_eq!(s.totals, Totals { import: 1, add: 3, change: 1, destroy: 4, forget: 1 });
+        assert_eq!(s.plan_line, "Plan: 1 to import, 3 to add, 1 to change, 4 to destroy, 1 to forget.");
+        assert_eq!(s.actions["replace"], 2);
+        assert_eq!(s.actions["delete"], 3);
+        assert_eq!(s.actions["no-op"], 3);
+        assert_eq!(s.actions["create+teleport"], 1);
+        assert_eq!((s.moved, s.imported, s.forgotten, s.read, s.deposed, s.unrecognised), (1, 1, 1, 1, 1, 1));
+        // plain no-op is not listed; move and import no-ops are
+        assert!(!s.resources.iter().any(|r| r.address == "a.noop"));
+        assert!(s.resources.iter().any(|r| r.address == "a.mv" && r.moved));
+        assert!(s.resources.iter().any(|r| r.address == "a.imp" && r.import_id.as_deref() == Some("i-1")));
+    }
+
+    #[test]
+    fn plan_line_without_import_or_forget() {
+        let t = Totals { add: 2, change: 0, destroy: 1, ..Default::default() };
+        assert_eq!(t.plan_line(), "Plan: 2 to add, 0 to change, 1 to destroy.");
+    }
+
+    #[test]
+    fn checks_counted_per_instance_with_placeholders() {
+        let s = plan(
+            r#"{"format_version":"1.2","checks":[
+            {"address":{"kind":"resource","to_display":"a.b"},"status":"fail","instances":[
+              {"address":{"to_display":"a.b[0]"},"status":"fail","problems":[{"message":"x"}]},
+              {"address":{"to_display":"a.b[1]"},"status":"pass"}]},
+            {"address":{"kind":"check","to_display":"check.c"},"status":"unknown"}]}"#,
+        );
+        assert_eq!(s.checks["fail"], 1);
+        assert_eq!(s.checks["pass"], 1);
+        assert_eq!(s.checks["unknown"], 1);
+        assert_eq!(s.checks["error"], 0);
+    }
+}

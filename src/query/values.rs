@@ -1,0 +1,134 @@
+//! Shared value handling for reports: masking by sensitivity, compact exact
+//! JSON text (numbers are kept as written, whatever their size).
+
+use crate::model::{OutputValue, RawValue};
+use serde::Serialize;
+
+/// What the user allowed us to show.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Visibility {
+    /// `--show-sensitive`: print values marked sensitive.
+    pub show_sensitive: bool,
+}
+
+/// The text shown in place of a sensitive value.
+pub const SENSITIVE: &str = "(sensitive value)";
+/// The text shown for a value known only after apply.
+pub const UNKNOWN: &str = "(known after apply)";
+
+/// An output value of a state (or planned values), masked when sensitive.
+#[derive(Debug, Clone, Serialize)]
+pub struct OutputReport {
+    pub name: String,
+    /// The type as the format writes it (`"string"`, `["map","string"]`, ...).
+    #[serde(rename = "type")]
+    pub type_: Option<Box<RawValue>>,
+    pub sensitive: bool,
+    /// True when the value was withheld because it is sensitive.
+    pub masked: bool,
+    /// The value, or null when masked.
+    pub value: Option<Box<RawValue>>,
+}
+
+impl OutputReport {
+    pub fn from_output(name: &str, o: &OutputValue<'_>, vis: &Visibility) -> Result<Self, String> {
+        let masked = o.sensitive && !vis.show_sensitive;
+        Ok(OutputReport {
+            name: name.to_string(),
+            type_: o.type_.map(|t| compact_raw(t.get())).transpose()?,
+            sensitive: o.sensitive,
+            masked,
+            value: if masked { None } else { o.value.map(|v| compact_raw(v.get())).transpose()? },
+        })
+    }
+
+    /// The value as one line of text for tables (masked when needed).
+    pub fn display_value(&self) -> String {
+        if self.masked {
+            return SENSITIVE.to_string();
+        }
+        match &self.value {
+            None => "null".to_string(),
+            Some(v) => v.get().to_string(),
+        }
+    }
+
+    pub fn display_type(&self) -> String {
+        match &self.type_ {
+            None => String::new(),
+            Some(t) => {
+                let s = t.get();
+                // Primitive types print bare: string, number, bool.
+                s.strip_prefix('"').and_then(|x| x.strip_suffix('"')).unwrap_or(s).to_string()
+            }
+        }
+    }
+}
+
+/// JSON text with insignificant whitespace removed; strings and numbers are
+/// kept byte for byte.
+pub fn compact(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !c.is_ascii_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn compact_raw(json: &str) -> Result<Box<RawValue>, String> {
+    RawValue::from_string(compact(json)).map_err(|e| e.to_string())
+}
+
+/// Shorten `s` to at most `max` characters, marking the cut.
+pub fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+    t.push('…');
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_keeps_strings_and_big_numbers_exact() {
+        assert_eq!(compact("{ \"a b\" : [ 1e400 , 18446744073709551616 ],\n \"c\":\"x \\\" y\" }"),
+            r#"{"a b":[1e400,18446744073709551616],"c":"x \" y"}"#);
+    }
+
+    #[test]
+    fn sensitive_output_is_masked_unless_asked() {
+        let o: OutputValue = serde_json::from_str(r#"{"value":"hunter2","type":"string","sensitive":true}"#).unwrap();
+        let r = OutputReport::from_output("pw", &o, &Visibility::default()).unwrap();
+        assert!(r.masked && r.value.is_none());
+        assert_eq!(r.display_value(), SENSITIVE);
+        assert_eq!(r.display_type(), "string");
+        let r = OutputReport::from_output("pw", &o, &Visibility { show_sensitive: true }).unwrap();
+        assert_eq!(r.display_value(), "\"hunter2\"");
+    }
+
+    #[test]
+    fn truncate_marks_the_cut() {
+        assert_eq!(truncate("abcdef", 4), "abc…");
+        assert_eq!(truncate("abc", 4), "abc");
+    }
+}

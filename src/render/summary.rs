@@ -1,0 +1,381 @@
+//! Renders `summary` reports as a terminal table, markdown or JSON.
+
+use super::{action_tone, md_cell, md_code, table, write_json, JsonInputError, Style, Tone};
+use crate::query::summary::{sum, PlanSummary, ResourceEntry, StateSummary, Summary, SummaryTotal};
+use crate::query::values::truncate;
+use crate::sanitize::line;
+use crate::PerFile;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+/// Display order of the action groups.
+const GROUPS: &[&str] = &["replace", "delete", "create", "update", "forget+create", "forget", "read", "no-op"];
+
+fn group_rank(action: &str) -> usize {
+    GROUPS.iter().position(|g| *g == action).unwrap_or(GROUPS.len())
+}
+
+/// Resources in display order: grouped by action, document order within a group.
+fn grouped(resources: &[ResourceEntry]) -> Vec<&ResourceEntry> {
+    let mut v: Vec<&ResourceEntry> = resources.iter().collect();
+    v.sort_by_key(|r| group_rank(&r.action));
+    v
+}
+
+/// The words for an entry's action (`replace (destroy then create)`, ...).
+pub fn action_words(r: &ResourceEntry) -> String {
+    use crate::model::ReplaceOrder::*;
+    match (r.action.as_str(), r.replace_order) {
+        ("replace", Some(DeleteBeforeCreate)) => "replace (destroy then create)".into(),
+        ("replace", Some(CreateBeforeDestroy)) => "replace (create before destroy)".into(),
+        ("delete", _) => "destroy".into(),
+        ("update", _) => "update in-place".into(),
+        ("no-op", _) if r.moved && r.importing => "move + import".into(),
+        ("no-op", _) if r.moved => "move".into(),
+        ("no-op", _) if r.importing => "import".into(),
+        ("forget+create", _) => "forget, then create".into(),
+        (a, _) if !r.recognised => format!("UNRECOGNISED [{}]", a.replace('+', ", ")),
+        (a, _) => a.to_string(),
+    }
+}
+
+/// The details column: reason, move, deposed key, import id.
+pub fn details(r: &ResourceEntry) -> Vec<String> {
+    let mut d = Vec::new();
+    if let Some(w) = &r.reason_words {
+        d.push(w.clone());
+    }
+    if let Some(p) = &r.previous_address {
+        d.push(format!("moved from {p}"));
+    }
+    if let Some(k) = &r.deposed {
+        d.push(format!("deposed object {k}"));
+    }
+    if r.importing {
+        match &r.import_id {
+            Some(id) => d.push(format!("import id {id}")),
+            None => d.push("imported".into()),
+        }
+    }
+    d
+}
+
+fn counts_line(m: &BTreeMap<String, u64>) -> String {
+    let parts: Vec<String> = m.iter().filter(|(_, v)| **v > 0).map(|(k, v)| format!("{v} {k}")).collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+// ---------------------------------------------------------------- table
+
+pub fn table_out(w: &mut dyn Write, items: &[PerFile<Summary>], style: &Style) -> io::Result<()> {
+    let many = items.len() > 1;
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            writeln!(w)?;
+        }
+        match &item.result {
+            Ok(Summary::Plan(p)) => plan_table(w, &item.file, p, style)?,
+            Ok(Summary::State(s)) => state_table(w, &item.file, s, style)?,
+            Err(e) => {
+                writeln!(w, "{}", style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold))?;
+                writeln!(w, "{} {}", style.paint("error:", Tone::Bad), line(&e.to_string()))?;
+            }
+        }
+    }
+    if many {
+        let ok: Vec<&Summary> = items.iter().filter_map(|i| i.result.as_ref().ok()).collect();
+        let failed = items.iter().filter(|i| i.result.is_err()).count() as u64;
+        let t = sum(&ok, failed);
+        writeln!(w)?;
+        writeln!(w, "{}", style.paint(&format!("== total over {} files ==", t.files), Tone::Bold))?;
+        total_lines(w, &t, style)?;
+    }
+    Ok(())
+}
+
+fn total_lines(w: &mut dyn Write, t: &SummaryTotal, style: &Style) -> io::Result<()> {
+    if t.plans > 0 {
+        writeln!(w, "{}", style.paint(&t.totals.plan_line(), Tone::Bold))?;
+        writeln!(
+            w,
+            "{} plans: moved {} · forgotten {} · read {} · deposed {} · drifted {} · checks: {}",
+            t.plans,
+            t.moved,
+            t.forgotten,
+            t.read,
+            t.deposed,
+            t.drift,
+            counts_line(&t.checks)
+        )?;
+    }
+    if t.states > 0 {
+        writeln!(w, "{} states: {} resources", t.states, t.state_resources)?;
+    }
+    if t.errored > 0 {
+        writeln!(w, "{}", style.paint(&format!("{} plan(s) ERRORED", t.errored), Tone::Bad))?;
+    }
+    if t.failed > 0 {
+        writeln!(w, "{}", style.paint(&format!("{} file(s) could not be read: totals are incomplete", t.failed), Tone::Bad))?;
+    }
+    if t.unrecognised > 0 {
+        writeln!(w, "{}", style.paint(&format!("{} change(s) with unrecognised actions are not in the totals", t.unrecognised), Tone::Warn))?;
+    }
+    Ok(())
+}
+
+fn header(w: &mut dyn Write, file: &str, kind: &str, tf: Option<&str>, fv: &str, style: &Style) -> io::Result<()> {
+    let tf = tf.map(|v| format!(" · terraform {}", line(v))).unwrap_or_default();
+    writeln!(w, "{}", style.paint(&format!("== {} ({kind}{tf} · format {}) ==", line(file), line(fv)), Tone::Bold))
+}
+
+fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> io::Result<()> {
+    header(w, file, "plan", p.terraform_version.as_deref(), &p.format_version, style)?;
+    if p.errored {
+        writeln!(
+            w,
+            "{}",
+            style.paint(
+                "!! PLAN ERRORED: planning failed and this plan cannot be applied; only the changes planned before the error are listed",
+                Tone::Bad
+            )
+        )?;
+    }
+    if p.has_changes {
+        writeln!(w, "{}", style.paint(&p.plan_line, Tone::Bold))?;
+    } else {
+        writeln!(w, "{}", style.paint("No changes. Your infrastructure matches the configuration.", Tone::Good))?;
+    }
+    writeln!(
+        w,
+        "moved {} · imported {} · forgotten {} · read {} · deposed {} · drifted {}",
+        p.moved, p.imported, p.forgotten, p.read, p.deposed, p.drift
+    )?;
+    let checks_total: u64 = p.checks.values().sum();
+    if checks_total > 0 {
+        let fails = p.checks.get("fail").copied().unwrap_or(0) + p.checks.get("error").copied().unwrap_or(0);
+        let tone = if fails > 0 { Tone::Bad } else { Tone::Good };
+        writeln!(w, "checks: {}", style.paint(&counts_line(&p.checks), tone))?;
+    }
+    if !p.output_changes.is_empty() {
+        writeln!(w, "outputs: {}", counts_line(&p.output_changes))?;
+    }
+    if p.unrecognised > 0 {
+        writeln!(
+            w,
+            "{}",
+            style.paint(
+                &format!("warning: {} change(s) have action lists planview does not recognise; they are listed but not in the totals", p.unrecognised),
+                Tone::Warn
+            )
+        )?;
+    }
+    if p.resources.is_empty() {
+        return Ok(());
+    }
+    writeln!(w)?;
+    let rows = grouped(&p.resources)
+        .into_iter()
+        .map(|r| {
+            let sym = crate::model::ChangeKind::from_actions(
+                &r.actions.iter().map(|a| crate::model::Action::parse(a)).collect::<Vec<_>>(),
+            )
+            .symbol();
+            let sym = if r.action == "no-op" { "" } else { sym };
+            let tone = action_tone(&r.action);
+            vec![
+                style.paint(line(&format!("{sym} {}", action_words(r))).trim_start(), tone),
+                line(&r.address).into_owned(),
+                line(&details(r).join("; ")).into_owned(),
+            ]
+        })
+        .collect();
+    writeln!(w, "{}", table(&["action", "address", "details"], rows))
+}
+
+fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -> io::Result<()> {
+    header(w, file, "state", s.terraform_version.as_deref(), &s.format_version, style)?;
+    let c = &s.counts;
+    let tainted = if c.tainted > 0 { style.paint(&format!(", {} tainted", c.tainted), Tone::Warn) } else { String::new() };
+    writeln!(w, "State: {} resources ({} managed, {} data){tainted}, {} outputs", c.resources, c.managed, c.data, s.outputs.len())?;
+    if s.checks.values().sum::<u64>() > 0 {
+        writeln!(w, "checks: {}", counts_line(&s.checks))?;
+    }
+    if !s.resources.is_empty() {
+        // Counts by module and type.
+        let mut by: BTreeMap<(String, String), u64> = BTreeMap::new();
+        for r in &s.resources {
+            *by.entry((r.module.clone().unwrap_or_else(|| "(root)".into()), r.type_.clone())).or_default() += 1;
+        }
+        writeln!(w)?;
+        let rows = by.into_iter().map(|((m, t), n)| vec![line(&m).into_owned(), line(&t).into_owned(), n.to_string()]).collect();
+        writeln!(w, "{}", table(&["module", "type", "count"], rows))?;
+        writeln!(w)?;
+        let rows = s
+            .resources
+            .iter()
+            .map(|r| {
+                let mut marks = Vec::new();
+                if r.tainted {
+                    marks.push(style.paint("tainted", Tone::Warn));
+                }
+                if let Some(k) = &r.deposed {
+                    marks.push(style.paint(&format!("deposed {}", line(k)), Tone::Warn));
+                }
+                vec![
+                    line(&r.address).into_owned(),
+                    r.mode.clone(),
+                    line(r.provider_name.as_deref().unwrap_or("")).into_owned(),
+                    marks.join(", "),
+                ]
+            })
+            .collect();
+        writeln!(w, "{}", table(&["address", "mode", "provider", "marks"], rows))?;
+    }
+    if !s.outputs.is_empty() {
+        writeln!(w)?;
+        let rows = s
+            .outputs
+            .iter()
+            .map(|o| {
+                let v = line(&truncate(&o.display_value(), 80)).into_owned();
+                let v = if o.masked { style.paint(&v, Tone::Muted) } else { v };
+                vec![line(&o.name).into_owned(), line(&truncate(&o.display_type(), 40)).into_owned(), v]
+            })
+            .collect();
+        writeln!(w, "{}", table(&["output", "type", "value"], rows))?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- markdown
+
+pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()> {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            writeln!(w)?;
+        }
+        match &item.result {
+            Ok(Summary::Plan(p)) => plan_md(w, &item.file, p)?,
+            Ok(Summary::State(s)) => state_md(w, &item.file, s)?,
+            Err(e) => {
+                writeln!(w, "### :x: {}", md_code(&item.file))?;
+                writeln!(w)?;
+                writeln!(w, "**Could not be read:** {}", md_cell(&e.to_string()))?;
+            }
+        }
+    }
+    if items.len() > 1 {
+        let ok: Vec<&Summary> = items.iter().filter_map(|i| i.result.as_ref().ok()).collect();
+        let failed = items.iter().filter(|i| i.result.is_err()).count() as u64;
+        let t = sum(&ok, failed);
+        writeln!(w)?;
+        writeln!(w, "### Total over {} files", t.files)?;
+        writeln!(w)?;
+        if t.plans > 0 {
+            writeln!(w, "**{}** ({} plans)", t.totals.plan_line(), t.plans)?;
+        }
+        if t.errored > 0 {
+            writeln!(w, "\n> [!CAUTION]\n> {} plan(s) errored.", t.errored)?;
+        }
+        if t.failed > 0 {
+            writeln!(w, "\n> [!WARNING]\n> {} file(s) could not be read: totals are incomplete.", t.failed)?;
+        }
+    }
+    Ok(())
+}
+
+fn plan_md(w: &mut dyn Write, file: &str, p: &PlanSummary) -> io::Result<()> {
+    let verdict = if p.has_changes { p.plan_line.clone() } else { "No changes.".into() };
+    writeln!(w, "### {} — {}", md_code(file), verdict)?;
+    writeln!(w)?;
+    if p.errored {
+        writeln!(w, "> [!CAUTION]\n> **This plan errored** and cannot be applied. Only the changes planned before the error are listed.\n")?;
+    }
+    if p.unrecognised > 0 {
+        writeln!(w, "> [!WARNING]\n> {} change(s) have action lists planview does not recognise; they are not in the totals.\n", p.unrecognised)?;
+    }
+    writeln!(w, "| moved | imported | forgotten | read | deposed | drifted | checks | outputs |")?;
+    writeln!(w, "|---:|---:|---:|---:|---:|---:|---|---|")?;
+    writeln!(
+        w,
+        "| {} | {} | {} | {} | {} | {} | {} | {} |",
+        p.moved,
+        p.imported,
+        p.forgotten,
+        p.read,
+        p.deposed,
+        p.drift,
+        counts_line(&p.checks),
+        if p.output_changes.is_empty() { "none".into() } else { counts_line(&p.output_changes) }
+    )?;
+    if p.resources.is_empty() {
+        return Ok(());
+    }
+    writeln!(w)?;
+    writeln!(w, "<details><summary>{} resource change(s)</summary>\n", p.resources.len())?;
+    writeln!(w, "| action | address | details |")?;
+    writeln!(w, "|---|---|---|")?;
+    for r in grouped(&p.resources) {
+        writeln!(w, "| {} | {} | {} |", md_cell(&action_words(r)), md_code(&r.address), md_cell(&details(r).join("; ")))?;
+    }
+    writeln!(w, "\n</details>")
+}
+
+fn state_md(w: &mut dyn Write, file: &str, s: &StateSummary) -> io::Result<()> {
+    let c = &s.counts;
+    writeln!(w, "### {} — state: {} resources ({} managed, {} data), {} tainted", md_code(file), c.resources, c.managed, c.data, c.tainted)?;
+    writeln!(w)?;
+    if !s.resources.is_empty() {
+        writeln!(w, "<details><summary>Resources by type</summary>\n")?;
+        writeln!(w, "| type | count |")?;
+        writeln!(w, "|---|---:|")?;
+        for (t, n) in &c.by_type {
+            writeln!(w, "| {} | {n} |", md_code(t))?;
+        }
+        writeln!(w, "\n</details>\n")?;
+    }
+    if !s.outputs.is_empty() {
+        writeln!(w, "| output | type | value |")?;
+        writeln!(w, "|---|---|---|")?;
+        for o in &s.outputs {
+            writeln!(w, "| {} | {} | {} |", md_code(&o.name), md_cell(&o.display_type()), md_code(&truncate(&o.display_value(), 120)))?;
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- json
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JsonItem<'a> {
+    Ok(&'a Summary),
+    Err(JsonInputError<'a>),
+}
+
+#[derive(Serialize)]
+struct JsonMany<'a> {
+    files: Vec<JsonItem<'a>>,
+    total: SummaryTotal,
+}
+
+pub fn json_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()> {
+    let list: Vec<JsonItem> = items
+        .iter()
+        .map(|i| match &i.result {
+            Ok(s) => JsonItem::Ok(s),
+            Err(e) => JsonItem::Err(JsonInputError::new(e)),
+        })
+        .collect();
+    if items.len() == 1 {
+        return write_json(w, &list[0]);
+    }
+    let ok: Vec<&Summary> = items.iter().filter_map(|i| i.result.as_ref().ok()).collect();
+    let failed = items.iter().filter(|i| i.result.is_err()).count() as u64;
+    write_json(w, &JsonMany { files: list, total: sum(&ok, failed) })
+}
