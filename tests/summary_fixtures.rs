@@ -1,0 +1,100 @@
+//! `summary` against every real fixture: totals equal the CLI's own `Plan:`
+//! line, JSON output matches its schema, and no sensitive value is printed.
+
+mod common;
+use common::*;
+
+/// Parse the CLI's line: `Plan: [I to import, ]A to add, C to change, D to destroy[, F to forget].`
+/// or `No changes.` (all zero).
+fn parse_plan_line(line: &str) -> Option<[u64; 5]> {
+    let line = line.trim();
+    if line.starts_with("No changes.") {
+        return Some([0; 5]);
+    }
+    let body = line.strip_prefix("Plan: ")?.trim_end_matches('.');
+    let mut t = [0u64; 5];
+    for part in body.split(", ") {
+        let (n, what) = part.split_once(' ')?;
+        let n: u64 = n.parse().ok()?;
+        let i = match what {
+            "to import" => 0,
+            "to add" => 1,
+            "to change" => 2,
+            "to destroy" => 3,
+            "to forget" => 4,
+            _ => return None,
+        };
+        t[i] = n;
+    }
+    Some(t)
+}
+
+#[test]
+fn plan_line_parser_reads_every_form() {
+    assert_eq!(parse_plan_line("Plan: 1 to import, 2 to add, 0 to change, 1 to destroy."), Some([1, 2, 0, 1, 0]));
+    assert_eq!(parse_plan_line("Plan: 0 to add, 0 to change, 0 to destroy, 3 to forget."), Some([0, 0, 0, 0, 3]));
+    assert_eq!(parse_plan_line("No changes. Your infrastructure matches the configuration."), Some([0; 5]));
+    assert_eq!(parse_plan_line("Error: boom"), None);
+}
+
+#[test]
+fn summary_totals_equal_the_cli_plan_line_on_every_real_fixture() {
+    let plans = real_plans();
+    assert!(plans.len() >= 10, "expected the real fixtures in testdata/real, found {}", plans.len());
+    let mut compared = 0;
+    for plan in &plans {
+        let line_file = plan.with_file_name("plan-line.txt");
+        let Ok(text) = std::fs::read_to_string(&line_file) else { continue };
+        let Some(expected) = parse_plan_line(text.lines().next().unwrap_or("")) else { continue };
+        let out = planview(&["summary", "--format", "json", &rel(plan)]);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", rel(plan), String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let t = &v["totals"];
+        let got = [&t["import"], &t["add"], &t["change"], &t["destroy"], &t["forget"]].map(|x| x.as_u64().unwrap());
+        assert_eq!(got, expected, "{}: totals {:?} but the CLI said {:?}", rel(plan), got, text.trim());
+        if expected != [0; 5] {
+            assert_eq!(v["plan_line"].as_str().unwrap(), text.lines().next().unwrap().trim(), "{}", rel(plan));
+        }
+        compared += 1;
+    }
+    assert!(compared >= 10, "only {compared} fixtures had a Plan: line to compare");
+}
+
+#[test]
+fn summary_json_matches_schema_for_every_fixture_and_edge_case() {
+    let mut inputs: Vec<String> = real_plans().iter().chain(real_states().iter()).map(|p| rel(p)).collect();
+    for edge in ["unknown-action", "format-0.1", "empty-state", "errored-handmade"] {
+        inputs.push(format!("testdata/edge/{edge}.json"));
+    }
+    for input in &inputs {
+        let out = planview(&["summary", "--format", "json", input]);
+        assert_eq!(out.status.code(), Some(0), "{input}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_valid("summary.schema.json", &v, input);
+    }
+    // Several files, one of them unreadable: per-file objects plus a total, exit 2.
+    let mut args = vec!["summary", "--format", "json"];
+    args.extend(inputs.iter().map(String::as_str));
+    args.push("testdata/edge/format-2.0.json");
+    let out = planview(&args);
+    assert_eq!(out.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid("summary.schema.json", &v, "multi-file");
+    assert_eq!(v["total"]["failed"], 1);
+    assert_eq!(v["files"].as_array().unwrap().len(), inputs.len() + 1);
+}
+
+#[test]
+fn no_sensitive_value_is_printed_in_any_format() {
+    let mut inputs: Vec<String> = real_plans().iter().chain(real_states().iter()).map(|p| rel(p)).collect();
+    inputs.sort();
+    assert!(inputs.iter().any(|i| i.contains("sensitive")), "the sensitive fixture is missing");
+    for format in ["table", "json", "markdown"] {
+        for input in &inputs {
+            let out = planview(&["summary", "--format", format, "--color", "always", input]);
+            let all = [out.stdout.as_slice(), out.stderr.as_slice()].concat();
+            let text = String::from_utf8_lossy(&all);
+            assert!(!text.contains("SECRET-MARKER"), "{input} ({format}) leaked a secret:\n{text}");
+        }
+    }
+}
