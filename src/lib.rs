@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod error;
 pub mod input;
+pub mod mask;
 pub mod model;
 pub mod query;
 pub mod render;
@@ -24,6 +25,8 @@ use std::io::Write;
 pub struct PerFile<T> {
     pub file: String,
     pub result: Result<T, InputError>,
+    /// The secrets of this input (empty when it could not be read).
+    pub masker: mask::Masker,
 }
 
 /// How a run that produced its output ended.
@@ -39,30 +42,47 @@ pub enum Status {
 /// Unreadable inputs are kept as errors so the others are still reported.
 pub fn each_input<T>(
     inputs: &[Source],
-    mut f: impl FnMut(&input::Document<'_>) -> Result<T, String>,
+    mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
     inputs
         .iter()
         .map(|src| {
             let name = src.name();
-            let result = input::read(src)
-                .and_then(|bytes| {
-                    let doc = input::parse(&name, &bytes)?;
-                    f(&doc).map_err(|m| InputError::new(&name, m))
-                });
-            PerFile { file: name, result }
+            let mut masker = mask::Masker::default();
+            let result = input::read(src).and_then(|bytes| {
+                let doc = input::parse(&name, &bytes)?;
+                masker = mask::Masker::collect(&doc);
+                f(&doc, &masker).map_err(|m| InputError::new(&name, m))
+            });
+            PerFile { file: name, result, masker }
         })
         .collect()
 }
 
 /// Run one command. Output goes to `out`; the caller maps the outcome to an exit code.
+///
+/// The output is rendered whole, then every secret of 8+ characters found in
+/// the inputs is scrubbed from it (unless `--show-sensitive`), whatever the
+/// command and format.
 pub fn run(config: &Config, out: &mut dyn Write) -> Result<Status, Error> {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut masker = mask::Masker::default();
+    let status = run_into(config, &mut buf, &mut masker);
+    if config.show_sensitive {
+        out.write_all(&buf)?;
+    } else {
+        out.write_all(&masker.scrubber().scrub(&buf))?;
+    }
+    status
+}
+
+fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Result<Status, Error> {
     let style = Style::new(config.color);
-    let vis = Visibility { show_sensitive: config.show_sensitive };
+    let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
     match config.command {
         CommandKind::Summary => {
-            let items = each_input(&config.inputs, |doc| {
-                query::summary::summarize(doc, &vis)
+            let items = each_input(&config.inputs, |doc, masker| {
+                query::summary::summarize(doc, &vis.with(masker))
             });
             let items: Vec<PerFile<query::summary::Summary>> = items
                 .into_iter()
@@ -73,6 +93,7 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Status, Error> {
                     i
                 })
                 .collect();
+            items.iter().for_each(|i| masker.merge(&i.masker));
             let all_failed = items.iter().all(|i| i.result.is_err());
             // A single unreadable input prints nothing on stdout: no partial answer.
             if !(all_failed && config.format != Format::Json && items.len() == 1) {

@@ -1,14 +1,33 @@
 //! Shared value handling for reports: masking by sensitivity, compact exact
 //! JSON text (numbers are kept as written, whatever their size).
 
+use crate::mask::Masker;
 use crate::model::{OutputValue, RawValue};
 use serde::Serialize;
 
-/// What the user allowed us to show.
+/// What the user allowed us to show, and the secrets of the document.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Visibility {
+pub struct Visibility<'m> {
     /// `--show-sensitive`: print values marked sensitive.
     pub show_sensitive: bool,
+    /// The document's secrets, for masking by value.
+    pub masker: Option<&'m Masker>,
+}
+
+impl<'m> Visibility<'m> {
+    /// The same visibility with a document's secrets.
+    pub fn with<'n>(&self, masker: &'n Masker) -> Visibility<'n> {
+        Visibility { show_sensitive: self.show_sensitive, masker: Some(masker) }
+    }
+
+    /// True when a value must be withheld: marked sensitive, or holding a
+    /// secret known from elsewhere in the document.
+    pub fn must_mask(&self, marked: bool, value: Option<&serde_json::Value>) -> bool {
+        if self.show_sensitive {
+            return false;
+        }
+        marked || matches!((self.masker, value), (Some(m), Some(v)) if m.value_holds_secret(v))
+    }
 }
 
 /// The text shown in place of a sensitive value.
@@ -32,7 +51,8 @@ pub struct OutputReport {
 
 impl OutputReport {
     pub fn from_output(name: &str, o: &OutputValue<'_>, vis: &Visibility) -> Result<Self, String> {
-        let masked = o.sensitive && !vis.show_sensitive;
+        let parsed: Option<serde_json::Value> = o.value.and_then(|v| serde_json::from_str(v.get()).ok());
+        let masked = vis.must_mask(o.sensitive, parsed.as_ref());
         Ok(OutputReport {
             name: name.to_string(),
             type_: o.type_.map(|t| compact_raw(t.get())).transpose()?,
@@ -122,8 +142,20 @@ mod tests {
         assert!(r.masked && r.value.is_none());
         assert_eq!(r.display_value(), SENSITIVE);
         assert_eq!(r.display_type(), "string");
-        let r = OutputReport::from_output("pw", &o, &Visibility { show_sensitive: true }).unwrap();
+        let r = OutputReport::from_output("pw", &o, &Visibility { show_sensitive: true, masker: None }).unwrap();
         assert_eq!(r.display_value(), "\"hunter2\"");
+    }
+
+    #[test]
+    fn unmarked_output_holding_a_known_secret_is_masked() {
+        let o: OutputValue = serde_json::from_str(r#"{"value":{"copy":"hunter2"},"sensitive":false}"#).unwrap();
+        let mut m = Masker::default();
+        m.add("hunter2");
+        let vis = Visibility::default();
+        let r = OutputReport::from_output("copy", &o, &vis.with(&m)).unwrap();
+        assert!(r.masked);
+        let r = OutputReport::from_output("copy", &o, &vis).unwrap();
+        assert!(!r.masked);
     }
 
     #[test]
