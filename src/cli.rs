@@ -54,6 +54,43 @@ pub struct CommonArgs {
     pub show_sensitive: bool,
 }
 
+/// The common filters (`--address`, `--type`, `--module`, `--action`), for
+/// commands that list resources. Flatten into a command's args and turn into a
+/// [`crate::filter::Filter`] with [`FilterArgs::to_filter`].
+#[derive(Debug, Args, Default)]
+pub struct FilterArgs {
+    /// Only addresses matching GLOB (`*` any text, `?` one character, `[*]` any index;
+    /// a pattern also matches everything below it: `module.net`, `aws_instance.web`).
+    /// Repeatable. Examples: `module.net.*`, `aws_instance.web[*]`.
+    #[arg(long = "address", value_name = "GLOB")]
+    pub address: Vec<String>,
+
+    /// Only resources of this type (repeatable), e.g. `aws_instance`.
+    #[arg(long = "type", value_name = "TYPE")]
+    pub type_: Vec<String>,
+
+    /// Only resources in this module or below it (glob; `root` for the root module; repeatable).
+    #[arg(long = "module", value_name = "MODULE")]
+    pub module: Vec<String>,
+
+    /// Only changes with this action (repeatable): create, update, delete, replace,
+    /// read, no-op, forget, move (has a previous address), import (imports).
+    #[arg(long = "action", value_name = "ACTION", value_parser = clap::builder::PossibleValuesParser::new(crate::filter::ACTIONS))]
+    pub action: Vec<String>,
+}
+
+impl FilterArgs {
+    pub fn to_filter(&self) -> crate::filter::Filter {
+        use crate::glob::Glob;
+        crate::filter::Filter {
+            addresses: self.address.iter().map(|a| Glob::new(a)).collect(),
+            types: self.type_.clone(),
+            modules: self.module.iter().map(|m| Glob::new(m)).collect(),
+            actions: self.action.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct SummaryArgs {
     #[command(flatten)]

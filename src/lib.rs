@@ -6,6 +6,8 @@
 
 pub mod cli;
 pub mod error;
+pub mod filter;
+pub mod glob;
 pub mod input;
 pub mod mask;
 pub mod model;

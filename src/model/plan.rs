@@ -134,13 +134,23 @@ pub struct Importing<'a> {
 }
 
 /// One step of an attribute path: a key or an index.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum PathStep {
     Index(u64),
     Key(String),
     /// Anything else (negative or fractional numbers, nested structures), kept.
     Other(serde_json::Value),
+}
+
+impl<'de> Deserialize<'de> for PathStep {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) => PathStep::Key(s),
+            serde_json::Value::Number(n) if n.as_u64().is_some() => PathStep::Index(n.as_u64().unwrap_or_default()),
+            other => PathStep::Other(other),
+        })
+    }
 }
 
 impl fmt::Display for PathStep {
