@@ -1,10 +1,11 @@
 //! Command-line definitions (clap types stay here) and their conversion into a
 //! plain [`Config`], once.
 
-use crate::input::Source;
+use crate::input::{ShowOptions, Source};
 use crate::render::Format;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
+use std::path::PathBuf;
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -32,6 +33,82 @@ pub enum Command {
     /// What a plan will do, counted as the CLI counts it; or what a state holds.
     #[command(after_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
     Summary(SummaryArgs),
+    /// Delete + create pairs that are one object moving: writes the `moved` blocks
+    /// (or `state mv` commands) that keep it instead of destroying it.
+    #[command(after_help = format!("{MOVES_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Moves(MovesArgs),
+}
+
+const MOVES_EXAMPLES: &str = "\
+A delete and a create are paired when both are managed, of the same type and
+provider, and every attribute known in the created object's `after` equals the
+deleted object's `before` (values known only after apply and --ignore'd ones are
+left out). Only one-to-one pairs are suggested; the others are listed in comments.
+
+Examples:
+  planview moves plan.json > moved.tf.json
+  planview moves --format hcl --ignore tags --ignore tags_all plan.json
+  planview moves --format commands plan.out --chdir infra/   # a saved plan
+  planview moves --format json plan.json | jq '.pairs[]'";
+
+/// `planview moves FILE`.
+#[derive(Debug, Args)]
+pub struct MovesArgs {
+    /// Plan JSON, or a saved plan (`-` or none: stdin when piped).
+    #[arg(value_name = "FILE")]
+    pub file: Option<String>,
+
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = MovesFormatArg::TfJson)]
+    pub format: MovesFormatArg,
+
+    /// Leave this attribute out of the comparison (repeatable): a top-level name such
+    /// as `tags`, or a dotted path into nested values such as `tags.updated_at`
+    /// (`*` matches any one key or index).
+    #[arg(long = "ignore", value_name = "ATTR")]
+    pub ignore: Vec<String>,
+
+    #[command(flatten)]
+    pub show: ShowArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MovesFormatArg {
+    /// A `.tf.json` file with `moved` blocks (JSON configuration syntax).
+    TfJson,
+    /// `moved` blocks in native syntax.
+    Hcl,
+    /// `tofu state mv 'FROM' 'TO'` lines, quoted for a POSIX shell.
+    Commands,
+    /// The pairs, ambiguous and unmatched objects (schemas/moves.schema.json).
+    Json,
+}
+
+/// What `moves` needs besides the common settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MovesConfig {
+    pub options: crate::query::moves::MovesOptions,
+    pub format: crate::render::moves::MovesFormat,
+}
+
+impl MovesArgs {
+    fn split(self) -> (CommonArgs, MovesConfig) {
+        use crate::render::moves::MovesFormat;
+        let format = match self.format {
+            MovesFormatArg::TfJson => MovesFormat::TfJson,
+            MovesFormatArg::Hcl => MovesFormat::Hcl,
+            MovesFormatArg::Commands => MovesFormat::Commands,
+            MovesFormatArg::Json => MovesFormat::Json,
+        };
+        let common = CommonArgs {
+            files: self.file.into_iter().collect(),
+            format: if format == MovesFormat::Json { FormatArg::Json } else { FormatArg::Table },
+            color: ColorArg::Never,
+            show_sensitive: false,
+            show: self.show,
+        };
+        (common, MovesConfig { options: crate::query::moves::MovesOptions { ignore: self.ignore }, format })
+    }
 }
 
 /// Options every command that reads documents shares.
@@ -52,6 +129,29 @@ pub struct CommonArgs {
     /// Print values marked sensitive instead of masking them.
     #[arg(long)]
     pub show_sensitive: bool,
+
+    #[command(flatten)]
+    pub show: ShowArgs,
+}
+
+/// How saved binary plans are read (every command that reads documents).
+#[derive(Debug, Args, Default)]
+pub struct ShowArgs {
+    /// Binary that runs `show -json` on a saved binary plan (default: `tofu`, then
+    /// `terraform`, from PATH; or the environment variable PLANVIEW_TF_BIN).
+    #[arg(long, value_name = "PATH")]
+    pub tf_bin: Option<PathBuf>,
+
+    /// Working directory for `show -json` on a saved plan (where `init` was run).
+    #[arg(long, value_name = "DIR")]
+    pub chdir: Option<PathBuf>,
+}
+
+impl ShowArgs {
+    /// `--tf-bin` wins over PLANVIEW_TF_BIN.
+    pub fn to_options(&self, env: &Env) -> ShowOptions {
+        ShowOptions { tf_bin: self.tf_bin.clone().or_else(|| env.tf_bin.clone()), chdir: self.chdir.clone() }
+    }
 }
 
 /// The common filters (`--address`, `--type`, `--module`, `--action`), for
@@ -119,12 +219,17 @@ pub struct Config {
     pub format: Format,
     pub color: bool,
     pub show_sensitive: bool,
+    /// How to read saved binary plans.
+    pub show: ShowOptions,
+    /// `moves` settings (default for other commands).
+    pub moves: MovesConfig,
 }
 
 /// The command to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CommandKind {
     Summary,
+    Moves,
 }
 
 /// The facts about the process that the config depends on.
@@ -134,6 +239,8 @@ pub struct Env {
     pub stdout_is_terminal: bool,
     /// NO_COLOR set to a non-empty value.
     pub no_color: bool,
+    /// PLANVIEW_TF_BIN, when set and non-empty.
+    pub tf_bin: Option<PathBuf>,
 }
 
 impl Env {
@@ -142,6 +249,7 @@ impl Env {
             stdin_is_terminal: std::io::stdin().is_terminal(),
             stdout_is_terminal: std::io::stdout().is_terminal(),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            tf_bin: crate::input::tf_bin_from_env(),
         }
     }
 }
@@ -157,8 +265,12 @@ pub fn decide_color(arg: ColorArg, env: &Env) -> bool {
 
 impl Cli {
     pub fn into_config(self, env: &Env) -> Result<Config, String> {
-        let (kind, common) = match self.command {
-            Command::Summary(a) => (CommandKind::Summary, a.common),
+        let (kind, common, moves) = match self.command {
+            Command::Summary(a) => (CommandKind::Summary, a.common, MovesConfig::default()),
+            Command::Moves(a) => {
+                let (common, moves) = a.split();
+                (CommandKind::Moves, common, moves)
+            }
         };
         let inputs: Vec<Source> = if common.files.is_empty() {
             if env.stdin_is_terminal {
@@ -181,6 +293,8 @@ impl Cli {
             },
             color: decide_color(common.color, env) && common.format == FormatArg::Table,
             show_sensitive: common.show_sensitive,
+            show: common.show.to_options(env),
+            moves,
         })
     }
 }
@@ -207,6 +321,16 @@ mod tests {
         assert!(cli.into_config(&env).unwrap_err().contains("no input"));
         let cli = Cli::parse_from(["planview", "summary"]);
         assert_eq!(cli.into_config(&Env::default()).unwrap().inputs, vec![Source::Stdin]);
+    }
+
+    #[test]
+    fn tf_bin_flag_wins_over_the_environment() {
+        let env = Env { tf_bin: Some("/env/tofu".into()), ..Default::default() };
+        let c = Cli::parse_from(["planview", "summary", "p.json"]).into_config(&env).unwrap();
+        assert_eq!(c.show.tf_bin, Some(PathBuf::from("/env/tofu")));
+        let c = Cli::parse_from(["planview", "moves", "--tf-bin", "/flag/terraform", "--chdir", "d", "p.out"]).into_config(&env).unwrap();
+        assert_eq!(c.show, ShowOptions { tf_bin: Some("/flag/terraform".into()), chdir: Some("d".into()) });
+        assert_eq!(c.command, CommandKind::Moves);
     }
 
     #[test]

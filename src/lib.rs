@@ -42,8 +42,19 @@ pub enum Status {
 
 /// Read every input, apply `f` to each parsed document, keep per-file results.
 /// Unreadable inputs are kept as errors so the others are still reported.
+/// Saved binary plans are read with the options from the environment; commands
+/// use [`each_input_with`] and `config.show` so `--tf-bin`/`--chdir` apply.
 pub fn each_input<T>(
     inputs: &[Source],
+    f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
+) -> Vec<PerFile<T>> {
+    each_input_with(inputs, &input::ShowOptions::from_env(), f)
+}
+
+/// [`each_input`], reading saved binary plans with `show -json` as `show` says.
+pub fn each_input_with<T>(
+    inputs: &[Source],
+    show: &input::ShowOptions,
     mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
     inputs
@@ -51,7 +62,7 @@ pub fn each_input<T>(
         .map(|src| {
             let name = src.name();
             let mut masker = mask::Masker::default();
-            let result = input::read(src).and_then(|bytes| {
+            let result = input::read_with(src, show).and_then(|bytes| {
                 let doc = input::parse(&name, &bytes)?;
                 masker = mask::Masker::collect(&doc);
                 f(&doc, &masker).map_err(|m| InputError::new(&name, m))
@@ -83,7 +94,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
     match config.command {
         CommandKind::Summary => {
-            let items = each_input(&config.inputs, |doc, masker| {
+            let items = each_input_with(&config.inputs, &config.show, |doc, masker| {
                 query::summary::summarize(doc, &vis.with(masker))
             });
             let items: Vec<PerFile<query::summary::Summary>> = items
@@ -106,6 +117,23 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
                 }
             }
             finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Moves => {
+            if config.inputs.len() != 1 {
+                return Err(Error::Usage("`moves` reads one plan".into()));
+            }
+            let opts = &config.moves.options;
+            let mut items = each_input_with(&config.inputs, &config.show, |doc, _| query::moves::find_moves(doc, opts));
+            let item = items.remove(0);
+            masker.merge(&item.masker);
+            match item.result {
+                Ok(mut report) => {
+                    report.file = item.file;
+                    render::moves::write(out, &report, config.moves.format)?;
+                    Ok(Status::Success)
+                }
+                Err(e) => Err(Error::Input(vec![e])),
+            }
         }
     }
 }

@@ -2,3 +2,5 @@
 
 pub mod summary;
 pub mod values;
+pub mod address;
+pub mod moves;
