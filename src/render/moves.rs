@@ -50,11 +50,13 @@ struct Moved<'a> {
 }
 
 fn tf_json(w: &mut dyn Write, r: &MovesReport) -> io::Result<()> {
+    // One short line: the details are in the other formats.
     let mut comment = header(r);
-    let notes = notes(r);
-    if !notes.is_empty() {
-        comment.push_str("; ");
-        comment.push_str(&notes.join("; "));
+    let (a, u) = (r.ambiguous.len(), r.unmatched.len());
+    if a + u > 0 {
+        comment.push_str(&format!(
+            "; left alone: {a} ambiguous, {u} unmatched (details: planview moves --format hcl or --format json)"
+        ));
     }
     let doc = TfJson { comment, moved: r.pairs.iter().map(|p| Moved { from: &p.from, to: &p.to }).collect() };
     crate::render::write_json(w, &doc)
@@ -100,13 +102,11 @@ fn header(r: &MovesReport) -> String {
 fn notes(r: &MovesReport) -> Vec<String> {
     let mut out = Vec::new();
     for a in &r.ambiguous {
-        out.push(sanitize::line(&format!(
-            "ambiguous, not moved: {} ({}) matches {}",
-            a.address,
-            a.action,
-            a.candidates.join(", ")
-        ))
-        .into_owned());
+        let also = if a.candidates.len() == 1 { ", which matches another object too" } else { "" };
+        out.push(
+            sanitize::line(&format!("ambiguous, not moved: {} ({}) matches {}{also}", a.address, a.action, a.candidates.join(", ")))
+                .into_owned(),
+        );
     }
     for u in &r.unmatched {
         out.push(sanitize::line(&unmatched_note(u)).into_owned());
