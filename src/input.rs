@@ -490,6 +490,41 @@ mod tests {
     }
 
     #[test]
+    fn saved_plans_are_recognised_and_parse_says_so() {
+        assert!(is_saved_plan(b"PK\x03\x04rest"));
+        assert!(!is_saved_plan(b"PK"));
+        assert!(!is_saved_plan(b"{\"format_version\":\"1.0\"}"));
+        let e = parse("plan.out", b"PK\x03\x04\x14\x00").unwrap_err();
+        assert!(e.message.contains("saved plan") && e.hint.unwrap().contains("show -json"), "{}", e.message);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn tofu_is_preferred_to_terraform_anywhere_on_path() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = std::env::temp_dir().join(format!("planview-find-bin-{}", std::process::id()));
+        let (a, b) = (base.join("a"), base.join("b"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let exe = |p: &Path| {
+            std::fs::write(p, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        };
+        exe(&a.join("terraform"));
+        let path = std::env::join_paths([&a, &b]).unwrap();
+        assert_eq!(find_tf_bin(Some(&path)), Some(a.join("terraform")));
+        exe(&b.join("tofu"));
+        assert_eq!(find_tf_bin(Some(&path)), Some(b.join("tofu")));
+        // Not executable, or a directory: not found.
+        std::fs::set_permissions(b.join("tofu"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::fs::remove_file(a.join("terraform")).unwrap();
+        std::fs::create_dir_all(a.join("terraform")).unwrap();
+        assert_eq!(find_tf_bin(Some(&path)), None);
+        assert_eq!(find_tf_bin(None), None);
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
     fn hcp_redacted_plan_is_a_plan() {
         let d = parse("f", br#"{"plan_format_version":"1.2","provider_format_version":"1.0","provider_schemas":{},"resource_changes":[]}"#).unwrap();
         match d {

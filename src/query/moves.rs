@@ -194,6 +194,10 @@ struct Parsed {
     sensitive: Option<Value>,
 }
 
+/// Detailed comparisons allowed for finding the closest candidates of
+/// unmatched objects (each walks two whole objects).
+pub const CLOSEST_BUDGET: usize = 100_000;
+
 fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<String>], report: &mut MovesReport) {
     let before: Vec<Parsed> = deletes
         .iter()
@@ -211,22 +215,66 @@ fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<S
             sensitive: parse_raw(c.rc.change.after_sensitive),
         })
         .collect();
-    // diffs[d][c]
-    let diffs: Vec<Vec<Diffs>> = before
-        .iter()
-        .map(|b| after.iter().map(|a| compare(b, a, ignore)).collect())
-        .collect();
-    let d_matches: Vec<Vec<usize>> =
-        diffs.iter().map(|row| (0..creates.len()).filter(|&c| row[c].count == 0).collect()).collect();
-    let c_matches: Vec<Vec<usize>> =
-        (0..creates.len()).map(|c| (0..deletes.len()).filter(|&d| diffs[d][c].count == 0).collect()).collect();
+
+    // Exact matches without comparing every pair: creates with the same
+    // comparison shape (known top-level attributes, unknown paths) are grouped;
+    // each delete is projected once per shape into the canonical text of what
+    // would be compared, and looked up.
+    let mut d_matches: Vec<Vec<usize>> = vec![Vec::new(); deletes.len()];
+    let mut c_matches: Vec<Vec<usize>> = vec![Vec::new(); creates.len()];
+    let mut shapes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (c, a) in after.iter().enumerate() {
+        shapes.entry(shape_of(a, ignore)).or_default().push(c);
+    }
+    for members in shapes.values() {
+        let rep = &after[members[0]];
+        let keys = known_keys(rep, ignore);
+        let mut index: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+        for (d, b) in before.iter().enumerate() {
+            index.entry(canonical_text(b.value.as_ref(), rep.unknown.as_ref(), &keys, ignore)).or_default().push(d);
+        }
+        for &c in members {
+            let text = canonical_text(after[c].value.as_ref(), after[c].unknown.as_ref(), &keys, ignore);
+            if let Some(ds) = index.get(&text) {
+                for &d in ds {
+                    d_matches[d].push(c);
+                    c_matches[c].push(d);
+                }
+            }
+        }
+    }
+    for m in &mut d_matches {
+        m.sort_unstable();
+    }
+
+    // Closest candidates for the unmatched, when affordable.
+    let lonely_d = d_matches.iter().filter(|m| m.is_empty()).count();
+    let lonely_c = c_matches.iter().filter(|m| m.is_empty()).count();
+    let affordable = (lonely_d * creates.len()).saturating_add(lonely_c * deletes.len()) <= CLOSEST_BUDGET;
+    let closest = |d_side: bool, i: usize| -> Option<(usize, Diffs)> {
+        if !affordable {
+            return None;
+        }
+        let n = if d_side { creates.len() } else { deletes.len() };
+        (0..n)
+            .map(|j| {
+                let diffs = if d_side { compare(&before[i], &after[j], ignore) } else { compare(&before[j], &after[i], ignore) };
+                (j, diffs)
+            })
+            .min_by_key(|(_, diffs)| diffs.count)
+    };
+    let too_many = format!("; {} deletes and {} creates of this type are too many to find the closest", deletes.len(), creates.len());
 
     for (d, m) in d_matches.iter().enumerate() {
         match m.as_slice() {
             [] => {
-                let best = (0..creates.len()).min_by_key(|&c| diffs[d][c].count).expect("creates is not empty");
-                let reason = format!("no created {} has the same attributes", deletes[d].rc.type_);
-                report.unmatched.push(unmatched(&deletes[d], reason, Some((&creates[best], &diffs[d][best]))));
+                let mut reason = format!("no created {} has the same attributes", deletes[d].rc.type_);
+                let best = closest(true, d);
+                if best.is_none() {
+                    reason.push_str(&too_many);
+                }
+                let best = best.as_ref().map(|(c, diffs)| (&creates[*c], diffs));
+                report.unmatched.push(unmatched(&deletes[d], reason, best));
             }
             [c] if c_matches[*c].len() == 1 => {
                 let a = &after[*c];
@@ -240,20 +288,151 @@ fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<S
                     unknown,
                 });
             }
-            _ => report.ambiguous.push(ambiguous(&deletes[d], &d_matches[d], creates)),
+            _ => report.ambiguous.push(ambiguous(&deletes[d], m, creates)),
         }
     }
     for (c, m) in c_matches.iter().enumerate() {
         match m.as_slice() {
             [] => {
-                let best = (0..deletes.len()).min_by_key(|&d| diffs[d][c].count).expect("deletes is not empty");
-                let reason = format!("no deleted {} has the same attributes", creates[c].rc.type_);
-                report.unmatched.push(unmatched(&creates[c], reason, Some((&deletes[best], &diffs[best][c]))));
+                let mut reason = format!("no deleted {} has the same attributes", creates[c].rc.type_);
+                let best = closest(false, c);
+                if best.is_none() {
+                    reason.push_str(&too_many);
+                }
+                let best = best.as_ref().map(|(d, diffs)| (&deletes[*d], diffs));
+                report.unmatched.push(unmatched(&creates[c], reason, best));
             }
             [d] if d_matches[*d].len() == 1 => {}
             _ => report.ambiguous.push(ambiguous(&creates[c], m, deletes)),
         }
     }
+}
+
+/// The top-level attributes of a created object that are compared: present
+/// in `after`, not unknown, not ignored.
+fn known_keys(a: &Parsed, ignore: &[Vec<String>]) -> Vec<String> {
+    match &a.value {
+        Some(Value::Object(o)) => o
+            .keys()
+            .filter(|k| {
+                let path = [PathStep::Key((*k).clone())];
+                !is_ignored(&path, ignore) && !marked_at(a.unknown.as_ref(), &path)
+            })
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// What decides how a created object is compared: its known top-level
+/// attributes and the paths unknown in it (`false` leaves dropped).
+fn shape_of(a: &Parsed, ignore: &[Vec<String>]) -> String {
+    let mask = a.unknown.as_ref().and_then(normal_mask).unwrap_or(Value::Null);
+    let top = if matches!(a.value, Some(Value::Object(_))) { "object" } else { "value" };
+    format!("{top}|{}|{}", known_keys(a, ignore).join("\u{0}"), mask)
+}
+
+/// An unknown marker with only its `true` parts (array positions kept).
+fn normal_mask(m: &Value) -> Option<Value> {
+    match m {
+        Value::Bool(true) => Some(Value::Bool(true)),
+        Value::Object(o) => {
+            let kept: serde_json::Map<String, Value> =
+                o.iter().filter_map(|(k, v)| normal_mask(v).map(|n| (k.clone(), n))).collect();
+            (!kept.is_empty()).then_some(Value::Object(kept))
+        }
+        Value::Array(a) => {
+            let kept: Vec<Option<Value>> = a.iter().map(normal_mask).collect();
+            kept.iter().any(Option::is_some).then(|| Value::Array(kept.into_iter().map(|x| x.unwrap_or(Value::Bool(false))).collect()))
+        }
+        _ => None,
+    }
+}
+
+/// The canonical text of what [`compare`] looks at: equal texts exactly when
+/// `compare` finds no difference. Top level: only `keys`; below: every key,
+/// with nulls and absent keys alike; unknown and ignored parts left out;
+/// numbers by exact value.
+fn canonical_text(v: Option<&Value>, unknown: Option<&Value>, keys: &[String], ignore: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    let mut path = Vec::new();
+    match v {
+        Some(Value::Object(o)) => {
+            out.push('{');
+            for k in keys {
+                let x = o.get(k).filter(|x| !x.is_null());
+                if let Some(x) = x {
+                    let step = PathStep::Key(k.clone());
+                    let unk = child(unknown, &step);
+                    path.push(step);
+                    push_json_str(&mut out, k);
+                    out.push(':');
+                    canon(x, unk, &mut path, ignore, &mut out);
+                    out.push(',');
+                    path.pop();
+                }
+            }
+            out.push('}');
+        }
+        Some(x) if !x.is_null() => canon(x, unknown, &mut path, ignore, &mut out),
+        _ => {}
+    }
+    out
+}
+
+fn canon(v: &Value, unknown: Option<&Value>, path: &mut Vec<PathStep>, ignore: &[Vec<String>], out: &mut String) {
+    if unknown == Some(&Value::Bool(true)) || is_ignored(path, ignore) {
+        out.push('?');
+        return;
+    }
+    match v {
+        Value::Null => out.push('n'),
+        Value::Bool(b) => out.push(if *b { 't' } else { 'f' }),
+        Value::Number(n) => {
+            let t = n.to_string();
+            match decimal(&t) {
+                Some((neg, digits, exp)) => out.push_str(&format!("#{}{digits}e{exp}", if neg { "-" } else { "" })),
+                None => out.push_str(&format!("#?{t}")),
+            }
+        }
+        Value::String(s) => push_json_str(out, s),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                let step = PathStep::Index(i as u64);
+                let unk = child(unknown, &step);
+                path.push(step);
+                canon(x, unk, path, ignore, out);
+                out.push(',');
+                path.pop();
+            }
+            out.push(']');
+        }
+        Value::Object(o) => {
+            let mut keys: Vec<&String> = o.keys().collect();
+            keys.sort();
+            out.push('{');
+            for k in keys {
+                let x = &o[k];
+                let step = PathStep::Key(k.clone());
+                let unk = child(unknown, &step);
+                path.push(step);
+                let skip = x.is_null() || unk == Some(&Value::Bool(true)) || is_ignored(path, ignore);
+                if !skip {
+                    push_json_str(out, k);
+                    out.push(':');
+                    canon(x, unk, path, ignore, out);
+                    out.push(',');
+                }
+                path.pop();
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn push_json_str(out: &mut String, s: &str) {
+    out.push_str(&serde_json::to_string(s).unwrap_or_default());
 }
 
 fn ambiguous(o: &Obj<'_, '_>, matches: &[usize], others: &[Obj<'_, '_>]) -> Ambiguous {
@@ -700,6 +879,34 @@ mod tests {
         let data = format!(r#"{{"address":"data.x_thing.c","mode":"data","type":"x_thing","name":"c","change":{{"actions":["delete"],"before":{same}}}}}"#);
         let r = run(&[deposed, import, data]);
         assert!(r.pairs.is_empty() && r.unmatched.is_empty() && r.ambiguous.is_empty(), "{r:?}");
+    }
+
+    #[test]
+    fn canonical_text_agrees_with_the_detailed_comparison() {
+        let cases: &[(&str, &str, &str, &[&str])] = &[
+            (r#"{"id":"1","a":1}"#, r#"{"a":1.0}"#, r#"{"id":true}"#, &[]),
+            (r#"{"a":1}"#, r#"{"a":2}"#, "{}", &[]),
+            (r#"{"a":{"x":null}}"#, r#"{"a":{}}"#, "{}", &[]),
+            (r#"{"a":{"x":1}}"#, r#"{"a":{}}"#, "{}", &[]),
+            (r#"{"a":{"x":1}}"#, r#"{"a":{}}"#, r#"{"a":{"x":true}}"#, &[]),
+            (r#"{"a":[1,2]}"#, r#"{"a":[1,null]}"#, r#"{"a":[false,true]}"#, &[]),
+            (r#"{"a":[1,2]}"#, r#"{"a":[1]}"#, "{}", &[]),
+            (r#"{"a":"x","t":{"k":"v"}}"#, r#"{"a":"x","t":{"k":"w"}}"#, "{}", &["t.k"]),
+            (r#"{"a":"x","t":{"k":"v"}}"#, r#"{"a":"x","t":{"k":"w"}}"#, "{}", &["t.*"]),
+            (r#"{"a":"x","b":5}"#, r#"{"a":"x","b":null}"#, "{}", &[]),
+            (r#"{"a":"x"}"#, r#"{"a":"x","b":null}"#, "{}", &[]),
+            (r#"{"a":{}}"#, r#"{"a":null}"#, "{}", &[]),
+            (r#"{"a":[]}"#, r#"{"a":{}}"#, "{}", &[]),
+        ];
+        for (b, a, u, ign) in cases {
+            let ignore: Vec<Vec<String>> = ign.iter().map(|p| p.split('.').map(str::to_string).collect()).collect();
+            let pb = Parsed { value: serde_json::from_str(b).ok(), unknown: None, sensitive: None };
+            let pa = Parsed { value: serde_json::from_str(a).ok(), unknown: serde_json::from_str(u).ok(), sensitive: None };
+            let keys = known_keys(&pa, &ignore);
+            let same = canonical_text(pb.value.as_ref(), pa.unknown.as_ref(), &keys, &ignore)
+                == canonical_text(pa.value.as_ref(), pa.unknown.as_ref(), &keys, &ignore);
+            assert_eq!(same, compare(&pb, &pa, &ignore).count == 0, "{b} vs {a} (unknown {u}, ignore {ign:?})");
+        }
     }
 
     #[test]
