@@ -1,4 +1,10 @@
 //! Queries: pure functions from a parsed document to a report struct.
 
+pub mod attr;
+pub mod checks;
+pub mod drift;
+pub mod outputs;
+pub mod replace;
+pub mod state;
 pub mod summary;
 pub mod values;
