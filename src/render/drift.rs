@@ -16,7 +16,7 @@ pub fn verdict(r: &DriftReport) -> String {
         return "No drift: nothing changed outside Terraform.".into();
     }
     let objects = |n: u64| if n == 1 { "1 object".to_string() } else { format!("{n} objects") };
-    let filtered = if r.matched < r.total { format!(" ({} match the filters)", r.matched) } else { String::new() };
+    let filtered = if r.matched < r.total { format!(" ({} matching the filters)", r.matched) } else { String::new() };
     let head = format!("{} changed outside Terraform{filtered}", objects(r.total));
     match r.mode {
         DriftMode::All => format!("{head}; all {} shown.", r.shown),
@@ -91,7 +91,7 @@ impl Report for DriftReport {
     }
 
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
-        md_heading(w, &self.file, &format!("Drift: {}", md_cell(&verdict(self))))?;
+        md_heading(w, &self.file, &md_cell(&verdict(self)))?;
         if self.errored {
             md_errored_banner(w)?;
         }

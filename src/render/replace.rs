@@ -10,7 +10,7 @@ use std::io::{self, Write};
 const TABLE_WIDTH: usize = 40;
 const MD_WIDTH: usize = 120;
 
-/// `Replace: 5 resources (4 destroy then create, 1 create before destroy).`
+/// `5 resources replaced (4 destroy then create, 1 create before destroy).`
 pub fn verdict(r: &ReplaceReport) -> String {
     match r.count {
         0 => "Nothing is replaced.".into(),
@@ -82,7 +82,7 @@ impl Report for ReplaceReport {
     }
 
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
-        md_heading(w, &self.file, &format!("Replace: {}", md_cell(&verdict(self))))?;
+        md_heading(w, &self.file, &md_cell(&verdict(self)))?;
         if self.errored {
             md_errored_banner(w)?;
         }

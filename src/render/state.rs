@@ -11,11 +11,12 @@ use std::io::{self, Write};
 pub fn verdict(r: &StateReport) -> String {
     let c = &r.counts;
     let what = if r.document == "plan" { "Prior state" } else { "State" };
-    let filtered = if c.resources < r.total { format!(" (of {} in the state)", r.total) } else { String::new() };
-    format!(
-        "{what}: {} resources{filtered} ({} managed, {} data), {} tainted, {} deposed.",
-        c.resources, c.managed, c.data, c.tainted, c.deposed
-    )
+    let n = if c.resources < r.total {
+        format!("{} of {} resources match the filters", c.resources, r.total)
+    } else {
+        format!("{} resources", c.resources)
+    };
+    format!("{what}: {n} ({} managed, {} data), {} tainted, {} deposed.", c.managed, c.data, c.tainted, c.deposed)
 }
 
 /// `name`, `name[0]`, `name["key"]`.
