@@ -160,7 +160,9 @@ pub struct ReplaceArgs {
     pub filters: FilterArgs,
 }
 
+/// `--action` is refused here (checks are not changes), so it is hidden from the help.
 #[derive(Debug, Args)]
+#[command(mut_arg("action", |a| a.hide(true)))]
 pub struct ChecksArgs {
     #[command(flatten)]
     pub common: CommonArgs,
@@ -180,7 +182,9 @@ pub struct OutputsArgs {
     pub common: CommonArgs,
 }
 
+/// `--action` is refused here (state resources are not changes), so it is hidden from the help.
 #[derive(Debug, Args)]
+#[command(mut_arg("action", |a| a.hide(true)))]
 pub struct StateArgs {
     #[command(flatten)]
     pub common: CommonArgs,
