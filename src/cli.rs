@@ -32,6 +32,38 @@ pub enum Command {
     /// What a plan will do, counted as the CLI counts it; or what a state holds.
     #[command(after_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
     Summary(SummaryArgs),
+    /// The attribute-level changes of each resource and output, as a structural diff.
+    #[command(after_help = format!("{SHOW_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Show(ShowArgs),
+}
+
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  planview show plan.json
+  planview show --address 'module.net.*' --action replace plan.json
+  planview show --format markdown plan.json > comment.md
+  planview show --format json plan.json | jq '.resources[].changes[].path_text'";
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
+
+    /// Also show changes whose action is no-op.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Also show unchanged attributes, elements and lines (hidden and counted by default).
+    #[arg(long)]
+    pub full: bool,
+
+    /// Markdown only: keep the output within N bytes (GitHub's comment limit by
+    /// default); changes that do not fit are left out and counted.
+    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP)]
+    pub max_bytes: usize,
 }
 
 /// Options every command that reads documents shares.
@@ -119,12 +151,22 @@ pub struct Config {
     pub format: Format,
     pub color: bool,
     pub show_sensitive: bool,
+    /// Options of `show` (defaults for other commands).
+    pub show: ShowConfig,
+}
+
+/// `show`'s own options, as plain data.
+#[derive(Debug, Clone, Default)]
+pub struct ShowConfig {
+    pub options: crate::query::show::ShowOptions,
+    pub max_bytes: usize,
 }
 
 /// The command to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CommandKind {
     Summary,
+    Show,
 }
 
 /// The facts about the process that the config depends on.
@@ -157,8 +199,12 @@ pub fn decide_color(arg: ColorArg, env: &Env) -> bool {
 
 impl Cli {
     pub fn into_config(self, env: &Env) -> Result<Config, String> {
-        let (kind, common) = match self.command {
-            Command::Summary(a) => (CommandKind::Summary, a.common),
+        let (kind, common, show) = match self.command {
+            Command::Summary(a) => (CommandKind::Summary, a.common, ShowConfig::default()),
+            Command::Show(a) => {
+                let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
+                (CommandKind::Show, a.common, ShowConfig { options, max_bytes: a.max_bytes })
+            }
         };
         let inputs: Vec<Source> = if common.files.is_empty() {
             if env.stdin_is_terminal {
@@ -181,6 +227,7 @@ impl Cli {
             },
             color: decide_color(common.color, env) && common.format == FormatArg::Table,
             show_sensitive: common.show_sensitive,
+            show,
         })
     }
 }

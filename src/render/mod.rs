@@ -1,6 +1,7 @@
 //! Renderers: one small module per report, each writing `table`, `markdown` and
 //! `json` to a `&mut dyn Write`. Shared pieces (style, colour, escaping) live here.
 
+pub mod show;
 pub mod summary;
 
 use crate::error::InputError;
