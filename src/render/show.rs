@@ -230,6 +230,9 @@ fn notes(r: &ResourceDiff) -> Vec<String> {
     if let Some(w) = &r.reason_words {
         v.push(format!("because: {w}"));
     }
+    if r.deposed.is_some() && r.reason_words.is_none() {
+        v.push("a deposed object, left over from a partially-failed replacement".into());
+    }
     if r.generated_config {
         v.push("configuration will be generated".into());
     }
