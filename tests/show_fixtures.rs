@@ -166,8 +166,10 @@ fn show_json_matches_schema_for_every_fixture_and_option() {
 
 #[test]
 fn no_sensitive_value_is_printed_in_any_format_unless_asked() {
-    let plans = real_plans();
+    let mut plans = real_plans();
     assert!(plans.iter().any(|p| rel(p).contains("sensitive")), "the sensitive fixture is missing");
+    // The hand-written plan has secrets in nested, replaced and output values.
+    plans.push(root().join("testdata/edge/show-kinds.json"));
     for plan in &plans {
         for format in ["table", "json", "markdown"] {
             for extra in [&[][..], &["--all", "--full"][..]] {
@@ -183,8 +185,10 @@ fn no_sensitive_value_is_printed_in_any_format_unless_asked() {
         }
     }
     // The check above can see a leak: with --show-sensitive the values appear.
-    let out = planview(&["show", "--show-sensitive", "testdata/real/sensitive/plan.json"]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("SECRET-MARKER"));
+    for p in ["testdata/real/sensitive/plan.json", "testdata/edge/show-kinds.json"] {
+        let out = planview(&["show", "--show-sensitive", p]);
+        assert!(String::from_utf8_lossy(&out.stdout).contains("SECRET-MARKER"), "{p}");
+    }
 }
 
 #[test]
@@ -226,4 +230,20 @@ fn show_on_a_state_is_an_input_error() {
     let out = planview(&["show", "testdata/real/sensitive/state.json"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("state, not a plan"));
+}
+
+#[test]
+fn colour_only_when_asked_and_symbols_carry_the_meaning_without_it() {
+    let coloured = planview(&["show", "--color", "always", "testdata/real/replace/plan.json"]);
+    let plain = planview(&["show", "--color", "never", "testdata/real/replace/plan.json"]);
+    let c = String::from_utf8_lossy(&coloured.stdout);
+    let p = String::from_utf8_lossy(&plain.stdout);
+    assert!(c.contains("\x1b["), "no colour with --color always");
+    assert!(!p.contains('\x1b'), "colour with --color never");
+    assert!(p.lines().any(|l| l.starts_with("-/+ terraform_data.")) && p.lines().any(|l| l.starts_with("+/- terraform_data.")));
+    // JSON and markdown are never coloured.
+    for f in ["json", "markdown"] {
+        let out = planview(&["show", "--color", "always", "--format", f, "testdata/real/replace/plan.json"]);
+        assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'), "{f} coloured");
+    }
 }

@@ -141,7 +141,7 @@ fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) 
         kind: rc.kind(),
         actions: rc.change.actions.iter().map(|a| a.as_str().to_string()).collect(),
         reason: rc.action_reason.as_ref().map(|r| r.code().to_string()),
-        reason_words: rc.action_reason.as_ref().map(|r| r.words()),
+        reason_words: rc.action_reason.as_ref().map(|r| r.words_for(&rc.kind())),
         deposed: rc.deposed.clone(),
         importing: rc.change.importing.is_some(),
         import_id: rc.change.importing.as_ref().and_then(|i| i.id.clone()),
@@ -152,9 +152,13 @@ fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) 
 }
 
 /// Parse one change's values and markers (only now) and diff them.
+///
+/// A forget leaves the object as it is (only the state lets go of it), so its
+/// before is shown as unchanged, as the CLI does.
 fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility) -> (Node, Vec<FlatChange>) {
+    let forget = ch.kind() == ChangeKind::Forget;
     let before = parse_raw(ch.before);
-    let after = parse_raw(ch.after);
+    let after = if forget { before.clone() } else { parse_raw(ch.after) };
     let bs = parse_raw(ch.before_sensitive);
     let as_ = parse_raw(ch.after_sensitive);
     let au = parse_raw(ch.after_unknown);
@@ -164,7 +168,8 @@ fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility) -> (Node, 
         (_, p) => p,
     };
     let bs = fail_closed(ch.before_sensitive, bs);
-    let as_ = fail_closed(ch.after_sensitive, as_);
+    let au = if forget { None } else { au };
+    let as_ = if forget { bs.clone() } else { fail_closed(ch.after_sensitive, as_) };
     let marks = Marks { before_sensitive: bs.as_ref(), after_sensitive: as_.as_ref(), after_unknown: au.as_ref() };
     let replace_paths: &[Vec<PathStep>] = &ch.replace_paths;
     let dopts = DiffOptions { vis, full: opts.full, replace_paths };
