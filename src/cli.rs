@@ -1,7 +1,7 @@
 //! Command-line definitions (clap types stay here) and their conversion into a
 //! plain [`Config`], once.
 
-use crate::input::{ShowOptions, Source};
+use crate::input::{SavedPlanOptions, Source};
 use crate::render::Format;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success (also when the reader of the output goes away, e.g. `| head`)
-  1  a gate or check failed (reserved for `gate` and `checks`)
+  1  a gate or check failed (`checks`: a check failed or errored, unless --no-fail)
   2  usage error, unreadable or invalid input, unsupported format_version";
 
 const EXAMPLES: &str = "\
@@ -33,6 +33,25 @@ pub enum Command {
     /// What a plan will do, counted as the CLI counts it; or what a state holds.
     #[command(after_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
     Summary(SummaryArgs),
+    /// Objects changed outside Terraform/OpenTofu, and the attributes that changed
+    /// (by default only the drift relevant to this plan, as the CLI shows it).
+    #[command(after_help = format!("{DRIFT_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Drift(DriftArgs),
+    /// Every resource the plan replaces: order, reason, and the attribute paths that force it.
+    #[command(after_help = format!("{REPLACE_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Replace(ReplaceArgs),
+    /// Check results (conditions, check blocks, validations); exits 1 when one failed.
+    #[command(after_help = format!("{CHECKS_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Checks(ChecksArgs),
+    /// A plan's output changes (before -> after), or a state's outputs with their types.
+    #[command(after_help = format!("{OUTPUTS_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Outputs(OutputsArgs),
+    /// The resources of a state (or of a plan's prior state, with --prior).
+    #[command(after_help = format!("{STATE_EXAMPLES}\n\n{EXIT_CODES}"))]
+    State(StateArgs),
+    /// The attribute-level changes of each resource and output, as a structural diff.
+    #[command(after_help = format!("{SHOW_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Show(ShowArgs),
     /// Delete + create pairs that are one object moving: writes the `moved` blocks
     /// (or `state mv` commands) that keep it instead of destroying it.
     #[command(after_help = format!("{MOVES_EXAMPLES}\n\n{EXIT_CODES}"))]
@@ -69,7 +88,7 @@ pub struct MovesArgs {
     pub ignore: Vec<String>,
 
     #[command(flatten)]
-    pub show: ShowArgs,
+    pub saved_plan: SavedPlanArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -105,11 +124,68 @@ impl MovesArgs {
             format: if format == MovesFormat::Json { FormatArg::Json } else { FormatArg::Table },
             color: ColorArg::Never,
             show_sensitive: false,
-            show: self.show,
+            saved_plan: self.saved_plan,
         };
         (common, MovesConfig { options: crate::query::moves::MovesOptions { ignore: self.ignore }, format })
     }
 }
+
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  planview show plan.json
+  planview show --address 'module.net.*' --action replace plan.json
+  planview show --format markdown plan.json > comment.md
+  planview show --format json plan.json | jq '.resources[].changes[].path_text'";
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
+
+    /// Also show changes whose action is no-op.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Also show unchanged attributes, elements and lines (hidden and counted by default).
+    #[arg(long)]
+    pub full: bool,
+
+    /// Markdown only: keep the output within N bytes (GitHub's comment limit by
+    /// default); changes that do not fit are left out and counted.
+    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP)]
+    pub max_bytes: usize,
+}
+
+const DRIFT_EXAMPLES: &str = "\
+Examples:
+  planview drift plan.json
+  planview drift --all plan.json              # every drifted object and attribute
+  planview drift --address 'module.net.*' --format markdown plan.json";
+
+const REPLACE_EXAMPLES: &str = "\
+Examples:
+  planview replace plan.json
+  planview replace --type aws_instance --format json plan.json | jq '.replacements[].paths'";
+
+const CHECKS_EXAMPLES: &str = "\
+Examples:
+  planview checks plan.json                   # failures only; exit 1 if any
+  planview checks --all plan.json             # pass and unknown too
+  planview checks --no-fail --format markdown plan.json > checks.md";
+
+const OUTPUTS_EXAMPLES: &str = "\
+Examples:
+  planview outputs plan.json
+  planview outputs --format json state.json";
+
+const STATE_EXAMPLES: &str = "\
+Examples:
+  planview state state.json
+  planview state --prior plan.json            # the state the plan was made against
+  planview state --module module.platform --type aws_db_instance state.json";
 
 /// Options every command that reads documents shares.
 #[derive(Debug, Args)]
@@ -131,12 +207,12 @@ pub struct CommonArgs {
     pub show_sensitive: bool,
 
     #[command(flatten)]
-    pub show: ShowArgs,
+    pub saved_plan: SavedPlanArgs,
 }
 
 /// How saved binary plans are read (every command that reads documents).
 #[derive(Debug, Args, Default)]
-pub struct ShowArgs {
+pub struct SavedPlanArgs {
     /// Binary that runs `show -json` on a saved binary plan (default: `tofu`, then
     /// `terraform`, from PATH; or the environment variable PLANVIEW_TF_BIN).
     #[arg(long, value_name = "PATH")]
@@ -147,10 +223,10 @@ pub struct ShowArgs {
     pub chdir: Option<PathBuf>,
 }
 
-impl ShowArgs {
+impl SavedPlanArgs {
     /// `--tf-bin` wins over PLANVIEW_TF_BIN.
-    pub fn to_options(&self, env: &Env) -> ShowOptions {
-        ShowOptions { tf_bin: self.tf_bin.clone().or_else(|| env.tf_bin.clone()), chdir: self.chdir.clone() }
+    pub fn to_options(&self, env: &Env) -> SavedPlanOptions {
+        SavedPlanOptions { tf_bin: self.tf_bin.clone().or_else(|| env.tf_bin.clone()), chdir: self.chdir.clone() }
     }
 }
 
@@ -197,6 +273,60 @@ pub struct SummaryArgs {
     pub common: CommonArgs,
 }
 
+#[derive(Debug, Args)]
+pub struct DriftArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Show every drifted object and every changed attribute, not only what is relevant to this plan.
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplaceArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+}
+
+/// `--action` is refused here (checks are not changes), so it is hidden from the help.
+#[derive(Debug, Args)]
+#[command(mut_arg("action", |a| a.hide(true)))]
+pub struct ChecksArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// List checks that passed or are unknown too, not only failures.
+    #[arg(long)]
+    pub all: bool,
+    /// Report only: exit 0 even when a check failed or errored.
+    #[arg(long)]
+    pub no_fail: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct OutputsArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// `--action` is refused here (state resources are not changes), so it is hidden from the help.
+#[derive(Debug, Args)]
+#[command(mut_arg("action", |a| a.hide(true)))]
+pub struct StateArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// For a plan: list its prior state (the state it was planned against).
+    #[arg(long)]
+    pub prior: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
     Table,
@@ -219,16 +349,39 @@ pub struct Config {
     pub format: Format,
     pub color: bool,
     pub show_sensitive: bool,
-    /// How to read saved binary plans.
-    pub show: ShowOptions,
+    /// The common filters (empty for commands without them).
+    pub filter: crate::filter::Filter,
+    /// `--all` (drift, checks).
+    pub all: bool,
+    /// `--no-fail` (checks).
+    pub no_fail: bool,
+    /// `--prior` (state).
+    pub prior: bool,
+    /// Options of `show` (defaults for other commands).
+    pub show: ShowConfig,
+    /// How to read saved binary plans (every command).
+    pub saved_plan: SavedPlanOptions,
     /// `moves` settings (default for other commands).
     pub moves: MovesConfig,
+}
+
+/// `show`'s own options, as plain data.
+#[derive(Debug, Clone, Default)]
+pub struct ShowConfig {
+    pub options: crate::query::show::ShowOptions,
+    pub max_bytes: usize,
 }
 
 /// The command to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CommandKind {
     Summary,
+    Drift,
+    Replace,
+    Checks,
+    Outputs,
+    State,
+    Show,
     Moves,
 }
 
@@ -265,13 +418,30 @@ pub fn decide_color(arg: ColorArg, env: &Env) -> bool {
 
 impl Cli {
     pub fn into_config(self, env: &Env) -> Result<Config, String> {
-        let (kind, common, moves) = match self.command {
-            Command::Summary(a) => (CommandKind::Summary, a.common, MovesConfig::default()),
+        let none = FilterArgs::default();
+        let mut show = ShowConfig::default();
+        let mut moves = MovesConfig::default();
+        let (kind, common, filters, all, no_fail, prior) = match self.command {
+            Command::Summary(a) => (CommandKind::Summary, a.common, none, false, false, false),
+            Command::Drift(a) => (CommandKind::Drift, a.common, a.filters, a.all, false, false),
+            Command::Replace(a) => (CommandKind::Replace, a.common, a.filters, false, false, false),
+            Command::Checks(a) => (CommandKind::Checks, a.common, a.filters, a.all, a.no_fail, false),
+            Command::Outputs(a) => (CommandKind::Outputs, a.common, none, false, false, false),
+            Command::State(a) => (CommandKind::State, a.common, a.filters, false, false, a.prior),
+            Command::Show(a) => {
+                let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
+                show = ShowConfig { options, max_bytes: a.max_bytes };
+                (CommandKind::Show, a.common, none, a.all, false, false)
+            }
             Command::Moves(a) => {
-                let (common, moves) = a.split();
-                (CommandKind::Moves, common, moves)
+                let (common, m) = a.split();
+                moves = m;
+                (CommandKind::Moves, common, none, false, false, false)
             }
         };
+        if !filters.action.is_empty() && matches!(kind, CommandKind::Checks | CommandKind::State) {
+            return Err("--action applies to changes; `checks` and `state` list objects, not changes (use --address, --type or --module)".into());
+        }
         let inputs: Vec<Source> = if common.files.is_empty() {
             if env.stdin_is_terminal {
                 return Err("no input: give a plan or state JSON file, or pipe one in (e.g. `tofu show -json plan.out | planview summary`)".into());
@@ -293,7 +463,12 @@ impl Cli {
             },
             color: decide_color(common.color, env) && common.format == FormatArg::Table,
             show_sensitive: common.show_sensitive,
-            show: common.show.to_options(env),
+            filter: filters.to_filter(),
+            all,
+            no_fail,
+            prior,
+            show,
+            saved_plan: common.saved_plan.to_options(env),
             moves,
         })
     }
@@ -327,10 +502,24 @@ mod tests {
     fn tf_bin_flag_wins_over_the_environment() {
         let env = Env { tf_bin: Some("/env/tofu".into()), ..Default::default() };
         let c = Cli::parse_from(["planview", "summary", "p.json"]).into_config(&env).unwrap();
-        assert_eq!(c.show.tf_bin, Some(PathBuf::from("/env/tofu")));
+        assert_eq!(c.saved_plan.tf_bin, Some(PathBuf::from("/env/tofu")));
         let c = Cli::parse_from(["planview", "moves", "--tf-bin", "/flag/terraform", "--chdir", "d", "p.out"]).into_config(&env).unwrap();
-        assert_eq!(c.show, ShowOptions { tf_bin: Some("/flag/terraform".into()), chdir: Some("d".into()) });
+        assert_eq!(c.saved_plan, SavedPlanOptions { tf_bin: Some("/flag/terraform".into()), chdir: Some("d".into()) });
         assert_eq!(c.command, CommandKind::Moves);
+    }
+
+    #[test]
+    fn question_flags_reach_the_config() {
+        let cfg = |args: &[&str]| Cli::parse_from(args).into_config(&Env::default());
+        let c = cfg(&["planview", "checks", "--all", "--no-fail", "--address", "module.a.*", "x.json"]).unwrap();
+        assert_eq!(c.command, CommandKind::Checks);
+        assert!(c.all && c.no_fail && !c.prior);
+        assert!(c.filter.address_ok("module.a.t.n") && !c.filter.address_ok("t.n"));
+        let c = cfg(&["planview", "state", "--prior", "--type", "t", "x.json"]).unwrap();
+        assert!(c.prior && c.filter.type_ok("t") && !c.filter.type_ok("u"));
+        assert!(cfg(&["planview", "state", "--action", "create", "x.json"]).unwrap_err().contains("--action"));
+        assert!(cfg(&["planview", "drift", "--action", "delete", "x.json"]).is_ok());
+        assert!(Cli::try_parse_from(["planview", "outputs", "--type", "t", "x.json"]).is_err(), "outputs has no resource filters");
     }
 
     #[test]

@@ -35,14 +35,14 @@ impl Source {
 }
 
 /// Read the whole input, as JSON: a saved binary plan is turned into JSON by
-/// `show -json` with the options from the environment ([`ShowOptions::from_env`]).
+/// `show -json` with the options from the environment ([`SavedPlanOptions::from_env`]).
 pub fn read(source: &Source) -> Result<Vec<u8>, InputError> {
-    read_with(source, &ShowOptions::from_env())
+    read_with(source, &SavedPlanOptions::from_env())
 }
 
 /// Read the whole input, as JSON: a saved binary plan (a zip archive) is turned
 /// into JSON by running `show -json` on it as `show` says.
-pub fn read_with(source: &Source, show: &ShowOptions) -> Result<Vec<u8>, InputError> {
+pub fn read_with(source: &Source, show: &SavedPlanOptions) -> Result<Vec<u8>, InputError> {
     let bytes = read_raw(source)?;
     if !is_saved_plan(&bytes) {
         return Ok(bytes);
@@ -98,7 +98,7 @@ pub fn is_saved_plan(bytes: &[u8]) -> bool {
 
 /// How to turn a saved plan into JSON: which binary, in which directory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ShowOptions {
+pub struct SavedPlanOptions {
     /// `--tf-bin` or `PLANVIEW_TF_BIN`; `None`: `tofu`, then `terraform`, from PATH.
     pub tf_bin: Option<PathBuf>,
     /// `--chdir`: the working directory of `show` (where `init` was run).
@@ -108,10 +108,10 @@ pub struct ShowOptions {
 /// The environment variable naming the binary to run on saved plans.
 pub const TF_BIN_ENV: &str = "PLANVIEW_TF_BIN";
 
-impl ShowOptions {
+impl SavedPlanOptions {
     /// The binary from `PLANVIEW_TF_BIN` (when set and non-empty), no directory.
-    pub fn from_env() -> ShowOptions {
-        ShowOptions { tf_bin: tf_bin_from_env(), chdir: None }
+    pub fn from_env() -> SavedPlanOptions {
+        SavedPlanOptions { tf_bin: tf_bin_from_env(), chdir: None }
     }
 }
 
@@ -154,7 +154,7 @@ fn is_executable(p: &Path) -> bool {
 const SHOW_HINT: &str = "convert it yourself where `init` was run: `tofu show -json plan.out > plan.json` (or `terraform show -json`), or choose the binary with --tf-bin PATH or PLANVIEW_TF_BIN and the directory with --chdir DIR";
 
 /// Run `BIN show -json PATH` and return its stdout.
-fn show_json(name: &str, path: &Path, show: &ShowOptions) -> Result<Vec<u8>, InputError> {
+fn show_json(name: &str, path: &Path, show: &SavedPlanOptions) -> Result<Vec<u8>, InputError> {
     let bin = match &show.tf_bin {
         Some(b) => b.clone(),
         None => find_tf_bin(std::env::var_os("PATH").as_deref()).ok_or_else(|| {

@@ -43,18 +43,18 @@ pub enum Status {
 /// Read every input, apply `f` to each parsed document, keep per-file results.
 /// Unreadable inputs are kept as errors so the others are still reported.
 /// Saved binary plans are read with the options from the environment; commands
-/// use [`each_input_with`] and `config.show` so `--tf-bin`/`--chdir` apply.
+/// use [`each_input_with`] and `config.saved_plan` so `--tf-bin`/`--chdir` apply.
 pub fn each_input<T>(
     inputs: &[Source],
     f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
-    each_input_with(inputs, &input::ShowOptions::from_env(), f)
+    each_input_with(inputs, &input::SavedPlanOptions::from_env(), f)
 }
 
 /// [`each_input`], reading saved binary plans with `show -json` as `show` says.
 pub fn each_input_with<T>(
     inputs: &[Source],
-    show: &input::ShowOptions,
+    show: &input::SavedPlanOptions,
     mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
     inputs
@@ -94,7 +94,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
     match config.command {
         CommandKind::Summary => {
-            let items = each_input_with(&config.inputs, &config.show, |doc, masker| {
+            let items = each_input_with(&config.inputs, &config.saved_plan, |doc, masker| {
                 query::summary::summarize(doc, &vis.with(masker))
             });
             let items: Vec<PerFile<query::summary::Summary>> = items
@@ -123,7 +123,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
                 return Err(Error::Usage("`moves` reads one plan".into()));
             }
             let opts = &config.moves.options;
-            let mut items = each_input_with(&config.inputs, &config.show, |doc, _| query::moves::find_moves(doc, opts));
+            let mut items = each_input_with(&config.inputs, &config.saved_plan, |doc, _| query::moves::find_moves(doc, opts));
             let item = items.remove(0);
             masker.merge(&item.masker);
             match item.result {
@@ -135,7 +135,81 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
                 Err(e) => Err(Error::Input(vec![e])),
             }
         }
+        CommandKind::Drift => {
+            let opts = query::drift::DriftOptions { filter: &config.filter, all: config.all };
+            let items = run_report(config, out, masker, |doc, vis| query::drift::drift(doc, &opts, vis))?;
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Replace => {
+            let items = run_report(config, out, masker, |doc, vis| query::replace::replace(doc, &config.filter, vis))?;
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Checks => {
+            let opts = query::checks::ChecksOptions { filter: &config.filter, all: config.all };
+            let items = run_report(config, out, masker, |doc, _| Ok(query::checks::checks(doc, &opts)))?;
+            let status = finish(items.iter().map(|i| &i.result))?;
+            let failed = items.iter().any(|i| matches!(&i.result, Ok(r) if r.failed));
+            Ok(if failed && !config.no_fail { Status::Failed } else { status })
+        }
+        CommandKind::Outputs => {
+            let items = run_report(config, out, masker, query::outputs::outputs)?;
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::State => {
+            let opts = query::state::StateOptions { filter: &config.filter, prior: config.prior };
+            let items = run_report(config, out, masker, |doc, _| query::state::state(doc, &opts))?;
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Show => {
+            let opts = &config.show.options;
+            let items =
+                each_input_with(&config.inputs, &config.saved_plan, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
+            let items: Vec<PerFile<query::show::ShowReport>> = items
+                .into_iter()
+                .map(|mut i| {
+                    if let Ok(r) = &mut i.result {
+                        r.file = i.file.clone();
+                    }
+                    i
+                })
+                .collect();
+            items.iter().for_each(|i| masker.merge(&i.masker));
+            let all_failed = items.iter().all(|i| i.result.is_err());
+            if !(all_failed && config.format != Format::Json && items.len() == 1) {
+                match config.format {
+                    Format::Table => render::show::table_out(out, &items, &style)?,
+                    Format::Markdown => render::show::markdown_out(out, &items, config.show.max_bytes)?,
+                    Format::Json => render::show::json_out(out, &items)?,
+                }
+            }
+            finish(items.iter().map(|i| &i.result))
+        }
     }
+}
+
+/// Run one question command (every command but `summary`): apply `query` to
+/// each input, name each report after its input, collect the secrets, and
+/// render (nothing on stdout for a single unreadable input, except in JSON).
+fn run_report<T: render::report::Report>(
+    config: &Config,
+    out: &mut Vec<u8>,
+    masker: &mut mask::Masker,
+    mut query: impl FnMut(&input::Document<'_>, &Visibility) -> Result<T, String>,
+) -> Result<Vec<PerFile<T>>, Error> {
+    let style = Style::new(config.color);
+    let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
+    let mut items = each_input_with(&config.inputs, &config.saved_plan, |doc, m| query(doc, &vis.with(m)));
+    for i in &mut items {
+        if let Ok(r) = &mut i.result {
+            r.set_file(&i.file);
+        }
+    }
+    items.iter().for_each(|i| masker.merge(&i.masker));
+    let all_failed = items.iter().all(|i| i.result.is_err());
+    if !(all_failed && config.format != Format::Json && items.len() == 1) {
+        render::report::write(out, config.format, &items, &style)?;
+    }
+    Ok(items)
 }
 
 /// Success unless some input failed, in which case every failure is returned.
