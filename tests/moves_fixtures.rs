@@ -185,6 +185,14 @@ fn saved_plan_is_read_through_tofu_found_on_path_for_every_command() {
     assert_eq!(v["plan_line"], "Plan: 2 to add, 0 to change, 2 to destroy.");
     assert_eq!(v["file"], SAVED);
 
+    for args in [&["drift"][..], &["replace"], &["checks", "--all"], &["outputs"], &["state", "--prior"], &["show"]] {
+        let mut argv = args.to_vec();
+        argv.push(SAVED);
+        let out = planview_path(&argv, &path, &[], None);
+        assert_eq!(out.status.code(), Some(0), "{argv:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(!out.stdout.is_empty(), "{argv:?} printed nothing");
+    }
+
     let calls = std::fs::read_to_string(tofu_dir.join("calls")).unwrap();
     let first = calls.lines().next().unwrap();
     let abs = root().join(SAVED);
@@ -280,8 +288,10 @@ fn failing_show_is_exit_2_with_its_stderr_and_a_hint() {
 
 // ------------------------------------------------------------------ with terraform
 
-/// Apply v1, switch to v2 with the generated `.tf.json`, plan again: the plan
-/// must move every suggested object and destroy or create none of them.
+/// Apply v1, switch to v2, plan; then fix it three ways with planview's output
+/// (the `.tf.json`, the native blocks, the `state mv` commands run by the shell)
+/// and plan again: every suggested object must be moved and unchanged, and
+/// nothing deleted or created.
 #[test]
 fn generated_moved_blocks_make_terraform_move_instead_of_replace() {
     let tf = Path::new("/usr/local/bin/terraform");
@@ -346,35 +356,77 @@ fn check_with_terraform(tf: &Path, name: &str) {
     terraform(tf, &work, &data, &["plan", "-no-color", "-input=false", "-out=before.out"]);
 
     // planview reads the saved plan itself (through terraform) and writes the file.
-    let out = planview_path(
-        &["moves", "--tf-bin", &tf.display().to_string(), "--chdir", &work.display().to_string(), &work.join("before.out").display().to_string()],
-        "/usr/bin:/bin",
-        &[("TF_DATA_DIR", &data.display().to_string()), ("TF_CLI_CONFIG_FILE", &data.join("empty.tfrc").display().to_string())],
-        None,
-    );
-    assert_eq!(out.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&out.stderr));
-    let generated: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let moves = |format: &str| {
+        let out = planview_path(
+            &[
+                "moves",
+                "--format",
+                format,
+                "--tf-bin",
+                &tf.display().to_string(),
+                "--chdir",
+                &work.display().to_string(),
+                &work.join("before.out").display().to_string(),
+            ],
+            "/usr/bin:/bin",
+            &[("TF_DATA_DIR", &data.display().to_string()), ("TF_CLI_CONFIG_FILE", &data.join("empty.tfrc").display().to_string())],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    let tf_json = moves("tf-json");
+    let generated: serde_json::Value = serde_json::from_slice(&tf_json).unwrap();
     let moved = generated["moved"].as_array().unwrap().clone();
     assert!(!moved.is_empty(), "{name}: nothing suggested");
-    std::fs::write(work.join("moved.tf.json"), &out.stdout).unwrap();
+    let pairs: Vec<(String, String)> =
+        moved.iter().map(|m| (m["from"].as_str().unwrap().to_string(), m["to"].as_str().unwrap().to_string())).collect();
 
-    terraform(tf, &work, &data, &["plan", "-no-color", "-input=false", "-out=after.out"]);
-    let shown = terraform(tf, &work, &data, &["show", "-json", "after.out"]);
-    let plan: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
-    let changes = plan["resource_changes"].as_array().unwrap();
-    for m in &moved {
-        let (from, to) = (m["from"].as_str().unwrap(), m["to"].as_str().unwrap());
-        let rc = changes
+    // The plan after a fix: the pairs' objects are where `to` says, unchanged,
+    // and nothing is deleted or created any more.
+    let plan_again = |expect_previous: bool, how: &str| {
+        terraform(tf, &work, &data, &["plan", "-no-color", "-input=false", "-out=after.out"]);
+        let shown = terraform(tf, &work, &data, &["show", "-json", "after.out"]);
+        let plan: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+        let changes = plan["resource_changes"].as_array().unwrap();
+        for (from, to) in &pairs {
+            let rc = changes.iter().find(|c| c["address"] == to.as_str()).unwrap_or_else(|| panic!("{name} ({how}): {to} not in the new plan"));
+            if expect_previous {
+                assert_eq!(rc["previous_address"], from.as_str(), "{name} ({how}): {to} is not moved from {from}");
+            }
+            assert_eq!(rc["change"]["actions"], serde_json::json!(["no-op"]), "{name} ({how}): {to} still changes");
+            assert!(!changes.iter().any(|c| c["address"] == from.as_str()), "{name} ({how}): {from} still in the plan");
+        }
+        let destroys_or_creates = changes
             .iter()
-            .find(|c| c["address"] == to)
-            .unwrap_or_else(|| panic!("{name}: {to} not in the new plan"));
-        assert_eq!(rc["previous_address"], from, "{name}: {to} is not moved from {from}");
-        assert_eq!(rc["change"]["actions"], serde_json::json!(["no-op"]), "{name}: {to} still changes");
-        assert!(!changes.iter().any(|c| c["address"] == from), "{name}: {from} still in the plan");
-    }
-    let destroys_or_creates =
-        changes.iter().filter(|c| c["change"]["actions"].as_array().unwrap().iter().any(|a| a == "delete" || a == "create")).count();
-    assert_eq!(destroys_or_creates, 0, "{name}: the new plan still deletes or creates");
+            .filter(|c| c["change"]["actions"].as_array().unwrap().iter().any(|a| a == "delete" || a == "create"))
+            .count();
+        assert_eq!(destroys_or_creates, 0, "{name} ({how}): the new plan still deletes or creates");
+    };
+
+    // 1. The .tf.json file.
+    std::fs::write(work.join("moved.tf.json"), &tf_json).unwrap();
+    plan_again(true, "tf-json");
+    std::fs::remove_file(work.join("moved.tf.json")).unwrap();
+    // 2. The same blocks in native syntax.
+    std::fs::write(work.join("moved.tf"), moves("hcl")).unwrap();
+    plan_again(true, "hcl");
+    std::fs::remove_file(work.join("moved.tf")).unwrap();
+    // 3. The state mv commands, run by the shell (with terraform for tofu), then
+    //    a plan without moved blocks: the state already has the new addresses.
+    let script = String::from_utf8(moves("commands")).unwrap().replace("tofu state mv", &format!("'{}' state mv", tf.display()));
+    let out = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(&work)
+        .env("TF_IN_AUTOMATION", "1")
+        .env("CHECKPOINT_DISABLE", "1")
+        .env("TF_DATA_DIR", &data)
+        .env("TF_CLI_CONFIG_FILE", data.join("empty.tfrc"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{name}: state mv failed: {}", String::from_utf8_lossy(&out.stderr));
+    plan_again(false, "commands");
     eprintln!("{name}: terraform moved all {} suggested objects", moved.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
