@@ -213,8 +213,8 @@ pub struct CommonArgs {
 /// How saved binary plans are read (every command that reads documents).
 #[derive(Debug, Args, Default)]
 pub struct SavedPlanArgs {
-    /// Binary that runs `show -json` on a saved binary plan (default: `tofu`, then
-    /// `terraform`, from PATH; or the environment variable PLANVIEW_TF_BIN).
+    /// Binary that runs `show -json` on a saved binary plan (else the environment
+    /// variable PLANVIEW_TF_BIN; else `tofu`, then `terraform`, from PATH).
     #[arg(long, value_name = "PATH")]
     pub tf_bin: Option<PathBuf>,
 
