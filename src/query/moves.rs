@@ -29,6 +29,8 @@ pub struct MovesOptions {
 /// The answer for one plan.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct MovesReport {
+    /// Always `moves`.
+    pub kind: &'static str,
     pub file: String,
     /// Suggested moves, one-to-one, in the order of the deletes in the plan.
     pub pairs: Vec<MovePair>,
@@ -104,7 +106,7 @@ pub fn find_moves(doc: &Document<'_>, opts: &MovesOptions) -> Result<MovesReport
         return Err("`moves` needs a plan, and this is a state".into());
     };
     let ignore: Vec<Vec<String>> = opts.ignore.iter().map(|p| p.split('.').map(str::to_string).collect()).collect();
-    let mut report = MovesReport { ignored: opts.ignore.clone(), ..Default::default() };
+    let mut report = MovesReport { kind: "moves", ignored: opts.ignore.clone(), ..Default::default() };
 
     // Eligible objects, grouped by (type, provider).
     type Group<'r, 'a> = (Vec<Obj<'r, 'a>>, Vec<Obj<'r, 'a>>);
