@@ -1,6 +1,8 @@
 //! Renderers: one small module per report, each writing `table`, `markdown` and
 //! `json` to a `&mut dyn Write`. Shared pieces (style, colour, escaping) live here.
 
+pub mod fit;
+pub mod gate;
 pub mod summary;
 
 use crate::error::InputError;
