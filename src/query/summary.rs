@@ -225,7 +225,7 @@ pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
         actions: rc.change.actions.iter().map(|a| a.as_str().to_string()).collect(),
         replace_order: kind.replace_order(),
         reason: rc.action_reason.as_ref().map(|r| r.code().to_string()),
-        reason_words: rc.action_reason.as_ref().map(|r| r.words()),
+        reason_words: rc.action_reason.as_ref().map(|r| r.words_for(&kind)),
         deposed: rc.deposed.clone(),
         moved: rc.is_move(),
         importing: rc.change.importing.is_some(),
