@@ -183,8 +183,9 @@ pub struct GateArgs {
     #[arg(long, value_name = "GLOB")]
     pub protect: Vec<String>,
 
-    /// Addresses matching GLOB are exempt from --deny, --max and the default rule
-    /// (not from --protect; repeatable).
+    /// Addresses matching GLOB may be destroyed or replaced: exempt from the default
+    /// rule and from --deny/--max on delete and replace, never from --protect,
+    /// --protect-type or other rules (repeatable).
     #[arg(long, value_name = "GLOB")]
     pub allow: Vec<String>,
 

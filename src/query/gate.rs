@@ -255,8 +255,11 @@ impl Policy {
         rules
     }
 
-    fn allowed(&self, address: &str) -> bool {
-        self.allow.iter().any(|g| g.matches(address))
+    /// True when `--allow` lets `address` do `action`: allowed addresses may be
+    /// destroyed or replaced, so they are exempt from the rules on `delete` and
+    /// `replace` (the default rule included), and from no other rule.
+    fn allowed(&self, action: GateAction, address: &str) -> bool {
+        matches!(action, GateAction::Delete | GateAction::Replace) && self.allow.iter().any(|g| g.matches(address))
     }
 
     /// The policy as plain data (for the JSON report).
@@ -512,14 +515,14 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
         match rule {
             Rule::Deny { action, .. } => {
                 for (rc, c) in changes {
-                    if c.has(*action) && !policy.allowed(&rc.address) {
+                    if c.has(*action) && !policy.allowed(*action, &rc.address) {
                         v(Some(&rc.address), action_key(rc), change_words(rc));
                     }
                 }
             }
             Rule::Max { action, limit } => {
                 let hits: Vec<&str> = changes
-                    .filter(|(rc, c)| c.has(*action) && !policy.allowed(&rc.address))
+                    .filter(|(rc, c)| c.has(*action) && !policy.allowed(*action, &rc.address))
                     .map(|(rc, _)| rc.address.as_str())
                     .collect();
                 if hits.len() as u64 > *limit {
@@ -733,6 +736,19 @@ mod tests {
             let v = evaluate(&plan(MIX), &policy);
             assert_eq!(addresses(&v, &format!("deny {a}")), [addr], "{a}");
         }
+    }
+
+    #[test]
+    fn allow_exempts_only_from_rules_on_destruction() {
+        let policy = Policy {
+            deny: vec![GateAction::Forget, GateAction::Replace],
+            allow: vec![Glob::new("a.*")],
+            ..Default::default()
+        };
+        let v = evaluate(&plan(MIX), &policy);
+        assert_eq!(addresses(&v, "deny forget"), ["a.fg"]);
+        assert_eq!(addresses(&v, "deny replace"), ["db.r2"]);
+        assert_eq!(addresses(&v, "deny delete"), ["db.r2"]);
     }
 
     #[test]
