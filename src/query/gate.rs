@@ -6,8 +6,8 @@
 //! destroys, an import counts besides its action) and [`ChangeKind::destroys`].
 
 use crate::glob::Glob;
-use crate::model::{ChangeKind, CheckStatus, Mode, Plan, ResourceChange};
-use crate::query::summary::{count_totals, Totals};
+use crate::model::{ChangeKind, CheckKind, CheckStatus, Mode, Plan, ResourceChange};
+use crate::query::summary::{count_totals, summarize_plan, Totals};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -425,7 +425,7 @@ pub struct PlanVerdict {
     pub verdict: &'static str,
     pub terraform_version: Option<String>,
     pub errored: bool,
-    /// The CLI's `Plan:` line, recomputed.
+    /// The CLI's `Plan:` line, recomputed (`No changes.` when nothing changes).
     pub plan_line: String,
     pub counts: ActionCounts,
     pub drift: u64,
@@ -481,6 +481,23 @@ pub fn change_words(rc: &ResourceChange<'_>) -> String {
     }
 }
 
+/// A failed check in words: `check block failed`, `variable validation errored`.
+fn check_words(kind: &CheckKind, status: &CheckStatus) -> String {
+    let what = match kind {
+        CheckKind::Resource => "resource condition".to_string(),
+        CheckKind::OutputValue => "output condition".to_string(),
+        CheckKind::Check => "check block".to_string(),
+        CheckKind::Var => "variable validation".to_string(),
+        CheckKind::Other(k) => format!("{k} check"),
+    };
+    let status = match status {
+        CheckStatus::Fail => "failed".to_string(),
+        CheckStatus::Error => "errored".to_string(),
+        s => s.as_str().to_string(),
+    };
+    format!("{what} {status}")
+}
+
 /// The action key of a change for a violation (`move`/`import` for no-ops that do those).
 fn action_key(rc: &ResourceChange<'_>) -> String {
     match rc.kind() {
@@ -496,13 +513,10 @@ const MAX_NAMED: usize = 5;
 /// Judge one plan.
 pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
     let rules = policy.rules();
-    let mut totals = Totals::default();
     let mut counts = ActionCounts::default();
     let classes: Vec<Classes> = p.resource_changes.iter().map(Classes::of).collect();
-    for (rc, c) in p.resource_changes.iter().zip(&classes) {
-        count_totals(&mut totals, rc);
-        counts.add(c);
-    }
+    classes.iter().for_each(|c| counts.add(c));
+    let summary = summarize_plan(p);
     let mut violations = Vec::new();
     let mut outcomes = Vec::new();
     for rule in &rules {
@@ -558,11 +572,8 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
                     for inst in obj.display_instances() {
                         if matches!(inst.status, CheckStatus::Fail | CheckStatus::Error) {
                             let problems: Vec<&str> = inst.problems.iter().map(|pr| pr.message.as_str()).collect();
-                            let what = if problems.is_empty() {
-                                format!("{} check {}", inst.address.kind, inst.status)
-                            } else {
-                                format!("{} check {}: {}", inst.address.kind, inst.status, problems.join("; "))
-                            };
+                            let what = check_words(&inst.address.kind, &inst.status);
+                            let what = if problems.is_empty() { what } else { format!("{what}: {}", problems.join("; ")) };
                             v(Some(&inst.address.to_display), inst.status.as_str().to_string(), what);
                         }
                     }
@@ -616,7 +627,7 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
         verdict: if violations.is_empty() { "pass" } else { "fail" },
         terraform_version: p.terraform_version.clone(),
         errored: p.errored,
-        plan_line: totals.plan_line(),
+        plan_line: if summary.has_changes { summary.plan_line } else { "No changes.".into() },
         counts,
         drift: p.resource_drift.len() as u64,
         rules: outcomes,

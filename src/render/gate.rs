@@ -71,7 +71,10 @@ pub fn table_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Pol
             }
             Err(e) => {
                 writeln!(w, "{} {}", style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold), style.paint("ERROR", Tone::Bad))?;
-                writeln!(w, "{} {}", style.paint("error:", Tone::Bad), line(&e.to_string()))?;
+                writeln!(w, "{} {}: {}", style.paint("error:", Tone::Bad), line(&e.location()), line(&e.message))?;
+                if let Some(h) = &e.hint {
+                    writeln!(w, "  hint: {}", line(h))?;
+                }
             }
         }
         writeln!(w)?;
@@ -83,7 +86,7 @@ pub fn table_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Pol
     }
     writeln!(w, "policy: {rules}")?;
     if !policy.allow.is_empty() {
-        writeln!(w, "allowed to change: {}", policy.allow.iter().map(|a| line(a).into_owned()).collect::<Vec<_>>().join(", "))?;
+        writeln!(w, "may be destroyed or replaced (--allow): {}", policy.allow.iter().map(|a| line(a).into_owned()).collect::<Vec<_>>().join(", "))?;
     }
     let tone = match overall(&t) {
         "pass" => Tone::Good,
@@ -138,7 +141,7 @@ fn policy_md(policy: &PolicyReport) -> String {
         .collect();
     let mut s = format!("Policy: {}", rules.join(" · "));
     if !policy.allow.is_empty() {
-        s.push_str(&format!("; allowed to change: {}", policy.allow.iter().map(|a| md_code(a)).collect::<Vec<_>>().join(", ")));
+        s.push_str(&format!("; may be destroyed or replaced (--allow): {}", policy.allow.iter().map(|a| md_code(a)).collect::<Vec<_>>().join(", ")));
     }
     s.push('\n');
     s
