@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success (also when the reader of the output goes away, e.g. `| head`)
-  1  a gate or check failed (reserved for `gate` and `checks`)
+  1  a gate or check failed (`checks`: a check failed or errored, unless --no-fail)
   2  usage error, unreadable or invalid input, unsupported format_version";
 
 const EXAMPLES: &str = "\
@@ -32,6 +32,22 @@ pub enum Command {
     /// What a plan will do, counted as the CLI counts it; or what a state holds.
     #[command(after_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
     Summary(SummaryArgs),
+    /// Objects changed outside Terraform/OpenTofu, and the attributes that changed
+    /// (by default only the drift relevant to this plan, as the CLI shows it).
+    #[command(after_help = format!("{DRIFT_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Drift(DriftArgs),
+    /// Every resource the plan replaces: order, reason, and the attribute paths that force it.
+    #[command(after_help = format!("{REPLACE_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Replace(ReplaceArgs),
+    /// Check results (conditions, check blocks, validations); exits 1 when one failed.
+    #[command(after_help = format!("{CHECKS_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Checks(ChecksArgs),
+    /// A plan's output changes (before -> after), or a state's outputs with their types.
+    #[command(after_help = format!("{OUTPUTS_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Outputs(OutputsArgs),
+    /// The resources of a state (or of a plan's prior state, with --prior).
+    #[command(after_help = format!("{STATE_EXAMPLES}\n\n{EXIT_CODES}"))]
+    State(StateArgs),
 
     /// Judge plans against a policy: exit 0 when every plan passes, 1 when one
     /// breaks a rule, 2 when an input cannot be read.
@@ -80,6 +96,34 @@ Install:
   zsh:        planview completions zsh > \"${fpath[1]}/_planview\"
   fish:       planview completions fish > ~/.config/fish/completions/planview.fish
   powershell: planview completions powershell | Out-String | Invoke-Expression";
+
+const DRIFT_EXAMPLES: &str = "\
+Examples:
+  planview drift plan.json
+  planview drift --all plan.json              # every drifted object and attribute
+  planview drift --address 'module.net.*' --format markdown plan.json";
+
+const REPLACE_EXAMPLES: &str = "\
+Examples:
+  planview replace plan.json
+  planview replace --type aws_instance --format json plan.json | jq '.replacements[].paths'";
+
+const CHECKS_EXAMPLES: &str = "\
+Examples:
+  planview checks plan.json                   # failures only; exit 1 if any
+  planview checks --all plan.json             # pass and unknown too
+  planview checks --no-fail --format markdown plan.json > checks.md";
+
+const OUTPUTS_EXAMPLES: &str = "\
+Examples:
+  planview outputs plan.json
+  planview outputs --format json state.json";
+
+const STATE_EXAMPLES: &str = "\
+Examples:
+  planview state state.json
+  planview state --prior plan.json            # the state the plan was made against
+  planview state --module module.platform --type aws_db_instance state.json";
 
 /// Options every command that reads documents shares.
 #[derive(Debug, Args)]
@@ -253,6 +297,60 @@ pub enum ShellArg {
     Powershell,
 }
 
+#[derive(Debug, Args)]
+pub struct DriftArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Show every drifted object and every changed attribute, not only what is relevant to this plan.
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplaceArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+}
+
+/// `--action` is refused here (checks are not changes), so it is hidden from the help.
+#[derive(Debug, Args)]
+#[command(mut_arg("action", |a| a.hide(true)))]
+pub struct ChecksArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// List checks that passed or are unknown too, not only failures.
+    #[arg(long)]
+    pub all: bool,
+    /// Report only: exit 0 even when a check failed or errored.
+    #[arg(long)]
+    pub no_fail: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct OutputsArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// `--action` is refused here (state resources are not changes), so it is hidden from the help.
+#[derive(Debug, Args)]
+#[command(mut_arg("action", |a| a.hide(true)))]
+pub struct StateArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// For a plan: list its prior state (the state it was planned against).
+    #[arg(long)]
+    pub prior: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
     Table,
@@ -281,12 +379,25 @@ pub struct Config {
     pub gate: Option<GateOptions>,
     /// `planview man COMMAND`: the command whose page to print.
     pub man_page: Option<String>,
+    /// The common filters (empty for commands without them).
+    pub filter: crate::filter::Filter,
+    /// `--all` (drift, checks).
+    pub all: bool,
+    /// `--no-fail` (checks).
+    pub no_fail: bool,
+    /// `--prior` (state).
+    pub prior: bool,
 }
 
 /// The command to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CommandKind {
     Summary,
+    Drift,
+    Replace,
+    Checks,
+    Outputs,
+    State,
     Gate,
     Completions(Shell),
     /// The man page of the main command, or of one subcommand.
@@ -364,35 +475,32 @@ impl Cli {
             format: Format::Table,
             color: false,
             show_sensitive: false,
+            filter: crate::filter::Filter::default(),
+            all: false,
+            no_fail: false,
+            prior: false,
             max_bytes: crate::render::fit::DEFAULT_MAX_BYTES,
             gate: None,
             man_page: None,
         };
-        match self.command {
-            Command::Summary(a) => {
-                let common = a.common;
-                Ok(Config {
-                    command: CommandKind::Summary,
-                    inputs: inputs(&common.files, env, "summary")?,
-                    format: match common.format {
-                        FormatArg::Table => Format::Table,
-                        FormatArg::Json => Format::Json,
-                        FormatArg::Markdown => Format::Markdown,
-                    },
-                    color: decide_color(common.color, env) && common.format == FormatArg::Table,
-                    show_sensitive: common.show_sensitive,
-                    max_bytes: a.max_bytes,
-                    gate: None,
-                    man_page: None,
-                })
+        let none = FilterArgs::default();
+        let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
+        let (kind, name, common, filters, all, no_fail, prior, max_bytes) = match self.command {
+            Command::Summary(a) => (CommandKind::Summary, "summary", a.common, none, false, false, false, a.max_bytes),
+            Command::Drift(a) => (CommandKind::Drift, "drift", a.common, a.filters, a.all, false, false, default_max),
+            Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, false, false, false, default_max),
+            Command::Checks(a) => (CommandKind::Checks, "checks", a.common, a.filters, a.all, a.no_fail, false, default_max),
+            Command::Outputs(a) => (CommandKind::Outputs, "outputs", a.common, none, false, false, false, default_max),
+            Command::State(a) => (CommandKind::State, "state", a.common, a.filters, false, false, a.prior, default_max),
+            Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Gate)),
+            Command::Completions { shell } => {
+                return Ok(bare(CommandKind::Completions(match shell {
+                    ShellArg::Bash => Shell::Bash,
+                    ShellArg::Zsh => Shell::Zsh,
+                    ShellArg::Fish => Shell::Fish,
+                    ShellArg::Powershell => Shell::PowerShell,
+                })))
             }
-            Command::Gate(a) => gate_config(a, env),
-            Command::Completions { shell } => Ok(bare(CommandKind::Completions(match shell {
-                ShellArg::Bash => Shell::Bash,
-                ShellArg::Zsh => Shell::Zsh,
-                ShellArg::Fish => Shell::Fish,
-                ShellArg::Powershell => Shell::PowerShell,
-            }))),
             Command::Man { command } => {
                 if let Some(c) = &command {
                     use clap::CommandFactory;
@@ -400,13 +508,34 @@ impl Cli {
                         return Err(format!("no command `{c}`: see `planview --help`"));
                     }
                 }
-                Ok(Config { man_page: command, ..bare(CommandKind::Man) })
+                return Ok(Config { man_page: command, ..bare(CommandKind::Man) });
             }
+        };
+        if !filters.action.is_empty() && matches!(kind, CommandKind::Checks | CommandKind::State) {
+            return Err("--action applies to changes; `checks` and `state` list objects, not changes (use --address, --type or --module)".into());
         }
+        Ok(Config {
+            command: kind,
+            inputs: inputs(&common.files, env, name)?,
+            format: match common.format {
+                FormatArg::Table => Format::Table,
+                FormatArg::Json => Format::Json,
+                FormatArg::Markdown => Format::Markdown,
+            },
+            color: decide_color(common.color, env) && common.format == FormatArg::Table,
+            show_sensitive: common.show_sensitive,
+            filter: filters.to_filter(),
+            all,
+            no_fail,
+            prior,
+            max_bytes,
+            gate: None,
+            man_page: None,
+        })
     }
 }
 
-fn gate_config(a: GateArgs, env: &Env) -> Result<Config, String> {
+fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
     use crate::glob::Glob;
     use crate::query::gate::{DriftPolicy, GateAction, Policy};
     use crate::render::gate::GateFormat;
@@ -450,7 +579,7 @@ fn gate_config(a: GateArgs, env: &Env) -> Result<Config, String> {
         show_sensitive: a.show_sensitive,
         max_bytes: a.max_bytes,
         gate: Some(GateOptions { policy, policy_file: a.policy, format }),
-        man_page: None,
+        ..bare
     })
 }
 
@@ -503,6 +632,20 @@ mod tests {
         assert!(cli.into_config(&env).unwrap_err().contains("no input"));
         let cli = Cli::parse_from(["planview", "summary"]);
         assert_eq!(cli.into_config(&Env::default()).unwrap().inputs, vec![Source::Stdin]);
+    }
+
+    #[test]
+    fn question_flags_reach_the_config() {
+        let cfg = |args: &[&str]| Cli::parse_from(args).into_config(&Env::default());
+        let c = cfg(&["planview", "checks", "--all", "--no-fail", "--address", "module.a.*", "x.json"]).unwrap();
+        assert_eq!(c.command, CommandKind::Checks);
+        assert!(c.all && c.no_fail && !c.prior);
+        assert!(c.filter.address_ok("module.a.t.n") && !c.filter.address_ok("t.n"));
+        let c = cfg(&["planview", "state", "--prior", "--type", "t", "x.json"]).unwrap();
+        assert!(c.prior && c.filter.type_ok("t") && !c.filter.type_ok("u"));
+        assert!(cfg(&["planview", "state", "--action", "create", "x.json"]).unwrap_err().contains("--action"));
+        assert!(cfg(&["planview", "drift", "--action", "delete", "x.json"]).is_ok());
+        assert!(Cli::try_parse_from(["planview", "outputs", "--type", "t", "x.json"]).is_err(), "outputs has no resource filters");
     }
 
     #[test]

@@ -200,7 +200,7 @@ fn an_errored_plan_fails_unless_allowed() {
 
 #[test]
 fn drift_fails_only_when_denied_and_the_flag_wins_over_the_file() {
-    let drift = "testdata/edge/drift.json";
+    let drift = "testdata/edge/gate-drift.json";
     let (code, _) = gate_json(&[drift]);
     assert_eq!(code, 0);
     let (code, v) = gate_json(&["--deny-drift", drift]);
