@@ -48,6 +48,38 @@ pub enum Command {
     /// The resources of a state (or of a plan's prior state, with --prior).
     #[command(after_help = format!("{STATE_EXAMPLES}\n\n{EXIT_CODES}"))]
     State(StateArgs),
+    /// The attribute-level changes of each resource and output, as a structural diff.
+    #[command(after_help = format!("{SHOW_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Show(ShowArgs),
+}
+
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  planview show plan.json
+  planview show --address 'module.net.*' --action replace plan.json
+  planview show --format markdown plan.json > comment.md
+  planview show --format json plan.json | jq '.resources[].changes[].path_text'";
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
+
+    /// Also show changes whose action is no-op.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Also show unchanged attributes, elements and lines (hidden and counted by default).
+    #[arg(long)]
+    pub full: bool,
+
+    /// Markdown only: keep the output within N bytes (GitHub's comment limit by
+    /// default); changes that do not fit are left out and counted.
+    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP)]
+    pub max_bytes: usize,
 }
 
 const DRIFT_EXAMPLES: &str = "\
@@ -225,6 +257,15 @@ pub struct Config {
     pub no_fail: bool,
     /// `--prior` (state).
     pub prior: bool,
+    /// Options of `show` (defaults for other commands).
+    pub show: ShowConfig,
+}
+
+/// `show`'s own options, as plain data.
+#[derive(Debug, Clone, Default)]
+pub struct ShowConfig {
+    pub options: crate::query::show::ShowOptions,
+    pub max_bytes: usize,
 }
 
 /// The command to run.
@@ -236,6 +277,7 @@ pub enum CommandKind {
     Checks,
     Outputs,
     State,
+    Show,
 }
 
 /// The facts about the process that the config depends on.
@@ -269,6 +311,7 @@ pub fn decide_color(arg: ColorArg, env: &Env) -> bool {
 impl Cli {
     pub fn into_config(self, env: &Env) -> Result<Config, String> {
         let none = FilterArgs::default();
+        let mut show = ShowConfig::default();
         let (kind, common, filters, all, no_fail, prior) = match self.command {
             Command::Summary(a) => (CommandKind::Summary, a.common, none, false, false, false),
             Command::Drift(a) => (CommandKind::Drift, a.common, a.filters, a.all, false, false),
@@ -276,6 +319,11 @@ impl Cli {
             Command::Checks(a) => (CommandKind::Checks, a.common, a.filters, a.all, a.no_fail, false),
             Command::Outputs(a) => (CommandKind::Outputs, a.common, none, false, false, false),
             Command::State(a) => (CommandKind::State, a.common, a.filters, false, false, a.prior),
+            Command::Show(a) => {
+                let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
+                show = ShowConfig { options, max_bytes: a.max_bytes };
+                (CommandKind::Show, a.common, none, a.all, false, false)
+            }
         };
         if !filters.action.is_empty() && matches!(kind, CommandKind::Checks | CommandKind::State) {
             return Err("--action applies to changes; `checks` and `state` list objects, not changes (use --address, --type or --module)".into());
@@ -305,6 +353,7 @@ impl Cli {
             all,
             no_fail,
             prior,
+            show,
         })
     }
 }

@@ -6,5 +6,7 @@ pub mod drift;
 pub mod outputs;
 pub mod replace;
 pub mod state;
+pub mod diff;
+pub mod show;
 pub mod summary;
 pub mod values;
