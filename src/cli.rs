@@ -52,6 +52,30 @@ pub enum Command {
     /// The attribute-level changes of each resource and output, as a structural diff.
     #[command(after_help = format!("{SHOW_EXAMPLES}\n\n{EXIT_CODES}"))]
     Show(ShowArgs),
+
+    /// Judge plans against a policy: exit 0 when every plan passes, 1 when one
+    /// breaks a rule, 2 when an input cannot be read.
+    ///
+    /// With no policy, the gate denies destruction: a managed resource that would
+    /// be deleted, replaced (either order) or a deposed object destroyed. Data
+    /// sources never count. An action list planview does not recognise always
+    /// fails the gate, and so does an errored plan unless --allow-errored.
+    #[command(after_help = format!("{GATE_EXAMPLES}\n\n{GATE_EXIT_CODES}"))]
+    Gate(GateArgs),
+
+    /// Print a shell completion script (bash, zsh, fish, powershell).
+    #[command(after_help = COMPLETION_HELP)]
+    Completions {
+        #[arg(value_enum)]
+        shell: ShellArg,
+    },
+
+    /// Print the man page (roff): `planview man | man -l -`, or one command's page.
+    Man {
+        /// The command whose page to print (`planview-gate.1`); the main page when absent.
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+    },
     /// Delete + create pairs that are one object moving: writes the `moved` blocks
     /// (or `state mv` commands) that keep it instead of destroying it.
     #[command(after_help = format!("{MOVES_EXAMPLES}\n\n{EXIT_CODES}"))]
@@ -158,6 +182,29 @@ pub struct ShowArgs {
     #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP)]
     pub max_bytes: usize,
 }
+
+const GATE_EXAMPLES: &str = "\
+Examples:
+  planview gate plan.json                              # no destruction (the default)
+  planview gate --allow 'aws_instance.tmp[*]' plan.json   # ... except these
+  planview gate --max delete=3 --protect 'module.db' plan.json
+  planview gate --deny forget --deny import --fail-on-checks plan.json
+  planview gate --policy .planview-policy.json */plan.json
+  planview gate --format github plan.json              # GitHub Actions annotations
+  planview gate --format junit plan.json > gate.xml    # GitLab, Jenkins, Azure DevOps";
+
+const GATE_EXIT_CODES: &str = "\
+Exit codes:
+  0  every plan passed
+  1  a plan broke a rule (each violation is listed)
+  2  usage error, unreadable policy or input (never a pass)";
+
+const COMPLETION_HELP: &str = "\
+Install:
+  bash:       planview completions bash > ~/.local/share/bash-completion/completions/planview
+  zsh:        planview completions zsh > \"${fpath[1]}/_planview\"
+  fish:       planview completions fish > ~/.config/fish/completions/planview.fish
+  powershell: planview completions powershell | Out-String | Invoke-Expression";
 
 const DRIFT_EXAMPLES: &str = "\
 Examples:
@@ -271,6 +318,118 @@ impl FilterArgs {
 pub struct SummaryArgs {
     #[command(flatten)]
     pub common: CommonArgs,
+
+    /// Cap on markdown output in bytes (a PR comment); rows are left out to fit, and the output says so.
+    #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
+    pub max_bytes: usize,
+}
+
+/// `planview gate`: inputs, output, and the policy flags.
+#[derive(Debug, Args)]
+pub struct GateArgs {
+    /// Plan JSON files (`-` for stdin; stdin when none is given and it is piped).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    #[command(flatten)]
+    pub saved_plan: SavedPlanArgs,
+
+    /// Output format: `github` prints workflow commands (annotations), `junit` JUnit XML.
+    #[arg(long, short = 'f', value_enum, default_value_t = GateFormatArg::Table)]
+    pub format: GateFormatArg,
+
+    /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+
+    /// Print values marked sensitive instead of masking them.
+    #[arg(long)]
+    pub show_sensitive: bool,
+
+    /// Deny every change that does ACTION (repeatable): create, update, delete (a
+    /// replace and a deposed object's destruction are deletes), replace, forget,
+    /// import, move, any. `--deny delete` or `--deny any` replaces the default rule.
+    #[arg(long, value_name = "ACTION", value_parser = clap::builder::PossibleValuesParser::new(crate::query::gate::GateAction::NAMES))]
+    pub deny: Vec<String>,
+
+    /// Allow at most N changes that do ACTION per plan (repeatable), e.g. `--max replace=2`.
+    /// `--max delete=N` replaces the default rule.
+    #[arg(long, value_name = "ACTION=N", value_parser = parse_max)]
+    pub max: Vec<(crate::query::gate::GateAction, u64)>,
+
+    /// Addresses matching GLOB may not be destroyed or replaced, whatever else is
+    /// allowed (repeatable; `*` any text, `[*]` any index, a prefix covers what is below it).
+    #[arg(long, value_name = "GLOB")]
+    pub protect: Vec<String>,
+
+    /// Addresses matching GLOB may be destroyed or replaced: exempt from the default
+    /// rule and from --deny/--max on delete and replace, never from --protect,
+    /// --protect-type or other rules (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub allow: Vec<String>,
+
+    /// Resources of TYPE may not be destroyed or replaced (repeatable; `*` allowed, e.g. `aws_db_*`).
+    #[arg(long, value_name = "TYPE")]
+    pub protect_type: Vec<String>,
+
+    /// Failed or errored checks (conditions, check blocks, validations) fail the gate.
+    #[arg(long)]
+    pub fail_on_checks: bool,
+
+    /// Let an errored plan pass (by default an errored plan fails the gate).
+    #[arg(long)]
+    pub allow_errored: bool,
+
+    /// Drift (`resource_drift`) does not fail the gate (the default; overrides a policy file).
+    #[arg(long, conflicts_with = "deny_drift")]
+    pub allow_drift: bool,
+
+    /// Any drift (`resource_drift`) fails the gate.
+    #[arg(long)]
+    pub deny_drift: bool,
+
+    /// A JSON policy file (schema: schemas/gate-policy.schema.json); its rules add to the flags'.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<std::path::PathBuf>,
+
+    /// Cap on markdown output in bytes (a PR comment); rows are left out to fit, and the output says so.
+    #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
+    pub max_bytes: usize,
+}
+
+/// `--max ACTION=N`.
+fn parse_max(s: &str) -> Result<(crate::query::gate::GateAction, u64), String> {
+    use crate::query::gate::GateAction;
+    let names = GateAction::NAMES.join(", ");
+    let (a, n) = s.split_once('=').ok_or_else(|| format!("expected ACTION=N (e.g. replace=2), got `{s}`"))?;
+    let action = GateAction::parse(a.trim()).ok_or_else(|| format!("unknown action `{a}`; one of: {names}"))?;
+    let n = n.trim().parse::<u64>().map_err(|_| format!("`{n}` is not a count (a whole number, 0 or more)"))?;
+    Ok((action, n))
+}
+
+fn parse_max_bytes(s: &str) -> Result<usize, String> {
+    let min = crate::render::fit::MIN_MAX_BYTES;
+    match s.parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(format!("expected a number of bytes, at least {min}")),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GateFormatArg {
+    Table,
+    Json,
+    Markdown,
+    Github,
+    Junit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShellArg {
+    Bash,
+    Zsh,
+    Fish,
+    Powershell,
 }
 
 #[derive(Debug, Args)]
@@ -349,6 +508,12 @@ pub struct Config {
     pub format: Format,
     pub color: bool,
     pub show_sensitive: bool,
+    /// Cap on markdown output (`--max-bytes`).
+    pub max_bytes: usize,
+    /// The policy and format of `gate`.
+    pub gate: Option<GateOptions>,
+    /// `planview man COMMAND`: the command whose page to print.
+    pub man_page: Option<String>,
     /// The common filters (empty for commands without them).
     pub filter: crate::filter::Filter,
     /// `--all` (drift, checks).
@@ -383,6 +548,28 @@ pub enum CommandKind {
     State,
     Show,
     Moves,
+    Gate,
+    Completions(Shell),
+    /// The man page of the main command, or of one subcommand.
+    Man,
+}
+
+/// A shell to print completions for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+    PowerShell,
+}
+
+/// `gate`'s own options.
+#[derive(Debug, Clone)]
+pub struct GateOptions {
+    /// The rules given as flags (the policy file, if any, is added when read).
+    pub policy: crate::query::gate::Policy,
+    pub policy_file: Option<std::path::PathBuf>,
+    pub format: crate::render::gate::GateFormat,
 }
 
 /// The facts about the process that the config depends on.
@@ -416,46 +603,88 @@ pub fn decide_color(arg: ColorArg, env: &Env) -> bool {
     }
 }
 
+fn inputs(files: &[String], env: &Env, command: &str) -> Result<Vec<Source>, String> {
+    let inputs: Vec<Source> = if files.is_empty() {
+        if env.stdin_is_terminal {
+            return Err(format!(
+                "no input: give a plan or state JSON file, or pipe one in (e.g. `tofu show -json plan.out | planview {command}`)"
+            ));
+        }
+        vec![Source::Stdin]
+    } else {
+        files.iter().map(|f| Source::from_arg(f)).collect()
+    };
+    if inputs.iter().filter(|s| **s == Source::Stdin).count() > 1 {
+        return Err("`-` (stdin) can be given only once".into());
+    }
+    Ok(inputs)
+}
+
 impl Cli {
     pub fn into_config(self, env: &Env) -> Result<Config, String> {
+        let bare = |command| Config {
+            command,
+            inputs: Vec::new(),
+            format: Format::Table,
+            color: false,
+            show_sensitive: false,
+            filter: crate::filter::Filter::default(),
+            all: false,
+            no_fail: false,
+            prior: false,
+            max_bytes: crate::render::fit::DEFAULT_MAX_BYTES,
+            gate: None,
+            man_page: None,
+            show: ShowConfig::default(),
+            saved_plan: SavedPlanOptions { tf_bin: env.tf_bin.clone(), chdir: None },
+            moves: MovesConfig::default(),
+        };
         let none = FilterArgs::default();
+        let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
         let mut show = ShowConfig::default();
         let mut moves = MovesConfig::default();
-        let (kind, common, filters, all, no_fail, prior) = match self.command {
-            Command::Summary(a) => (CommandKind::Summary, a.common, none, false, false, false),
-            Command::Drift(a) => (CommandKind::Drift, a.common, a.filters, a.all, false, false),
-            Command::Replace(a) => (CommandKind::Replace, a.common, a.filters, false, false, false),
-            Command::Checks(a) => (CommandKind::Checks, a.common, a.filters, a.all, a.no_fail, false),
-            Command::Outputs(a) => (CommandKind::Outputs, a.common, none, false, false, false),
-            Command::State(a) => (CommandKind::State, a.common, a.filters, false, false, a.prior),
+        let (kind, name, common, filters, all, no_fail, prior, max_bytes) = match self.command {
+            Command::Summary(a) => (CommandKind::Summary, "summary", a.common, none, false, false, false, a.max_bytes),
+            Command::Drift(a) => (CommandKind::Drift, "drift", a.common, a.filters, a.all, false, false, default_max),
+            Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, false, false, false, default_max),
+            Command::Checks(a) => (CommandKind::Checks, "checks", a.common, a.filters, a.all, a.no_fail, false, default_max),
+            Command::Outputs(a) => (CommandKind::Outputs, "outputs", a.common, none, false, false, false, default_max),
+            Command::State(a) => (CommandKind::State, "state", a.common, a.filters, false, false, a.prior, default_max),
             Command::Show(a) => {
                 let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
                 show = ShowConfig { options, max_bytes: a.max_bytes };
-                (CommandKind::Show, a.common, none, a.all, false, false)
+                (CommandKind::Show, "show", a.common, none, a.all, false, false, a.max_bytes)
+            }
+            Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Gate)),
+            Command::Completions { shell } => {
+                return Ok(bare(CommandKind::Completions(match shell {
+                    ShellArg::Bash => Shell::Bash,
+                    ShellArg::Zsh => Shell::Zsh,
+                    ShellArg::Fish => Shell::Fish,
+                    ShellArg::Powershell => Shell::PowerShell,
+                })))
+            }
+            Command::Man { command } => {
+                if let Some(c) = &command {
+                    use clap::CommandFactory;
+                    if Cli::command().find_subcommand(c).is_none() {
+                        return Err(format!("no command `{c}`: see `planview --help`"));
+                    }
+                }
+                return Ok(Config { man_page: command, ..bare(CommandKind::Man) });
             }
             Command::Moves(a) => {
                 let (common, m) = a.split();
                 moves = m;
-                (CommandKind::Moves, common, none, false, false, false)
+                (CommandKind::Moves, "moves", common, none, false, false, false, default_max)
             }
         };
         if !filters.action.is_empty() && matches!(kind, CommandKind::Checks | CommandKind::State) {
             return Err("--action applies to changes; `checks` and `state` list objects, not changes (use --address, --type or --module)".into());
         }
-        let inputs: Vec<Source> = if common.files.is_empty() {
-            if env.stdin_is_terminal {
-                return Err("no input: give a plan or state JSON file, or pipe one in (e.g. `tofu show -json plan.out | planview summary`)".into());
-            }
-            vec![Source::Stdin]
-        } else {
-            common.files.iter().map(|f| Source::from_arg(f)).collect()
-        };
-        if inputs.iter().filter(|s| **s == Source::Stdin).count() > 1 {
-            return Err("`-` (stdin) can be given only once".into());
-        }
         Ok(Config {
             command: kind,
-            inputs,
+            inputs: inputs(&common.files, env, name)?,
             format: match common.format {
                 FormatArg::Table => Format::Table,
                 FormatArg::Json => Format::Json,
@@ -470,8 +699,87 @@ impl Cli {
             show,
             saved_plan: common.saved_plan.to_options(env),
             moves,
+            max_bytes,
+            gate: None,
+            man_page: None,
         })
     }
+}
+
+fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
+    use crate::glob::Glob;
+    use crate::query::gate::{DriftPolicy, GateAction, Policy};
+    use crate::render::gate::GateFormat;
+    let policy = Policy {
+        // The parser accepted only known names; anything else fails closed.
+        deny: a
+            .deny
+            .iter()
+            .map(|d| GateAction::parse(d).ok_or_else(|| format!("unknown action `{d}`")))
+            .collect::<Result<_, _>>()?,
+        max: a.max.clone(),
+        protect: a.protect.iter().map(|g| Glob::new(g)).collect(),
+        allow: a.allow.iter().map(|g| Glob::new(g)).collect(),
+        protect_types: a.protect_type.iter().map(|g| Glob::new(g)).collect(),
+        fail_on_checks: a.fail_on_checks,
+        allow_errored: a.allow_errored,
+        drift: if a.deny_drift {
+            Some(DriftPolicy::Deny)
+        } else if a.allow_drift {
+            Some(DriftPolicy::Allow)
+        } else {
+            None
+        },
+    };
+    let format = match a.format {
+        GateFormatArg::Table => GateFormat::Table,
+        GateFormatArg::Json => GateFormat::Json,
+        GateFormatArg::Markdown => GateFormat::Markdown,
+        GateFormatArg::Github => GateFormat::Github,
+        GateFormatArg::Junit => GateFormat::Junit,
+    };
+    Ok(Config {
+        command: CommandKind::Gate,
+        inputs: inputs(&a.files, env, "gate")?,
+        format: match format {
+            GateFormat::Json => Format::Json,
+            GateFormat::Markdown => Format::Markdown,
+            _ => Format::Table,
+        },
+        color: decide_color(a.color, env) && a.format == GateFormatArg::Table,
+        show_sensitive: a.show_sensitive,
+        max_bytes: a.max_bytes,
+        gate: Some(GateOptions { policy, policy_file: a.policy, format }),
+        saved_plan: a.saved_plan.to_options(env),
+        ..bare
+    })
+}
+
+/// Write the completion script for `shell`, generated from the clap definitions.
+pub fn write_completions(shell: Shell, w: &mut dyn std::io::Write) {
+    use clap::CommandFactory;
+    use clap_complete::Shell as S;
+    let s = match shell {
+        Shell::Bash => S::Bash,
+        Shell::Zsh => S::Zsh,
+        Shell::Fish => S::Fish,
+        Shell::PowerShell => S::PowerShell,
+    };
+    clap_complete::generate(s, &mut Cli::command(), "planview", w);
+}
+
+/// Write the man page (roff) of planview, or of one of its commands.
+pub fn write_man(command: Option<&str>, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    use clap::CommandFactory;
+    let root = Cli::command();
+    let cmd = match command.and_then(|c| root.find_subcommand(c)) {
+        Some(sub) => {
+            let name = format!("planview-{}", sub.get_name());
+            sub.clone().name(name).version(env!("CARGO_PKG_VERSION"))
+        }
+        None => root,
+    };
+    clap_mangen::Man::new(cmd).render(w)
 }
 
 #[cfg(test)]

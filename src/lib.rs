@@ -42,6 +42,11 @@ pub enum Status {
 
 /// Read every input, apply `f` to each parsed document, keep per-file results.
 /// Unreadable inputs are kept as errors so the others are still reported.
+///
+/// Inputs are read, parsed and their secrets collected in parallel, a few at a
+/// time (as many as there are cores, at most [`MAX_PARALLEL`]); `f` runs on
+/// each in input order. Results keep the order of `inputs`.
+///
 /// Saved binary plans are read with the options from the environment; commands
 /// use [`each_input_with`] and `config.saved_plan` so `--tf-bin`/`--chdir` apply.
 pub fn each_input<T>(
@@ -57,19 +62,47 @@ pub fn each_input_with<T>(
     show: &input::SavedPlanOptions,
     mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
-    inputs
-        .iter()
-        .map(|src| {
+    let width = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_PARALLEL);
+    let mut out = Vec::with_capacity(inputs.len());
+    for chunk in inputs.chunks(width) {
+        let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, |src| input::read_with(src, show));
+        let pairs: Vec<(&Source, &Result<Vec<u8>, InputError>)> = chunk.iter().zip(&bytes).collect();
+        let parsed = parallel(&pairs, |(src, bytes)| {
+            let bytes = bytes.as_ref().map_err(Clone::clone)?;
+            let doc = input::parse(&src.name(), bytes)?;
+            let masker = mask::Masker::collect(&doc);
+            Ok::<_, InputError>((doc, masker))
+        });
+        for (src, p) in chunk.iter().zip(parsed) {
             let name = src.name();
-            let mut masker = mask::Masker::default();
-            let result = input::read_with(src, show).and_then(|bytes| {
-                let doc = input::parse(&name, &bytes)?;
-                masker = mask::Masker::collect(&doc);
-                f(&doc, &masker).map_err(|m| InputError::new(&name, m))
+            out.push(match p {
+                Ok((doc, masker)) => {
+                    let result = f(&doc, &masker).map_err(|m| InputError::new(&name, m));
+                    PerFile { file: name, result, masker }
+                }
+                Err(e) => PerFile { file: name, result: Err(e), masker: mask::Masker::default() },
             });
-            PerFile { file: name, result, masker }
-        })
-        .collect()
+        }
+    }
+    out
+}
+
+/// How many inputs [`each_input`] reads at once, at most.
+pub const MAX_PARALLEL: usize = 8;
+
+/// `f` over `items`, one scoped thread each when there are several; results in order.
+fn parallel<I: Sync, R: Send>(items: &[I], f: impl Fn(&I) -> R + Sync) -> Vec<R> {
+    if items.len() < 2 {
+        return items.iter().map(&f).collect();
+    }
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items.iter().map(|i| s.spawn(move || f(i))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    })
 }
 
 /// Run one command. Output goes to `out`; the caller maps the outcome to an exit code.
@@ -112,7 +145,10 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             if !(all_failed && config.format != Format::Json && items.len() == 1) {
                 match config.format {
                     Format::Table => render::summary::table_out(out, &items, &style)?,
-                    Format::Markdown => render::summary::markdown_out(out, &items)?,
+                    Format::Markdown => {
+                        let scrub = scrub_fn(config, masker);
+                        render::summary::markdown_out(out, &items, config.max_bytes, &scrub)?
+                    }
                     Format::Json => render::summary::json_out(out, &items)?,
                 }
             }
@@ -184,6 +220,85 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             }
             finish(items.iter().map(|i| &i.result))
         }
+        CommandKind::Gate => run_gate(config, out, masker),
+        CommandKind::Completions(shell) => {
+            cli::write_completions(shell, out);
+            Ok(Status::Success)
+        }
+        CommandKind::Man => {
+            cli::write_man(config.man_page.as_deref(), out)?;
+            Ok(Status::Success)
+        }
+    }
+}
+
+/// Masks secrets in one piece of markdown before it is measured against `--max-bytes`.
+fn scrub_fn(config: &Config, masker: &mask::Masker) -> impl Fn(&str) -> String {
+    let scrubber = (!config.show_sensitive).then(|| masker.scrubber());
+    move |s: &str| match &scrubber {
+        Some(sc) => String::from_utf8_lossy(&sc.scrub(s.as_bytes())).into_owned(),
+        None => s.to_string(),
+    }
+}
+
+/// Read a `--policy` file; any problem is an input error (exit 2), never a pass.
+pub fn load_policy(path: &std::path::Path) -> Result<query::gate::PolicyFile, Error> {
+    let name = path.display().to_string();
+    let bytes = input::read(&Source::File(path.to_path_buf())).map_err(|e| Error::Input(vec![e]))?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| Error::Input(vec![InputError::new(&name, "policy is not valid UTF-8")]))?;
+    query::gate::PolicyFile::parse(text).map_err(|(msg, at)| {
+        let mut e = InputError::new(&name, msg).hint("see schemas/gate-policy.schema.json for the keys and values a policy takes");
+        if let Some((l, c)) = at {
+            e = e.at(l, c);
+        }
+        Error::Input(vec![e])
+    })
+}
+
+fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Result<Status, Error> {
+    use render::gate::GateFormat;
+    let opts = config.gate.as_ref().ok_or_else(|| Error::Usage("gate: no policy options".into()))?;
+    let mut policy = opts.policy.clone();
+    if let Some(path) = &opts.policy_file {
+        policy.merge_file(&load_policy(path)?);
+    }
+    let items = each_input_with(&config.inputs, &config.saved_plan, |doc, _| match doc {
+        input::Document::Plan(p) => Ok(query::gate::evaluate(p, &policy)),
+        input::Document::State(_) => {
+            Err("this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)".to_string())
+        }
+    });
+    let items: Vec<PerFile<query::gate::PlanVerdict>> = items
+        .into_iter()
+        .map(|mut i| {
+            if let Ok(v) = &mut i.result {
+                v.file = i.file.clone();
+            }
+            i
+        })
+        .collect();
+    items.iter().for_each(|i| masker.merge(&i.masker));
+    let report = policy.describe();
+    let style = Style::new(config.color);
+    let single_failed = items.len() == 1 && items[0].result.is_err();
+    match opts.format {
+        // A single unreadable input: the error on stderr says it all.
+        GateFormat::Table if single_failed => {}
+        GateFormat::Table => render::gate::table_out(out, &items, &report, &style)?,
+        GateFormat::Json => render::gate::json_out(out, &items, &report)?,
+        GateFormat::Markdown => {
+            let scrub = scrub_fn(config, masker);
+            render::gate::markdown_out(out, &items, &report, config.max_bytes, &scrub)?
+        }
+        GateFormat::Github => render::gate::github_out(out, &items)?,
+        GateFormat::Junit => render::gate::junit_out(out, &items)?,
+    }
+    finish(items.iter().map(|i| &i.result))?;
+    if items.iter().any(|i| i.result.as_ref().is_ok_and(|v| !v.passed())) {
+        Ok(Status::Failed)
+    } else {
+        Ok(Status::Success)
     }
 }
 

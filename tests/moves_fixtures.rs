@@ -192,6 +192,9 @@ fn saved_plan_is_read_through_tofu_found_on_path_for_every_command() {
         assert_eq!(out.status.code(), Some(0), "{argv:?}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(!out.stdout.is_empty(), "{argv:?} printed nothing");
     }
+    // The gate reads it too, and judges it: the plan destroys, so it fails.
+    let out = planview_path(&["gate", SAVED], &path, &[], None);
+    assert_eq!(out.status.code(), Some(1), "gate: {}", String::from_utf8_lossy(&out.stderr));
 
     let calls = std::fs::read_to_string(tofu_dir.join("calls")).unwrap();
     let first = calls.lines().next().unwrap();

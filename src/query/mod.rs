@@ -3,6 +3,7 @@
 pub mod attr;
 pub mod checks;
 pub mod drift;
+pub mod gate;
 pub mod outputs;
 pub mod replace;
 pub mod state;

@@ -3,6 +3,8 @@
 
 pub mod checks;
 pub mod drift;
+pub mod fit;
+pub mod gate;
 pub mod moves;
 pub mod outputs;
 pub mod replace;
