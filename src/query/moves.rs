@@ -125,7 +125,8 @@ pub fn find_moves(doc: &Document<'_>, opts: &MovesOptions) -> Result<MovesReport
             Ok(a) => a,
             Err(why) => {
                 report.unmatched.push(Unmatched {
-                    address: crate::query::values::truncate(&rc.address, 200),
+                    // Not canonical: shown as written, escaped and cut short.
+                    address: crate::sanitize::line(&crate::query::values::truncate(&rc.address, 200)).into_owned(),
                     action,
                     type_: rc.type_.clone(),
                     reason: format!("its address cannot be used in a moved block ({why})"),
