@@ -913,6 +913,16 @@ mod tests {
     }
 
     #[test]
+    fn an_address_that_cannot_go_in_a_moved_block_is_reported_escaped() {
+        let bad = r#"{"address":"x_thing.a[\"${x}\u001b[2J\"]","mode":"managed","type":"x_thing","name":"a","change":{"actions":["delete"],"before":{"n":1}}}"#;
+        let r = run(&[bad.to_string(), cre("x_thing.b", r#"{"n":1}"#, "{}")]);
+        assert!(r.pairs.is_empty());
+        let u = &r.unmatched[0];
+        assert!(u.reason.contains("cannot be used in a moved block"), "{}", u.reason);
+        assert!(!u.address.contains('\x1b') && u.address.contains("\\x1B"), "{}", u.address);
+    }
+
+    #[test]
     fn a_state_has_no_moves() {
         let doc = parse("s", br#"{"format_version":"1.0","values":{"root_module":{}}}"#).unwrap();
         assert!(find_moves(&doc, &MovesOptions::default()).unwrap_err().contains("needs a plan"));
