@@ -48,6 +48,9 @@ pub enum Command {
     /// The resources of a state (or of a plan's prior state, with --prior).
     #[command(after_help = format!("{STATE_EXAMPLES}\n\n{EXIT_CODES}"))]
     State(StateArgs),
+    /// The attribute-level changes of each resource and output, as a structural diff.
+    #[command(after_help = format!("{SHOW_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Show(ShowArgs),
 
     /// Judge plans against a policy: exit 0 when every plan passes, 1 when one
     /// breaks a rule, 2 when an input cannot be read.
@@ -72,6 +75,35 @@ pub enum Command {
         #[arg(value_name = "COMMAND")]
         command: Option<String>,
     },
+}
+
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  planview show plan.json
+  planview show --address 'module.net.*' --action replace plan.json
+  planview show --format markdown plan.json > comment.md
+  planview show --format json plan.json | jq '.resources[].changes[].path_text'";
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
+
+    /// Also show changes whose action is no-op.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Also show unchanged attributes, elements and lines (hidden and counted by default).
+    #[arg(long)]
+    pub full: bool,
+
+    /// Markdown only: keep the output within N bytes (GitHub's comment limit by
+    /// default); changes that do not fit are left out and counted.
+    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP)]
+    pub max_bytes: usize,
 }
 
 const GATE_EXAMPLES: &str = "\
@@ -387,6 +419,15 @@ pub struct Config {
     pub no_fail: bool,
     /// `--prior` (state).
     pub prior: bool,
+    /// Options of `show` (defaults for other commands).
+    pub show: ShowConfig,
+}
+
+/// `show`'s own options, as plain data.
+#[derive(Debug, Clone, Default)]
+pub struct ShowConfig {
+    pub options: crate::query::show::ShowOptions,
+    pub max_bytes: usize,
 }
 
 /// The command to run.
@@ -398,6 +439,7 @@ pub enum CommandKind {
     Checks,
     Outputs,
     State,
+    Show,
     Gate,
     Completions(Shell),
     /// The man page of the main command, or of one subcommand.
@@ -482,9 +524,11 @@ impl Cli {
             max_bytes: crate::render::fit::DEFAULT_MAX_BYTES,
             gate: None,
             man_page: None,
+            show: ShowConfig::default(),
         };
         let none = FilterArgs::default();
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
+        let mut show = ShowConfig::default();
         let (kind, name, common, filters, all, no_fail, prior, max_bytes) = match self.command {
             Command::Summary(a) => (CommandKind::Summary, "summary", a.common, none, false, false, false, a.max_bytes),
             Command::Drift(a) => (CommandKind::Drift, "drift", a.common, a.filters, a.all, false, false, default_max),
@@ -492,6 +536,11 @@ impl Cli {
             Command::Checks(a) => (CommandKind::Checks, "checks", a.common, a.filters, a.all, a.no_fail, false, default_max),
             Command::Outputs(a) => (CommandKind::Outputs, "outputs", a.common, none, false, false, false, default_max),
             Command::State(a) => (CommandKind::State, "state", a.common, a.filters, false, false, a.prior, default_max),
+            Command::Show(a) => {
+                let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
+                show = ShowConfig { options, max_bytes: a.max_bytes };
+                (CommandKind::Show, "show", a.common, none, a.all, false, false, a.max_bytes)
+            }
             Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Gate)),
             Command::Completions { shell } => {
                 return Ok(bare(CommandKind::Completions(match shell {
@@ -528,6 +577,7 @@ impl Cli {
             all,
             no_fail,
             prior,
+            show,
             max_bytes,
             gate: None,
             man_page: None,

@@ -167,6 +167,29 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             let items = run_report(config, out, masker, |doc, _| query::state::state(doc, &opts))?;
             finish(items.iter().map(|i| &i.result))
         }
+        CommandKind::Show => {
+            let opts = &config.show.options;
+            let items = each_input(&config.inputs, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
+            let items: Vec<PerFile<query::show::ShowReport>> = items
+                .into_iter()
+                .map(|mut i| {
+                    if let Ok(r) = &mut i.result {
+                        r.file = i.file.clone();
+                    }
+                    i
+                })
+                .collect();
+            items.iter().for_each(|i| masker.merge(&i.masker));
+            let all_failed = items.iter().all(|i| i.result.is_err());
+            if !(all_failed && config.format != Format::Json && items.len() == 1) {
+                match config.format {
+                    Format::Table => render::show::table_out(out, &items, &style)?,
+                    Format::Markdown => render::show::markdown_out(out, &items, config.show.max_bytes)?,
+                    Format::Json => render::show::json_out(out, &items)?,
+                }
+            }
+            finish(items.iter().map(|i| &i.result))
+        }
         CommandKind::Gate => run_gate(config, out, masker),
         CommandKind::Completions(shell) => {
             cli::write_completions(shell, out);

@@ -171,3 +171,48 @@ fn replace_lists_every_real_replacement_with_reason_and_path() {
         assert!(reasons.contains(&r), "{r} missing from {reasons:?}");
     }
 }
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let out = planview(args);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+}
+
+#[test]
+fn drift_default_view_and_all_agree_on_what_is_relevant() {
+    for input in ["testdata/edge/drift.json", "testdata/edge/drift-refresh-only.json"] {
+        let default = json_of(&["drift", "-f", "json", input]);
+        let all = json_of(&["drift", "--all", "-f", "json", input]);
+        let entries = all["entries"].as_array().unwrap();
+        assert_eq!(entries.len() as u64, all["matched"].as_u64().unwrap(), "{input}: --all lists every match");
+        let relevant: Vec<&serde_json::Value> = entries.iter().filter(|e| e["relevant"] == true).map(|e| &e["address"]).collect();
+        let shown: Vec<&serde_json::Value> = default["entries"].as_array().unwrap().iter().map(|e| &e["address"]).collect();
+        assert_eq!(relevant, shown, "{input}");
+        assert_eq!(default["hidden"].as_u64().unwrap(), (entries.len() - shown.len()) as u64, "{input}");
+    }
+    let ro = json_of(&["drift", "-f", "json", "testdata/edge/drift-refresh-only.json"]);
+    assert_eq!((ro["mode"].as_str(), ro["hidden"].as_u64()), (Some("refresh-only"), Some(0)));
+}
+
+#[test]
+fn drift_keeps_nested_and_index_paths_and_masks_the_sensitive_one() {
+    let v = json_of(&["drift", "-f", "json", "testdata/edge/drift.json"]);
+    let paths = |addr: &str| -> Vec<String> {
+        let e = v["entries"].as_array().unwrap().iter().find(|e| e["address"] == addr).unwrap();
+        e["attributes"].as_array().unwrap().iter().map(|a| a["path"].as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(paths("aws_instance.web"), vec!["root_block_device[0].volume_size", "tags.Name"]);
+    assert_eq!(paths("module.net.aws_security_group.app"), vec!["ingress[0].cidr_blocks", "ingress[1]"]);
+    let db = v["entries"].as_array().unwrap().iter().find(|e| e["address"] == "aws_db_instance.main").unwrap();
+    let pw = db["attributes"].as_array().unwrap().iter().find(|a| a["path"] == "password").unwrap();
+    assert_eq!((pw["before"]["state"].as_str(), pw["after"]["state"].as_str()), (Some("sensitive"), Some("sensitive")));
+    assert!(pw["before"].get("value").is_none());
+    assert!(!v["entries"].as_array().unwrap().iter().any(|e| e["address"] == "aws_s3_bucket.logs"), "not relevant");
+}
+
+#[test]
+fn checks_over_several_files_fail_when_any_one_fails() {
+    let out = planview(&["checks", "testdata/real/deposed/plan.json", "testdata/real/checks/plan.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = planview(&["checks", "testdata/real/deposed/plan.json", "testdata/real/basic/plan.json"]);
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -15,6 +15,7 @@ use crate::model::{ChangeKind, PathStep, Plan, ResourceChange};
 use crate::query::attr::{changed_paths, is_prefix, relevant_changes, AttrChange, ParsedChange};
 use crate::query::values::Visibility;
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// What the user asked for.
 #[derive(Debug, Clone, Copy)]
@@ -76,7 +77,8 @@ pub struct DriftEntry {
     pub actions: Vec<String>,
     /// What happened, as the CLI says it (`has changed`, `has been deleted`).
     pub words: String,
-    /// Whether the default view (relevant drift only) shows this object.
+    /// Whether the default view shows this object (drift relevant to the plan;
+    /// all drift in a refresh-only plan).
     pub relevant: bool,
     /// The changed attributes shown.
     pub attributes: Vec<AttrChange>,
@@ -98,13 +100,32 @@ fn drift_words(rc: &ResourceChange<'_>, kind: &ChangeKind) -> String {
     }
 }
 
-/// The relevant paths for `address`: entries naming it, or naming no resource.
-pub fn relevant_paths_for(plan: &Plan<'_>, address: &str) -> Vec<Vec<PathStep>> {
-    plan.relevant_attributes
-        .iter()
-        .filter(|r| r.resource.is_empty() || r.resource == address)
-        .map(|r| r.attribute.clone())
-        .collect()
+/// `relevant_attributes` indexed by resource address, looked up once per
+/// drifted object (plans can list tens of thousands of both).
+pub struct RelevantIndex<'p> {
+    by_address: HashMap<&'p str, Vec<&'p [PathStep]>>,
+    /// Entries naming no resource apply to every address.
+    everywhere: Vec<&'p [PathStep]>,
+}
+
+impl<'p> RelevantIndex<'p> {
+    pub fn new(plan: &'p Plan<'_>) -> Self {
+        let mut idx = RelevantIndex { by_address: HashMap::new(), everywhere: Vec::new() };
+        for r in &plan.relevant_attributes {
+            if r.resource.is_empty() {
+                idx.everywhere.push(&r.attribute);
+            } else {
+                idx.by_address.entry(r.resource.as_str()).or_default().push(&r.attribute);
+            }
+        }
+        idx
+    }
+
+    /// The relevant paths for `address`: entries naming it, or naming no resource.
+    pub fn paths_for(&self, address: &str) -> Vec<Vec<PathStep>> {
+        let named = self.by_address.get(address).map(Vec::as_slice).unwrap_or_default();
+        named.iter().chain(self.everywhere.iter()).map(|p| p.to_vec()).collect()
+    }
 }
 
 /// True when the plan changes something (a resource change that is not a
@@ -131,6 +152,14 @@ pub fn drift_plan(p: &Plan<'_>, opts: &DriftOptions<'_>, vis: &Visibility) -> Dr
         DriftMode::Relevant
     };
     let changes_something = plan_changes_something(p);
+    let index = RelevantIndex::new(p);
+    let view = if refresh_only {
+        DefaultView::Everything
+    } else if changes_something {
+        DefaultView::Relevant
+    } else {
+        DefaultView::Nothing
+    };
     let (mut matched, mut hidden) = (0, 0);
     let mut entries = Vec::new();
     for rc in &p.resource_drift {
@@ -138,7 +167,7 @@ pub fn drift_plan(p: &Plan<'_>, opts: &DriftOptions<'_>, vis: &Visibility) -> Dr
             continue;
         }
         matched += 1;
-        let e = entry(p, rc, mode, changes_something || refresh_only, vis);
+        let e = entry(&index, rc, mode, view, vis);
         if mode == DriftMode::Relevant && !e.relevant {
             hidden += 1;
             continue;
@@ -164,17 +193,32 @@ pub fn drift_plan(p: &Plan<'_>, opts: &DriftOptions<'_>, vis: &Visibility) -> Dr
     }
 }
 
-fn entry(p: &Plan<'_>, rc: &ResourceChange<'_>, mode: DriftMode, plan_counts: bool, vis: &Visibility) -> DriftEntry {
+/// What the CLI's own view of a plan shows of its drift.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DefaultView {
+    /// A refresh-only plan: all drift.
+    Everything,
+    /// Drift relevant to the planned changes.
+    Relevant,
+    /// The plan changes nothing: no drift.
+    Nothing,
+}
+
+fn entry(index: &RelevantIndex<'_>, rc: &ResourceChange<'_>, mode: DriftMode, view: DefaultView, vis: &Visibility) -> DriftEntry {
     let kind = rc.kind();
     let pc = ParsedChange::of(&rc.change);
     let absent = |v: &Option<serde_json::Value>| v.as_ref().map_or(true, serde_json::Value::is_null);
     // An object that appeared or went away is one change to the whole object.
     let whole = absent(&pc.before) || absent(&pc.after);
     let changed = if whole { Vec::new() } else { changed_paths(pc.before.as_ref(), pc.after.as_ref()) };
-    let relevant_paths = relevant_paths_for(p, &rc.address);
+    let relevant_paths = index.paths_for(&rc.address);
     let kept = relevant_changes(&changed, &relevant_paths, |path| pc.differs_at(path));
-    let relevant = plan_counts
-        && if whole { !relevant_paths.is_empty() && kind != ChangeKind::NoOp } else { !kept.is_empty() };
+    let relevant = match view {
+        DefaultView::Everything => true,
+        DefaultView::Nothing => false,
+        DefaultView::Relevant if whole => !relevant_paths.is_empty() && kind != ChangeKind::NoOp,
+        DefaultView::Relevant => !kept.is_empty(),
+    };
     let show_everything = mode != DriftMode::Relevant;
     let shown_paths = if show_everything { changed.clone() } else { kept };
     let hidden_attributes = if show_everything {
@@ -257,6 +301,7 @@ mod tests {
         let r = report(&json, false);
         assert_eq!(r.mode, DriftMode::RefreshOnly);
         assert_eq!((r.shown, r.hidden), (3, 0));
+        assert!(r.entries.iter().all(|e| e.relevant && e.hidden_attributes == 0), "the CLI shows all of it");
     }
 
     #[test]
@@ -265,6 +310,15 @@ mod tests {
         let r = report(&json, false);
         assert_eq!((r.shown, r.hidden), (0, 3));
         assert!(r.note.is_some());
+    }
+
+    #[test]
+    fn entries_without_a_resource_apply_to_every_address() {
+        let json = PLAN.replace(r#""relevant_attributes":["#, r#""relevant_attributes":[{"resource":"","attribute":["acl"]},"#);
+        let r = report(&json, false);
+        assert_eq!((r.shown, r.hidden), (3, 0), "the bucket's acl is now relevant");
+        let logs = r.entries.iter().find(|e| e.address == "aws_s3_bucket.logs").unwrap();
+        assert_eq!(logs.attributes[0].arrow(), r#""private" -> "public-read""#);
     }
 
     #[test]

@@ -7,5 +7,7 @@ pub mod gate;
 pub mod outputs;
 pub mod replace;
 pub mod state;
+pub mod diff;
+pub mod show;
 pub mod summary;
 pub mod values;

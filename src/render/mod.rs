@@ -9,6 +9,7 @@ pub mod outputs;
 pub mod replace;
 pub mod report;
 pub mod state;
+pub mod show;
 pub mod summary;
 
 use crate::error::InputError;
