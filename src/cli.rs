@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success (also when the reader of the output goes away, e.g. `| head`)
-  1  a gate or check failed (`checks`: a check failed or errored, unless --no-fail)
+  1  a gate or check failed (`gate`: a plan broke a rule; `checks`: a check failed or errored, unless --no-fail)
   2  usage error, unreadable or invalid input, unsupported format_version";
 
 const EXAMPLES: &str = "\
