@@ -60,10 +60,11 @@ pub struct ShowArgs {
     #[arg(long)]
     pub full: bool,
 
-    /// Markdown only: keep the output within N bytes (GitHub's comment limit by
-    /// default); changes that do not fit are left out and counted.
-    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP)]
-    pub max_bytes: usize,
+    /// Markdown only: keep the output within N bytes (at least 1000; GitHub's
+    /// comment limit by default); changes that do not fit are left out and counted.
+    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP as u64,
+          value_parser = clap::value_parser!(u64).range(1000..))]
+    pub max_bytes: u64,
 }
 
 /// Options every command that reads documents shares.
@@ -203,7 +204,7 @@ impl Cli {
             Command::Summary(a) => (CommandKind::Summary, a.common, ShowConfig::default()),
             Command::Show(a) => {
                 let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
-                (CommandKind::Show, a.common, ShowConfig { options, max_bytes: a.max_bytes })
+                (CommandKind::Show, a.common, ShowConfig { options, max_bytes: usize::try_from(a.max_bytes).unwrap_or(usize::MAX) })
             }
         };
         let inputs: Vec<Source> = if common.files.is_empty() {

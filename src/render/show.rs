@@ -390,7 +390,9 @@ fn diff_block(lines: &[String]) -> String {
 }
 
 fn resource_md(r: &ResourceDiff) -> String {
-    let mut s = format!("#### {} {} — {}\n", md_code(r.kind.symbol()), md_code(&header_address(r)), md_cell(&header_words(r)));
+    let sym = r.kind.symbol().trim();
+    let sym = if sym.is_empty() { String::new() } else { format!("{} ", md_code(sym)) };
+    let mut s = format!("#### {sym}{} — {}\n", md_code(&header_address(r)), md_cell(&header_words(r)));
     for n in notes(r) {
         s.push_str(&format!("_{}_\n", md_cell(&n)));
     }
