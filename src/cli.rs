@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success (also when the reader of the output goes away, e.g. `| head`)
-  1  a gate or check failed (reserved for `gate` and `checks`)
+  1  a gate or check failed (`checks`: a check failed or errored, unless --no-fail)
   2  usage error, unreadable or invalid input, unsupported format_version";
 
 const EXAMPLES: &str = "\
@@ -32,6 +32,22 @@ pub enum Command {
     /// What a plan will do, counted as the CLI counts it; or what a state holds.
     #[command(after_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
     Summary(SummaryArgs),
+    /// Objects changed outside Terraform/OpenTofu, and the attributes that changed
+    /// (by default only the drift relevant to this plan, as the CLI shows it).
+    #[command(after_help = format!("{DRIFT_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Drift(DriftArgs),
+    /// Every resource the plan replaces: order, reason, and the attribute paths that force it.
+    #[command(after_help = format!("{REPLACE_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Replace(ReplaceArgs),
+    /// Check results (conditions, check blocks, validations); exits 1 when one failed.
+    #[command(after_help = format!("{CHECKS_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Checks(ChecksArgs),
+    /// A plan's output changes (before -> after), or a state's outputs with their types.
+    #[command(after_help = format!("{OUTPUTS_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Outputs(OutputsArgs),
+    /// The resources of a state (or of a plan's prior state, with --prior).
+    #[command(after_help = format!("{STATE_EXAMPLES}\n\n{EXIT_CODES}"))]
+    State(StateArgs),
     /// The attribute-level changes of each resource and output, as a structural diff.
     #[command(after_help = format!("{SHOW_EXAMPLES}\n\n{EXIT_CODES}"))]
     Show(ShowArgs),
@@ -66,6 +82,34 @@ pub struct ShowArgs {
           value_parser = clap::value_parser!(u64).range(1000..))]
     pub max_bytes: u64,
 }
+
+const DRIFT_EXAMPLES: &str = "\
+Examples:
+  planview drift plan.json
+  planview drift --all plan.json              # every drifted object and attribute
+  planview drift --address 'module.net.*' --format markdown plan.json";
+
+const REPLACE_EXAMPLES: &str = "\
+Examples:
+  planview replace plan.json
+  planview replace --type aws_instance --format json plan.json | jq '.replacements[].paths'";
+
+const CHECKS_EXAMPLES: &str = "\
+Examples:
+  planview checks plan.json                   # failures only; exit 1 if any
+  planview checks --all plan.json             # pass and unknown too
+  planview checks --no-fail --format markdown plan.json > checks.md";
+
+const OUTPUTS_EXAMPLES: &str = "\
+Examples:
+  planview outputs plan.json
+  planview outputs --format json state.json";
+
+const STATE_EXAMPLES: &str = "\
+Examples:
+  planview state state.json
+  planview state --prior plan.json            # the state the plan was made against
+  planview state --module module.platform --type aws_db_instance state.json";
 
 /// Options every command that reads documents shares.
 #[derive(Debug, Args)]
@@ -130,6 +174,60 @@ pub struct SummaryArgs {
     pub common: CommonArgs,
 }
 
+#[derive(Debug, Args)]
+pub struct DriftArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Show every drifted object and every changed attribute, not only what is relevant to this plan.
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplaceArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+}
+
+/// `--action` is refused here (checks are not changes), so it is hidden from the help.
+#[derive(Debug, Args)]
+#[command(mut_arg("action", |a| a.hide(true)))]
+pub struct ChecksArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// List checks that passed or are unknown too, not only failures.
+    #[arg(long)]
+    pub all: bool,
+    /// Report only: exit 0 even when a check failed or errored.
+    #[arg(long)]
+    pub no_fail: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct OutputsArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// `--action` is refused here (state resources are not changes), so it is hidden from the help.
+#[derive(Debug, Args)]
+#[command(mut_arg("action", |a| a.hide(true)))]
+pub struct StateArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// For a plan: list its prior state (the state it was planned against).
+    #[arg(long)]
+    pub prior: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
     Table,
@@ -152,6 +250,14 @@ pub struct Config {
     pub format: Format,
     pub color: bool,
     pub show_sensitive: bool,
+    /// The common filters (empty for commands without them).
+    pub filter: crate::filter::Filter,
+    /// `--all` (drift, checks).
+    pub all: bool,
+    /// `--no-fail` (checks).
+    pub no_fail: bool,
+    /// `--prior` (state).
+    pub prior: bool,
     /// Options of `show` (defaults for other commands).
     pub show: ShowConfig,
 }
@@ -167,6 +273,11 @@ pub struct ShowConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CommandKind {
     Summary,
+    Drift,
+    Replace,
+    Checks,
+    Outputs,
+    State,
     Show,
 }
 
@@ -200,13 +311,24 @@ pub fn decide_color(arg: ColorArg, env: &Env) -> bool {
 
 impl Cli {
     pub fn into_config(self, env: &Env) -> Result<Config, String> {
-        let (kind, common, show) = match self.command {
-            Command::Summary(a) => (CommandKind::Summary, a.common, ShowConfig::default()),
+        let none = FilterArgs::default();
+        let mut show = ShowConfig::default();
+        let (kind, common, filters, all, no_fail, prior) = match self.command {
+            Command::Summary(a) => (CommandKind::Summary, a.common, none, false, false, false),
+            Command::Drift(a) => (CommandKind::Drift, a.common, a.filters, a.all, false, false),
+            Command::Replace(a) => (CommandKind::Replace, a.common, a.filters, false, false, false),
+            Command::Checks(a) => (CommandKind::Checks, a.common, a.filters, a.all, a.no_fail, false),
+            Command::Outputs(a) => (CommandKind::Outputs, a.common, none, false, false, false),
+            Command::State(a) => (CommandKind::State, a.common, a.filters, false, false, a.prior),
             Command::Show(a) => {
                 let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
-                (CommandKind::Show, a.common, ShowConfig { options, max_bytes: usize::try_from(a.max_bytes).unwrap_or(usize::MAX) })
+                show = ShowConfig { options, max_bytes: usize::try_from(a.max_bytes).unwrap_or(usize::MAX) };
+                (CommandKind::Show, a.common, none, a.all, false, false)
             }
         };
+        if !filters.action.is_empty() && matches!(kind, CommandKind::Checks | CommandKind::State) {
+            return Err("--action applies to changes; `checks` and `state` list objects, not changes (use --address, --type or --module)".into());
+        }
         let inputs: Vec<Source> = if common.files.is_empty() {
             if env.stdin_is_terminal {
                 return Err("no input: give a plan or state JSON file, or pipe one in (e.g. `tofu show -json plan.out | planview summary`)".into());
@@ -228,6 +350,10 @@ impl Cli {
             },
             color: decide_color(common.color, env) && common.format == FormatArg::Table,
             show_sensitive: common.show_sensitive,
+            filter: filters.to_filter(),
+            all,
+            no_fail,
+            prior,
             show,
         })
     }
@@ -255,6 +381,20 @@ mod tests {
         assert!(cli.into_config(&env).unwrap_err().contains("no input"));
         let cli = Cli::parse_from(["planview", "summary"]);
         assert_eq!(cli.into_config(&Env::default()).unwrap().inputs, vec![Source::Stdin]);
+    }
+
+    #[test]
+    fn question_flags_reach_the_config() {
+        let cfg = |args: &[&str]| Cli::parse_from(args).into_config(&Env::default());
+        let c = cfg(&["planview", "checks", "--all", "--no-fail", "--address", "module.a.*", "x.json"]).unwrap();
+        assert_eq!(c.command, CommandKind::Checks);
+        assert!(c.all && c.no_fail && !c.prior);
+        assert!(c.filter.address_ok("module.a.t.n") && !c.filter.address_ok("t.n"));
+        let c = cfg(&["planview", "state", "--prior", "--type", "t", "x.json"]).unwrap();
+        assert!(c.prior && c.filter.type_ok("t") && !c.filter.type_ok("u"));
+        assert!(cfg(&["planview", "state", "--action", "create", "x.json"]).unwrap_err().contains("--action"));
+        assert!(cfg(&["planview", "drift", "--action", "delete", "x.json"]).is_ok());
+        assert!(Cli::try_parse_from(["planview", "outputs", "--type", "t", "x.json"]).is_err(), "outputs has no resource filters");
     }
 
     #[test]

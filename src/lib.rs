@@ -107,6 +107,31 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             }
             finish(items.iter().map(|i| &i.result))
         }
+        CommandKind::Drift => {
+            let opts = query::drift::DriftOptions { filter: &config.filter, all: config.all };
+            let items = run_report(config, out, masker, |doc, vis| query::drift::drift(doc, &opts, vis))?;
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Replace => {
+            let items = run_report(config, out, masker, |doc, vis| query::replace::replace(doc, &config.filter, vis))?;
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Checks => {
+            let opts = query::checks::ChecksOptions { filter: &config.filter, all: config.all };
+            let items = run_report(config, out, masker, |doc, _| Ok(query::checks::checks(doc, &opts)))?;
+            let status = finish(items.iter().map(|i| &i.result))?;
+            let failed = items.iter().any(|i| matches!(&i.result, Ok(r) if r.failed));
+            Ok(if failed && !config.no_fail { Status::Failed } else { status })
+        }
+        CommandKind::Outputs => {
+            let items = run_report(config, out, masker, query::outputs::outputs)?;
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::State => {
+            let opts = query::state::StateOptions { filter: &config.filter, prior: config.prior };
+            let items = run_report(config, out, masker, |doc, _| query::state::state(doc, &opts))?;
+            finish(items.iter().map(|i| &i.result))
+        }
         CommandKind::Show => {
             let opts = &config.show.options;
             let items = each_input(&config.inputs, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
@@ -131,6 +156,31 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             finish(items.iter().map(|i| &i.result))
         }
     }
+}
+
+/// Run one question command (every command but `summary`): apply `query` to
+/// each input, name each report after its input, collect the secrets, and
+/// render (nothing on stdout for a single unreadable input, except in JSON).
+fn run_report<T: render::report::Report>(
+    config: &Config,
+    out: &mut Vec<u8>,
+    masker: &mut mask::Masker,
+    mut query: impl FnMut(&input::Document<'_>, &Visibility) -> Result<T, String>,
+) -> Result<Vec<PerFile<T>>, Error> {
+    let style = Style::new(config.color);
+    let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
+    let mut items = each_input(&config.inputs, |doc, m| query(doc, &vis.with(m)));
+    for i in &mut items {
+        if let Ok(r) = &mut i.result {
+            r.set_file(&i.file);
+        }
+    }
+    items.iter().for_each(|i| masker.merge(&i.masker));
+    let all_failed = items.iter().all(|i| i.result.is_err());
+    if !(all_failed && config.format != Format::Json && items.len() == 1) {
+        render::report::write(out, config.format, &items, &style)?;
+    }
+    Ok(items)
 }
 
 /// Success unless some input failed, in which case every failure is returned.

@@ -1,6 +1,12 @@
 //! Renderers: one small module per report, each writing `table`, `markdown` and
 //! `json` to a `&mut dyn Write`. Shared pieces (style, colour, escaping) live here.
 
+pub mod checks;
+pub mod drift;
+pub mod outputs;
+pub mod replace;
+pub mod report;
+pub mod state;
 pub mod show;
 pub mod summary;
 
