@@ -389,17 +389,30 @@ fn diff_block(lines: &[String]) -> String {
     s
 }
 
-fn resource_md(r: &ResourceDiff) -> String {
+/// A resource's markdown: the heading and notes, and the diff lines.
+fn resource_md_parts(r: &ResourceDiff) -> (String, Vec<String>) {
     let sym = r.kind.symbol().trim();
     let sym = if sym.is_empty() { String::new() } else { format!("{} ", md_code(sym)) };
-    let mut s = format!("#### {sym}{} — {}\n", md_code(&header_address(r)), md_cell(&header_words(r)));
+    let mut head = format!("#### {sym}{} — {}\n", md_code(&header_address(r)), md_cell(&header_words(r)));
     for n in notes(r) {
-        s.push_str(&format!("_{}_\n", md_cell(&n)));
+        head.push_str(&format!("_{}_\n", md_cell(&n)));
     }
-    let lines: Vec<String> = body_lines(&r.root).iter().map(md_line).collect();
-    if !lines.is_empty() {
+    (head, body_lines(&r.root).iter().map(md_line).collect())
+}
+
+/// The block of a resource, with only its first `keep` diff lines when given.
+fn resource_md_block(head: &str, lines: &[String], keep: Option<usize>) -> String {
+    let mut s = head.to_string();
+    let mut shown: Vec<String> = match keep {
+        Some(k) => lines[..k.min(lines.len())].to_vec(),
+        None => lines.to_vec(),
+    };
+    if let Some(k) = keep.filter(|k| *k < lines.len()) {
+        shown.push(format!("  # ... {} more lines left out to fit the size limit", lines.len() - k));
+    }
+    if !shown.is_empty() {
         s.push('\n');
-        s.push_str(&diff_block(&lines));
+        s.push_str(&diff_block(&shown));
     }
     s.push('\n');
     s
@@ -413,23 +426,73 @@ fn outputs_md(outputs: &[OutputDiff]) -> String {
 /// Markdown within `max_bytes` (measured after secrets are scrubbed): blocks
 /// that do not fit are left out and counted at the end.
 pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes: usize) -> io::Result<()> {
-    let mut used = 0usize;
     // Room kept for the note saying what was left out.
     const RESERVE: usize = 400;
-    let mut left_res = 0usize;
-    let mut left_out = 0usize;
+    let mut used = 0usize;
+    let (mut left_res, mut left_out, mut cut_short) = (0usize, 0usize, 0usize);
+    // Once something is left out or cut short, everything after it is left out (order is kept).
+    let mut stopped = false;
     let mut text = String::new();
     for item in items {
         let Ok(r) = &item.result else { continue };
         let scrub = item.masker.scrubber();
+        // Secrets are scrubbed from the output afterwards: count the longer form.
         let size = |s: &str| s.len().max(scrub.scrub(s.as_bytes()).len());
+        let fits = |used: usize, n: usize| used + n + RESERVE <= max_bytes;
         let mut head = format!("### planview show: {}\n\n", md_code(&r.file));
         if r.errored {
             head.push_str(&format!("> **{}**\n\n", md_cell(ERRORED)));
         }
-        let mut blocks: Vec<(bool, String)> = r.resources.iter().map(|x| (true, resource_md(x))).collect();
+        if stopped || !fits(used, size(&head)) {
+            stopped = true;
+            left_res += r.resources.len();
+            left_out += r.outputs.len();
+            continue;
+        }
+        used += size(&head);
+        text.push_str(&head);
+        for res in &r.resources {
+            if stopped {
+                left_res += 1;
+                continue;
+            }
+            let (h, lines) = resource_md_parts(res);
+            let whole = resource_md_block(&h, &lines, None);
+            if fits(used, size(&whole)) {
+                used += size(&whole);
+                text.push_str(&whole);
+                continue;
+            }
+            // Too big: keep as many of its first lines as fit, if a useful part does.
+            let fit_k = |k: usize| fits(used, size(&resource_md_block(&h, &lines, Some(k))));
+            let (mut lo, mut hi) = (0usize, lines.len());
+            while lo < hi {
+                let mid = (lo + hi).div_ceil(2);
+                if fit_k(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            if lo >= 3 {
+                let b = resource_md_block(&h, &lines, Some(lo));
+                used += size(&b);
+                text.push_str(&b);
+                cut_short += 1;
+            } else {
+                left_res += 1;
+            }
+            stopped = true;
+        }
         if !r.outputs.is_empty() {
-            blocks.push((false, outputs_md(&r.outputs)));
+            let b = outputs_md(&r.outputs);
+            if !stopped && fits(used, size(&b)) {
+                used += size(&b);
+                text.push_str(&b);
+            } else {
+                stopped = true;
+                left_out += r.outputs.len();
+            }
         }
         let mut tail = String::new();
         for l in footer(r) {
@@ -438,33 +501,15 @@ pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes:
         if !tail.is_empty() {
             tail.push('\n');
         }
-        let fits = |used: usize, n: usize| used + n + RESERVE <= max_bytes;
-        if !fits(used, size(&head)) {
-            left_res += r.resources.len();
-            left_out += r.outputs.len();
-            continue;
-        }
-        used += size(&head);
-        text.push_str(&head);
-        for (is_res, b) in blocks {
-            let n = size(&b);
-            if left_res + left_out == 0 && fits(used, n) {
-                used += n;
-                text.push_str(&b);
-            } else if is_res {
-                left_res += 1;
-            } else {
-                left_out += r.outputs.len();
-            }
-        }
         if fits(used, size(&tail)) {
             used += size(&tail);
             text.push_str(&tail);
         }
     }
-    if left_res + left_out > 0 {
+    if left_res + left_out + cut_short > 0 {
+        let cut = if cut_short > 0 { format!("{cut_short} resource change cut short, ") } else { String::new() };
         text.push_str(&format!(
-            "> **Trimmed to fit {max_bytes} bytes:** {left_res} resource change{} and {left_out} output change{} left out. \
+            "> **Trimmed to fit {max_bytes} bytes:** {cut}{left_res} resource change{} and {left_out} output change{} left out. \
              Run `planview show` locally (or raise `--max-bytes`) for the full report.\n",
             if left_res == 1 { "" } else { "s" },
             if left_out == 1 { "" } else { "s" }
