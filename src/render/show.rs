@@ -230,6 +230,9 @@ fn notes(r: &ResourceDiff) -> Vec<String> {
     if let Some(w) = &r.reason_words {
         v.push(format!("because: {w}"));
     }
+    if matches!(r.kind, ChangeKind::Unknown(_)) {
+        v.push("planview does not know this action list (a newer CLI?); the change is shown as written".into());
+    }
     if r.deposed.is_some() && r.reason_words.is_none() {
         v.push("a deposed object, left over from a partially-failed replacement".into());
     }
@@ -673,4 +676,31 @@ pub fn json_out(w: &mut dyn Write, items: &[PerFile<ShowReport>]) -> io::Result<
         return write_json(w, &list[0]);
     }
     write_json(w, &JsonMany { files: list })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_block_fence_outgrows_backticks_in_the_content() {
+        let b = diff_block(&["+ a = \"```\"".to_string(), "+ b = \"````x\"".to_string()]);
+        assert!(b.starts_with("`````diff\n"), "{b}");
+        assert!(b.ends_with("\n`````\n"));
+        assert!(diff_block(&["+ plain".to_string()]).starts_with("```diff\n"));
+    }
+
+    #[test]
+    fn both_sides_masked_print_once() {
+        assert_eq!(leaf_text(Op::Update, &Some(Shown::Sensitive), &Some(Shown::Sensitive)), "(sensitive value)");
+        assert_eq!(leaf_text(Op::Update, &Some(Shown::Sensitive), &Some(Shown::Unknown)), "(sensitive value) -> (known after apply)");
+        assert_eq!(leaf_text(Op::Remove, &Some(Shown::Value("1".into())), &None), "1");
+    }
+
+    #[test]
+    fn keys_that_are_not_identifiers_are_quoted_and_escaped() {
+        assert_eq!(key_text("cost_center"), "cost_center");
+        assert_eq!(key_text("a b"), "\"a b\"");
+        assert_eq!(key_text("x\u{202E}y"), "\"x\\u{202E}y\"");
+    }
 }
