@@ -100,10 +100,11 @@ pub struct ShowArgs {
     #[arg(long)]
     pub full: bool,
 
-    /// Markdown only: keep the output within N bytes (GitHub's comment limit by
-    /// default); changes that do not fit are left out and counted.
-    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP)]
-    pub max_bytes: usize,
+    /// Markdown only: keep the output within N bytes (at least 1000; GitHub's
+    /// comment limit by default); changes that do not fit are left out and counted.
+    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP as u64,
+          value_parser = clap::value_parser!(u64).range(1000..))]
+    pub max_bytes: u64,
 }
 
 const GATE_EXAMPLES: &str = "\
@@ -538,8 +539,8 @@ impl Cli {
             Command::State(a) => (CommandKind::State, "state", a.common, a.filters, false, false, a.prior, default_max),
             Command::Show(a) => {
                 let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
-                show = ShowConfig { options, max_bytes: a.max_bytes };
-                (CommandKind::Show, "show", a.common, none, a.all, false, false, a.max_bytes)
+                show = ShowConfig { options, max_bytes: usize::try_from(a.max_bytes).unwrap_or(usize::MAX) };
+                (CommandKind::Show, "show", a.common, none, a.all, false, false, usize::try_from(a.max_bytes).unwrap_or(usize::MAX))
             }
             Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Gate)),
             Command::Completions { shell } => {
