@@ -10,7 +10,7 @@ use std::path::PathBuf;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success (also when the reader of the output goes away, e.g. `| head`)
-  1  a gate or check failed (`checks`: a check failed or errored, unless --no-fail)
+  1  a gate or check failed (`gate`: a plan broke a rule; `checks`: a check failed or errored, unless --no-fail)
   2  usage error, unreadable or invalid input, unsupported format_version";
 
 const EXAMPLES: &str = "\
@@ -177,10 +177,11 @@ pub struct ShowArgs {
     #[arg(long)]
     pub full: bool,
 
-    /// Markdown only: keep the output within N bytes (GitHub's comment limit by
-    /// default); changes that do not fit are left out and counted.
-    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP)]
-    pub max_bytes: usize,
+    /// Markdown only: keep the output within N bytes (at least 1000; GitHub's
+    /// comment limit by default); changes that do not fit are left out and counted.
+    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP as u64,
+          value_parser = clap::value_parser!(u64).range(1000..))]
+    pub max_bytes: u64,
 }
 
 const GATE_EXAMPLES: &str = "\
@@ -652,8 +653,8 @@ impl Cli {
             Command::State(a) => (CommandKind::State, "state", a.common, a.filters, false, false, a.prior, default_max),
             Command::Show(a) => {
                 let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
-                show = ShowConfig { options, max_bytes: a.max_bytes };
-                (CommandKind::Show, "show", a.common, none, a.all, false, false, a.max_bytes)
+                show = ShowConfig { options, max_bytes: usize::try_from(a.max_bytes).unwrap_or(usize::MAX) };
+                (CommandKind::Show, "show", a.common, none, a.all, false, false, usize::try_from(a.max_bytes).unwrap_or(usize::MAX))
             }
             Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Gate)),
             Command::Completions { shell } => {

@@ -336,3 +336,41 @@ fn finish<'a, T: 'a>(results: impl Iterator<Item = &'a Result<T, InputError>>) -
         Err(Error::Input(errs))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_input_keeps_the_order_of_inputs_across_parallel_chunks() {
+        let dir = std::env::temp_dir().join(format!("planview-each-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut inputs = Vec::new();
+        for i in 0..(MAX_PARALLEL * 2 + 3) {
+            let p = dir.join(format!("{i}.json"));
+            if i % 4 != 3 {
+                let plan = format!(r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.r{i}","change":{{"actions":["create"]}}}}]}}"#);
+                std::fs::write(&p, plan).unwrap();
+            }
+            inputs.push(Source::File(p));
+        }
+        let mut calls = 0;
+        let items = each_input(&inputs, |doc, _| {
+            calls += 1;
+            match doc {
+                input::Document::Plan(p) => Ok(p.resource_changes[0].address.clone()),
+                input::Document::State(_) => Err("state".to_string()),
+            }
+        });
+        assert_eq!(items.len(), inputs.len());
+        for (i, item) in items.iter().enumerate() {
+            assert_eq!(item.file, inputs[i].name());
+            match &item.result {
+                Ok(a) => assert_eq!(a, &format!("a.r{i}")),
+                Err(e) => assert!(i % 4 == 3 && e.message.contains("no such file"), "{i}: {e}"),
+            }
+        }
+        assert_eq!(calls, inputs.len() - inputs.len() / 4);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
