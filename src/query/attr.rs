@@ -19,38 +19,13 @@ pub fn is_identifier(s: &str) -> bool {
     chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
-/// `s` as an HCL quoted string: quotes, backslashes and control characters
-/// escaped, and template sequences (`${`, `%{`) doubled so they stay literal.
-pub fn hcl_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '$' | '%' if chars.peek() == Some(&'{') => {
-                out.push(c);
-                out.push(c);
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub use crate::query::address::hcl_quote;
 
 /// A path as an HCL traversal: a key that is an identifier is written as an
-/// attribute (`.name`, bare when first), any other key as `["..."]`, an index
-/// as `[0]`. The empty path (the whole value) is `(whole object)`.
-pub fn hcl_path(steps: &[PathStep]) -> String {
-    if steps.is_empty() {
-        return "(whole object)".to_string();
-    }
+/// attribute (`.name`, bare when first), any other key as `["..."]` (HCL
+/// escaping, see [`hcl_quote`]), an index as `[0]`. The empty path is `""`.
+/// The one path renderer: `replace`, `drift`, `show` and `moves` all use it.
+pub fn traversal(steps: &[PathStep]) -> String {
     let mut out = String::new();
     for (i, step) in steps.iter().enumerate() {
         match step {
@@ -66,10 +41,19 @@ pub fn hcl_path(steps: &[PathStep]) -> String {
                 out.push(']');
             }
             PathStep::Index(n) => out.push_str(&format!("[{n}]")),
-            PathStep::Other(v) => out.push_str(&format!("[{v}]")),
+            PathStep::Other(v @ serde_json::Value::Number(_)) => out.push_str(&format!("[{v}]")),
+            PathStep::Other(v) => out.push_str(&format!("[{}]", hcl_quote(&v.to_string()))),
         }
     }
     out
+}
+
+/// [`traversal`], with the empty path (the whole value) written `(whole object)`.
+pub fn hcl_path(steps: &[PathStep]) -> String {
+    if steps.is_empty() {
+        return "(whole object)".to_string();
+    }
+    traversal(steps)
 }
 
 /// The paths at which `before` and `after` differ, in a stable order. Objects

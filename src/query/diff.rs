@@ -539,25 +539,12 @@ fn step_into<'v>(v: &'v Value, k: &Key) -> Option<&'v Value> {
 
 /// A path as people write it: `input.tags["Name"]`, `rules[0].port`.
 pub fn path_text(path: &[PathStep]) -> String {
-    let mut s = String::new();
-    for (i, step) in path.iter().enumerate() {
-        match step {
-            PathStep::Key(k) if is_ident(k) => {
-                if i > 0 {
-                    s.push('.');
-                }
-                s.push_str(k);
-            }
-            other => s.push_str(&other.to_string()),
-        }
-    }
-    s
+    crate::query::attr::traversal(path)
 }
 
 /// True for a key that can be written bare (`name`, `cost_center`, `a-b`).
 pub fn is_ident(k: &str) -> bool {
-    let mut cs = k.chars();
-    matches!(cs.next(), Some(c) if c.is_ascii_alphabetic() || c == '_') && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    crate::query::attr::is_identifier(k)
 }
 
 /// Number of entries shown and hidden below a node (for tests and summaries).

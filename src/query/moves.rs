@@ -12,7 +12,7 @@
 
 use crate::input::Document;
 use crate::model::{ChangeKind, Mode, PathStep, ResourceChange};
-use crate::query::address::{hcl_quote, Address};
+use crate::query::address::Address;
 use crate::query::values::{marked_at, parse_raw};
 use serde::Serialize;
 use serde_json::Value;
@@ -623,29 +623,10 @@ fn is_ignored(path: &[PathStep], ignore: &[Vec<String>]) -> bool {
 
 /// A path as text: `input.engine.version`, `ports[1]`, `tags["a b"]`.
 pub fn path_text(path: &[PathStep]) -> String {
-    let mut s = String::new();
-    for step in path {
-        match step {
-            PathStep::Key(k) if is_ident(k) => {
-                if !s.is_empty() {
-                    s.push('.');
-                }
-                s.push_str(k);
-            }
-            PathStep::Key(k) => s.push_str(&format!("[{}]", hcl_quote(k))),
-            PathStep::Index(i) => s.push_str(&format!("[{i}]")),
-            PathStep::Other(v) => s.push_str(&format!("[{}]", hcl_quote(&v.to_string()))),
-        }
+    if path.is_empty() {
+        return "(the whole object)".to_string();
     }
-    if s.is_empty() {
-        s.push_str("(the whole object)");
-    }
-    s
-}
-
-fn is_ident(k: &str) -> bool {
-    let mut c = k.chars();
-    matches!(c.next(), Some(f) if f.is_ascii_alphabetic() || f == '_') && c.all(|x| x.is_ascii_alphanumeric() || x == '_' || x == '-')
+    crate::query::attr::traversal(path)
 }
 
 /// A JSON number's exact decimal value: (negative, significant digits without
