@@ -11,6 +11,7 @@ pub mod model;
 pub mod query;
 pub mod render;
 pub mod sanitize;
+pub mod stream;
 
 use cli::{CommandKind, Config};
 use error::{Error, InputError};
@@ -61,9 +62,7 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Status, Error> {
     let vis = Visibility { show_sensitive: config.show_sensitive };
     match config.command {
         CommandKind::Summary => {
-            let items = each_input(&config.inputs, |doc| {
-                query::summary::summarize(doc, &vis)
-            });
+            let items = config.inputs.iter().map(|src| summary_of(src, &vis));
             let items: Vec<PerFile<query::summary::Summary>> = items
                 .into_iter()
                 .map(|mut i| {
@@ -84,6 +83,31 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Status, Error> {
             }
             finish(items.iter().map(|i| &i.result))
         }
+    }
+}
+
+/// `summary` of one input, streamed (see [`stream`]): memory stays bounded
+/// whatever the size, for a file as for a pipe.
+fn summary_of(src: &Source, vis: &Visibility) -> PerFile<query::summary::Summary> {
+    let name = src.name();
+    let result = input::open(src).and_then(|r| summary_streamed(&name, r, vis));
+    PerFile { file: name, result }
+}
+
+/// `summary` of a document streamed from `src` (see [`stream`]): a plan's
+/// changes are counted as they arrive and dropped; a state is summarised from
+/// the skeleton (which holds its `values`).
+pub fn summary_streamed(name: &str, src: impl std::io::Read + Send + 'static, vis: &Visibility) -> Result<query::summary::Summary, InputError> {
+    let mut acc = query::summary::PlanAccumulator::default();
+    let skeleton = stream::stream(name, src, &mut acc)?;
+    // Positions in the skeleton are not positions in the input: drop them.
+    let doc = input::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
+    match &doc {
+        input::Document::Plan(p) => {
+            stream::visit_rest(p, &mut acc);
+            Ok(query::summary::Summary::Plan(acc.finish(p)))
+        }
+        input::Document::State(_) => query::summary::summarize(&doc, vis).map_err(|m| InputError::new(name, m)),
     }
 }
 
