@@ -87,7 +87,7 @@ for size in $SIZES; do
   done
   if has_cmd show; then
     addr=$(head -c 4000000 "$f" | grep -o '"resource_changes":\[{"address":"[^"]*"' | head -n1 | sed 's/.*"address":"\(.*\)"/\1/')
-    measure "\`show --address\` file ($size)" "$bytes" -- "$PV show --address '$addr' $f"
+    measure "\`show --address\` file ($size)" "$bytes" -- "$PV show --all --format json --address '$addr' $f"
   fi
   if [ "$HAVE_JQ" = 1 ]; then
     measure "jq delete count ($size)" "$bytes" -- "jq '[.resource_changes[] | select(.change.actions | index(\"delete\"))] | length' $f"

@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success (also when the reader of the output goes away, e.g. `| head`)
-  1  a gate or check failed (reserved for `gate` and `checks`)
+  1  a gate or check failed (`checks`: a check failed or errored, unless --no-fail)
   2  usage error, unreadable or invalid input, unsupported format_version";
 
 const EXAMPLES: &str = "\
@@ -32,7 +32,130 @@ pub enum Command {
     /// What a plan will do, counted as the CLI counts it; or what a state holds.
     #[command(after_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
     Summary(SummaryArgs),
+    /// Objects changed outside Terraform/OpenTofu, and the attributes that changed
+    /// (by default only the drift relevant to this plan, as the CLI shows it).
+    #[command(after_help = format!("{DRIFT_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Drift(DriftArgs),
+    /// Every resource the plan replaces: order, reason, and the attribute paths that force it.
+    #[command(after_help = format!("{REPLACE_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Replace(ReplaceArgs),
+    /// Check results (conditions, check blocks, validations); exits 1 when one failed.
+    #[command(after_help = format!("{CHECKS_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Checks(ChecksArgs),
+    /// A plan's output changes (before -> after), or a state's outputs with their types.
+    #[command(after_help = format!("{OUTPUTS_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Outputs(OutputsArgs),
+    /// The resources of a state (or of a plan's prior state, with --prior).
+    #[command(after_help = format!("{STATE_EXAMPLES}\n\n{EXIT_CODES}"))]
+    State(StateArgs),
+    /// The attribute-level changes of each resource and output, as a structural diff.
+    #[command(after_help = format!("{SHOW_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Show(ShowArgs),
+
+    /// Judge plans against a policy: exit 0 when every plan passes, 1 when one
+    /// breaks a rule, 2 when an input cannot be read.
+    ///
+    /// With no policy, the gate denies destruction: a managed resource that would
+    /// be deleted, replaced (either order) or a deposed object destroyed. Data
+    /// sources never count. An action list planview does not recognise always
+    /// fails the gate, and so does an errored plan unless --allow-errored.
+    #[command(after_help = format!("{GATE_EXAMPLES}\n\n{GATE_EXIT_CODES}"))]
+    Gate(GateArgs),
+
+    /// Print a shell completion script (bash, zsh, fish, powershell).
+    #[command(after_help = COMPLETION_HELP)]
+    Completions {
+        #[arg(value_enum)]
+        shell: ShellArg,
+    },
+
+    /// Print the man page (roff): `planview man | man -l -`, or one command's page.
+    Man {
+        /// The command whose page to print (`planview-gate.1`); the main page when absent.
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+    },
 }
+
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  planview show plan.json
+  planview show --address 'module.net.*' --action replace plan.json
+  planview show --format markdown plan.json > comment.md
+  planview show --format json plan.json | jq '.resources[].changes[].path_text'";
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
+
+    /// Also show changes whose action is no-op.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Also show unchanged attributes, elements and lines (hidden and counted by default).
+    #[arg(long)]
+    pub full: bool,
+
+    /// Markdown only: keep the output within N bytes (GitHub's comment limit by
+    /// default); changes that do not fit are left out and counted.
+    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP)]
+    pub max_bytes: usize,
+}
+
+const GATE_EXAMPLES: &str = "\
+Examples:
+  planview gate plan.json                              # no destruction (the default)
+  planview gate --allow 'aws_instance.tmp[*]' plan.json   # ... except these
+  planview gate --max delete=3 --protect 'module.db' plan.json
+  planview gate --deny forget --deny import --fail-on-checks plan.json
+  planview gate --policy .planview-policy.json */plan.json
+  planview gate --format github plan.json              # GitHub Actions annotations
+  planview gate --format junit plan.json > gate.xml    # GitLab, Jenkins, Azure DevOps";
+
+const GATE_EXIT_CODES: &str = "\
+Exit codes:
+  0  every plan passed
+  1  a plan broke a rule (each violation is listed)
+  2  usage error, unreadable policy or input (never a pass)";
+
+const COMPLETION_HELP: &str = "\
+Install:
+  bash:       planview completions bash > ~/.local/share/bash-completion/completions/planview
+  zsh:        planview completions zsh > \"${fpath[1]}/_planview\"
+  fish:       planview completions fish > ~/.config/fish/completions/planview.fish
+  powershell: planview completions powershell | Out-String | Invoke-Expression";
+
+const DRIFT_EXAMPLES: &str = "\
+Examples:
+  planview drift plan.json
+  planview drift --all plan.json              # every drifted object and attribute
+  planview drift --address 'module.net.*' --format markdown plan.json";
+
+const REPLACE_EXAMPLES: &str = "\
+Examples:
+  planview replace plan.json
+  planview replace --type aws_instance --format json plan.json | jq '.replacements[].paths'";
+
+const CHECKS_EXAMPLES: &str = "\
+Examples:
+  planview checks plan.json                   # failures only; exit 1 if any
+  planview checks --all plan.json             # pass and unknown too
+  planview checks --no-fail --format markdown plan.json > checks.md";
+
+const OUTPUTS_EXAMPLES: &str = "\
+Examples:
+  planview outputs plan.json
+  planview outputs --format json state.json";
+
+const STATE_EXAMPLES: &str = "\
+Examples:
+  planview state state.json
+  planview state --prior plan.json            # the state the plan was made against
+  planview state --module module.platform --type aws_db_instance state.json";
 
 /// Options every command that reads documents shares.
 #[derive(Debug, Args)]
@@ -54,10 +177,210 @@ pub struct CommonArgs {
     pub show_sensitive: bool,
 }
 
+/// The common filters (`--address`, `--type`, `--module`, `--action`), for
+/// commands that list resources. Flatten into a command's args and turn into a
+/// [`crate::filter::Filter`] with [`FilterArgs::to_filter`].
+#[derive(Debug, Args, Default)]
+pub struct FilterArgs {
+    /// Only addresses matching GLOB (`*` any text, `?` one character, `[*]` any index;
+    /// a pattern also matches everything below it: `module.net`, `aws_instance.web`).
+    /// Repeatable. Examples: `module.net.*`, `aws_instance.web[*]`.
+    #[arg(long = "address", value_name = "GLOB")]
+    pub address: Vec<String>,
+
+    /// Only resources of this type (repeatable), e.g. `aws_instance`.
+    #[arg(long = "type", value_name = "TYPE")]
+    pub type_: Vec<String>,
+
+    /// Only resources in this module or below it (glob; `root` for the root module; repeatable).
+    #[arg(long = "module", value_name = "MODULE")]
+    pub module: Vec<String>,
+
+    /// Only changes with this action (repeatable): create, update, delete, replace,
+    /// read, no-op, forget, move (has a previous address), import (imports).
+    #[arg(long = "action", value_name = "ACTION", value_parser = clap::builder::PossibleValuesParser::new(crate::filter::ACTIONS))]
+    pub action: Vec<String>,
+}
+
+impl FilterArgs {
+    pub fn to_filter(&self) -> crate::filter::Filter {
+        use crate::glob::Glob;
+        crate::filter::Filter {
+            addresses: self.address.iter().map(|a| Glob::new(a)).collect(),
+            types: self.type_.clone(),
+            modules: self.module.iter().map(|m| Glob::new(m)).collect(),
+            actions: self.action.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct SummaryArgs {
     #[command(flatten)]
     pub common: CommonArgs,
+
+    /// Cap on markdown output in bytes (a PR comment); rows are left out to fit, and the output says so.
+    #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
+    pub max_bytes: usize,
+}
+
+/// `planview gate`: inputs, output, and the policy flags.
+#[derive(Debug, Args)]
+pub struct GateArgs {
+    /// Plan JSON files (`-` for stdin; stdin when none is given and it is piped).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    /// Output format: `github` prints workflow commands (annotations), `junit` JUnit XML.
+    #[arg(long, short = 'f', value_enum, default_value_t = GateFormatArg::Table)]
+    pub format: GateFormatArg,
+
+    /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+
+    /// Print values marked sensitive instead of masking them.
+    #[arg(long)]
+    pub show_sensitive: bool,
+
+    /// Deny every change that does ACTION (repeatable): create, update, delete (a
+    /// replace and a deposed object's destruction are deletes), replace, forget,
+    /// import, move, any. `--deny delete` or `--deny any` replaces the default rule.
+    #[arg(long, value_name = "ACTION", value_parser = clap::builder::PossibleValuesParser::new(crate::query::gate::GateAction::NAMES))]
+    pub deny: Vec<String>,
+
+    /// Allow at most N changes that do ACTION per plan (repeatable), e.g. `--max replace=2`.
+    /// `--max delete=N` replaces the default rule.
+    #[arg(long, value_name = "ACTION=N", value_parser = parse_max)]
+    pub max: Vec<(crate::query::gate::GateAction, u64)>,
+
+    /// Addresses matching GLOB may not be destroyed or replaced, whatever else is
+    /// allowed (repeatable; `*` any text, `[*]` any index, a prefix covers what is below it).
+    #[arg(long, value_name = "GLOB")]
+    pub protect: Vec<String>,
+
+    /// Addresses matching GLOB may be destroyed or replaced: exempt from the default
+    /// rule and from --deny/--max on delete and replace, never from --protect,
+    /// --protect-type or other rules (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub allow: Vec<String>,
+
+    /// Resources of TYPE may not be destroyed or replaced (repeatable; `*` allowed, e.g. `aws_db_*`).
+    #[arg(long, value_name = "TYPE")]
+    pub protect_type: Vec<String>,
+
+    /// Failed or errored checks (conditions, check blocks, validations) fail the gate.
+    #[arg(long)]
+    pub fail_on_checks: bool,
+
+    /// Let an errored plan pass (by default an errored plan fails the gate).
+    #[arg(long)]
+    pub allow_errored: bool,
+
+    /// Drift (`resource_drift`) does not fail the gate (the default; overrides a policy file).
+    #[arg(long, conflicts_with = "deny_drift")]
+    pub allow_drift: bool,
+
+    /// Any drift (`resource_drift`) fails the gate.
+    #[arg(long)]
+    pub deny_drift: bool,
+
+    /// A JSON policy file (schema: schemas/gate-policy.schema.json); its rules add to the flags'.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<std::path::PathBuf>,
+
+    /// Cap on markdown output in bytes (a PR comment); rows are left out to fit, and the output says so.
+    #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
+    pub max_bytes: usize,
+}
+
+/// `--max ACTION=N`.
+fn parse_max(s: &str) -> Result<(crate::query::gate::GateAction, u64), String> {
+    use crate::query::gate::GateAction;
+    let names = GateAction::NAMES.join(", ");
+    let (a, n) = s.split_once('=').ok_or_else(|| format!("expected ACTION=N (e.g. replace=2), got `{s}`"))?;
+    let action = GateAction::parse(a.trim()).ok_or_else(|| format!("unknown action `{a}`; one of: {names}"))?;
+    let n = n.trim().parse::<u64>().map_err(|_| format!("`{n}` is not a count (a whole number, 0 or more)"))?;
+    Ok((action, n))
+}
+
+fn parse_max_bytes(s: &str) -> Result<usize, String> {
+    let min = crate::render::fit::MIN_MAX_BYTES;
+    match s.parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(format!("expected a number of bytes, at least {min}")),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GateFormatArg {
+    Table,
+    Json,
+    Markdown,
+    Github,
+    Junit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShellArg {
+    Bash,
+    Zsh,
+    Fish,
+    Powershell,
+}
+
+#[derive(Debug, Args)]
+pub struct DriftArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Show every drifted object and every changed attribute, not only what is relevant to this plan.
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplaceArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+}
+
+/// `--action` is refused here (checks are not changes), so it is hidden from the help.
+#[derive(Debug, Args)]
+#[command(mut_arg("action", |a| a.hide(true)))]
+pub struct ChecksArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// List checks that passed or are unknown too, not only failures.
+    #[arg(long)]
+    pub all: bool,
+    /// Report only: exit 0 even when a check failed or errored.
+    #[arg(long)]
+    pub no_fail: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct OutputsArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// `--action` is refused here (state resources are not changes), so it is hidden from the help.
+#[derive(Debug, Args)]
+#[command(mut_arg("action", |a| a.hide(true)))]
+pub struct StateArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// For a plan: list its prior state (the state it was planned against).
+    #[arg(long)]
+    pub prior: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -82,12 +405,63 @@ pub struct Config {
     pub format: Format,
     pub color: bool,
     pub show_sensitive: bool,
+    /// Cap on markdown output (`--max-bytes`).
+    pub max_bytes: usize,
+    /// The policy and format of `gate`.
+    pub gate: Option<GateOptions>,
+    /// `planview man COMMAND`: the command whose page to print.
+    pub man_page: Option<String>,
+    /// The common filters (empty for commands without them).
+    pub filter: crate::filter::Filter,
+    /// `--all` (drift, checks).
+    pub all: bool,
+    /// `--no-fail` (checks).
+    pub no_fail: bool,
+    /// `--prior` (state).
+    pub prior: bool,
+    /// Options of `show` (defaults for other commands).
+    pub show: ShowConfig,
+}
+
+/// `show`'s own options, as plain data.
+#[derive(Debug, Clone, Default)]
+pub struct ShowConfig {
+    pub options: crate::query::show::ShowOptions,
+    pub max_bytes: usize,
 }
 
 /// The command to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CommandKind {
     Summary,
+    Drift,
+    Replace,
+    Checks,
+    Outputs,
+    State,
+    Show,
+    Gate,
+    Completions(Shell),
+    /// The man page of the main command, or of one subcommand.
+    Man,
+}
+
+/// A shell to print completions for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+    PowerShell,
+}
+
+/// `gate`'s own options.
+#[derive(Debug, Clone)]
+pub struct GateOptions {
+    /// The rules given as flags (the policy file, if any, is added when read).
+    pub policy: crate::query::gate::Policy,
+    pub policy_file: Option<std::path::PathBuf>,
+    pub format: crate::render::gate::GateFormat,
 }
 
 /// The facts about the process that the config depends on.
@@ -118,25 +492,80 @@ pub fn decide_color(arg: ColorArg, env: &Env) -> bool {
     }
 }
 
+fn inputs(files: &[String], env: &Env, command: &str) -> Result<Vec<Source>, String> {
+    let inputs: Vec<Source> = if files.is_empty() {
+        if env.stdin_is_terminal {
+            return Err(format!(
+                "no input: give a plan or state JSON file, or pipe one in (e.g. `tofu show -json plan.out | planview {command}`)"
+            ));
+        }
+        vec![Source::Stdin]
+    } else {
+        files.iter().map(|f| Source::from_arg(f)).collect()
+    };
+    if inputs.iter().filter(|s| **s == Source::Stdin).count() > 1 {
+        return Err("`-` (stdin) can be given only once".into());
+    }
+    Ok(inputs)
+}
+
 impl Cli {
     pub fn into_config(self, env: &Env) -> Result<Config, String> {
-        let (kind, common) = match self.command {
-            Command::Summary(a) => (CommandKind::Summary, a.common),
+        let bare = |command| Config {
+            command,
+            inputs: Vec::new(),
+            format: Format::Table,
+            color: false,
+            show_sensitive: false,
+            filter: crate::filter::Filter::default(),
+            all: false,
+            no_fail: false,
+            prior: false,
+            max_bytes: crate::render::fit::DEFAULT_MAX_BYTES,
+            gate: None,
+            man_page: None,
+            show: ShowConfig::default(),
         };
-        let inputs: Vec<Source> = if common.files.is_empty() {
-            if env.stdin_is_terminal {
-                return Err("no input: give a plan or state JSON file, or pipe one in (e.g. `tofu show -json plan.out | planview summary`)".into());
+        let none = FilterArgs::default();
+        let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
+        let mut show = ShowConfig::default();
+        let (kind, name, common, filters, all, no_fail, prior, max_bytes) = match self.command {
+            Command::Summary(a) => (CommandKind::Summary, "summary", a.common, none, false, false, false, a.max_bytes),
+            Command::Drift(a) => (CommandKind::Drift, "drift", a.common, a.filters, a.all, false, false, default_max),
+            Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, false, false, false, default_max),
+            Command::Checks(a) => (CommandKind::Checks, "checks", a.common, a.filters, a.all, a.no_fail, false, default_max),
+            Command::Outputs(a) => (CommandKind::Outputs, "outputs", a.common, none, false, false, false, default_max),
+            Command::State(a) => (CommandKind::State, "state", a.common, a.filters, false, false, a.prior, default_max),
+            Command::Show(a) => {
+                let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
+                show = ShowConfig { options, max_bytes: a.max_bytes };
+                (CommandKind::Show, "show", a.common, none, a.all, false, false, a.max_bytes)
             }
-            vec![Source::Stdin]
-        } else {
-            common.files.iter().map(|f| Source::from_arg(f)).collect()
+            Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Gate)),
+            Command::Completions { shell } => {
+                return Ok(bare(CommandKind::Completions(match shell {
+                    ShellArg::Bash => Shell::Bash,
+                    ShellArg::Zsh => Shell::Zsh,
+                    ShellArg::Fish => Shell::Fish,
+                    ShellArg::Powershell => Shell::PowerShell,
+                })))
+            }
+            Command::Man { command } => {
+                if let Some(c) = &command {
+                    use clap::CommandFactory;
+                    if Cli::command().find_subcommand(c).is_none() {
+                        return Err(format!("no command `{c}`: see `planview --help`"));
+                    }
+                }
+                return Ok(Config { man_page: command, ..bare(CommandKind::Man) });
+            }
         };
-        if inputs.iter().filter(|s| **s == Source::Stdin).count() > 1 {
-            return Err("`-` (stdin) can be given only once".into());
+        if !filters.action.is_empty() && matches!(kind, CommandKind::Checks | CommandKind::State) {
+            return Err("--action applies to changes; `checks` and `state` list objects, not changes (use --address, --type or --module)".into());
         }
         Ok(Config {
             command: kind,
-            inputs,
+            inputs: inputs(&common.files, env, name)?,
             format: match common.format {
                 FormatArg::Table => Format::Table,
                 FormatArg::Json => Format::Json,
@@ -144,8 +573,91 @@ impl Cli {
             },
             color: decide_color(common.color, env) && common.format == FormatArg::Table,
             show_sensitive: common.show_sensitive,
+            filter: filters.to_filter(),
+            all,
+            no_fail,
+            prior,
+            show,
+            max_bytes,
+            gate: None,
+            man_page: None,
         })
     }
+}
+
+fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
+    use crate::glob::Glob;
+    use crate::query::gate::{DriftPolicy, GateAction, Policy};
+    use crate::render::gate::GateFormat;
+    let policy = Policy {
+        // The parser accepted only known names; anything else fails closed.
+        deny: a
+            .deny
+            .iter()
+            .map(|d| GateAction::parse(d).ok_or_else(|| format!("unknown action `{d}`")))
+            .collect::<Result<_, _>>()?,
+        max: a.max.clone(),
+        protect: a.protect.iter().map(|g| Glob::new(g)).collect(),
+        allow: a.allow.iter().map(|g| Glob::new(g)).collect(),
+        protect_types: a.protect_type.iter().map(|g| Glob::new(g)).collect(),
+        fail_on_checks: a.fail_on_checks,
+        allow_errored: a.allow_errored,
+        drift: if a.deny_drift {
+            Some(DriftPolicy::Deny)
+        } else if a.allow_drift {
+            Some(DriftPolicy::Allow)
+        } else {
+            None
+        },
+    };
+    let format = match a.format {
+        GateFormatArg::Table => GateFormat::Table,
+        GateFormatArg::Json => GateFormat::Json,
+        GateFormatArg::Markdown => GateFormat::Markdown,
+        GateFormatArg::Github => GateFormat::Github,
+        GateFormatArg::Junit => GateFormat::Junit,
+    };
+    Ok(Config {
+        command: CommandKind::Gate,
+        inputs: inputs(&a.files, env, "gate")?,
+        format: match format {
+            GateFormat::Json => Format::Json,
+            GateFormat::Markdown => Format::Markdown,
+            _ => Format::Table,
+        },
+        color: decide_color(a.color, env) && a.format == GateFormatArg::Table,
+        show_sensitive: a.show_sensitive,
+        max_bytes: a.max_bytes,
+        gate: Some(GateOptions { policy, policy_file: a.policy, format }),
+        ..bare
+    })
+}
+
+/// Write the completion script for `shell`, generated from the clap definitions.
+pub fn write_completions(shell: Shell, w: &mut dyn std::io::Write) {
+    use clap::CommandFactory;
+    use clap_complete::Shell as S;
+    let s = match shell {
+        Shell::Bash => S::Bash,
+        Shell::Zsh => S::Zsh,
+        Shell::Fish => S::Fish,
+        Shell::PowerShell => S::PowerShell,
+    };
+    clap_complete::generate(s, &mut Cli::command(), "planview", w);
+}
+
+/// Write the man page (roff) of planview, or of one of its commands.
+pub fn write_man(command: Option<&str>, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    use clap::CommandFactory;
+    let root = Cli::command();
+    let cmd = match command.and_then(|c| root.find_subcommand(c)) {
+        Some(sub) => {
+            let name = format!("planview-{}", sub.get_name());
+            sub.clone().name(name).version(env!("CARGO_PKG_VERSION"))
+        }
+        None => root,
+    };
+    clap_mangen::Man::new(cmd).render(w)
 }
 
 #[cfg(test)]
@@ -170,6 +682,20 @@ mod tests {
         assert!(cli.into_config(&env).unwrap_err().contains("no input"));
         let cli = Cli::parse_from(["planview", "summary"]);
         assert_eq!(cli.into_config(&Env::default()).unwrap().inputs, vec![Source::Stdin]);
+    }
+
+    #[test]
+    fn question_flags_reach_the_config() {
+        let cfg = |args: &[&str]| Cli::parse_from(args).into_config(&Env::default());
+        let c = cfg(&["planview", "checks", "--all", "--no-fail", "--address", "module.a.*", "x.json"]).unwrap();
+        assert_eq!(c.command, CommandKind::Checks);
+        assert!(c.all && c.no_fail && !c.prior);
+        assert!(c.filter.address_ok("module.a.t.n") && !c.filter.address_ok("t.n"));
+        let c = cfg(&["planview", "state", "--prior", "--type", "t", "x.json"]).unwrap();
+        assert!(c.prior && c.filter.type_ok("t") && !c.filter.type_ok("u"));
+        assert!(cfg(&["planview", "state", "--action", "create", "x.json"]).unwrap_err().contains("--action"));
+        assert!(cfg(&["planview", "drift", "--action", "delete", "x.json"]).is_ok());
+        assert!(Cli::try_parse_from(["planview", "outputs", "--type", "t", "x.json"]).is_err(), "outputs has no resource filters");
     }
 
     #[test]

@@ -6,7 +6,10 @@
 
 pub mod cli;
 pub mod error;
+pub mod filter;
+pub mod glob;
 pub mod input;
+pub mod mask;
 pub mod model;
 pub mod query;
 pub mod render;
@@ -25,6 +28,8 @@ use std::io::Write;
 pub struct PerFile<T> {
     pub file: String,
     pub result: Result<T, InputError>,
+    /// The secrets of this input (empty when it could not be read).
+    pub masker: mask::Masker,
 }
 
 /// How a run that produced its output ended.
@@ -38,30 +43,80 @@ pub enum Status {
 
 /// Read every input, apply `f` to each parsed document, keep per-file results.
 /// Unreadable inputs are kept as errors so the others are still reported.
+///
+/// Inputs are read, parsed and their secrets collected in parallel, a few at a
+/// time (as many as there are cores, at most [`MAX_PARALLEL`]); `f` runs on
+/// each in input order. Results keep the order of `inputs`.
 pub fn each_input<T>(
     inputs: &[Source],
-    mut f: impl FnMut(&input::Document<'_>) -> Result<T, String>,
+    mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
-    inputs
-        .iter()
-        .map(|src| {
+    let width = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_PARALLEL);
+    let mut out = Vec::with_capacity(inputs.len());
+    for chunk in inputs.chunks(width) {
+        let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, input::read);
+        let pairs: Vec<(&Source, &Result<Vec<u8>, InputError>)> = chunk.iter().zip(&bytes).collect();
+        let parsed = parallel(&pairs, |(src, bytes)| {
+            let bytes = bytes.as_ref().map_err(Clone::clone)?;
+            let doc = input::parse(&src.name(), bytes)?;
+            let masker = mask::Masker::collect(&doc);
+            Ok::<_, InputError>((doc, masker))
+        });
+        for (src, p) in chunk.iter().zip(parsed) {
             let name = src.name();
-            let result = input::read(src)
-                .and_then(|bytes| {
-                    let doc = input::parse(&name, &bytes)?;
-                    f(&doc).map_err(|m| InputError::new(&name, m))
-                });
-            PerFile { file: name, result }
-        })
-        .collect()
+            out.push(match p {
+                Ok((doc, masker)) => {
+                    let result = f(&doc, &masker).map_err(|m| InputError::new(&name, m));
+                    PerFile { file: name, result, masker }
+                }
+                Err(e) => PerFile { file: name, result: Err(e), masker: mask::Masker::default() },
+            });
+        }
+    }
+    out
+}
+
+/// How many inputs [`each_input`] reads at once, at most.
+pub const MAX_PARALLEL: usize = 8;
+
+/// `f` over `items`, one scoped thread each when there are several; results in order.
+fn parallel<I: Sync, R: Send>(items: &[I], f: impl Fn(&I) -> R + Sync) -> Vec<R> {
+    if items.len() < 2 {
+        return items.iter().map(&f).collect();
+    }
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items.iter().map(|i| s.spawn(move || f(i))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    })
 }
 
 /// Run one command. Output goes to `out`; the caller maps the outcome to an exit code.
+///
+/// The output is rendered whole, then every secret of 8+ characters found in
+/// the inputs is scrubbed from it (unless `--show-sensitive`), whatever the
+/// command and format.
 pub fn run(config: &Config, out: &mut dyn Write) -> Result<Status, Error> {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut masker = mask::Masker::default();
+    let status = run_into(config, &mut buf, &mut masker);
+    if config.show_sensitive {
+        out.write_all(&buf)?;
+    } else {
+        out.write_all(&masker.scrubber().scrub(&buf))?;
+    }
+    status
+}
+
+fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Result<Status, Error> {
     let style = Style::new(config.color);
-    let vis = Visibility { show_sensitive: config.show_sensitive };
+    let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
     match config.command {
         CommandKind::Summary => {
+            // Streamed, not read whole: bounded memory on plans of any size.
             let items = config.inputs.iter().map(|src| summary_of(src, &vis));
             let items: Vec<PerFile<query::summary::Summary>> = items
                 .into_iter()
@@ -72,16 +127,77 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Status, Error> {
                     i
                 })
                 .collect();
+            items.iter().for_each(|i| masker.merge(&i.masker));
             let all_failed = items.iter().all(|i| i.result.is_err());
             // A single unreadable input prints nothing on stdout: no partial answer.
             if !(all_failed && config.format != Format::Json && items.len() == 1) {
                 match config.format {
                     Format::Table => render::summary::table_out(out, &items, &style)?,
-                    Format::Markdown => render::summary::markdown_out(out, &items)?,
+                    Format::Markdown => {
+                        let scrub = scrub_fn(config, masker);
+                        render::summary::markdown_out(out, &items, config.max_bytes, &scrub)?
+                    }
                     Format::Json => render::summary::json_out(out, &items)?,
                 }
             }
             finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Drift => {
+            let opts = query::drift::DriftOptions { filter: &config.filter, all: config.all };
+            let items = run_report(config, out, masker, |doc, vis| query::drift::drift(doc, &opts, vis))?;
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Replace => {
+            let items = run_report(config, out, masker, |doc, vis| query::replace::replace(doc, &config.filter, vis))?;
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Checks => {
+            let opts = query::checks::ChecksOptions { filter: &config.filter, all: config.all };
+            let items = run_report(config, out, masker, |doc, _| Ok(query::checks::checks(doc, &opts)))?;
+            let status = finish(items.iter().map(|i| &i.result))?;
+            let failed = items.iter().any(|i| matches!(&i.result, Ok(r) if r.failed));
+            Ok(if failed && !config.no_fail { Status::Failed } else { status })
+        }
+        CommandKind::Outputs => {
+            let items = run_report(config, out, masker, query::outputs::outputs)?;
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::State => {
+            let opts = query::state::StateOptions { filter: &config.filter, prior: config.prior };
+            let items = run_report(config, out, masker, |doc, _| query::state::state(doc, &opts))?;
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Show => {
+            let opts = &config.show.options;
+            let items = each_input(&config.inputs, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
+            let items: Vec<PerFile<query::show::ShowReport>> = items
+                .into_iter()
+                .map(|mut i| {
+                    if let Ok(r) = &mut i.result {
+                        r.file = i.file.clone();
+                    }
+                    i
+                })
+                .collect();
+            items.iter().for_each(|i| masker.merge(&i.masker));
+            let all_failed = items.iter().all(|i| i.result.is_err());
+            if !(all_failed && config.format != Format::Json && items.len() == 1) {
+                match config.format {
+                    Format::Table => render::show::table_out(out, &items, &style)?,
+                    Format::Markdown => render::show::markdown_out(out, &items, config.show.max_bytes)?,
+                    Format::Json => render::show::json_out(out, &items)?,
+                }
+            }
+            finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Gate => run_gate(config, out, masker),
+        CommandKind::Completions(shell) => {
+            cli::write_completions(shell, out);
+            Ok(Status::Success)
+        }
+        CommandKind::Man => {
+            cli::write_man(config.man_page.as_deref(), out)?;
+            Ok(Status::Success)
         }
     }
 }
@@ -89,26 +205,133 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Status, Error> {
 /// `summary` of one input, streamed (see [`stream`]): memory stays bounded
 /// whatever the size, for a file as for a pipe.
 fn summary_of(src: &Source, vis: &Visibility) -> PerFile<query::summary::Summary> {
-    let name = src.name();
-    let result = input::open(src).and_then(|r| summary_streamed(&name, r, vis));
-    PerFile { file: name, result }
+    let file = src.name();
+    match input::open(src).and_then(|r| summary_streamed(&file, r, vis)) {
+        Ok((summary, masker)) => PerFile { file, result: Ok(summary), masker },
+        Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
+    }
 }
 
-/// `summary` of a document streamed from `src` (see [`stream`]): a plan's
-/// changes are counted as they arrive and dropped; a state is summarised from
-/// the skeleton (which holds its `values`).
-pub fn summary_streamed(name: &str, src: impl std::io::Read + Send + 'static, vis: &Visibility) -> Result<query::summary::Summary, InputError> {
-    let mut acc = query::summary::PlanAccumulator::default();
-    let skeleton = stream::stream(name, src, &mut acc)?;
+/// `summary` of a document streamed from `src` (see [`stream`]), and the
+/// document's secrets. A plan's changes are counted (and their secrets
+/// collected) as they arrive, then dropped; a state is summarised from the
+/// skeleton, which holds its `values`.
+pub fn summary_streamed(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    vis: &Visibility,
+) -> Result<(query::summary::Summary, mask::Masker), InputError> {
+    let mut both = (query::summary::PlanAccumulator::default(), mask::Masker::default());
+    let skeleton = stream::stream(name, src, &mut both)?;
     // Positions in the skeleton are not positions in the input: drop them.
     let doc = input::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
+    let (mut acc, mut masker) = both;
+    // Output changes, sensitive variables (the skeleton keeps `configuration`), a state's values.
+    masker.merge(&mask::Masker::collect(&doc));
     match &doc {
         input::Document::Plan(p) => {
             stream::visit_rest(p, &mut acc);
-            Ok(query::summary::Summary::Plan(acc.finish(p)))
+            Ok((query::summary::Summary::Plan(acc.finish(p)), masker))
         }
-        input::Document::State(_) => query::summary::summarize(&doc, vis).map_err(|m| InputError::new(name, m)),
+        input::Document::State(_) => query::summary::summarize(&doc, &vis.with(&masker))
+            .map(|s| (s, masker))
+            .map_err(|m| InputError::new(name, m)),
     }
+}
+
+/// Masks secrets in one piece of markdown before it is measured against `--max-bytes`.
+fn scrub_fn(config: &Config, masker: &mask::Masker) -> impl Fn(&str) -> String {
+    let scrubber = (!config.show_sensitive).then(|| masker.scrubber());
+    move |s: &str| match &scrubber {
+        Some(sc) => String::from_utf8_lossy(&sc.scrub(s.as_bytes())).into_owned(),
+        None => s.to_string(),
+    }
+}
+
+/// Read a `--policy` file; any problem is an input error (exit 2), never a pass.
+pub fn load_policy(path: &std::path::Path) -> Result<query::gate::PolicyFile, Error> {
+    let name = path.display().to_string();
+    let bytes = input::read(&Source::File(path.to_path_buf())).map_err(|e| Error::Input(vec![e]))?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| Error::Input(vec![InputError::new(&name, "policy is not valid UTF-8")]))?;
+    query::gate::PolicyFile::parse(text).map_err(|(msg, at)| {
+        let mut e = InputError::new(&name, msg).hint("see schemas/gate-policy.schema.json for the keys and values a policy takes");
+        if let Some((l, c)) = at {
+            e = e.at(l, c);
+        }
+        Error::Input(vec![e])
+    })
+}
+
+fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Result<Status, Error> {
+    use render::gate::GateFormat;
+    let opts = config.gate.as_ref().ok_or_else(|| Error::Usage("gate: no policy options".into()))?;
+    let mut policy = opts.policy.clone();
+    if let Some(path) = &opts.policy_file {
+        policy.merge_file(&load_policy(path)?);
+    }
+    let items = each_input(&config.inputs, |doc, _| match doc {
+        input::Document::Plan(p) => Ok(query::gate::evaluate(p, &policy)),
+        input::Document::State(_) => {
+            Err("this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)".to_string())
+        }
+    });
+    let items: Vec<PerFile<query::gate::PlanVerdict>> = items
+        .into_iter()
+        .map(|mut i| {
+            if let Ok(v) = &mut i.result {
+                v.file = i.file.clone();
+            }
+            i
+        })
+        .collect();
+    items.iter().for_each(|i| masker.merge(&i.masker));
+    let report = policy.describe();
+    let style = Style::new(config.color);
+    let single_failed = items.len() == 1 && items[0].result.is_err();
+    match opts.format {
+        // A single unreadable input: the error on stderr says it all.
+        GateFormat::Table if single_failed => {}
+        GateFormat::Table => render::gate::table_out(out, &items, &report, &style)?,
+        GateFormat::Json => render::gate::json_out(out, &items, &report)?,
+        GateFormat::Markdown => {
+            let scrub = scrub_fn(config, masker);
+            render::gate::markdown_out(out, &items, &report, config.max_bytes, &scrub)?
+        }
+        GateFormat::Github => render::gate::github_out(out, &items)?,
+        GateFormat::Junit => render::gate::junit_out(out, &items)?,
+    }
+    finish(items.iter().map(|i| &i.result))?;
+    if items.iter().any(|i| i.result.as_ref().is_ok_and(|v| !v.passed())) {
+        Ok(Status::Failed)
+    } else {
+        Ok(Status::Success)
+    }
+}
+
+/// Run one question command (every command but `summary`): apply `query` to
+/// each input, name each report after its input, collect the secrets, and
+/// render (nothing on stdout for a single unreadable input, except in JSON).
+fn run_report<T: render::report::Report>(
+    config: &Config,
+    out: &mut Vec<u8>,
+    masker: &mut mask::Masker,
+    mut query: impl FnMut(&input::Document<'_>, &Visibility) -> Result<T, String>,
+) -> Result<Vec<PerFile<T>>, Error> {
+    let style = Style::new(config.color);
+    let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
+    let mut items = each_input(&config.inputs, |doc, m| query(doc, &vis.with(m)));
+    for i in &mut items {
+        if let Ok(r) = &mut i.result {
+            r.set_file(&i.file);
+        }
+    }
+    items.iter().for_each(|i| masker.merge(&i.masker));
+    let all_failed = items.iter().all(|i| i.result.is_err());
+    if !(all_failed && config.format != Format::Json && items.len() == 1) {
+        render::report::write(out, config.format, &items, &style)?;
+    }
+    Ok(items)
 }
 
 /// Success unless some input failed, in which case every failure is returned.

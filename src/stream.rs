@@ -6,9 +6,9 @@
 //! `resource_changes` and `resource_drift` to a [`PlanVisitor`] as the same
 //! borrowed [`ResourceChange`] a whole-document read produces, then drops it.
 //! The big parts no streaming query needs (`planned_values`, `prior_state`,
-//! `configuration`, `proposed_unknown`, unknown keys) are checked and skipped
+//! `proposed_unknown`, unknown keys) are checked and skipped
 //! piece by piece. Everything else (version, outputs, checks, flags, and a
-//! state's `values`) is kept in a small *skeleton* document, which the caller
+//! state's `values`, `configuration`) is kept in a small *skeleton* document, which the caller
 //! parses with [`crate::input::parse`] so detection, the version gate and every
 //! error message stay the same as for files.
 //!
@@ -39,9 +39,33 @@ pub trait PlanVisitor {
     fn on_checks(&mut self, _checks: &[CheckObject]) {}
     /// The rest of the plan. When streamed, its `resource_changes` and
     /// `resource_drift` are empty (they went to the methods above) and
-    /// `planned_values`, `prior_state`, `configuration` and `proposed_unknown`
-    /// are `None`: a query that needs those reads the whole document.
+    /// `planned_values`, `prior_state` and `proposed_unknown` are `None`: a
+    /// query that needs those reads the whole document.
     fn on_header(&mut self, _plan: &Plan<'_>) {}
+}
+
+/// Two visitors fed together (e.g. a query and the secret collector).
+impl<A: PlanVisitor, B: PlanVisitor> PlanVisitor for (A, B) {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        self.0.on_resource_change(rc);
+        self.1.on_resource_change(rc);
+    }
+    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
+        self.0.on_drift(rc);
+        self.1.on_drift(rc);
+    }
+    fn on_output_change(&mut self, name: &str, change: &Change<'_>) {
+        self.0.on_output_change(name, change);
+        self.1.on_output_change(name, change);
+    }
+    fn on_checks(&mut self, checks: &[CheckObject]) {
+        self.0.on_checks(checks);
+        self.1.on_checks(checks);
+    }
+    fn on_header(&mut self, plan: &Plan<'_>) {
+        self.0.on_header(plan);
+        self.1.on_header(plan);
+    }
 }
 
 /// Feed a plan read whole to a visitor, in the streaming order.
@@ -68,8 +92,11 @@ pub fn visit_rest(plan: &Plan<'_>, v: &mut dyn PlanVisitor) {
 
 /// Top-level keys whose arrays are streamed element by element.
 const STREAMED: &[&str] = &["resource_changes", "resource_drift"];
-/// Top-level keys kept (verbatim) in the skeleton.
+/// Top-level keys kept (verbatim) in the skeleton. `configuration` stays: it
+/// says which variables are sensitive (for masking), and it grows with the
+/// configuration, not with the number of instances.
 const KEPT: &[&str] = &[
+    "configuration",
     "format_version",
     "plan_format_version",
     "terraform_version",

@@ -215,6 +215,19 @@ impl ActionReason {
     pub fn words(&self) -> String {
         self.known_words().map(str::to_string).unwrap_or_else(|| self.0.clone())
     }
+
+    /// Words for this reason on a change of `kind`. Terraform 1.11 gives a
+    /// forget (`removed` with `destroy = false`) the reason
+    /// `delete_because_no_resource_config`; it says "destroy = false is set in
+    /// the configuration" there, and so do we.
+    pub fn words_for(&self, kind: &ChangeKind) -> String {
+        match (kind, self.0.as_str()) {
+            (ChangeKind::Forget, "delete_because_no_resource_config") => {
+                "removed from configuration with destroy = false".to_string()
+            }
+            _ => self.words(),
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for ActionReason {

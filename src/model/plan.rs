@@ -134,13 +134,23 @@ pub struct Importing<'a> {
 }
 
 /// One step of an attribute path: a key or an index.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum PathStep {
     Index(u64),
     Key(String),
     /// Anything else (negative or fractional numbers, nested structures), kept.
     Other(serde_json::Value),
+}
+
+impl<'de> Deserialize<'de> for PathStep {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) => PathStep::Key(s),
+            serde_json::Value::Number(n) if n.as_u64().is_some() => PathStep::Index(n.as_u64().unwrap_or_default()),
+            other => PathStep::Other(other),
+        })
+    }
 }
 
 impl fmt::Display for PathStep {
@@ -158,7 +168,18 @@ impl fmt::Display for PathStep {
 #[serde(default)]
 pub struct RelevantAttribute {
     pub resource: String,
+    /// A path; the format document's example writes a bare string (`"attr"`),
+    /// read as a one-step path. Anything else reads as the empty path.
+    #[serde(deserialize_with = "lenient_path")]
     pub attribute: Vec<PathStep>,
+}
+
+fn lenient_path<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<PathStep>, D::Error> {
+    Ok(match serde_json::Value::deserialize(d)? {
+        serde_json::Value::Array(a) => a.into_iter().map(|v| serde_json::from_value(v).map_err(serde::de::Error::custom)).collect::<Result<_, _>>()?,
+        serde_json::Value::String(s) => vec![PathStep::Key(s)],
+        _ => Vec::new(),
+    })
 }
 
 /// `output_changes` values are change objects (REALITY); the document's example
@@ -224,6 +245,17 @@ mod tests {
         let json = r#"{"resource_changes":[{"address":"x","change":{"actions":["update"],"before":{"a" : 1},"after":{"a":2}}}]}"#;
         let p: Plan = serde_json::from_str(json).unwrap();
         assert_eq!(p.resource_changes[0].change.before.unwrap().get(), r#"{"a" : 1}"#);
+    }
+
+    #[test]
+    fn relevant_attribute_paths_as_arrays_or_the_documents_bare_string() {
+        let json = r#"{"format_version":"1.2","relevant_attributes":[
+            {"resource":"a.b","attribute":["tags",0,"x"]},{"resource":"a.c","attribute":"attr"},{"resource":"a.d","attribute":null}]}"#;
+        let p: Plan = serde_json::from_str(json).unwrap();
+        let paths: Vec<&Vec<PathStep>> = p.relevant_attributes.iter().map(|r| &r.attribute).collect();
+        assert_eq!(paths[0], &vec![PathStep::Key("tags".into()), PathStep::Index(0), PathStep::Key("x".into())]);
+        assert_eq!(paths[1], &vec![PathStep::Key("attr".into())]);
+        assert!(paths[2].is_empty());
     }
 
     #[test]

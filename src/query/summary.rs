@@ -26,17 +26,15 @@ pub struct Totals {
 }
 
 impl Totals {
-    /// The CLI's line, word for word (`to import` and `to forget` only when non-zero).
+    /// The CLI's line, word for word as Terraform prints it (`to import` only
+    /// when non-zero). Terraform 1.11 leaves forgets out of this line (seen in
+    /// `testdata/real/removed`), so `forget` is reported beside it, not in it.
     pub fn plan_line(&self) -> String {
         let mut s = String::from("Plan: ");
         if self.import > 0 {
             s.push_str(&format!("{} to import, ", self.import));
         }
-        s.push_str(&format!("{} to add, {} to change, {} to destroy", self.add, self.change, self.destroy));
-        if self.forget > 0 {
-            s.push_str(&format!(", {} to forget", self.forget));
-        }
-        s.push('.');
+        s.push_str(&format!("{} to add, {} to change, {} to destroy.", self.add, self.change, self.destroy));
         s
     }
 
@@ -228,7 +226,7 @@ pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
         actions: rc.change.actions.iter().map(|a| a.as_str().to_string()).collect(),
         replace_order: kind.replace_order(),
         reason: rc.action_reason.as_ref().map(|r| r.code().to_string()),
-        reason_words: rc.action_reason.as_ref().map(|r| r.words()),
+        reason_words: rc.action_reason.as_ref().map(|r| r.words_for(&kind)),
         deposed: rc.deposed.clone(),
         moved: rc.is_move(),
         importing: rc.change.importing.is_some(),
@@ -527,7 +525,7 @@ mod tests {
             {"address":"a.new","mode":"managed","change":{"actions":["create","teleport"]}}]}"#,
         );
         assert_eq!(s.totals, Totals { import: 1, add: 3, change: 1, destroy: 4, forget: 1 });
-        assert_eq!(s.plan_line, "Plan: 1 to import, 3 to add, 1 to change, 4 to destroy, 1 to forget.");
+        assert_eq!(s.plan_line, "Plan: 1 to import, 3 to add, 1 to change, 4 to destroy.");
         assert_eq!(s.actions["replace"], 2);
         assert_eq!(s.actions["delete"], 3);
         assert_eq!(s.actions["no-op"], 3);

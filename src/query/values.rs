@@ -1,14 +1,33 @@
 //! Shared value handling for reports: masking by sensitivity, compact exact
 //! JSON text (numbers are kept as written, whatever their size).
 
+use crate::mask::Masker;
 use crate::model::{OutputValue, RawValue};
 use serde::Serialize;
 
-/// What the user allowed us to show.
+/// What the user allowed us to show, and the secrets of the document.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Visibility {
+pub struct Visibility<'m> {
     /// `--show-sensitive`: print values marked sensitive.
     pub show_sensitive: bool,
+    /// The document's secrets, for masking by value.
+    pub masker: Option<&'m Masker>,
+}
+
+impl<'m> Visibility<'m> {
+    /// The same visibility with a document's secrets.
+    pub fn with<'n>(&self, masker: &'n Masker) -> Visibility<'n> {
+        Visibility { show_sensitive: self.show_sensitive, masker: Some(masker) }
+    }
+
+    /// True when a value must be withheld: marked sensitive, or holding a
+    /// secret known from elsewhere in the document.
+    pub fn must_mask(&self, marked: bool, value: Option<&serde_json::Value>) -> bool {
+        if self.show_sensitive {
+            return false;
+        }
+        marked || matches!((self.masker, value), (Some(m), Some(v)) if m.value_holds_secret(v))
+    }
 }
 
 /// The text shown in place of a sensitive value.
@@ -32,7 +51,8 @@ pub struct OutputReport {
 
 impl OutputReport {
     pub fn from_output(name: &str, o: &OutputValue<'_>, vis: &Visibility) -> Result<Self, String> {
-        let masked = o.sensitive && !vis.show_sensitive;
+        let parsed: Option<serde_json::Value> = o.value.and_then(|v| serde_json::from_str(v.get()).ok());
+        let masked = vis.must_mask(o.sensitive, parsed.as_ref());
         Ok(OutputReport {
             name: name.to_string(),
             type_: o.type_.map(|t| compact_raw(t.get())).transpose()?,
@@ -122,13 +142,180 @@ mod tests {
         assert!(r.masked && r.value.is_none());
         assert_eq!(r.display_value(), SENSITIVE);
         assert_eq!(r.display_type(), "string");
-        let r = OutputReport::from_output("pw", &o, &Visibility { show_sensitive: true }).unwrap();
+        let r = OutputReport::from_output("pw", &o, &Visibility { show_sensitive: true, masker: None }).unwrap();
         assert_eq!(r.display_value(), "\"hunter2\"");
+    }
+
+    #[test]
+    fn unmarked_output_holding_a_known_secret_is_masked() {
+        let o: OutputValue = serde_json::from_str(r#"{"value":{"copy":"hunter2"},"sensitive":false}"#).unwrap();
+        let mut m = Masker::default();
+        m.add("hunter2");
+        let vis = Visibility::default();
+        let r = OutputReport::from_output("copy", &o, &vis.with(&m)).unwrap();
+        assert!(r.masked);
+        let r = OutputReport::from_output("copy", &o, &vis).unwrap();
+        assert!(!r.masked);
     }
 
     #[test]
     fn truncate_marks_the_cut() {
         assert_eq!(truncate("abcdef", 4), "abc…");
         assert_eq!(truncate("abc", 4), "abc");
+    }
+}
+
+// ------------------------------------------------------------------ paths and markers
+
+use crate::model::PathStep;
+use serde_json::Value;
+
+/// Parse a borrowed raw value (absent and unreadable are `None`).
+pub fn parse_raw(raw: Option<&RawValue>) -> Option<Value> {
+    raw.and_then(|r| serde_json::from_str(r.get()).ok())
+}
+
+/// The value at `path` inside `v`.
+pub fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
+    let mut cur = v;
+    for step in path {
+        cur = match (step, cur) {
+            (PathStep::Key(k), Value::Object(o)) => o.get(k)?,
+            (PathStep::Index(i), Value::Array(a)) => a.get(usize::try_from(*i).ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// Whether a sensitivity/unknown marker marks the value at `path`: true when the
+/// marker is `true` at the path or at any ancestor of it (a whole-object mark
+/// covers everything inside).
+pub fn marked_at(marker: Option<&Value>, path: &[PathStep]) -> bool {
+    let Some(mut cur) = marker else { return false };
+    for step in path {
+        if cur == &Value::Bool(true) {
+            return true;
+        }
+        cur = match (step, cur) {
+            (PathStep::Key(k), Value::Object(o)) => match o.get(k) {
+                Some(x) => x,
+                None => return false,
+            },
+            (PathStep::Index(i), Value::Array(a)) => match usize::try_from(*i).ok().and_then(|i| a.get(i)) {
+                Some(x) => x,
+                None => return false,
+            },
+            _ => return false,
+        };
+    }
+    cur == &Value::Bool(true)
+}
+
+/// Whether a marker marks anything at or below `path` (so showing the value at
+/// `path` would show something marked).
+pub fn marked_within(marker: Option<&Value>, path: &[PathStep]) -> bool {
+    if marked_at(marker, path) {
+        return true;
+    }
+    let Some(m) = marker.and_then(|m| value_at(m, path)) else { return false };
+    any_true(m)
+}
+
+fn any_true(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::Array(a) => a.iter().any(any_true),
+        Value::Object(o) => o.values().any(any_true),
+        _ => false,
+    }
+}
+
+/// One side of a change at some path, ready to print on one line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", content = "value", rename_all = "snake_case")]
+pub enum Shown {
+    /// The value (compact JSON text).
+    Value(String),
+    /// Absent or null.
+    Null,
+    Sensitive,
+    Unknown,
+}
+
+impl Shown {
+    /// Decide what to show for `value`, given whether it is marked sensitive or
+    /// unknown, masking values that hold a secret known from elsewhere.
+    pub fn of(value: Option<&Value>, sensitive: bool, unknown: bool, vis: &Visibility) -> Shown {
+        if unknown {
+            return Shown::Unknown;
+        }
+        if vis.must_mask(sensitive, value) {
+            return Shown::Sensitive;
+        }
+        match value {
+            None | Some(Value::Null) => Shown::Null,
+            Some(v) => Shown::Value(serde_json::to_string(v).unwrap_or_default()),
+        }
+    }
+
+    /// For tables: the value, `null`, `(sensitive value)` or `(known after apply)`.
+    pub fn text(&self) -> &str {
+        match self {
+            Shown::Value(s) => s,
+            Shown::Null => "null",
+            Shown::Sensitive => SENSITIVE,
+            Shown::Unknown => UNKNOWN,
+        }
+    }
+}
+
+#[cfg(test)]
+mod path_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn p(s: &str) -> Vec<PathStep> {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn value_and_marker_lookups_follow_paths() {
+        let v = json!({"tags": {"Name": "x"}, "disks": [{"size": 8}, {"size": 16}]});
+        assert_eq!(value_at(&v, &p(r#"["disks", 1, "size"]"#)), Some(&json!(16)));
+        assert_eq!(value_at(&v, &p(r#"["disks", 5]"#)), None);
+        let m = json!({"disks": [{}, {"size": true}], "tags": true});
+        assert!(marked_at(Some(&m), &p(r#"["disks", 1, "size"]"#)));
+        assert!(!marked_at(Some(&m), &p(r#"["disks", 0, "size"]"#)));
+        assert!(marked_at(Some(&m), &p(r#"["tags", "Name"]"#)), "ancestor mark covers children");
+        assert!(!marked_at(Some(&m), &p(r#"["disks"]"#)));
+        assert!(marked_within(Some(&m), &p(r#"["disks"]"#)));
+        assert!(marked_at(Some(&json!(true)), &p(r#"["anything"]"#)));
+        assert!(!marked_at(None, &p("[]")));
+    }
+
+    #[test]
+    fn shown_masks_and_marks_unknown() {
+        let vis = Visibility::default();
+        assert_eq!(Shown::of(Some(&json!("a")), true, false, &vis), Shown::Sensitive);
+        assert_eq!(Shown::of(Some(&json!("a")), false, true, &vis), Shown::Unknown);
+        assert_eq!(Shown::of(None, false, false, &vis).text(), "null");
+        assert_eq!(Shown::of(Some(&json!({"a": 1})), false, false, &vis).text(), r#"{"a":1}"#);
+        let open = Visibility { show_sensitive: true, masker: None };
+        assert_eq!(Shown::of(Some(&json!("a")), true, false, &open).text(), "\"a\"");
+    }
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::*;
+
+    #[test]
+    fn numbers_beyond_64_bits_are_shown_exactly_as_written() {
+        let raw = RawValue::from_string(r#"{"a":18446744073709551616,"b":1e400,"c":9007199254740993}"#.to_string()).unwrap();
+        let v = parse_raw(Some(&raw)).expect("big numbers parse");
+        let shown = Shown::of(Some(&v), false, false, &Visibility::default());
+        // serde_json writes an exponent with its sign (`1e400` becomes `1e+400`): same number, no rounding.
+        assert_eq!(shown.text(), r#"{"a":18446744073709551616,"b":1e+400,"c":9007199254740993}"#);
     }
 }

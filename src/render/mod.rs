@@ -1,6 +1,15 @@
 //! Renderers: one small module per report, each writing `table`, `markdown` and
 //! `json` to a `&mut dyn Write`. Shared pieces (style, colour, escaping) live here.
 
+pub mod checks;
+pub mod drift;
+pub mod fit;
+pub mod gate;
+pub mod outputs;
+pub mod replace;
+pub mod report;
+pub mod state;
+pub mod show;
 pub mod summary;
 
 use crate::error::InputError;
@@ -84,12 +93,20 @@ pub fn action_tone(action: &str) -> Tone {
 /// Text for a markdown table cell: escaped for the terminal and for GFM tables.
 pub fn md_cell(s: &str) -> String {
     let s = sanitize::line(s);
+    let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    for (i, &c) in chars.iter().enumerate() {
         match c {
             '|' => out.push_str("\\|"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
+            // GFM never emphasises an underscore inside a word.
+            '_' if i > 0
+                && chars[i - 1].is_alphanumeric()
+                && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric()) =>
+            {
+                out.push(c)
+            }
             '*' | '_' | '`' | '[' | ']' | '\\' | '#' | '~' => {
                 out.push('\\');
                 out.push(c);
@@ -160,6 +177,7 @@ mod tests {
     #[test]
     fn markdown_cells_cannot_break_tables_or_inject_html() {
         assert_eq!(md_cell("a|b<script>*x*"), "a\\|b&lt;script&gt;\\*x\\*");
+        assert_eq!(md_cell("replace_triggered_by _x_"), "replace_triggered_by \\_x\\_");
         assert_eq!(md_code("a`b|c"), "``a`b\\|c``");
         assert_eq!(md_code("x\x1b"), "`x\\x1B`");
     }

@@ -1,5 +1,6 @@
 //! Renders `summary` reports as a terminal table, markdown or JSON.
 
+use super::fit::{fit, Block};
 use super::{action_tone, md_cell, md_code, table, write_json, JsonInputError, Style, Tone};
 use crate::query::summary::{sum, PlanSummary, ResourceEntry, StateSummary, Summary, SummaryTotal};
 use crate::query::values::truncate;
@@ -254,56 +255,69 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
 
 // ---------------------------------------------------------------- markdown
 
-pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()> {
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            writeln!(w)?;
-        }
-        match &item.result {
-            Ok(Summary::Plan(p)) => plan_md(w, &item.file, p)?,
-            Ok(Summary::State(s)) => state_md(w, &item.file, s)?,
-            Err(e) => {
-                writeln!(w, "### :x: {}", md_code(&item.file))?;
-                writeln!(w)?;
-                writeln!(w, "**Could not be read:** {}", md_cell(&e.to_string()))?;
-            }
-        }
-    }
+/// Markdown for a pull-request comment: a verdict line first, resource lists
+/// in `<details>`, never longer than `max_bytes` (rows are left out, and the
+/// comment says so). `scrub` masks secrets in each piece before it is measured.
+pub fn markdown_out(
+    w: &mut dyn Write,
+    items: &[PerFile<Summary>],
+    max_bytes: usize,
+    scrub: &dyn Fn(&str) -> String,
+) -> io::Result<()> {
+    w.write_all(fit(&markdown_blocks(items), max_bytes, scrub).as_bytes())
+}
+
+/// The markdown report as blocks (see [`crate::render::fit`]).
+pub fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
+    let mut blocks = Vec::new();
     if items.len() > 1 {
         let ok: Vec<&Summary> = items.iter().filter_map(|i| i.result.as_ref().ok()).collect();
         let failed = items.iter().filter(|i| i.result.is_err()).count() as u64;
         let t = sum(&ok, failed);
-        writeln!(w)?;
-        writeln!(w, "### Total over {} files", t.files)?;
-        writeln!(w)?;
+        let mut s = String::new();
+        let verdict = if t.plans > 0 { t.totals.plan_line() } else { format!("{} states", t.states) };
+        s.push_str(&format!("### Total over {} files — {verdict}\n\n", t.files));
         if t.plans > 0 {
-            writeln!(w, "**{}** ({} plans)", t.totals.plan_line(), t.plans)?;
+            s.push_str(&format!("{} plans · moved {} · forgotten {} · read {} · deposed {} · drifted {}\n", t.plans, t.moved, t.forgotten, t.read, t.deposed, t.drift));
         }
         if t.errored > 0 {
-            writeln!(w, "\n> [!CAUTION]\n> {} plan(s) errored.", t.errored)?;
+            s.push_str(&format!("\n> [!CAUTION]\n> {} plan(s) errored.\n", t.errored));
         }
         if t.failed > 0 {
-            writeln!(w, "\n> [!WARNING]\n> {} file(s) could not be read: totals are incomplete.", t.failed)?;
+            s.push_str(&format!("\n> [!WARNING]\n> {} file(s) could not be read: totals are incomplete.\n", t.failed));
+        }
+        blocks.push(Block::Keep(s));
+    }
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 || items.len() > 1 {
+            blocks.push(Block::Keep("\n".into()));
+        }
+        match &item.result {
+            Ok(Summary::Plan(p)) => plan_md(&mut blocks, &item.file, p),
+            Ok(Summary::State(s)) => state_md(&mut blocks, &item.file, s),
+            Err(e) => blocks.push(Block::Keep(format!(
+                "### :x: {}\n\n**Could not be read:** {}\n",
+                md_code(&item.file),
+                md_cell(&e.to_string())
+            ))),
         }
     }
-    Ok(())
+    blocks
 }
 
-fn plan_md(w: &mut dyn Write, file: &str, p: &PlanSummary) -> io::Result<()> {
+fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
     let verdict = if p.has_changes { p.plan_line.clone() } else { "No changes.".into() };
-    writeln!(w, "### {} — {}", md_code(file), verdict)?;
-    writeln!(w)?;
+    let mut s = format!("### {} — {}\n\n", md_code(file), verdict);
     if p.errored {
-        writeln!(w, "> [!CAUTION]\n> **This plan errored** and cannot be applied. Only the changes planned before the error are listed.\n")?;
+        s.push_str("> [!CAUTION]\n> **This plan errored** and cannot be applied. Only the changes planned before the error are listed.\n\n");
     }
     if p.unrecognised > 0 {
-        writeln!(w, "> [!WARNING]\n> {} change(s) have action lists planview does not recognise; they are not in the totals.\n", p.unrecognised)?;
+        s.push_str(&format!("> [!WARNING]\n> {} change(s) have action lists planview does not recognise; they are not in the totals.\n\n", p.unrecognised));
     }
-    writeln!(w, "| moved | imported | forgotten | read | deposed | drifted | checks | outputs |")?;
-    writeln!(w, "|---:|---:|---:|---:|---:|---:|---|---|")?;
-    writeln!(
-        w,
-        "| {} | {} | {} | {} | {} | {} | {} | {} |",
+    s.push_str("| moved | imported | forgotten | read | deposed | drifted | checks | outputs |\n");
+    s.push_str("|---:|---:|---:|---:|---:|---:|---|---|\n");
+    s.push_str(&format!(
+        "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
         p.moved,
         p.imported,
         p.forgotten,
@@ -312,41 +326,55 @@ fn plan_md(w: &mut dyn Write, file: &str, p: &PlanSummary) -> io::Result<()> {
         p.drift,
         counts_line(&p.checks),
         if p.output_changes.is_empty() { "none".into() } else { counts_line(&p.output_changes) }
-    )?;
+    ));
+    blocks.push(Block::Keep(s));
     if p.resources.is_empty() {
-        return Ok(());
+        return;
     }
-    writeln!(w)?;
-    writeln!(w, "<details><summary>{} resource change(s)</summary>\n", p.resources.len())?;
-    writeln!(w, "| action | address | details |")?;
-    writeln!(w, "|---|---|---|")?;
-    for r in grouped(&p.resources) {
-        writeln!(w, "| {} | {} | {} |", md_cell(&action_words(r)), md_code(&r.address), md_cell(&details(r).join("; ")))?;
-    }
-    writeln!(w, "\n</details>")
+    blocks.push(Block::Rows {
+        open: format!(
+            "\n<details><summary>{} resource change(s)</summary>\n\n| action | address | details |\n|---|---|---|\n",
+            p.resources.len()
+        ),
+        rows: grouped(&p.resources)
+            .into_iter()
+            .map(|r| format!("| {} | {} | {} |\n", md_cell(&action_words(r)), md_code(&r.address), md_cell(&details(r).join("; "))))
+            .collect(),
+        close: "\n</details>\n".into(),
+        what: format!("resource changes of {}", md_code(file)),
+    });
 }
 
-fn state_md(w: &mut dyn Write, file: &str, s: &StateSummary) -> io::Result<()> {
+fn state_md(blocks: &mut Vec<Block>, file: &str, s: &StateSummary) {
     let c = &s.counts;
-    writeln!(w, "### {} — state: {} resources ({} managed, {} data), {} tainted", md_code(file), c.resources, c.managed, c.data, c.tainted)?;
-    writeln!(w)?;
+    blocks.push(Block::Keep(format!(
+        "### {} — state: {} resources ({} managed, {} data), {} tainted\n\n",
+        md_code(file),
+        c.resources,
+        c.managed,
+        c.data,
+        c.tainted
+    )));
     if !s.resources.is_empty() {
-        writeln!(w, "<details><summary>Resources by type</summary>\n")?;
-        writeln!(w, "| type | count |")?;
-        writeln!(w, "|---|---:|")?;
-        for (t, n) in &c.by_type {
-            writeln!(w, "| {} | {n} |", md_code(t))?;
-        }
-        writeln!(w, "\n</details>\n")?;
+        blocks.push(Block::Rows {
+            open: "<details><summary>Resources by type</summary>\n\n| type | count |\n|---|---:|\n".into(),
+            rows: c.by_type.iter().map(|(t, n)| format!("| {} | {n} |\n", md_code(t))).collect(),
+            close: "\n</details>\n\n".into(),
+            what: format!("resource types of {}", md_code(file)),
+        });
     }
     if !s.outputs.is_empty() {
-        writeln!(w, "| output | type | value |")?;
-        writeln!(w, "|---|---|---|")?;
-        for o in &s.outputs {
-            writeln!(w, "| {} | {} | {} |", md_code(&o.name), md_cell(&o.display_type()), md_code(&truncate(&o.display_value(), 120)))?;
-        }
+        blocks.push(Block::Rows {
+            open: "| output | type | value |\n|---|---|---|\n".into(),
+            rows: s
+                .outputs
+                .iter()
+                .map(|o| format!("| {} | {} | {} |\n", md_code(&o.name), md_cell(&o.display_type()), md_code(&truncate(&o.display_value(), 120))))
+                .collect(),
+            close: String::new(),
+            what: format!("outputs of {}", md_code(file)),
+        });
     }
-    Ok(())
 }
 
 // ---------------------------------------------------------------- json

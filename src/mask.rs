@@ -1,0 +1,292 @@
+//! Secrets: masking by marker and by value, in one place.
+//!
+//! The JSON holds sensitive values in clear text; markers say which, but
+//! producers forget markers (Terraform 1.11's `terraform_data` copies a
+//! sensitive `input` into an unmarked `output`). So every string that is
+//! sensitive anywhere in the document is collected once ([`Masker::collect`]),
+//! then masked wherever else it appears: as a whole value ([`Masker::is_secret`],
+//! used by value renderers), and, when 8 characters or longer, as a substring of
+//! anything printed ([`Masker::scrub`], applied by `run` to the whole output of
+//! every command and format).
+
+use crate::input::{Document, StateDoc};
+use crate::model::{Change, Plan, RawValue, ResourceChange, Values};
+use aho_corasick::{AhoCorasick, MatchKind};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+/// What replaces a secret.
+pub const MASK: &str = "(sensitive value)";
+
+/// Secrets shorter than this are masked only as whole values.
+pub const MIN_SUBSTRING: usize = 8;
+
+/// The set of secrets of one or more documents.
+#[derive(Debug, Default, Clone)]
+pub struct Masker {
+    secrets: BTreeSet<String>,
+}
+
+impl Masker {
+    /// Collect every sensitive string of a document: resource values under
+    /// `before_sensitive`/`after_sensitive` (changes and drift), `sensitive_values`
+    /// in planned values and prior state, sensitive outputs and output changes,
+    /// and the values of variables declared `sensitive` in the configuration.
+    pub fn collect(doc: &Document<'_>) -> Masker {
+        let mut m = Masker::default();
+        match doc {
+            Document::Plan(p) => m.collect_plan(p),
+            Document::State(s) => m.collect_state(s),
+        }
+        m
+    }
+
+    fn collect_plan(&mut self, p: &Plan<'_>) {
+        for rc in p.resource_changes.iter().chain(p.resource_drift.iter()) {
+            self.collect_change_of(rc);
+        }
+        for ch in p.output_changes.values() {
+            self.collect_change(ch);
+        }
+        if let Ok(Some(v)) = p.planned_values() {
+            self.collect_values(&v);
+        }
+        if let Ok(Some(s)) = p.prior_state() {
+            if let Some(v) = &s.values {
+                self.collect_values(v);
+            }
+        }
+        if let Ok(Some(c)) = p.configuration() {
+            for name in c.root_module.sensitive_variables() {
+                if let Some(v) = p.variables.get(name).and_then(|v| v.value) {
+                    self.collect_marked(Some(v), Some(&Value::Bool(true)));
+                }
+            }
+        }
+    }
+
+    fn collect_state(&mut self, s: &StateDoc<'_>) {
+        if let Some(v) = &s.values {
+            self.collect_values(v);
+        }
+    }
+
+    fn collect_change_of(&mut self, rc: &ResourceChange<'_>) {
+        self.collect_change(&rc.change);
+    }
+
+    fn collect_change(&mut self, ch: &Change<'_>) {
+        self.collect_raw_marked(ch.before, ch.before_sensitive);
+        self.collect_raw_marked(ch.after, ch.after_sensitive);
+    }
+
+    fn collect_values(&mut self, v: &Values<'_>) {
+        for (_, r) in v.root_module.walk() {
+            self.collect_raw_marked(r.values, r.sensitive_values);
+        }
+        for o in v.outputs.values() {
+            if o.sensitive {
+                self.collect_marked(o.value, Some(&Value::Bool(true)));
+            }
+        }
+    }
+
+    /// Cheap pre-check: a marker without `true` in its text marks nothing.
+    fn collect_raw_marked(&mut self, value: Option<&RawValue>, marker: Option<&RawValue>) {
+        let Some(marker) = marker else { return };
+        if !marker.get().contains("true") {
+            return;
+        }
+        let Ok(marker) = serde_json::from_str::<Value>(marker.get()) else {
+            // Unreadable marker: fail closed, everything in the value is secret.
+            self.collect_marked(value, Some(&Value::Bool(true)));
+            return;
+        };
+        self.collect_marked(value, Some(&marker));
+    }
+
+    fn collect_marked(&mut self, value: Option<&RawValue>, marker: Option<&Value>) {
+        let (Some(value), Some(marker)) = (value, marker) else { return };
+        if let Ok(v) = serde_json::from_str::<Value>(value.get()) {
+            walk_marked(&v, marker, &mut self.secrets);
+        }
+    }
+
+    /// Add a secret by hand (tests, and values the caller knows are sensitive).
+    pub fn add(&mut self, secret: &str) {
+        if !secret.is_empty() {
+            self.secrets.insert(secret.to_string());
+        }
+    }
+
+    /// Union with another document's secrets.
+    pub fn merge(&mut self, other: &Masker) {
+        self.secrets.extend(other.secrets.iter().cloned());
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.secrets.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.secrets.len()
+    }
+
+    /// True when `s` is, as a whole, a sensitive value.
+    pub fn is_secret(&self, s: &str) -> bool {
+        self.secrets.contains(s)
+    }
+
+    /// True when a JSON value holds a secret anywhere (as a whole string leaf,
+    /// or a long secret inside a string).
+    pub fn value_holds_secret(&self, v: &Value) -> bool {
+        match v {
+            Value::String(s) => self.is_secret(s) || self.long_secret_inside(s),
+            Value::Array(a) => a.iter().any(|x| self.value_holds_secret(x)),
+            Value::Object(o) => o.values().any(|x| self.value_holds_secret(x)),
+            _ => false,
+        }
+    }
+
+    fn long_secret_inside(&self, s: &str) -> bool {
+        self.secrets.iter().any(|k| k.chars().count() >= MIN_SUBSTRING && s.contains(k.as_str()))
+    }
+
+    /// Build the substring matcher: every secret of 8+ characters in each form
+    /// it can take in our output (as is, JSON-escaped, terminal-escaped,
+    /// markdown-escaped).
+    pub fn scrubber(&self) -> Scrubber {
+        let mut patterns: BTreeSet<String> = BTreeSet::new();
+        for s in &self.secrets {
+            if s.chars().count() < MIN_SUBSTRING {
+                continue;
+            }
+            patterns.insert(s.clone());
+            let json = serde_json::to_string(s).unwrap_or_default();
+            patterns.insert(json[1..json.len() - 1].to_string());
+            patterns.insert(crate::sanitize::line(s).into_owned());
+            patterns.insert(crate::sanitize::text(s).into_owned());
+            patterns.insert(crate::render::md_cell(s));
+        }
+        let patterns: Vec<String> = patterns.into_iter().filter(|p| !p.is_empty()).collect();
+        let ac = if patterns.is_empty() {
+            None
+        } else {
+            AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(&patterns).ok()
+        };
+        Scrubber { ac }
+    }
+}
+
+/// Replaces long secrets inside any output text.
+#[derive(Debug, Clone)]
+pub struct Scrubber {
+    ac: Option<AhoCorasick>,
+}
+
+impl Scrubber {
+    pub fn scrub<'a>(&self, text: &'a [u8]) -> Cow<'a, [u8]> {
+        match &self.ac {
+            Some(ac) if ac.is_match(text) => Cow::Owned(ac.replace_all_bytes(text, &vec![MASK.as_bytes(); ac.patterns_len()])),
+            _ => Cow::Borrowed(text),
+        }
+    }
+}
+
+/// Collect the string leaves of `v` under the parts `marker` marks.
+fn walk_marked(v: &Value, marker: &Value, out: &mut BTreeSet<String>) {
+    match marker {
+        Value::Bool(true) => collect_all(v, out),
+        Value::Object(m) => {
+            if let Value::Object(o) = v {
+                for (k, mk) in m {
+                    if let Some(x) = o.get(k) {
+                        walk_marked(x, mk, out);
+                    }
+                }
+            }
+        }
+        Value::Array(m) => {
+            if let Value::Array(a) = v {
+                for (x, mk) in a.iter().zip(m.iter()) {
+                    walk_marked(x, mk, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn collect_all(v: &Value, out: &mut BTreeSet<String>) {
+    match v {
+        Value::String(s) if !s.is_empty() => {
+            out.insert(s.clone());
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_all(x, out)),
+        Value::Object(o) => o.values().for_each(|x| collect_all(x, out)),
+        _ => {}
+    }
+}
+
+/// Secrets collected while a plan streams by ([`crate::stream`]): resource
+/// changes and drift as they pass; the rest comes from the skeleton with
+/// [`Masker::collect`].
+impl crate::stream::PlanVisitor for Masker {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        self.collect_change_of(rc);
+    }
+    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
+        self.collect_change_of(rc);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::parse;
+
+    const PLAN: &str = r#"{"format_version":"1.2",
+      "variables":{"pw":{"value":"var-secret-123456"},"name":{"value":"public"}},
+      "configuration":{"root_module":{"variables":{"pw":{"sensitive":true},"name":{}}}},
+      "resource_changes":[{"address":"terraform_data.x","mode":"managed","change":{"actions":["update"],
+         "before":{"input":"old-secret-abcdef","output":"old-secret-abcdef","tags":{"a":"visible"}},
+         "after":{"input":{"user":"admin","password":"nested-pw-999999"},"output":null},
+         "before_sensitive":{"input":true},"after_sensitive":{"input":{"password":true}}}}],
+      "output_changes":{"o":{"actions":["create"],"after":"out-secret-zzzzzz","after_sensitive":true}},
+      "prior_state":{"values":{"outputs":{"s":{"value":"short","sensitive":true}},
+         "root_module":{"resources":[{"address":"a.b","values":{"k":"prior-secret-1"},"sensitive_values":{"k":true}}]}}}}"#;
+
+    #[test]
+    fn secrets_are_collected_from_every_place() {
+        let doc = parse("p", PLAN.as_bytes()).unwrap();
+        let m = Masker::collect(&doc);
+        for s in ["var-secret-123456", "old-secret-abcdef", "nested-pw-999999", "out-secret-zzzzzz", "short", "prior-secret-1"] {
+            assert!(m.is_secret(s), "{s} not collected");
+        }
+        assert!(!m.is_secret("admin"), "unmarked sibling collected");
+        assert!(!m.is_secret("visible"));
+        assert!(!m.is_secret("public"));
+    }
+
+    #[test]
+    fn scrub_masks_long_secrets_in_every_escaped_form() {
+        let mut m = Masker::default();
+        m.add("pass\"word|*x1");
+        m.add("tiny");
+        let s = m.scrubber();
+        let out = s.scrub(br#"a pass"word|*x1 b "pass\"word|*x1" c pass"word\|\*x1 tiny"#);
+        let out = String::from_utf8(out.into_owned()).unwrap();
+        assert_eq!(out, r#"a (sensitive value) b "(sensitive value)" c (sensitive value) tiny"#);
+    }
+
+    #[test]
+    fn value_holds_secret_finds_whole_and_embedded() {
+        let mut m = Masker::default();
+        m.add("tiny");
+        m.add("longsecret1");
+        assert!(m.value_holds_secret(&serde_json::json!({"a": ["tiny"]})));
+        assert!(m.value_holds_secret(&serde_json::json!("postgres://u:longsecret1@h")));
+        assert!(!m.value_holds_secret(&serde_json::json!("a tiny dog")));
+    }
+}

@@ -1,0 +1,363 @@
+//! Attribute paths inside a resource value: rendering them as HCL traversals
+//! (`root_block_device[0].volume_size`), finding which ones changed between two
+//! values, keeping the ones `relevant_attributes` lists, and the before/after
+//! of a change at one path, masked as needed.
+
+use crate::model::{PathStep, RawValue};
+use crate::query::values::{marked_within, parse_raw, value_at, Shown, Visibility};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+/// True when `s` is an HCL identifier (`ID_Start | _` then `ID_Continue | -`),
+/// so it can follow a `.` in a traversal.
+pub fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_alphabetic() || c == '_' => {}
+        _ => return false,
+    }
+    chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+/// `s` as an HCL quoted string: quotes, backslashes and control characters
+/// escaped, and template sequences (`${`, `%{`) doubled so they stay literal.
+pub fn hcl_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '$' | '%' if chars.peek() == Some(&'{') => {
+                out.push(c);
+                out.push(c);
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A path as an HCL traversal: a key that is an identifier is written as an
+/// attribute (`.name`, bare when first), any other key as `["..."]`, an index
+/// as `[0]`. The empty path (the whole value) is `(whole object)`.
+pub fn hcl_path(steps: &[PathStep]) -> String {
+    if steps.is_empty() {
+        return "(whole object)".to_string();
+    }
+    let mut out = String::new();
+    for (i, step) in steps.iter().enumerate() {
+        match step {
+            PathStep::Key(k) if is_identifier(k) => {
+                if i > 0 {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            PathStep::Key(k) => {
+                out.push('[');
+                out.push_str(&hcl_quote(k));
+                out.push(']');
+            }
+            PathStep::Index(n) => out.push_str(&format!("[{n}]")),
+            PathStep::Other(v) => out.push_str(&format!("[{v}]")),
+        }
+    }
+    out
+}
+
+/// The paths at which `before` and `after` differ, in a stable order. Objects
+/// are compared key by key (keys sorted) and lists of the same length element by element;
+/// anything else that differs (a scalar, a type change, a list that grew or
+/// shrank, a value that appeared or went away) is reported at its own path.
+/// Absent and `null` are the same.
+pub fn changed_paths(before: Option<&Value>, after: Option<&Value>) -> Vec<Vec<PathStep>> {
+    let mut out = Vec::new();
+    walk(before, after, &mut Vec::new(), &mut out);
+    out
+}
+
+fn walk(b: Option<&Value>, a: Option<&Value>, path: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
+    let b = b.filter(|v| !v.is_null());
+    let a = a.filter(|v| !v.is_null());
+    match (b, a) {
+        (Some(Value::Object(bo)), Some(Value::Object(ao))) => {
+            // Sorted, whatever order the map keeps.
+            let mut keys: Vec<&String> = bo.keys().chain(ao.keys().filter(|k| !bo.contains_key(*k))).collect();
+            keys.sort();
+            for k in keys {
+                path.push(PathStep::Key(k.clone()));
+                walk(bo.get(k), ao.get(k), path, out);
+                path.pop();
+            }
+        }
+        (Some(Value::Array(ba)), Some(Value::Array(aa))) if ba.len() == aa.len() => {
+            for (i, (x, y)) in ba.iter().zip(aa.iter()).enumerate() {
+                path.push(PathStep::Index(i as u64));
+                walk(Some(x), Some(y), path, out);
+                path.pop();
+            }
+        }
+        (b, a) => {
+            if b != a {
+                out.push(path.clone());
+            }
+        }
+    }
+}
+
+/// True when `prefix` is `path` or an ancestor of it.
+pub fn is_prefix(prefix: &[PathStep], path: &[PathStep]) -> bool {
+    prefix.len() <= path.len() && prefix.iter().zip(path).all(|(x, y)| x == y)
+}
+
+/// Which of the `changed` paths to show, given the relevant paths, as
+/// Terraform's renderer does (`attribute_path.Matcher` with propagation):
+///
+/// - a changed path equal to or below a relevant path is kept whole;
+/// - a changed path above a relevant path (a list that changed length, an
+///   object that appeared) is narrowed to the relevant path, kept only when
+///   the values there still differ (`differs`);
+/// - anything else is hidden.
+///
+/// The result keeps the order of `changed`, without duplicates.
+pub fn relevant_changes(
+    changed: &[Vec<PathStep>],
+    relevant: &[Vec<PathStep>],
+    mut differs: impl FnMut(&[PathStep]) -> bool,
+) -> Vec<Vec<PathStep>> {
+    let mut out: Vec<Vec<PathStep>> = Vec::new();
+    for p in changed {
+        if relevant.iter().any(|r| is_prefix(r, p)) {
+            if !out.contains(p) {
+                out.push(p.clone());
+            }
+            continue;
+        }
+        for r in relevant.iter().filter(|r| r.len() > p.len() && is_prefix(p, r)) {
+            if !out.contains(r) && differs(r) {
+                out.push(r.clone());
+            }
+        }
+    }
+    out
+}
+
+/// One side of a change at a path, for JSON: `{"state": "value", "value": ...}`
+/// with the value as exact JSON, or `{"state": "null" | "sensitive" | "unknown"}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Side(pub Shown);
+
+impl Side {
+    pub fn text(&self) -> &str {
+        self.0.text()
+    }
+
+    pub fn is_unknown(&self) -> bool {
+        self.0 == Shown::Unknown
+    }
+}
+
+impl Serialize for Side {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        match &self.0 {
+            Shown::Value(text) => {
+                m.serialize_entry("state", "value")?;
+                match RawValue::from_string(text.clone()) {
+                    Ok(raw) => m.serialize_entry("value", &raw)?,
+                    Err(_) => m.serialize_entry("value", text)?,
+                }
+            }
+            Shown::Null => m.serialize_entry("state", "null")?,
+            Shown::Sensitive => m.serialize_entry("state", "sensitive")?,
+            Shown::Unknown => m.serialize_entry("state", "unknown")?,
+        }
+        m.end()
+    }
+}
+
+/// A change's before, after and markers, parsed once, to read at paths.
+#[derive(Debug, Default)]
+pub struct ParsedChange {
+    pub before: Option<Value>,
+    pub after: Option<Value>,
+    pub after_unknown: Option<Value>,
+    pub before_sensitive: Option<Value>,
+    pub after_sensitive: Option<Value>,
+}
+
+impl ParsedChange {
+    pub fn of(ch: &crate::model::Change<'_>) -> ParsedChange {
+        ParsedChange {
+            before: parse_raw(ch.before),
+            after: parse_raw(ch.after),
+            after_unknown: parse_raw(ch.after_unknown),
+            before_sensitive: parse_raw(ch.before_sensitive),
+            after_sensitive: parse_raw(ch.after_sensitive),
+        }
+    }
+
+    fn at<'v>(v: &'v Option<Value>, path: &[PathStep]) -> Option<&'v Value> {
+        v.as_ref().and_then(|v| value_at(v, path))
+    }
+
+    /// The value before, at `path` (masked when anything in it is sensitive).
+    pub fn before_at(&self, path: &[PathStep], vis: &Visibility) -> Side {
+        let v = Self::at(&self.before, path);
+        side(v, marked_within(self.before_sensitive.as_ref(), path), false, vis)
+    }
+
+    /// The value after, at `path` (`(known after apply)` when anything in it is unknown).
+    pub fn after_at(&self, path: &[PathStep], vis: &Visibility) -> Side {
+        let v = Self::at(&self.after, path);
+        let unknown = marked_within(self.after_unknown.as_ref(), path);
+        side(v, marked_within(self.after_sensitive.as_ref(), path), unknown, vis)
+    }
+
+    /// True when the values at `path` differ (absent and null are the same),
+    /// or the after value is unknown there.
+    pub fn differs_at(&self, path: &[PathStep]) -> bool {
+        let norm = |v: Option<&Value>| v.filter(|x| !x.is_null()).cloned();
+        norm(Self::at(&self.before, path)) != norm(Self::at(&self.after, path))
+            || marked_within(self.after_unknown.as_ref(), path)
+    }
+}
+
+/// A side: unknown wins, then masking; a null or absent value is shown as null
+/// (it cannot hold a secret).
+fn side(v: Option<&Value>, sensitive: bool, unknown: bool, vis: &Visibility) -> Side {
+    if !unknown && v.map_or(true, Value::is_null) {
+        return Side(Shown::Null);
+    }
+    Side(Shown::of(v, sensitive, unknown, vis))
+}
+
+/// One attribute that changed: its path and the value on each side.
+#[derive(Debug, Clone, Serialize)]
+pub struct AttrChange {
+    /// The path as an HCL traversal.
+    pub path: String,
+    /// The path as the plan writes it (keys and indexes).
+    pub steps: Vec<PathStep>,
+    pub before: Side,
+    pub after: Side,
+}
+
+impl AttrChange {
+    pub fn at(pc: &ParsedChange, steps: &[PathStep], vis: &Visibility) -> AttrChange {
+        AttrChange {
+            path: hcl_path(steps),
+            steps: steps.to_vec(),
+            before: pc.before_at(steps, vis),
+            after: pc.after_at(steps, vis),
+        }
+    }
+
+    /// `before -> after` for one line of text.
+    pub fn arrow(&self) -> String {
+        format!("{} -> {}", self.before.text(), self.after.text())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn p(s: &str) -> Vec<PathStep> {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn paths_render_as_hcl_traversals() {
+        assert_eq!(hcl_path(&p(r#"["root_block_device", 0, "volume_size"]"#)), "root_block_device[0].volume_size");
+        assert_eq!(hcl_path(&p(r#"["tags", "Name"]"#)), "tags.Name");
+        assert_eq!(hcl_path(&p(r#"["tags", "kubernetes.io/role"]"#)), r#"tags["kubernetes.io/role"]"#);
+        assert_eq!(hcl_path(&p(r#"["tags", "my-tag_2"]"#)), "tags.my-tag_2", "dashes are allowed after the first character");
+        assert_eq!(hcl_path(&p(r#"["m", "2fast"]"#)), r#"m["2fast"]"#, "a leading digit needs quoting");
+        assert_eq!(hcl_path(&p(r#"["m", ""]"#)), r#"m[""]"#);
+        assert_eq!(hcl_path(&p(r#"["m", "-x"]"#)), r#"m["-x"]"#);
+        assert_eq!(hcl_path(&p(r#"["_private"]"#)), "_private");
+        assert_eq!(hcl_path(&p(r#"["ünï"]"#)), "ünï");
+        assert_eq!(hcl_path(&p(r#"["a b"]"#)), r#"["a b"]"#);
+        assert_eq!(hcl_path(&p(r#"["list", 12, 3]"#)), "list[12][3]");
+        assert_eq!(hcl_path(&[]), "(whole object)");
+        assert_eq!(hcl_path(&p(r#"["x", -1]"#)), "x[-1]");
+    }
+
+    #[test]
+    fn quoted_keys_escape_quotes_backslashes_controls_and_templates() {
+        assert_eq!(hcl_path(&p(r#"["m", "say \"hi\""]"#)), r#"m["say \"hi\""]"#);
+        assert_eq!(hcl_path(&p(r#"["m", "a\\b"]"#)), r#"m["a\\b"]"#);
+        assert_eq!(hcl_path(&p(r#"["m", "l1\nl2\t\u0007"]"#)), r#"m["l1\nl2\t\u0007"]"#);
+        assert_eq!(hcl_path(&p(r#"["m", "${var.x} %{if}"]"#)), r#"m["$${var.x} %%{if}"]"#);
+        assert_eq!(hcl_path(&p(r#"["m", "$ and % alone"]"#)), r#"m["$ and % alone"]"#);
+    }
+
+    #[test]
+    fn changed_paths_descend_objects_and_same_length_lists() {
+        let b = json!({"a": 1, "tags": {"Name": "x", "Env": "dev"}, "disks": [{"size": 8}, {"size": 16}], "ports": [80], "same": "s", "gone": null});
+        let a = json!({"a": 1, "tags": {"Name": "y", "Env": "dev", "New": "n"}, "disks": [{"size": 8}, {"size": 32}], "ports": [80, 443], "same": "s"});
+        let got: Vec<String> = changed_paths(Some(&b), Some(&a)).iter().map(|p| hcl_path(p)).collect();
+        assert_eq!(got, vec!["disks[1].size", "ports", "tags.Name", "tags.New"]);
+        assert_eq!(changed_paths(Some(&b), None), vec![Vec::<PathStep>::new()]);
+        assert!(changed_paths(Some(&b), Some(&b)).is_empty());
+    }
+
+    #[test]
+    fn relevant_filter_keeps_equal_below_and_narrows_above() {
+        let changed = vec![p(r#"["tags","Name"]"#), p(r#"["tags","Env"]"#), p(r#"["disks"]"#), p(r#"["ami"]"#), p(r#"["nic",0,"ip"]"#)];
+        let relevant = vec![
+            p(r#"["tags"]"#),               // parent of two changes: both kept
+            p(r#"["disks", 0, "size"]"#),   // below a changed list: narrowed
+            p(r#"["disks", 1, "size"]"#),   // narrowed, but equal there: dropped
+            p(r#"["nic", 0, "ip"]"#),       // exact match with an index step
+            p(r#"["nic", 1]"#),             // an index that did not change
+        ];
+        let differs = |r: &[PathStep]| r == p(r#"["disks", 0, "size"]"#).as_slice();
+        let got: Vec<String> = relevant_changes(&changed, &relevant, differs).iter().map(|x| hcl_path(x)).collect();
+        assert_eq!(got, vec!["tags.Name", "tags.Env", "disks[0].size", "nic[0].ip"]);
+        // An index step must match exactly: [0] is not [1].
+        let got = relevant_changes(&[p(r#"["nic",0,"ip"]"#)], &[p(r#"["nic",1,"ip"]"#)], |_| true);
+        assert!(got.is_empty());
+        // A key is not an index, even when it reads the same.
+        let got = relevant_changes(&[p(r#"["m","0"]"#)], &[p(r#"["m",0]"#)], |_| true);
+        assert!(got.is_empty());
+        // The whole value relevant (`[]`) keeps everything.
+        assert_eq!(relevant_changes(&changed, &[vec![]], |_| true).len(), changed.len());
+        assert!(relevant_changes(&changed, &[], |_| true).is_empty());
+    }
+
+    #[test]
+    fn sides_mask_sensitive_and_mark_unknown() {
+        let raw = |s: &str| RawValue::from_string(s.to_string()).unwrap();
+        let (b, a, au, bs, as_) = (
+            raw(r#"{"pw":"old-pw","size":8,"id":"x"}"#),
+            raw(r#"{"pw":"new-pw","size":16}"#),
+            raw(r#"{"id":true}"#),
+            raw(r#"{"pw":true}"#),
+            raw(r#"{"pw":true}"#),
+        );
+        let ch = crate::model::Change { before: Some(&b), after: Some(&a), after_unknown: Some(&au), before_sensitive: Some(&bs), after_sensitive: Some(&as_), ..Default::default() };
+        let pc = ParsedChange::of(&ch);
+        let vis = Visibility::default();
+        assert_eq!(AttrChange::at(&pc, &p(r#"["pw"]"#), &vis).arrow(), "(sensitive value) -> (sensitive value)");
+        assert_eq!(AttrChange::at(&pc, &p(r#"["size"]"#), &vis).arrow(), "8 -> 16");
+        assert_eq!(AttrChange::at(&pc, &p(r#"["id"]"#), &vis).arrow(), "\"x\" -> (known after apply)");
+        assert_eq!(AttrChange::at(&pc, &[], &vis).before.text(), "(sensitive value)", "the whole object holds a secret");
+        assert!(pc.differs_at(&p(r#"["id"]"#)));
+        assert!(!pc.differs_at(&p(r#"["nothing"]"#)));
+        let open = Visibility { show_sensitive: true, masker: None };
+        assert_eq!(AttrChange::at(&pc, &p(r#"["pw"]"#), &open).arrow(), "\"old-pw\" -> \"new-pw\"");
+        let json = serde_json::to_string(&AttrChange::at(&pc, &p(r#"["size"]"#), &vis)).unwrap();
+        assert_eq!(json, r#"{"path":"size","steps":["size"],"before":{"state":"value","value":8},"after":{"state":"value","value":16}}"#);
+    }
+}

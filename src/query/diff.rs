@@ -1,0 +1,850 @@
+//! The structural diff: a value before, a value after and their markers
+//! (sensitivity, unknown-ness, replace paths) become a tree of changes that
+//! renderers print (nested maps, lists and sets, multi-line strings as line
+//! diffs, JSON-encoded strings as structured diffs).
+//!
+//! Masking happens here, once: a node that `before_sensitive` or
+//! `after_sensitive` marks (itself, an ancestor, or any part inside it) is a
+//! leaf showing `(sensitive value)` on both sides, and every leaf holding a
+//! secret known from elsewhere in the document is masked too ([`Shown::of`]).
+
+use crate::model::PathStep;
+use crate::query::values::{Shown, Visibility};
+use serde::Serialize;
+use serde_json::Value;
+
+/// What happened to one node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// Only after: added.
+    Add,
+    /// Only before: removed.
+    Remove,
+    /// Both sides, different.
+    Update,
+    /// Both sides, equal.
+    Same,
+}
+
+impl Op {
+    /// The symbol printed before a line.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Op::Add => "+",
+            Op::Remove => "-",
+            Op::Update => "~",
+            Op::Same => " ",
+        }
+    }
+}
+
+/// The key of a child: an attribute/map key or a list position (the after
+/// position, or the before position for a removed element).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Key {
+    Attr(String),
+    Index(usize),
+}
+
+impl Key {
+    pub fn step(&self) -> PathStep {
+        match self {
+            Key::Attr(k) => PathStep::Key(k.clone()),
+            Key::Index(i) => PathStep::Index(*i as u64),
+        }
+    }
+}
+
+/// Brackets of a collection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Brackets {
+    /// An object or a map: `{ key = value }`.
+    Object,
+    /// A list, set or tuple: `[ value, ]`.
+    List,
+}
+
+/// One line of a multi-line string diff, or a run of hidden unchanged lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineItem {
+    Line(Op, String),
+    Hidden(usize),
+}
+
+/// A child of a collection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The after key (the before key for a removed element).
+    pub key: Key,
+    /// Where the element was before (lists align, so it can differ from `key`).
+    pub before_key: Option<Key>,
+    pub node: Node,
+}
+
+/// A node of the diff tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub op: Op,
+    /// The node's path is one of the change's `replace_paths`.
+    pub forces_replacement: bool,
+    pub kind: Kind,
+}
+
+/// The shape of a node.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// A value shown whole: `before -> after` (`None`: that side is absent).
+    Leaf { before: Option<Shown>, after: Option<Shown> },
+    /// A collection expanded entry by entry. `before`/`after` are set when that
+    /// side is not this collection but a value shown whole (null, unknown):
+    /// `{ - a = 1 } -> (known after apply)`.
+    Collection {
+        brackets: Brackets,
+        entries: Vec<Entry>,
+        /// Unchanged entries left out (0 with `full`).
+        hidden: usize,
+        before: Option<Shown>,
+        after: Option<Shown>,
+    },
+    /// A multi-line string as a line diff.
+    Lines(Vec<LineItem>),
+    /// A JSON-encoded string, decoded and diffed structurally.
+    Json(Box<Node>),
+}
+
+/// The markers of one side-by-side position in the tree.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Marks<'v> {
+    pub before_sensitive: Option<&'v Value>,
+    pub after_sensitive: Option<&'v Value>,
+    pub after_unknown: Option<&'v Value>,
+}
+
+/// Options of one diff.
+#[derive(Debug, Clone, Copy)]
+pub struct DiffOptions<'a, 'm> {
+    pub vis: &'a Visibility<'m>,
+    /// Keep unchanged entries instead of counting them as hidden.
+    pub full: bool,
+    pub replace_paths: &'a [Vec<PathStep>],
+}
+
+const TRUE: Value = Value::Bool(true);
+
+/// The marker one step down: a whole-value `true` covers every child.
+fn child<'v>(m: Option<&'v Value>, key: &Key) -> Option<&'v Value> {
+    match (m?, key) {
+        (Value::Bool(true), _) => Some(&TRUE),
+        (Value::Object(o), Key::Attr(k)) => o.get(k),
+        (Value::Array(a), Key::Index(i)) => a.get(*i),
+        _ => None,
+    }
+}
+
+fn is_true(m: Option<&Value>) -> bool {
+    matches!(m, Some(Value::Bool(true)))
+}
+
+fn any_true(m: Option<&Value>) -> bool {
+    match m {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Array(a)) => a.iter().any(|x| any_true(Some(x))),
+        Some(Value::Object(o)) => o.values().any(|x| any_true(Some(x))),
+        _ => false,
+    }
+}
+
+/// Diff a whole resource (or output) value. `None` is an absent side (the
+/// before of a create, the after of a destroy); JSON `null` counts as absent
+/// at the top.
+pub fn diff(before: Option<&Value>, after: Option<&Value>, marks: Marks<'_>, opts: &DiffOptions<'_, '_>) -> Node {
+    let before = before.filter(|v| !v.is_null());
+    let after = after.filter(|v| !v.is_null());
+    let mut path = Vec::new();
+    node(before, after, marks, opts, &mut path)
+}
+
+fn node(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &DiffOptions<'_, '_>, path: &mut Vec<PathStep>) -> Node {
+    let forces_replacement = !path.is_empty() && o.replace_paths.iter().any(|p| p == path);
+    let mut n = node_inner(before, after, m, o, path);
+    n.forces_replacement = forces_replacement;
+    n
+}
+
+fn op_of(before: Option<&Value>, after: Option<&Value>, unknown: bool) -> Op {
+    match (before, after) {
+        (None, None) if unknown => Op::Add,
+        (Some(_), None) if unknown => Op::Update,
+        (None, _) => Op::Add,
+        (Some(_), None) => Op::Remove,
+        (Some(b), Some(a)) if !unknown && b == a => Op::Same,
+        _ => Op::Update,
+    }
+}
+
+fn leaf(op: Op, before: Option<Shown>, after: Option<Shown>) -> Node {
+    Node { op, forces_replacement: false, kind: Kind::Leaf { before, after } }
+}
+
+fn node_inner(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &DiffOptions<'_, '_>, path: &mut Vec<PathStep>) -> Node {
+    let unknown = is_true(m.after_unknown);
+    let op = op_of(before, after, unknown);
+    let hide = !o.vis.show_sensitive;
+    let unknown_or = |s: Option<Shown>| if unknown { Some(Shown::Unknown) } else { s };
+
+    // Marked sensitive here or above, on either side: the whole node is masked.
+    if hide && (is_true(m.before_sensitive) || is_true(m.after_sensitive)) {
+        let side = |v: Option<&Value>| v.map(|v| if v.is_null() { Shown::Null } else { Shown::Sensitive });
+        return leaf(op, side(before), unknown_or(side(after)));
+    }
+    // A side shown whole: masked when anything in it is marked or holds a known secret.
+    let whole = |v: Option<&Value>, marker: Option<&Value>| v.map(|v| Shown::of(Some(v), hide && any_true(marker), false, o.vis));
+
+    // A scalar holding a known secret is shown whole (and so masked).
+    let secret_scalar = |v: Option<&Value>| v.is_some_and(|v| !v.is_object() && !v.is_array() && o.vis.must_mask(false, Some(v)));
+    if secret_scalar(before) || secret_scalar(after) {
+        return leaf(op, whole(before, m.before_sensitive), unknown_or(whole(after, m.after_sensitive)));
+    }
+
+    let b_coll = before.and_then(brackets_of);
+    let a_coll = if unknown {
+        None
+    } else {
+        match (after, m.after_unknown) {
+            (Some(a), _) => brackets_of(a),
+            // Parts unknown, the rest absent: still a collection.
+            (None, Some(u)) if any_true(Some(u)) => brackets_of(u),
+            _ => None,
+        }
+    };
+    let absent_or_null = |v: Option<&Value>| !matches!(v, Some(x) if !x.is_null());
+
+    match (b_coll, a_coll) {
+        (Some(bb), Some(ab)) if bb == ab => collection_node(op, bb, before, after, None, None, m, o, path),
+        (Some(bb), None) if absent_or_null(after) || unknown => {
+            let after_shown = if unknown { Some(Shown::Unknown) } else { after.map(|_| Shown::Null) };
+            let op = if after_shown.is_some() { Op::Update } else { op };
+            collection_node(op, bb, before, None, None, after_shown, m, o, path)
+        }
+        (None, Some(ab)) if absent_or_null(before) => {
+            let before_shown = before.map(|_| Shown::Null);
+            let op = if before_shown.is_some() { Op::Update } else { op };
+            collection_node(op, ab, None, after, before_shown, None, m, o, path)
+        }
+        _ => {
+            let marked_inside = hide && (any_true(m.before_sensitive) || any_true(m.after_sensitive));
+            if !unknown && !marked_inside {
+                if let Some(n) = string_node(op, before, after, o) {
+                    return n;
+                }
+            }
+            leaf(op, whole(before, m.before_sensitive), unknown_or(whole(after, m.after_sensitive)))
+        }
+    }
+}
+
+/// The brackets of a collection value.
+fn brackets_of(v: &Value) -> Option<Brackets> {
+    match v {
+        Value::Object(_) => Some(Brackets::Object),
+        Value::Array(_) => Some(Brackets::List),
+        _ => None,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn collection_node(
+    op: Op,
+    brackets: Brackets,
+    before: Option<&Value>,
+    after: Option<&Value>,
+    before_shown: Option<Shown>,
+    after_shown: Option<Shown>,
+    m: Marks<'_>,
+    o: &DiffOptions<'_, '_>,
+    path: &mut Vec<PathStep>,
+) -> Node {
+    // With the whole after unknown, the children have no after side.
+    let child_unknown = if after_shown.is_some() { None } else { m.after_unknown };
+    let m = Marks { after_unknown: child_unknown, ..m };
+    let pairs = match brackets {
+        Brackets::Object => object_pairs(before, after, m.after_unknown),
+        Brackets::List => list_pairs(before, after, m.after_unknown),
+    };
+    let mut entries = Vec::new();
+    let mut hidden = 0;
+    for (bkey, akey, b, a) in pairs {
+        // Object attributes that are null count as absent (as the CLI shows them).
+        let (b, a) = if brackets == Brackets::Object { (b.filter(|v| !v.is_null()), a.filter(|v| !v.is_null())) } else { (b, a) };
+        let cm = Marks {
+            before_sensitive: bkey.as_ref().and_then(|k| child(m.before_sensitive, k)),
+            after_sensitive: akey.as_ref().and_then(|k| child(m.after_sensitive, k)),
+            after_unknown: akey.as_ref().and_then(|k| child(m.after_unknown, k)),
+        };
+        if b.is_none() && a.is_none() && !any_true(cm.after_unknown) {
+            continue;
+        }
+        let Some(key) = akey.clone().or_else(|| bkey.clone()) else { continue };
+        path.push(key.step());
+        let n = node(b, a, cm, o, path);
+        path.pop();
+        if n.op == Op::Same && !o.full && !n.forces_replacement {
+            hidden += 1;
+        } else {
+            entries.push(Entry { key, before_key: bkey, node: n });
+        }
+    }
+    let op = if op == Op::Same && entries.iter().any(|e| e.node.op != Op::Same) { Op::Update } else { op };
+    Node { op, forces_replacement: false, kind: Kind::Collection { brackets, entries, hidden, before: before_shown, after: after_shown } }
+}
+
+/// Before key, after key, before value, after value.
+type Pair<'v> = (Option<Key>, Option<Key>, Option<&'v Value>, Option<&'v Value>);
+
+fn object_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: Option<&'v Value>) -> Vec<Pair<'v>> {
+    let bo = before.and_then(Value::as_object);
+    let ao = after.and_then(Value::as_object);
+    let uo = unknown.and_then(Value::as_object);
+    let keys_of = |m: Option<&'v serde_json::Map<String, Value>>| m.into_iter().flat_map(|m| m.keys());
+    let mut keys: Vec<&String> = keys_of(bo).chain(keys_of(ao)).chain(keys_of(uo)).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .map(|k| {
+            let b = bo.and_then(|m| m.get(k));
+            (b.map(|_| Key::Attr(k.clone())), Some(Key::Attr(k.clone())), b, ao.and_then(|m| m.get(k)))
+        })
+        .collect()
+}
+
+/// Lists (and sets, which the JSON writes as lists): elements are aligned by a
+/// longest common subsequence of equal elements, so an insertion or removal
+/// is shown as such; within a run of differing elements, removed and added
+/// collections are paired up and diffed in place.
+fn list_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: Option<&'v Value>) -> Vec<Pair<'v>> {
+    static EMPTY: Vec<Value> = Vec::new();
+    let b = before.and_then(Value::as_array).unwrap_or(&EMPTY);
+    let a = after.and_then(Value::as_array).unwrap_or(&EMPTY);
+    let ua = unknown.and_then(Value::as_array);
+    let alen = a.len().max(ua.map_or(0, Vec::len));
+    let unknown_at = |j: usize| ua.and_then(|u| u.get(j)).is_some_and(|u| any_true(Some(u)));
+    let same = |i: usize, j: usize| !unknown_at(j) && a.get(j).is_some_and(|x| *x == b[i]);
+
+    let matches = if b.len().saturating_mul(alen) > 4_000_000 {
+        // Too big to align: compare position by position.
+        (0..b.len().min(alen)).filter(|&k| same(k, k)).map(|k| (k, k)).collect()
+    } else {
+        lcs(b.len(), alen, same)
+    };
+
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    let structural = |v: &Value| v.is_object() || v.is_array();
+    let flush = |i0: usize, i1: usize, j0: usize, j1: usize, out: &mut Vec<Pair<'v>>| {
+        let paired = (i1 - i0).min(j1 - j0);
+        let mut adds = Vec::new();
+        for k in 0..(i1 - i0).max(j1 - j0) {
+            let (bi, aj) = (i0 + k, j0 + k);
+            let pair = k < paired && structural(&b[bi]) && (a.get(aj).is_some_and(structural) || unknown_at(aj));
+            if pair {
+                out.push((Some(Key::Index(bi)), Some(Key::Index(aj)), Some(&b[bi]), a.get(aj)));
+                continue;
+            }
+            if bi < i1 {
+                out.push((Some(Key::Index(bi)), None, Some(&b[bi]), None));
+            }
+            if aj < j1 {
+                adds.push((None, Some(Key::Index(aj)), None, a.get(aj)));
+            }
+        }
+        out.extend(adds);
+    };
+    for (mi, mj) in matches {
+        flush(i, mi, j, mj, &mut out);
+        out.push((Some(Key::Index(mi)), Some(Key::Index(mj)), Some(&b[mi]), a.get(mj)));
+        i = mi + 1;
+        j = mj + 1;
+    }
+    flush(i, b.len(), j, alen, &mut out);
+    out
+}
+
+/// Longest common subsequence of two sequences given an equality test.
+fn lcs(n: usize, m: usize, eq: impl Fn(usize, usize) -> bool) -> Vec<(usize, usize)> {
+    let mut t = vec![0u32; (n + 1) * (m + 1)];
+    let w = m + 1;
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            t[i * w + j] = if eq(i, j) { t[(i + 1) * w + j + 1] + 1 } else { t[(i + 1) * w + j].max(t[i * w + j + 1]) };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::new();
+    while i < n && j < m {
+        if eq(i, j) {
+            out.push((i, j));
+            i += 1;
+            j += 1;
+        } else if t[(i + 1) * w + j] >= t[i * w + j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+/// A JSON-encoded object or array inside a string (an IAM policy).
+fn json_in(s: &str) -> Option<Value> {
+    let t = s.trim_start();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    serde_json::from_str::<Value>(s).ok().filter(|v| v.is_object() || v.is_array())
+}
+
+/// Strings diffed specially: JSON documents structurally, multi-line text by line.
+fn string_node(op: Op, before: Option<&Value>, after: Option<&Value>, o: &DiffOptions<'_, '_>) -> Option<Node> {
+    fn as_str(v: Option<&Value>) -> Option<Option<&str>> {
+        match v {
+            None => Some(None),
+            Some(Value::String(s)) => Some(Some(s.as_str())),
+            _ => None,
+        }
+    }
+    let (b, a) = (as_str(before)?, as_str(after)?);
+    if b.is_none() && a.is_none() {
+        return None;
+    }
+    let bj = b.map(json_in);
+    let aj = a.map(json_in);
+    let json_ok = |x: &Option<Option<Value>>| !matches!(x, Some(None));
+    if json_ok(&bj) && json_ok(&aj) && op != Op::Same {
+        let (bv, av) = (bj.flatten(), aj.flatten());
+        let inner_opts = DiffOptions { replace_paths: &[], ..*o };
+        let inner = diff(bv.as_ref(), av.as_ref(), Marks::default(), &inner_opts);
+        return Some(Node { op, forces_replacement: false, kind: Kind::Json(Box::new(inner)) });
+    }
+    let multiline = b.is_some_and(|s| s.contains('\n')) || a.is_some_and(|s| s.contains('\n'));
+    if multiline && op != Op::Same {
+        return Some(Node { op, forces_replacement: false, kind: Kind::Lines(line_diff(b.unwrap_or(""), a.unwrap_or(""), b.is_some(), a.is_some(), o.full)) });
+    }
+    None
+}
+
+fn lines_of(s: &str) -> Vec<&str> {
+    let s = s.strip_suffix('\n').unwrap_or(s);
+    s.split('\n').collect()
+}
+
+/// A line diff; unchanged lines become hidden runs unless `full`.
+pub fn line_diff(before: &str, after: &str, has_before: bool, has_after: bool, full: bool) -> Vec<LineItem> {
+    let b = if has_before { lines_of(before) } else { Vec::new() };
+    let a = if has_after { lines_of(after) } else { Vec::new() };
+    let matches = if b.len().saturating_mul(a.len()) > 4_000_000 { Vec::new() } else { lcs(b.len(), a.len(), |i, j| b[i] == a[j]) };
+    let mut raw: Vec<(Op, &str)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    for (mi, mj) in matches.into_iter().chain(std::iter::once((b.len(), a.len()))) {
+        raw.extend(b[i..mi].iter().map(|l| (Op::Remove, *l)));
+        raw.extend(a[j..mj].iter().map(|l| (Op::Add, *l)));
+        if mi < b.len() {
+            raw.push((Op::Same, b[mi]));
+        }
+        i = mi + 1;
+        j = mj + 1;
+    }
+    let mut out = Vec::new();
+    for (op, l) in raw {
+        if op == Op::Same && !full {
+            if let Some(LineItem::Hidden(n)) = out.last_mut() {
+                *n += 1;
+            } else {
+                out.push(LineItem::Hidden(1));
+            }
+        } else {
+            out.push(LineItem::Line(op, l.to_string()));
+        }
+    }
+    out
+}
+
+/// A changed leaf of the tree, with its full path (for JSON output).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlatChange {
+    pub path: Vec<PathStep>,
+    pub op: Op,
+    pub before: Option<Shown>,
+    pub after: Option<Shown>,
+    pub forces_replacement: bool,
+}
+
+/// Every changed leaf. A collection with a side shown whole (`-> (known after
+/// apply)`) is one change at its own path; a JSON string or multi-line string
+/// is one change with both whole strings.
+pub fn flatten(root: &Node, before: Option<&Value>, after: Option<&Value>, vis: &Visibility<'_>) -> Vec<FlatChange> {
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    flat(root, before, after, vis, &mut path, &mut out);
+    out
+}
+
+fn flat(n: &Node, before: Option<&Value>, after: Option<&Value>, vis: &Visibility<'_>, path: &mut Vec<PathStep>, out: &mut Vec<FlatChange>) {
+    if n.op == Op::Same && !n.forces_replacement {
+        return;
+    }
+    let whole = |v: Option<&Value>| v.filter(|v| !v.is_null()).map(|v| Shown::of(Some(v), false, false, vis));
+    let push = |out: &mut Vec<FlatChange>, path: &[PathStep], b: Option<Shown>, a: Option<Shown>| {
+        out.push(FlatChange { path: path.to_vec(), op: n.op, before: b, after: a, forces_replacement: n.forces_replacement });
+    };
+    match &n.kind {
+        Kind::Leaf { before: b, after: a } => push(out, path, b.clone(), a.clone()),
+        Kind::Lines(_) | Kind::Json(_) => push(out, path, whole(before), whole(after)),
+        Kind::Collection { before: bs, after: as_, .. } if bs.is_some() || as_.is_some() => {
+            // A side shown whole is masked if anything inside was masked.
+            let masked = has_sensitive(n);
+            let side = |v: Option<&Value>| if masked { v.map(|_| Shown::Sensitive) } else { whole(v) };
+            let b = bs.clone().or_else(|| side(before));
+            let a = as_.clone().or_else(|| side(after));
+            push(out, path, b, a)
+        }
+        Kind::Collection { entries, .. } => {
+            for e in entries {
+                let cb = e.before_key.as_ref().and_then(|k| before.and_then(|v| step_into(v, k)));
+                let ca = if e.node.op == Op::Remove { None } else { after.and_then(|v| step_into(v, &e.key)) };
+                path.push(e.key.step());
+                flat(&e.node, cb, ca, vis, path, out);
+                path.pop();
+            }
+        }
+    }
+}
+
+fn has_sensitive(n: &Node) -> bool {
+    match &n.kind {
+        Kind::Leaf { before, after } => matches!(before, Some(Shown::Sensitive)) || matches!(after, Some(Shown::Sensitive)),
+        Kind::Collection { entries, .. } => entries.iter().any(|e| has_sensitive(&e.node)),
+        Kind::Json(inner) => has_sensitive(inner),
+        Kind::Lines(_) => false,
+    }
+}
+
+fn step_into<'v>(v: &'v Value, k: &Key) -> Option<&'v Value> {
+    match (v, k) {
+        (Value::Object(o), Key::Attr(a)) => o.get(a),
+        (Value::Array(a), Key::Index(i)) => a.get(*i),
+        _ => None,
+    }
+}
+
+/// A path as people write it: `input.tags["Name"]`, `rules[0].port`.
+pub fn path_text(path: &[PathStep]) -> String {
+    let mut s = String::new();
+    for (i, step) in path.iter().enumerate() {
+        match step {
+            PathStep::Key(k) if is_ident(k) => {
+                if i > 0 {
+                    s.push('.');
+                }
+                s.push_str(k);
+            }
+            other => s.push_str(&other.to_string()),
+        }
+    }
+    s
+}
+
+/// True for a key that can be written bare (`name`, `cost_center`, `a-b`).
+pub fn is_ident(k: &str) -> bool {
+    let mut cs = k.chars();
+    matches!(cs.next(), Some(c) if c.is_ascii_alphabetic() || c == '_') && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Number of entries shown and hidden below a node (for tests and summaries).
+pub fn count_changes(n: &Node) -> usize {
+    match &n.kind {
+        Kind::Collection { entries, .. } => entries.iter().map(|e| count_changes(&e.node)).sum(),
+        _ => usize::from(n.op != Op::Same),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mask::Masker;
+    use serde_json::json;
+
+    /// A compact picture of a tree: `~{a:1->2 +b:3 #1}`, lists `[..]`,
+    /// `S` sensitive, `?` unknown, `!` forces replacement, `L(..)` lines, `J(..)` JSON.
+    fn pic(n: &Node) -> String {
+        let side = |s: &Option<Shown>| match s {
+            None => "_".to_string(),
+            Some(Shown::Value(v)) => v.clone(),
+            Some(Shown::Null) => "null".into(),
+            Some(Shown::Sensitive) => "S".into(),
+            Some(Shown::Unknown) => "?".into(),
+        };
+        let sym = match n.op {
+            Op::Add => "+",
+            Op::Remove => "-",
+            Op::Update => "~",
+            Op::Same => "=",
+        };
+        let bang = if n.forces_replacement { "!" } else { "" };
+        let body = match &n.kind {
+            Kind::Leaf { before, after } => match n.op {
+                Op::Add => side(after),
+                Op::Remove => side(before),
+                Op::Same => side(after),
+                Op::Update => format!("{}->{}", side(before), side(after)),
+            },
+            Kind::Collection { brackets, entries, hidden, before, after } => {
+                let mut parts: Vec<String> = entries
+                    .iter()
+                    .map(|e| match &e.key {
+                        Key::Attr(k) => format!("{k}:{}", pic(&e.node)),
+                        Key::Index(_) => pic(&e.node),
+                    })
+                    .collect();
+                if *hidden > 0 {
+                    parts.push(format!("#{hidden}"));
+                }
+                let (o, c) = if *brackets == Brackets::Object { ("{", "}") } else { ("[", "]") };
+                let pre = before.as_ref().map(|b| format!("{}->", side(&Some(b.clone())))).unwrap_or_default();
+                let post = after.as_ref().map(|a| format!("->{}", side(&Some(a.clone())))).unwrap_or_default();
+                format!("{pre}{o}{}{c}{post}", parts.join(" "))
+            }
+            Kind::Lines(items) => {
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|i| match i {
+                        LineItem::Line(op, l) => format!("{}{l}", op.symbol()),
+                        LineItem::Hidden(k) => format!("#{k}"),
+                    })
+                    .collect();
+                format!("L({})", parts.join("|"))
+            }
+            Kind::Json(inner) => format!("J({})", pic(inner)),
+        };
+        format!("{sym}{bang}{body}")
+    }
+
+    fn d(before: Value, after: Value) -> String {
+        dm(before, after, Marks::default())
+    }
+
+    fn dm(before: Value, after: Value, m: Marks<'_>) -> String {
+        let vis = Visibility::default();
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        pic(&diff(Some(&before), Some(&after), m, &opts))
+    }
+
+    #[test]
+    fn maps_show_additions_removals_changes_and_count_the_rest() {
+        assert_eq!(d(json!({"a": 1, "b": 2, "c": 3}), json!({"a": 1, "b": 5, "d": 4})), "~{b:~2->5 c:-3 d:+4 #1}");
+        assert_eq!(d(json!({"a": 1}), json!({"a": 1})), "={#1}");
+    }
+
+    #[test]
+    fn nulls_count_as_absent_attributes() {
+        assert_eq!(d(json!({"a": null, "b": 1}), json!({"a": "x", "b": null})), "~{a:+\"x\" b:-1}");
+        assert_eq!(d(json!({"a": null}), json!({"a": null})), "={}");
+        assert_eq!(d(json!([null, 1]), json!([null, 2])), "~[-1 +2 #1]", "nulls inside lists are values");
+    }
+
+    #[test]
+    fn lists_of_primitives_align_insertions_and_removals() {
+        assert_eq!(d(json!([1, 2, 3]), json!([1, 3, 4])), "~[-2 +4 #2]");
+        assert_eq!(d(json!(["a", "b"]), json!(["x", "a", "b"])), "~[+\"x\" #2]");
+        assert_eq!(d(json!([]), json!(["a"])), "~[+\"a\"]");
+    }
+
+    #[test]
+    fn sets_written_as_lists_show_members_added_and_removed() {
+        // A set of ports reordered by the provider keeps its common members.
+        assert_eq!(d(json!([22, 80, 443]), json!([80, 443, 8080])), "~[-22 +8080 #2]");
+    }
+
+    #[test]
+    fn lists_of_objects_change_in_place() {
+        let before = json!([{"port": 80, "cidr": "0.0.0.0/0"}, {"port": 443, "cidr": "0.0.0.0/0"}]);
+        let after = json!([{"port": 80, "cidr": "0.0.0.0/0"}, {"port": 443, "cidr": "10.0.0.0/8"}, {"port": 22, "cidr": "10.0.0.0/8"}]);
+        assert_eq!(d(before, after), "~[~{cidr:~\"0.0.0.0/0\"->\"10.0.0.0/8\" #1} +{cidr:+\"10.0.0.0/8\" port:+22} #1]");
+    }
+
+    #[test]
+    fn type_changes_show_both_values_whole() {
+        assert_eq!(d(json!({"a": "1"}), json!({"a": 1})), "~{a:~\"1\"->1}");
+        assert_eq!(d(json!({"a": [1]}), json!({"a": {"x": 1}})), "~{a:~[1]->{\"x\":1}}");
+        assert_eq!(d(json!({"a": "s"}), json!({"a": ["s"]})), "~{a:~\"s\"->[\"s\"]}");
+    }
+
+    #[test]
+    fn deeply_nested_values_are_followed_to_the_change() {
+        let before = json!({"a": {"b": {"c": [{"d": {"e": 1, "f": 2}}]}}, "z": 0});
+        let after = json!({"a": {"b": {"c": [{"d": {"e": 9, "f": 2}}]}}, "z": 0});
+        assert_eq!(d(before, after), "~{a:~{b:~{c:~[~{d:~{e:~1->9 #1}}]}} #1}");
+    }
+
+    #[test]
+    fn create_and_destroy_expand_every_attribute() {
+        let vis = Visibility::default();
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let v = json!({"a": 1, "m": {"k": "v"}, "n": null});
+        assert_eq!(pic(&diff(None, Some(&v), Marks::default(), &opts)), "+{a:+1 m:+{k:+\"v\"}}");
+        assert_eq!(pic(&diff(Some(&v), Some(&Value::Null), Marks::default(), &opts)), "-{a:-1 m:-{k:-\"v\"}}");
+    }
+
+    #[test]
+    fn unknown_values_and_collections_replaced_by_unknown() {
+        let au = json!({"id": true, "out": true, "tags": {"b": true}, "l": [false, true]});
+        let m = Marks { after_unknown: Some(&au), ..Default::default() };
+        let got = dm(
+            json!({"id": "x", "out": {"k": 1}, "tags": {"a": "1"}, "l": [1]}),
+            json!({"tags": {"a": "1"}, "l": [1, null]}),
+            m,
+        );
+        assert_eq!(got, "~{id:~\"x\"->? l:~[+? #1] out:~{k:-1}->? tags:~{b:+? #1}}");
+    }
+
+    #[test]
+    fn sensitive_marks_mask_the_whole_marked_subtree_on_both_sides() {
+        let bs = json!({"pw": true, "nested": {"inner": true}});
+        let as_ = json!({"pw": true, "obj": true, "nested": {"inner": true}});
+        let m = Marks { before_sensitive: Some(&bs), after_sensitive: Some(&as_), ..Default::default() };
+        let got = dm(
+            json!({"pw": "a", "obj": {"x": "old"}, "nested": {"inner": {"deep": "s1"}, "plain": 1}}),
+            json!({"pw": "b", "obj": {"x": "new"}, "nested": {"inner": {"deep": "s2"}, "plain": 2}}),
+            m,
+        );
+        assert_eq!(got, "~{nested:~{inner:~S->S plain:~1->2} obj:~S->S pw:~S->S}");
+        // Marked only after: the before side is masked as well.
+        let as_ = json!({"k": true});
+        let m = Marks { after_sensitive: Some(&as_), ..Default::default() };
+        assert_eq!(dm(json!({"k": "was-visible"}), json!({"k": "now-secret"}), m), "~{k:~S->S}");
+    }
+
+    #[test]
+    fn sensitive_marks_are_ignored_with_show_sensitive() {
+        let bs = json!({"pw": true});
+        let vis = Visibility { show_sensitive: true, masker: None };
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let m = Marks { before_sensitive: Some(&bs), after_sensitive: Some(&bs), ..Default::default() };
+        assert_eq!(pic(&diff(Some(&json!({"pw": "a"})), Some(&json!({"pw": "b"})), m, &opts)), "~{pw:~\"a\"->\"b\"}");
+    }
+
+    #[test]
+    fn a_partly_marked_value_shown_whole_is_masked() {
+        // A type change shows values whole; a mark inside must not leak.
+        let as_ = json!({"v": {"secret": true}});
+        let m = Marks { after_sensitive: Some(&as_), ..Default::default() };
+        assert_eq!(dm(json!({"v": "plain"}), json!({"v": {"secret": "x"}}), m), "~{v:~\"plain\"->S}");
+    }
+
+    #[test]
+    fn values_holding_a_secret_known_elsewhere_are_masked() {
+        let mut masker = Masker::default();
+        masker.add("copied-secret-1");
+        let vis = Visibility { show_sensitive: false, masker: Some(&masker) };
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let got = pic(&diff(
+            Some(&json!({"output": "copied-secret-1", "m": {"a": "copied-secret-1", "b": "ok"}})),
+            Some(&json!({"output": "x", "m": {"a": "y", "b": "ok"}})),
+            Marks::default(),
+            &opts,
+        ));
+        assert_eq!(got, "~{m:~{a:~S->\"y\" #1} output:~S->\"x\"}");
+    }
+
+    #[test]
+    fn replace_paths_mark_forcing_attributes() {
+        let vis = Visibility::default();
+        let rp: Vec<Vec<PathStep>> = serde_json::from_str(r#"[["triggers"], ["disk", 0, "size"]]"#).unwrap();
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &rp };
+        let got = pic(&diff(
+            Some(&json!({"triggers": "a", "disk": [{"size": 1}], "x": 1})),
+            Some(&json!({"triggers": "b", "disk": [{"size": 2}], "x": 1})),
+            Marks::default(),
+            &opts,
+        ));
+        assert_eq!(got, "~{disk:~[~{size:~!1->2}] triggers:~!\"a\"->\"b\" #1}");
+    }
+
+    #[test]
+    fn full_keeps_unchanged_entries() {
+        let vis = Visibility::default();
+        let opts = DiffOptions { vis: &vis, full: true, replace_paths: &[] };
+        let got = pic(&diff(Some(&json!({"a": 1, "b": [1, 2]})), Some(&json!({"a": 2, "b": [1, 2]})), Marks::default(), &opts));
+        assert_eq!(got, "~{a:~1->2 b:=[=1 =2]}");
+    }
+
+    #[test]
+    fn multi_line_strings_are_line_diffs() {
+        let got = d(json!({"u": "#!/bin/sh\necho a\necho b\nexit 0\n"}), json!({"u": "#!/bin/sh\necho a\necho c\nexit 0\n"}));
+        assert_eq!(got, "~{u:~L(#2|-echo b|+echo c|#1)}");
+        let vis = Visibility::default();
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        assert_eq!(pic(&diff(None, Some(&json!({"u": "a\nb"})), Marks::default(), &opts)), "+{u:+L(+a|+b)}");
+    }
+
+    #[test]
+    fn json_encoded_strings_are_structured_diffs() {
+        let before = json!({"policy": r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:GetObject"]}]}"#});
+        let after = json!({"policy": r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:GetObject","s3:PutObject"]}]}"#});
+        assert_eq!(d(before, after), "~{policy:~J(~{Statement:~[~{Action:~[+\"s3:PutObject\" #1] #1}] #1})}");
+        // Not JSON, or a bare JSON scalar: an ordinary string.
+        assert_eq!(d(json!({"s": "{nope"}), json!({"s": "{nah"})), "~{s:~\"{nope\"->\"{nah\"}");
+        assert_eq!(d(json!({"s": "1"}), json!({"s": "2"})), "~{s:~\"1\"->\"2\"}");
+    }
+
+    #[test]
+    fn a_sensitive_json_string_is_not_decoded() {
+        let m = json!({"policy": true});
+        let marks = Marks { before_sensitive: Some(&m), after_sensitive: Some(&m), ..Default::default() };
+        assert_eq!(dm(json!({"policy": "{\"a\":1}"}), json!({"policy": "{\"a\":2}"}), marks), "~{policy:~S->S}");
+    }
+
+    #[test]
+    fn flatten_lists_changed_leaves_with_paths() {
+        let vis = Visibility::default();
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let au = json!({"out": true});
+        let before = json!({"tags": {"a": "1", "b": "2"}, "l": [1, 2, 3], "out": {"k": 1}});
+        let after = json!({"tags": {"a": "1", "b": "3"}, "l": [2, 3]});
+        let m = Marks { after_unknown: Some(&au), ..Default::default() };
+        let root = diff(Some(&before), Some(&after), m, &opts);
+        let flat = flatten(&root, Some(&before), Some(&after), &vis);
+        let got: Vec<(String, Op, Option<Shown>, Option<Shown>)> =
+            flat.into_iter().map(|c| (path_text(&c.path), c.op, c.before, c.after)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("l[0]".into(), Op::Remove, Some(Shown::Value("1".into())), None),
+                ("out".into(), Op::Update, Some(Shown::Value(r#"{"k":1}"#.into())), Some(Shown::Unknown)),
+                ("tags.b".into(), Op::Update, Some(Shown::Value("\"2\"".into())), Some(Shown::Value("\"3\"".into()))),
+            ]
+        );
+    }
+
+    #[test]
+    fn flatten_masks_a_whole_side_with_a_sensitive_part() {
+        let vis = Visibility::default();
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let bs = json!({"o": {"pw": true}});
+        let au = json!({"o": true});
+        let before = json!({"o": {"pw": "SECRET-MARKER-x", "u": "admin"}});
+        let after = json!({});
+        let m = Marks { before_sensitive: Some(&bs), after_unknown: Some(&au), ..Default::default() };
+        let root = diff(Some(&before), Some(&after), m, &opts);
+        let flat = flatten(&root, Some(&before), Some(&after), &vis);
+        assert_eq!(flat.len(), 1);
+        assert_eq!(flat[0].before, Some(Shown::Sensitive));
+        assert_eq!(flat[0].after, Some(Shown::Unknown));
+    }
+
+    #[test]
+    fn path_text_writes_identifiers_bare() {
+        let p: Vec<PathStep> = serde_json::from_str(r#"["tags", "Name", "x y", 0, "a"]"#).unwrap();
+        assert_eq!(path_text(&p), r#"tags.Name["x y"][0].a"#);
+    }
+}

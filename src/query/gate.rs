@@ -1,0 +1,797 @@
+//! `gate`: judge a plan against a policy (deny actions, cap counts, protect
+//! addresses and types, checks, errored plans, drift) and list each violation.
+//!
+//! Counting reuses the summary's: a change's gate actions come from
+//! [`count_totals`] (managed resources only, a replace both creates and
+//! destroys, an import counts besides its action) and [`ChangeKind::destroys`].
+
+use crate::glob::Glob;
+use crate::model::{ChangeKind, CheckKind, CheckStatus, Mode, Plan, ResourceChange};
+use crate::query::summary::{count_totals, summarize_plan, Totals};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// An action class a policy can deny or cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GateAction {
+    /// A new object: creates, both replace orders, OpenTofu's forget-then-create.
+    Create,
+    /// An in-place update.
+    Update,
+    /// Destruction: deletes, both replace orders, deposed objects.
+    Delete,
+    /// A replace, either order.
+    Replace,
+    /// Removed from state, object kept (`removed` with `destroy = false`).
+    Forget,
+    /// An import.
+    Import,
+    /// A move (`previous_address` differs from `address`).
+    Move,
+    /// Any of the above.
+    Any,
+}
+
+impl GateAction {
+    /// Every action, in the order `--deny` lists them.
+    pub const ALL: [GateAction; 8] = [
+        GateAction::Create,
+        GateAction::Update,
+        GateAction::Delete,
+        GateAction::Replace,
+        GateAction::Forget,
+        GateAction::Import,
+        GateAction::Move,
+        GateAction::Any,
+    ];
+
+    /// The names `--deny` and `--max` accept.
+    pub const NAMES: [&'static str; 8] = ["create", "update", "delete", "replace", "forget", "import", "move", "any"];
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    pub fn parse(s: &str) -> Option<GateAction> {
+        Self::NAMES.iter().position(|n| *n == s).map(|i| Self::ALL[i])
+    }
+
+    /// Verb for sentences: "3 changes would destroy".
+    fn verb(self) -> &'static str {
+        match self {
+            GateAction::Create => "create",
+            GateAction::Update => "update in place",
+            GateAction::Delete => "destroy",
+            GateAction::Replace => "replace",
+            GateAction::Forget => "forget",
+            GateAction::Import => "import",
+            GateAction::Move => "move",
+            GateAction::Any => "change",
+        }
+    }
+}
+
+impl fmt::Display for GateAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which gate actions one resource change performs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Classes {
+    pub create: bool,
+    pub update: bool,
+    pub delete: bool,
+    pub replace: bool,
+    pub forget: bool,
+    pub import: bool,
+    pub moves: bool,
+}
+
+impl Classes {
+    /// The classes of a change. Data sources perform none: reading, or
+    /// dropping, a data source never creates or destroys anything.
+    pub fn of(rc: &ResourceChange<'_>) -> Classes {
+        if rc.mode == Mode::Data {
+            return Classes::default();
+        }
+        let mut t = Totals::default();
+        count_totals(&mut t, rc);
+        let kind = rc.kind();
+        Classes {
+            create: t.add > 0,
+            update: t.change > 0,
+            delete: kind.destroys(),
+            replace: matches!(kind, ChangeKind::Replace(_)),
+            forget: t.forget > 0,
+            import: t.import > 0,
+            moves: rc.is_move(),
+        }
+    }
+
+    pub fn has(&self, a: GateAction) -> bool {
+        match a {
+            GateAction::Create => self.create,
+            GateAction::Update => self.update,
+            GateAction::Delete => self.delete,
+            GateAction::Replace => self.replace,
+            GateAction::Forget => self.forget,
+            GateAction::Import => self.import,
+            GateAction::Move => self.moves,
+            GateAction::Any => {
+                self.create || self.update || self.delete || self.replace || self.forget || self.import || self.moves
+            }
+        }
+    }
+}
+
+/// What drift does to the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DriftPolicy {
+    /// Drift is reported by `summary` but does not fail the gate (the default).
+    #[default]
+    Allow,
+    /// Any `resource_drift` entry fails the gate.
+    Deny,
+}
+
+/// A policy: the command-line flags and the policy file, merged.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    pub deny: Vec<GateAction>,
+    pub max: Vec<(GateAction, u64)>,
+    pub protect: Vec<Glob>,
+    pub allow: Vec<Glob>,
+    /// Resource types (globs matched against the whole type).
+    pub protect_types: Vec<Glob>,
+    pub fail_on_checks: bool,
+    pub allow_errored: bool,
+    /// `None`: not said (allow).
+    pub drift: Option<DriftPolicy>,
+}
+
+/// The policy file (`--policy FILE`): the same rules as the flags, in JSON.
+/// Unknown keys and values are errors: a typo must not loosen a policy.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyFile {
+    #[serde(rename = "$schema", default)]
+    pub schema: Option<String>,
+    #[serde(default)]
+    pub deny: Vec<GateAction>,
+    #[serde(default)]
+    pub max: BTreeMap<GateAction, u64>,
+    #[serde(default)]
+    pub protect: Vec<String>,
+    #[serde(default)]
+    pub allow: Vec<String>,
+    #[serde(default)]
+    pub protect_types: Vec<String>,
+    #[serde(default)]
+    pub fail_on_checks: bool,
+    #[serde(default)]
+    pub allow_errored: bool,
+    #[serde(default)]
+    pub drift: Option<DriftPolicy>,
+}
+
+impl PolicyFile {
+    /// Parse a policy file's text; the error says what is wrong and where.
+    pub fn parse(text: &str) -> Result<PolicyFile, (String, Option<(usize, usize)>)> {
+        serde_json::from_str(text).map_err(|e| {
+            let msg = e.to_string();
+            let msg = match msg.rfind(" at line ") {
+                Some(i) => msg[..i].to_string(),
+                None => msg,
+            };
+            let at = (e.line() > 0).then(|| (e.line(), e.column()));
+            (format!("invalid policy: {msg}"), at)
+        })
+    }
+}
+
+impl Policy {
+    /// Add a policy file's rules to these (the flags): lists and caps add up,
+    /// booleans that tighten or loosen are OR-ed, and a drift flag given on the
+    /// command line wins over the file's `drift`.
+    pub fn merge_file(&mut self, f: &PolicyFile) {
+        self.deny.extend(f.deny.iter().copied());
+        self.max.extend(f.max.iter().map(|(a, n)| (*a, *n)));
+        self.protect.extend(f.protect.iter().map(|g| Glob::new(g)));
+        self.allow.extend(f.allow.iter().map(|g| Glob::new(g)));
+        self.protect_types.extend(f.protect_types.iter().map(|g| Glob::new(g)));
+        self.fail_on_checks |= f.fail_on_checks;
+        self.allow_errored |= f.allow_errored;
+        if self.drift.is_none() {
+            self.drift = f.drift;
+        }
+    }
+
+    /// The default rule (deny destruction) is in force unless the policy says
+    /// something about `delete` itself (`--deny delete`, `--max delete=N`) or
+    /// denies `any`.
+    pub fn default_in_force(&self) -> bool {
+        !self.deny.iter().any(|a| matches!(a, GateAction::Delete | GateAction::Any))
+            && !self.max.iter().any(|(a, _)| *a == GateAction::Delete)
+    }
+
+    /// The rules this policy applies to every plan, in report order.
+    pub fn rules(&self) -> Vec<Rule> {
+        let mut rules = Vec::new();
+        let mut push = |r: Rule| {
+            if !rules.contains(&r) {
+                rules.push(r);
+            }
+        };
+        if self.default_in_force() {
+            push(Rule::Deny { action: GateAction::Delete, default: true });
+        }
+        for a in &self.deny {
+            push(Rule::Deny { action: *a, default: false });
+        }
+        for (a, n) in &self.max {
+            push(Rule::Max { action: *a, limit: *n });
+        }
+        for g in &self.protect {
+            push(Rule::Protect(g.as_str().to_string()));
+        }
+        for g in &self.protect_types {
+            push(Rule::ProtectType(g.as_str().to_string()));
+        }
+        if self.fail_on_checks {
+            push(Rule::Checks);
+        }
+        if !self.allow_errored {
+            push(Rule::NotErrored);
+        }
+        if self.drift == Some(DriftPolicy::Deny) {
+            push(Rule::NoDrift);
+        }
+        push(Rule::RecognisedActions);
+        rules
+    }
+
+    /// True when `--allow` lets `address` do `action`: allowed addresses may be
+    /// destroyed or replaced, so they are exempt from the rules on `delete` and
+    /// `replace` (the default rule included), and from no other rule.
+    fn allowed(&self, action: GateAction, address: &str) -> bool {
+        matches!(action, GateAction::Delete | GateAction::Replace) && self.allow.iter().any(|g| g.matches(address))
+    }
+
+    /// The policy as plain data (for the JSON report).
+    pub fn describe(&self) -> PolicyReport {
+        PolicyReport {
+            rules: self.rules().iter().map(Rule::id).collect(),
+            allow: self.allow.iter().map(|g| g.as_str().to_string()).collect(),
+            default_rule: self.default_in_force(),
+        }
+    }
+}
+
+/// One rule of a policy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rule {
+    /// `--deny ACTION` (and the default `deny delete`).
+    Deny { action: GateAction, default: bool },
+    /// `--max ACTION=N`.
+    Max { action: GateAction, limit: u64 },
+    /// `--protect GLOB`: these addresses may not be destroyed or replaced.
+    Protect(String),
+    /// `--protect-type TYPE`: resources of these types may not be destroyed or replaced.
+    ProtectType(String),
+    /// `--fail-on-checks`: failed or errored checks fail the gate.
+    Checks,
+    /// An errored plan fails the gate (unless `--allow-errored`).
+    NotErrored,
+    /// `--deny-drift`: drift fails the gate.
+    NoDrift,
+    /// Always on: an action list planview does not recognise fails the gate.
+    RecognisedActions,
+}
+
+impl Rule {
+    /// The rule as it is named in reports (`deny delete`, `max replace=2`, ...).
+    pub fn id(&self) -> String {
+        match self {
+            Rule::Deny { action, .. } => format!("deny {action}"),
+            Rule::Max { action, limit } => format!("max {action}={limit}"),
+            Rule::Protect(g) => format!("protect {g}"),
+            Rule::ProtectType(t) => format!("protect-type {t}"),
+            Rule::Checks => "fail-on-checks".into(),
+            Rule::NotErrored => "not-errored".into(),
+            Rule::NoDrift => "deny-drift".into(),
+            Rule::RecognisedActions => "recognised-actions".into(),
+        }
+    }
+
+    /// True for the rule in force when the policy says nothing about destruction.
+    pub fn is_default(&self) -> bool {
+        matches!(self, Rule::Deny { default: true, .. })
+    }
+
+    /// What the rule means, in words.
+    pub fn description(&self) -> String {
+        match self {
+            Rule::Deny { action: GateAction::Delete, default: true } => {
+                "no managed resource may be destroyed (default rule; replaces and deposed objects count)".into()
+            }
+            Rule::Deny { action, .. } => format!("no change may {}", action.verb()),
+            Rule::Max { action, limit } => format!("at most {limit} change(s) may {}", action.verb()),
+            Rule::Protect(g) => format!("addresses matching {g} may not be destroyed or replaced"),
+            Rule::ProtectType(t) => format!("resources of type {t} may not be destroyed or replaced"),
+            Rule::Checks => "no check may fail or error".into(),
+            Rule::NotErrored => "the plan must not have errored".into(),
+            Rule::NoDrift => "no resource may have drifted".into(),
+            Rule::RecognisedActions => "every action list must be one planview recognises".into(),
+        }
+    }
+}
+
+/// The policy in a report.
+#[derive(Debug, Clone, Serialize)]
+pub struct PolicyReport {
+    /// Rule ids in force, in report order.
+    pub rules: Vec<String>,
+    /// `--allow` globs.
+    pub allow: Vec<String>,
+    /// True when the default rule (`deny delete`) is in force.
+    pub default_rule: bool,
+}
+
+/// One broken rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    /// The rule's id.
+    pub rule: String,
+    /// The resource, check or drift address; `null` for plan-wide rules.
+    pub address: Option<String>,
+    /// What the change does (`delete`, `replace`, `create+teleport`, ...), the
+    /// check status, `errored`, or the capped action.
+    pub action: String,
+    /// Why it breaks the rule, in words.
+    pub reason: String,
+}
+
+/// One rule's outcome on one plan.
+#[derive(Debug, Clone, Serialize)]
+pub struct RuleOutcome {
+    pub rule: String,
+    pub description: String,
+    /// True for the default rule.
+    pub default: bool,
+    pub passed: bool,
+    pub violations: u64,
+}
+
+/// Managed changes counted per gate action (before `--allow`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ActionCounts {
+    pub create: u64,
+    pub update: u64,
+    pub delete: u64,
+    pub replace: u64,
+    pub forget: u64,
+    pub import: u64,
+    #[serde(rename = "move")]
+    pub moves: u64,
+    /// Changes that do anything at all (`any`).
+    pub any: u64,
+}
+
+impl ActionCounts {
+    fn add(&mut self, c: &Classes) {
+        for a in GateAction::ALL {
+            if c.has(a) {
+                *self.get_mut(a) += 1;
+            }
+        }
+    }
+
+    fn get_mut(&mut self, a: GateAction) -> &mut u64 {
+        match a {
+            GateAction::Create => &mut self.create,
+            GateAction::Update => &mut self.update,
+            GateAction::Delete => &mut self.delete,
+            GateAction::Replace => &mut self.replace,
+            GateAction::Forget => &mut self.forget,
+            GateAction::Import => &mut self.import,
+            GateAction::Move => &mut self.moves,
+            GateAction::Any => &mut self.any,
+        }
+    }
+
+    pub fn get(&self, a: GateAction) -> u64 {
+        let mut c = *self;
+        *c.get_mut(a)
+    }
+
+    pub fn add_assign(&mut self, o: &ActionCounts) {
+        for a in GateAction::ALL {
+            *self.get_mut(a) += o.get(a);
+        }
+    }
+}
+
+/// The gate's judgement of one plan.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanVerdict {
+    /// The input as named on the command line, or `<stdin>`.
+    pub file: String,
+    /// `pass` or `fail`.
+    pub verdict: &'static str,
+    pub terraform_version: Option<String>,
+    pub errored: bool,
+    /// The CLI's `Plan:` line, recomputed (`No changes.` when nothing changes).
+    pub plan_line: String,
+    pub counts: ActionCounts,
+    pub drift: u64,
+    pub rules: Vec<RuleOutcome>,
+    pub violations: Vec<Violation>,
+}
+
+impl PlanVerdict {
+    pub fn passed(&self) -> bool {
+        self.violations.is_empty()
+    }
+}
+
+/// What a change would do, in words, with its reason, move and import id:
+/// `would be replaced (destroy then create): is tainted, so it must be replaced`.
+pub fn change_words(rc: &ResourceChange<'_>) -> String {
+    use crate::model::ReplaceOrder::*;
+    let kind = rc.kind();
+    let mut s = match &kind {
+        ChangeKind::NoOp if rc.is_move() => "would be moved".to_string(),
+        ChangeKind::NoOp if rc.change.importing.is_some() => "would be imported".to_string(),
+        ChangeKind::NoOp => "would not change".to_string(),
+        ChangeKind::Create => "would be created".to_string(),
+        ChangeKind::Read => "would be read".to_string(),
+        ChangeKind::Update => "would be updated in place".to_string(),
+        ChangeKind::Delete => "would be destroyed".to_string(),
+        ChangeKind::Replace(DeleteBeforeCreate) => "would be replaced (destroy then create)".to_string(),
+        ChangeKind::Replace(CreateBeforeDestroy) => "would be replaced (create before destroy)".to_string(),
+        ChangeKind::Forget => "would be forgotten (removed from state, object kept)".to_string(),
+        ChangeKind::ForgetThenCreate => "would be forgotten, then created anew".to_string(),
+        ChangeKind::Unknown(_) => format!("has the unrecognised action list [{}]", kind.key().replace('+', ", ")),
+    };
+    if let Some(k) = &rc.deposed {
+        s = format!("deposed object {k} {s}");
+    }
+    let mut extra = Vec::new();
+    if let Some(r) = &rc.action_reason {
+        extra.push(r.words());
+    }
+    if let Some(p) = rc.previous_address.as_ref().filter(|_| rc.is_move()) {
+        extra.push(format!("moved from {p}"));
+    }
+    if let Some(i) = &rc.change.importing {
+        extra.push(match &i.id {
+            Some(id) => format!("import id {id}"),
+            None => "imported".into(),
+        });
+    }
+    if extra.is_empty() {
+        s
+    } else {
+        format!("{s}: {}", extra.join("; "))
+    }
+}
+
+/// A failed check in words: `check block failed`, `variable validation errored`.
+fn check_words(kind: &CheckKind, status: &CheckStatus) -> String {
+    let what = match kind {
+        CheckKind::Resource => "resource condition".to_string(),
+        CheckKind::OutputValue => "output condition".to_string(),
+        CheckKind::Check => "check block".to_string(),
+        CheckKind::Var => "variable validation".to_string(),
+        CheckKind::Other(k) => format!("{k} check"),
+    };
+    let status = match status {
+        CheckStatus::Fail => "failed".to_string(),
+        CheckStatus::Error => "errored".to_string(),
+        s => s.as_str().to_string(),
+    };
+    format!("{what} {status}")
+}
+
+/// The action key of a change for a violation (`move`/`import` for no-ops that do those).
+fn action_key(rc: &ResourceChange<'_>) -> String {
+    match rc.kind() {
+        ChangeKind::NoOp if rc.is_move() => "move".into(),
+        ChangeKind::NoOp if rc.change.importing.is_some() => "import".into(),
+        k => k.key(),
+    }
+}
+
+/// How many addresses a `max` violation names before "and N more".
+const MAX_NAMED: usize = 5;
+
+/// Judge one plan.
+pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
+    let rules = policy.rules();
+    let mut counts = ActionCounts::default();
+    let classes: Vec<Classes> = p.resource_changes.iter().map(Classes::of).collect();
+    classes.iter().for_each(|c| counts.add(c));
+    let summary = summarize_plan(p);
+    let mut violations = Vec::new();
+    let mut outcomes = Vec::new();
+    for rule in &rules {
+        let id = rule.id();
+        let before = violations.len();
+        let mut v = |address: Option<&str>, action: String, reason: String| {
+            violations.push(Violation { rule: id.clone(), address: address.map(str::to_string), action, reason });
+        };
+        let changes = p.resource_changes.iter().zip(&classes);
+        match rule {
+            Rule::Deny { action, .. } => {
+                for (rc, c) in changes {
+                    if c.has(*action) && !policy.allowed(*action, &rc.address) {
+                        v(Some(&rc.address), action_key(rc), change_words(rc));
+                    }
+                }
+            }
+            Rule::Max { action, limit } => {
+                let hits: Vec<&str> = changes
+                    .filter(|(rc, c)| c.has(*action) && !policy.allowed(*action, &rc.address))
+                    .map(|(rc, _)| rc.address.as_str())
+                    .collect();
+                if hits.len() as u64 > *limit {
+                    let mut named = hits.iter().take(MAX_NAMED).copied().collect::<Vec<_>>().join(", ");
+                    if hits.len() > MAX_NAMED {
+                        named.push_str(&format!(" and {} more", hits.len() - MAX_NAMED));
+                    }
+                    v(
+                        None,
+                        action.as_str().to_string(),
+                        format!("{} change(s) would {}, more than the {limit} allowed: {named}", hits.len(), action.verb()),
+                    );
+                }
+            }
+            Rule::Protect(g) => {
+                let glob = Glob::new(g);
+                for (rc, c) in changes {
+                    if c.delete && glob.matches(&rc.address) {
+                        v(Some(&rc.address), action_key(rc), change_words(rc));
+                    }
+                }
+            }
+            Rule::ProtectType(t) => {
+                let glob = Glob::new(t);
+                for (rc, c) in changes {
+                    if c.delete && glob.matches_exactly(&rc.type_) {
+                        v(Some(&rc.address), action_key(rc), format!("{} (type {})", change_words(rc), rc.type_));
+                    }
+                }
+            }
+            Rule::Checks => {
+                for obj in p.checks.iter().flatten() {
+                    for inst in obj.display_instances() {
+                        if matches!(inst.status, CheckStatus::Fail | CheckStatus::Error) {
+                            let problems: Vec<&str> = inst.problems.iter().map(|pr| pr.message.as_str()).collect();
+                            let what = check_words(&inst.address.kind, &inst.status);
+                            let what = if problems.is_empty() { what } else { format!("{what}: {}", problems.join("; ")) };
+                            v(Some(&inst.address.to_display), inst.status.as_str().to_string(), what);
+                        }
+                    }
+                }
+            }
+            Rule::NotErrored => {
+                if p.errored {
+                    v(
+                        None,
+                        "errored".into(),
+                        "planning failed: the plan cannot be applied and lists only the changes planned before the error".into(),
+                    );
+                }
+            }
+            Rule::NoDrift => {
+                for rc in &p.resource_drift {
+                    let kind = rc.kind();
+                    let what = match &kind {
+                        ChangeKind::Delete => "deleted outside of Terraform/OpenTofu".to_string(),
+                        ChangeKind::Update => "changed outside of Terraform/OpenTofu".to_string(),
+                        k => format!("drifted ({})", k.key()),
+                    };
+                    v(Some(&rc.address), kind.key(), what);
+                }
+            }
+            Rule::RecognisedActions => {
+                for rc in &p.resource_changes {
+                    let kind = rc.kind();
+                    if let ChangeKind::Unknown(list) = &kind {
+                        let list: Vec<&str> = list.iter().map(|a| a.as_str()).collect();
+                        v(
+                            Some(&rc.address),
+                            kind.key(),
+                            format!("action list [{}] is not one planview recognises: the gate fails closed", list.join(", ")),
+                        );
+                    }
+                }
+            }
+        }
+        let n = (violations.len() - before) as u64;
+        outcomes.push(RuleOutcome {
+            rule: id,
+            description: rule.description(),
+            default: rule.is_default(),
+            passed: n == 0,
+            violations: n,
+        });
+    }
+    PlanVerdict {
+        file: String::new(),
+        verdict: if violations.is_empty() { "pass" } else { "fail" },
+        terraform_version: p.terraform_version.clone(),
+        errored: p.errored,
+        plan_line: if summary.has_changes { summary.plan_line } else { "No changes.".into() },
+        counts,
+        drift: p.resource_drift.len() as u64,
+        rules: outcomes,
+        violations,
+    }
+}
+
+/// The sum over several plans.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GateTotal {
+    pub files: u64,
+    pub passed: u64,
+    pub failed: u64,
+    /// Inputs that could not be read (or were not plans).
+    pub errors: u64,
+    pub violations: u64,
+    pub counts: ActionCounts,
+}
+
+/// `pass`, `fail` or `error`: the worst over every input.
+pub fn overall(total: &GateTotal) -> &'static str {
+    if total.errors > 0 {
+        "error"
+    } else if total.failed > 0 {
+        "fail"
+    } else {
+        "pass"
+    }
+}
+
+pub fn total<'a>(items: impl Iterator<Item = Option<&'a PlanVerdict>>) -> GateTotal {
+    let mut t = GateTotal::default();
+    for item in items {
+        t.files += 1;
+        match item {
+            None => t.errors += 1,
+            Some(v) => {
+                if v.passed() {
+                    t.passed += 1;
+                } else {
+                    t.failed += 1;
+                }
+                t.violations += v.violations.len() as u64;
+                t.counts.add_assign(&v.counts);
+            }
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(changes: &str) -> Plan<'_> {
+        serde_json::from_str(changes).unwrap()
+    }
+
+    const MIX: &str = r#"{"format_version":"1.2","resource_changes":[
+        {"address":"a.create","type":"a","mode":"managed","change":{"actions":["create"]}},
+        {"address":"a.upd","type":"a","mode":"managed","change":{"actions":["update"]}},
+        {"address":"a.r1","type":"a","mode":"managed","change":{"actions":["delete","create"]},"action_reason":"replace_because_tainted"},
+        {"address":"db.r2","type":"db","mode":"managed","change":{"actions":["create","delete"]}},
+        {"address":"a.dep","type":"a","mode":"managed","deposed":"abcd","change":{"actions":["delete"]}},
+        {"address":"data.x.gone","type":"x","mode":"data","change":{"actions":["delete"]}},
+        {"address":"data.x.y","type":"x","mode":"data","change":{"actions":["read"]}},
+        {"address":"a.fg","type":"a","mode":"managed","change":{"actions":["forget"]}},
+        {"address":"a.mv","previous_address":"a.old","type":"a","mode":"managed","change":{"actions":["no-op"]}},
+        {"address":"a.imp","type":"a","mode":"managed","change":{"actions":["no-op"],"importing":{"id":"i-1"}}}]}"#;
+
+    fn addresses(v: &PlanVerdict, rule: &str) -> Vec<String> {
+        v.violations.iter().filter(|x| x.rule == rule).filter_map(|x| x.address.clone()).collect()
+    }
+
+    #[test]
+    fn default_denies_replaces_and_deposed_but_not_data_or_forget() {
+        let v = evaluate(&plan(MIX), &Policy::default());
+        assert_eq!(addresses(&v, "deny delete"), ["a.r1", "db.r2", "a.dep"]);
+        assert_eq!(v.verdict, "fail");
+        assert_eq!(v.counts.delete, 3);
+        assert_eq!(v.counts.create, 3);
+        assert_eq!(v.counts.forget, 1);
+        assert!(v.violations[2].reason.contains("deposed object abcd"), "{:?}", v.violations[2]);
+        assert!(v.violations[0].reason.contains("tainted"));
+    }
+
+    #[test]
+    fn allow_exempts_but_protect_wins() {
+        let policy = Policy {
+            allow: vec![Glob::new("*")],
+            protect_types: vec![Glob::new("db")],
+            ..Default::default()
+        };
+        let v = evaluate(&plan(MIX), &policy);
+        assert!(addresses(&v, "deny delete").is_empty());
+        assert_eq!(addresses(&v, "protect-type db"), ["db.r2"]);
+    }
+
+    #[test]
+    fn explicit_delete_rule_replaces_the_default() {
+        let policy = Policy { max: vec![(GateAction::Delete, 3)], ..Default::default() };
+        assert!(!policy.default_in_force());
+        assert!(evaluate(&plan(MIX), &policy).passed());
+        let policy = Policy { max: vec![(GateAction::Delete, 2)], ..Default::default() };
+        let v = evaluate(&plan(MIX), &policy);
+        assert_eq!(v.violations.len(), 1);
+        assert!(v.violations[0].reason.starts_with("3 change(s) would destroy, more than the 2 allowed"));
+        // Other action rules keep the default.
+        let policy = Policy { deny: vec![GateAction::Create], ..Default::default() };
+        assert!(policy.default_in_force());
+    }
+
+    #[test]
+    fn forget_move_import_are_their_own_actions() {
+        for (a, addr) in [(GateAction::Forget, "a.fg"), (GateAction::Move, "a.mv"), (GateAction::Import, "a.imp")] {
+            let policy = Policy { deny: vec![a], ..Default::default() };
+            let v = evaluate(&plan(MIX), &policy);
+            assert_eq!(addresses(&v, &format!("deny {a}")), [addr], "{a}");
+        }
+    }
+
+    #[test]
+    fn allow_exempts_only_from_rules_on_destruction() {
+        let policy = Policy {
+            deny: vec![GateAction::Forget, GateAction::Replace],
+            allow: vec![Glob::new("a.*")],
+            ..Default::default()
+        };
+        let v = evaluate(&plan(MIX), &policy);
+        assert_eq!(addresses(&v, "deny forget"), ["a.fg"]);
+        assert_eq!(addresses(&v, "deny replace"), ["db.r2"]);
+        assert_eq!(addresses(&v, "deny delete"), ["db.r2"]);
+    }
+
+    #[test]
+    fn unknown_action_lists_fail_closed_even_when_allowed() {
+        let p = plan(r#"{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"actions":["create","teleport"]}}]}"#);
+        let policy = Policy { allow: vec![Glob::new("*")], ..Default::default() };
+        let v = evaluate(&p, &policy);
+        assert_eq!(v.violations.len(), 1);
+        assert_eq!(v.violations[0].rule, "recognised-actions");
+        assert_eq!(v.violations[0].action, "create+teleport");
+    }
+
+    #[test]
+    fn policy_file_rejects_typos_and_unknown_actions() {
+        assert!(PolicyFile::parse(r#"{"protct":["x"]}"#).unwrap_err().0.contains("unknown field"));
+        assert!(PolicyFile::parse(r#"{"deny":["explode"]}"#).is_err());
+        assert!(PolicyFile::parse(r#"{"max":{"delete":-1}}"#).is_err());
+        let f = PolicyFile::parse(r#"{"$schema":"x","deny":["forget"],"max":{"replace":2},"drift":"deny"}"#).unwrap();
+        let mut p = Policy { drift: Some(DriftPolicy::Allow), ..Default::default() };
+        p.merge_file(&f);
+        assert_eq!(p.deny, [GateAction::Forget]);
+        assert_eq!(p.max, [(GateAction::Replace, 2)]);
+        assert_eq!(p.drift, Some(DriftPolicy::Allow), "the flag wins over the file");
+    }
+
+    #[test]
+    fn action_names_round_trip() {
+        for a in GateAction::ALL {
+            assert_eq!(GateAction::parse(a.as_str()), Some(a));
+            let json = serde_json::to_string(&a).unwrap();
+            assert_eq!(json, format!("\"{a}\""));
+        }
+        assert_eq!(GateAction::parse("destroy"), None);
+    }
+}

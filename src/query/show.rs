@@ -1,0 +1,239 @@
+//! `show`: the attribute-level changes of each resource (and output) of a plan,
+//! as a structural diff tree per change.
+//!
+//! Only the changes that pass the filter have their before/after values parsed.
+
+use crate::filter::Filter;
+use crate::input::Document;
+use crate::model::{Change, ChangeKind, PathStep, Plan, ResourceChange};
+use crate::query::diff::{self, DiffOptions, FlatChange, Marks, Node};
+use crate::query::values::{parse_raw, Visibility};
+use serde_json::Value;
+
+/// What to show.
+#[derive(Debug, Clone, Default)]
+pub struct ShowOptions {
+    pub filter: Filter,
+    /// Show no-op changes too (`--all`).
+    pub all: bool,
+    /// Show unchanged attributes (`--full`).
+    pub full: bool,
+}
+
+/// The report of one plan.
+#[derive(Debug)]
+pub struct ShowReport {
+    pub file: String,
+    pub format_version: String,
+    pub terraform_version: Option<String>,
+    pub errored: bool,
+    pub resources: Vec<ResourceDiff>,
+    pub outputs: Vec<OutputDiff>,
+    /// No-op changes left out (without `--all`).
+    pub hidden_noop: usize,
+    /// Changes left out by the filters.
+    pub filtered_out: usize,
+}
+
+/// One resource change.
+#[derive(Debug)]
+pub struct ResourceDiff {
+    pub address: String,
+    pub previous_address: Option<String>,
+    pub mode: String,
+    pub type_: String,
+    pub kind: ChangeKind,
+    pub actions: Vec<String>,
+    pub reason: Option<String>,
+    pub reason_words: Option<String>,
+    pub deposed: Option<String>,
+    pub importing: bool,
+    pub import_id: Option<String>,
+    pub generated_config: bool,
+    pub root: Node,
+    /// Changed leaves with their paths (for JSON).
+    pub changes: Vec<FlatChange>,
+}
+
+impl ResourceDiff {
+    pub fn moved(&self) -> bool {
+        self.previous_address.as_ref().is_some_and(|p| *p != self.address)
+    }
+}
+
+/// One output change.
+#[derive(Debug)]
+pub struct OutputDiff {
+    pub name: String,
+    pub kind: ChangeKind,
+    pub root: Node,
+    pub changes: Vec<FlatChange>,
+}
+
+/// Build the report of a plan; a state is refused.
+pub fn show(doc: &Document<'_>, opts: &ShowOptions, vis: &Visibility) -> Result<ShowReport, String> {
+    let plan = match doc {
+        Document::Plan(p) => p,
+        Document::State(_) => {
+            return Err("this is a state, not a plan: `show` reads a saved plan's `show -json` (try `planview summary` for a state)".into())
+        }
+    };
+    Ok(show_plan(plan, opts, vis))
+}
+
+/// True when a change is listed without `--all`: every action but no-op, and
+/// no-ops that move or import (the CLI lists those too).
+pub fn listed_by_default(rc: &ResourceChange<'_>) -> bool {
+    rc.kind() != ChangeKind::NoOp || rc.is_move() || rc.change.importing.is_some()
+}
+
+pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowReport {
+    let mut resources = Vec::new();
+    let (mut hidden_noop, mut filtered_out) = (0, 0);
+    for rc in &plan.resource_changes {
+        if !opts.filter.matches_change(rc) {
+            filtered_out += 1;
+            continue;
+        }
+        if !opts.all && !listed_by_default(rc) {
+            hidden_noop += 1;
+            continue;
+        }
+        resources.push(resource_diff(rc, opts, vis));
+    }
+    // Outputs are listed unless the filters pick resources.
+    let f = &opts.filter;
+    let outputs_wanted = f.addresses.is_empty() && f.types.is_empty() && f.modules.is_empty();
+    let mut outputs = Vec::new();
+    if outputs_wanted {
+        for (name, ch) in &plan.output_changes {
+            let kind = ch.kind();
+            if !f.action_ok(&kind.key(), false, false) {
+                continue;
+            }
+            if kind == ChangeKind::NoOp && !opts.all {
+                hidden_noop += 1;
+                continue;
+            }
+            let (root, changes) = diff_change(ch, opts, vis);
+            outputs.push(OutputDiff { name: name.clone(), kind, root, changes });
+        }
+    }
+    ShowReport {
+        file: String::new(),
+        format_version: plan.format_version.clone(),
+        terraform_version: plan.terraform_version.clone(),
+        errored: plan.errored,
+        resources,
+        outputs,
+        hidden_noop,
+        filtered_out,
+    }
+}
+
+fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) -> ResourceDiff {
+    let (root, changes) = diff_change(&rc.change, opts, vis);
+    ResourceDiff {
+        address: rc.address.clone(),
+        previous_address: rc.previous_address.clone(),
+        mode: rc.mode.as_str().to_string(),
+        type_: rc.type_.clone(),
+        kind: rc.kind(),
+        actions: rc.change.actions.iter().map(|a| a.as_str().to_string()).collect(),
+        reason: rc.action_reason.as_ref().map(|r| r.code().to_string()),
+        reason_words: rc.action_reason.as_ref().map(|r| r.words_for(&rc.kind())),
+        deposed: rc.deposed.clone(),
+        importing: rc.change.importing.is_some(),
+        import_id: rc.change.importing.as_ref().and_then(|i| i.id.clone()),
+        generated_config: rc.change.generated_config.as_ref().is_some_and(|g| !g.is_empty()),
+        root,
+        changes,
+    }
+}
+
+/// Parse one change's values and markers (only now) and diff them.
+///
+/// A forget leaves the object as it is (only the state lets go of it), so its
+/// before is shown as unchanged, as the CLI does.
+fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility) -> (Node, Vec<FlatChange>) {
+    let forget = ch.kind() == ChangeKind::Forget;
+    let before = parse_raw(ch.before);
+    let after = if forget { before.clone() } else { parse_raw(ch.after) };
+    let bs = parse_raw(ch.before_sensitive);
+    let as_ = parse_raw(ch.after_sensitive);
+    let au = parse_raw(ch.after_unknown);
+    // An unreadable marker fails closed: everything is treated as sensitive.
+    let fail_closed = |raw: Option<&crate::model::RawValue>, parsed: Option<Value>| match (raw, parsed) {
+        (Some(_), None) => Some(Value::Bool(true)),
+        (_, p) => p,
+    };
+    let bs = fail_closed(ch.before_sensitive, bs);
+    let au = if forget { None } else { au };
+    let as_ = if forget { bs.clone() } else { fail_closed(ch.after_sensitive, as_) };
+    let marks = Marks { before_sensitive: bs.as_ref(), after_sensitive: as_.as_ref(), after_unknown: au.as_ref() };
+    let replace_paths: &[Vec<PathStep>] = &ch.replace_paths;
+    let dopts = DiffOptions { vis, full: opts.full, replace_paths };
+    let root = diff::diff(before.as_ref(), after.as_ref(), marks, &dopts);
+    let changes = diff::flatten(&root, before.as_ref(), after.as_ref(), vis);
+    (root, changes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::parse;
+    use crate::query::diff::Op;
+    use crate::query::values::Shown;
+
+    const PLAN: &str = r#"{"format_version":"1.2","resource_changes":[
+      {"address":"a.create","type":"a","change":{"actions":["create"],"before":null,"after":{"x":1},"after_unknown":{"id":true}}},
+      {"address":"a.same","type":"a","change":{"actions":["no-op"],"before":{"x":1},"after":{"x":1}}},
+      {"address":"a.moved","previous_address":"a.old","type":"a","change":{"actions":["no-op"],"before":{"x":1},"after":{"x":1}}},
+      {"address":"b.upd","type":"b","change":{"actions":["update"],"before":{"x":1,"pw":"hunter22"},"after":{"x":2,"pw":"hunter23"},
+        "before_sensitive":{"pw":true},"after_sensitive":{"pw":true}}}],
+      "output_changes":{"o":{"actions":["update"],"before":"a","after":"b"},"n":{"actions":["no-op"],"before":1,"after":1}}}"#;
+
+    #[test]
+    fn no_ops_hidden_unless_all_but_moves_listed() {
+        let doc = parse("p", PLAN.as_bytes()).unwrap();
+        let r = show(&doc, &ShowOptions::default(), &Visibility::default()).unwrap();
+        let addrs: Vec<&str> = r.resources.iter().map(|r| r.address.as_str()).collect();
+        assert_eq!(addrs, ["a.create", "a.moved", "b.upd"]);
+        assert_eq!(r.hidden_noop, 2, "one resource and one output no-op");
+        assert_eq!(r.outputs.len(), 1);
+        let all = show(&doc, &ShowOptions { all: true, ..Default::default() }, &Visibility::default()).unwrap();
+        assert_eq!(all.resources.len(), 4);
+        assert_eq!(all.outputs.len(), 2);
+    }
+
+    #[test]
+    fn filters_pick_resources_and_drop_outputs() {
+        let doc = parse("p", PLAN.as_bytes()).unwrap();
+        let opts = ShowOptions { filter: Filter { types: vec!["b".into()], ..Default::default() }, ..Default::default() };
+        let r = show(&doc, &opts, &Visibility::default()).unwrap();
+        assert_eq!(r.resources.len(), 1);
+        assert_eq!(r.filtered_out, 3);
+        assert!(r.outputs.is_empty());
+    }
+
+    #[test]
+    fn sensitive_update_is_masked_and_flattened_with_paths() {
+        let doc = parse("p", PLAN.as_bytes()).unwrap();
+        let r = show(&doc, &ShowOptions::default(), &Visibility::default()).unwrap();
+        let upd = &r.resources[2];
+        let paths: Vec<String> = upd.changes.iter().map(|c| diff::path_text(&c.path)).collect();
+        assert_eq!(paths, ["pw", "x"]);
+        assert_eq!(upd.changes[0].before, Some(Shown::Sensitive));
+        assert_eq!(upd.changes[0].after, Some(Shown::Sensitive));
+        assert_eq!(upd.changes[0].op, Op::Update);
+        assert_eq!(upd.changes[1].after, Some(Shown::Value("2".into())));
+        let create = &r.resources[0];
+        assert_eq!(create.changes.iter().find(|c| diff::path_text(&c.path) == "id").unwrap().after, Some(Shown::Unknown));
+    }
+
+    #[test]
+    fn a_state_is_refused() {
+        let doc = parse("s", br#"{"format_version":"1.0","values":{"root_module":{}}}"#).unwrap();
+        assert!(show(&doc, &ShowOptions::default(), &Visibility::default()).unwrap_err().contains("state"));
+    }
+}

@@ -1,0 +1,123 @@
+//! Renders `checks` reports as a terminal table, markdown or JSON.
+
+use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
+use super::{md_cell, md_code, table, Style, Tone};
+use crate::query::checks::{CheckItem, ChecksReport, ChecksSource};
+use crate::sanitize::line;
+use std::io::{self, Write};
+
+fn counts_text(r: &ChecksReport) -> String {
+    let total: u64 = r.counts.values().sum();
+    if total == 0 {
+        return match r.source {
+            ChecksSource::None => "no check results in this document".into(),
+            _ => "no checks".into(),
+        };
+    }
+    let parts: Vec<String> = r.counts.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {k}")).collect();
+    parts.join(", ")
+}
+
+/// `Checks: 1 fail, 7 pass; 7 passed or unknown not listed (--all lists them).`
+pub fn verdict(r: &ChecksReport) -> String {
+    let mut s = format!("Checks: {}", counts_text(r));
+    if r.source == ChecksSource::ConditionResults {
+        s.push_str(" (from condition_results, Terraform 1.2-1.4)");
+    }
+    if r.hidden > 0 {
+        s.push_str(&format!("; {} passed or unknown not listed (--all lists them)", r.hidden));
+    }
+    s.push('.');
+    s
+}
+
+fn status_tone(status: &str) -> Tone {
+    match status {
+        "fail" | "error" => Tone::Bad,
+        "pass" => Tone::Good,
+        "unknown" => Tone::Muted,
+        _ => Tone::Warn,
+    }
+}
+
+fn address_text(c: &CheckItem) -> String {
+    if c.placeholder {
+        format!("{} (no instances)", c.address)
+    } else {
+        c.address.clone()
+    }
+}
+
+fn errored_note(r: &ChecksReport) -> Option<&'static str> {
+    if !r.errored {
+        return None;
+    }
+    Some(if r.failed {
+        "the failing condition that stopped the plan is listed below"
+    } else {
+        "no check failed: the error is elsewhere (see the CLI's error output)"
+    })
+}
+
+impl Report for ChecksReport {
+    fn set_file(&mut self, file: &str) {
+        self.file = file.to_string();
+    }
+
+    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+        heading(w, style, &self.file, self.document, self.terraform_version.as_deref(), &self.format_version)?;
+        if self.errored {
+            errored_banner(w, style)?;
+        }
+        let tone = if self.failed { Tone::Bad } else { Tone::Bold };
+        writeln!(w, "{}", style.paint(&verdict(self), tone))?;
+        if let Some(n) = errored_note(self) {
+            writeln!(w, "{n}")?;
+        }
+        if self.checks.is_empty() {
+            return Ok(());
+        }
+        writeln!(w)?;
+        let rows = self
+            .checks
+            .iter()
+            .map(|c| {
+                vec![
+                    style.paint(&line(&c.status), status_tone(&c.status)),
+                    line(&address_text(c)).into_owned(),
+                    line(&c.kind).into_owned(),
+                    cell_lines(&c.problems),
+                ]
+            })
+            .collect();
+        writeln!(w, "{}", table(&["status", "address", "kind", "problems"], rows))
+    }
+
+    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
+        let icon = if self.failed { ":x: " } else { "" };
+        md_heading(w, &self.file, &format!("{icon}{}", md_cell(&verdict(self))))?;
+        if self.errored {
+            md_errored_banner(w)?;
+        }
+        if let Some(n) = errored_note(self) {
+            writeln!(w, "_{}_\n", md_cell(n))?;
+        }
+        if self.checks.is_empty() {
+            return Ok(());
+        }
+        writeln!(w, "| status | address | kind | problems |")?;
+        writeln!(w, "|---|---|---|---|")?;
+        for c in &self.checks {
+            let problems: Vec<String> = c.problems.iter().map(|p| md_cell(p)).collect();
+            writeln!(
+                w,
+                "| {} | {} | {} | {} |",
+                md_cell(&c.status),
+                md_code(&address_text(c)),
+                md_cell(&c.kind),
+                problems.join("<br>")
+            )?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,129 @@
+//! Renders `drift` reports as a terminal table, markdown or JSON.
+
+use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
+use super::{action_tone, md_cell, md_code, table, Style, Tone};
+use crate::query::drift::{DriftEntry, DriftMode, DriftReport};
+use crate::query::values::truncate;
+use crate::sanitize::line;
+use std::io::{self, Write};
+
+const TABLE_WIDTH: usize = 40;
+const MD_WIDTH: usize = 120;
+
+/// The one-line verdict: how many drifted, how many shown, how many hidden.
+pub fn verdict(r: &DriftReport) -> String {
+    if r.total == 0 {
+        return "No drift: nothing changed outside Terraform.".into();
+    }
+    let objects = |n: u64| if n == 1 { "1 object".to_string() } else { format!("{n} objects") };
+    let filtered = if r.matched < r.total { format!(" ({} matching the filters)", r.matched) } else { String::new() };
+    let head = format!("{} changed outside Terraform{filtered}", objects(r.total));
+    match r.mode {
+        DriftMode::All => format!("{head}; all {} shown.", r.shown),
+        DriftMode::RefreshOnly => format!("{head}; refresh-only plan, so all {} shown.", r.shown),
+        DriftMode::Relevant if r.hidden == 0 => format!("{head}; {} relevant to this plan, all shown.", r.shown),
+        DriftMode::Relevant => format!(
+            "{head}; {} relevant to this plan shown, {} hidden as not relevant (--all shows them).",
+            r.shown, r.hidden
+        ),
+    }
+}
+
+fn action_cell(e: &DriftEntry) -> String {
+    let sym = match e.action.as_str() {
+        "update" => "~",
+        "delete" => "-",
+        "create" => "+",
+        _ => "",
+    };
+    format!("{sym} {}", e.words).trim_start().to_string()
+}
+
+fn hidden_line(e: &DriftEntry) -> Option<String> {
+    (e.hidden_attributes > 0).then(|| format!("(+{} not relevant)", e.hidden_attributes))
+}
+
+impl Report for DriftReport {
+    fn set_file(&mut self, file: &str) {
+        self.file = file.to_string();
+    }
+
+    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+        heading(w, style, &self.file, "plan", self.terraform_version.as_deref(), &self.format_version)?;
+        if self.errored {
+            errored_banner(w, style)?;
+        }
+        writeln!(w, "{}", style.paint(&verdict(self), Tone::Bold))?;
+        if let Some(n) = &self.note {
+            writeln!(w, "note: {}", line(n))?;
+        }
+        if self.entries.is_empty() {
+            return Ok(());
+        }
+        writeln!(w)?;
+        let rows = self
+            .entries
+            .iter()
+            .map(|e| {
+                let mut paths: Vec<String> = e.attributes.iter().map(|a| a.path.clone()).collect();
+                let mut values: Vec<String> = e
+                    .attributes
+                    .iter()
+                    .map(|a| format!("{} -> {}", truncate(a.before.text(), TABLE_WIDTH), truncate(a.after.text(), TABLE_WIDTH)))
+                    .collect();
+                if let Some(h) = hidden_line(e) {
+                    paths.push(h);
+                    values.push(String::new());
+                }
+                let mut address = vec![e.address.clone()];
+                if let Some(k) = &e.deposed {
+                    address.push(format!("(deposed object {k})"));
+                }
+                vec![
+                    style.paint(&line(&action_cell(e)), action_tone(&e.action)),
+                    cell_lines(&address),
+                    cell_lines(&paths),
+                    cell_lines(&values),
+                ]
+            })
+            .collect();
+        writeln!(w, "{}", table(&["drift", "address", "attribute", "before -> after"], rows))
+    }
+
+    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
+        md_heading(w, &self.file, &md_cell(&verdict(self)))?;
+        if self.errored {
+            md_errored_banner(w)?;
+        }
+        if let Some(n) = &self.note {
+            writeln!(w, "_Note: {}_\n", md_cell(n))?;
+        }
+        if self.entries.is_empty() {
+            return Ok(());
+        }
+        writeln!(w, "| drift | address | attribute | before | after |")?;
+        writeln!(w, "|---|---|---|---|---|")?;
+        for e in &self.entries {
+            let what = md_cell(&action_cell(e));
+            let addr = md_code(&e.address);
+            if e.attributes.is_empty() {
+                writeln!(w, "| {what} | {addr} | {} | | |", md_cell(&hidden_line(e).unwrap_or_default()))?;
+                continue;
+            }
+            for (i, a) in e.attributes.iter().enumerate() {
+                let (what, addr) = if i == 0 { (what.as_str(), addr.as_str()) } else { ("", "") };
+                writeln!(
+                    w,
+                    "| {what} | {addr} | {} | {} | {} |",
+                    md_code(&a.path),
+                    md_code(&truncate(a.before.text(), MD_WIDTH)),
+                    md_code(&truncate(a.after.text(), MD_WIDTH))
+                )?;
+            }
+            if let Some(h) = hidden_line(e) {
+                writeln!(w, "| | | {} | | |", md_cell(&h))?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,143 @@
+//! Renders `outputs` reports as a terminal table, markdown or JSON.
+
+use super::report::{errored_banner, heading, md_errored_banner, md_heading, Report};
+use super::{action_tone, md_cell, md_code, table, Style, Tone};
+use crate::query::outputs::{OutputChange, OutputsReport, PlanOutputs, StateOutputs};
+use crate::query::values::truncate;
+use crate::sanitize::line;
+use std::io::{self, Write};
+
+const TABLE_WIDTH: usize = 80;
+const MD_WIDTH: usize = 120;
+
+/// What to show for a change: the new value for a create, the old one for a
+/// delete, `before -> after` otherwise (a no-op shows its value once).
+pub fn change_text(o: &OutputChange, width: usize) -> String {
+    let (b, a) = (truncate(o.before.text(), width), truncate(o.after.text(), width));
+    match o.action.as_str() {
+        "create" => a,
+        "delete" => b,
+        "no-op" if o.before == o.after => a,
+        _ => format!("{b} -> {a}"),
+    }
+}
+
+fn type_text(t: Option<&serde_json::value::RawValue>) -> String {
+    match t {
+        None => String::new(),
+        Some(t) => {
+            let s = t.get();
+            s.strip_prefix('"').and_then(|x| x.strip_suffix('"')).unwrap_or(s).to_string()
+        }
+    }
+}
+
+fn plan_verdict(p: &PlanOutputs) -> String {
+    if p.outputs.is_empty() {
+        return "Outputs: none in this plan.".into();
+    }
+    let parts: Vec<String> = p.counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    format!("Outputs: {}.", parts.join(", "))
+}
+
+fn plan_table(p: &PlanOutputs, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+    heading(w, style, &p.file, "plan", p.terraform_version.as_deref(), &p.format_version)?;
+    if p.errored {
+        errored_banner(w, style)?;
+    }
+    writeln!(w, "{}", style.paint(&plan_verdict(p), Tone::Bold))?;
+    if p.outputs.is_empty() {
+        return Ok(());
+    }
+    writeln!(w)?;
+    let rows = p
+        .outputs
+        .iter()
+        .map(|o| {
+            vec![
+                line(&o.name).into_owned(),
+                style.paint(&line(&o.action), action_tone(&o.action)),
+                line(&truncate(&type_text(o.type_.as_deref()), 40)).into_owned(),
+                line(&change_text(o, TABLE_WIDTH)).into_owned(),
+            ]
+        })
+        .collect();
+    writeln!(w, "{}", table(&["output", "action", "type", "value"], rows))
+}
+
+fn state_table(s: &StateOutputs, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+    heading(w, style, &s.file, "state", s.terraform_version.as_deref(), &s.format_version)?;
+    writeln!(w, "{}", style.paint(&format!("Outputs: {} in this state.", s.outputs.len()), Tone::Bold))?;
+    if s.outputs.is_empty() {
+        return Ok(());
+    }
+    writeln!(w)?;
+    let rows = s
+        .outputs
+        .iter()
+        .map(|o| {
+            let v = line(&truncate(&o.display_value(), TABLE_WIDTH)).into_owned();
+            let v = if o.masked { style.paint(&v, Tone::Muted) } else { v };
+            vec![line(&o.name).into_owned(), line(&truncate(&o.display_type(), 40)).into_owned(), v]
+        })
+        .collect();
+    writeln!(w, "{}", table(&["output", "type", "value"], rows))
+}
+
+impl Report for OutputsReport {
+    fn set_file(&mut self, file: &str) {
+        OutputsReport::set_file(self, file);
+    }
+
+    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+        match self {
+            OutputsReport::Plan(p) => plan_table(p, w, style),
+            OutputsReport::State(s) => state_table(s, w, style),
+        }
+    }
+
+    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
+        match self {
+            OutputsReport::Plan(p) => {
+                md_heading(w, &p.file, &md_cell(&plan_verdict(p)))?;
+                if p.errored {
+                    md_errored_banner(w)?;
+                }
+                if p.outputs.is_empty() {
+                    return Ok(());
+                }
+                writeln!(w, "| output | action | type | value |")?;
+                writeln!(w, "|---|---|---|---|")?;
+                for o in &p.outputs {
+                    writeln!(
+                        w,
+                        "| {} | {} | {} | {} |",
+                        md_code(&o.name),
+                        md_cell(&o.action),
+                        md_cell(&truncate(&type_text(o.type_.as_deref()), 40)),
+                        md_code(&change_text(o, MD_WIDTH))
+                    )?;
+                }
+                Ok(())
+            }
+            OutputsReport::State(s) => {
+                md_heading(w, &s.file, &format!("Outputs: {} in this state.", s.outputs.len()))?;
+                if s.outputs.is_empty() {
+                    return Ok(());
+                }
+                writeln!(w, "| output | type | value |")?;
+                writeln!(w, "|---|---|---|")?;
+                for o in &s.outputs {
+                    writeln!(
+                        w,
+                        "| {} | {} | {} |",
+                        md_code(&o.name),
+                        md_cell(&truncate(&o.display_type(), 40)),
+                        md_code(&truncate(&o.display_value(), MD_WIDTH))
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! Renders `replace` reports as a terminal table, markdown or JSON.
+
+use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
+use super::{md_cell, md_code, table, Style, Tone};
+use crate::model::ReplaceOrder;
+use crate::query::replace::{ReplaceReport, Replacement};
+use crate::query::values::truncate;
+use std::io::{self, Write};
+
+const TABLE_WIDTH: usize = 40;
+const MD_WIDTH: usize = 120;
+
+/// `5 resources replaced (4 destroy then create, 1 create before destroy).`
+pub fn verdict(r: &ReplaceReport) -> String {
+    match r.count {
+        0 => "Nothing is replaced.".into(),
+        n => format!(
+            "{} replaced ({} destroy then create, {} create before destroy).",
+            if n == 1 { "1 resource".to_string() } else { format!("{n} resources") },
+            r.delete_before_create,
+            r.create_before_destroy
+        ),
+    }
+}
+
+fn order_cell(r: &Replacement) -> String {
+    match r.order {
+        ReplaceOrder::DeleteBeforeCreate => "-/+ destroy then create".into(),
+        ReplaceOrder::CreateBeforeDestroy => "+/- create before destroy".into(),
+    }
+}
+
+fn details(r: &Replacement) -> Vec<String> {
+    let mut d = vec![r.reason_words.clone()];
+    if let Some(p) = &r.previous_address {
+        d.push(format!("moved from {p}"));
+    }
+    if let Some(k) = &r.deposed {
+        d.push(format!("deposed object {k}"));
+    }
+    if r.importing {
+        d.push("imported, then replaced: the imported object will be destroyed".into());
+    }
+    d
+}
+
+impl Report for ReplaceReport {
+    fn set_file(&mut self, file: &str) {
+        self.file = file.to_string();
+    }
+
+    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+        heading(w, style, &self.file, "plan", self.terraform_version.as_deref(), &self.format_version)?;
+        if self.errored {
+            errored_banner(w, style)?;
+        }
+        writeln!(w, "{}", style.paint(&verdict(self), Tone::Bold))?;
+        if self.replacements.is_empty() {
+            return Ok(());
+        }
+        writeln!(w)?;
+        let rows = self
+            .replacements
+            .iter()
+            .map(|r| {
+                let paths: Vec<&str> = r.paths.iter().map(|p| p.path.as_str()).collect();
+                let values: Vec<String> = r
+                    .paths
+                    .iter()
+                    .map(|p| format!("{} -> {}", truncate(p.before.text(), TABLE_WIDTH), truncate(p.after.text(), TABLE_WIDTH)))
+                    .collect();
+                vec![
+                    style.paint(&order_cell(r), Tone::Replace),
+                    cell_lines(&[&r.address]),
+                    cell_lines(&details(r)),
+                    cell_lines(&paths),
+                    cell_lines(&values),
+                ]
+            })
+            .collect();
+        writeln!(w, "{}", table(&["order", "address", "reason", "forced by", "before -> after"], rows))
+    }
+
+    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
+        md_heading(w, &self.file, &md_cell(&verdict(self)))?;
+        if self.errored {
+            md_errored_banner(w)?;
+        }
+        if self.replacements.is_empty() {
+            return Ok(());
+        }
+        writeln!(w, "| order | address | reason | forced by | before | after |")?;
+        writeln!(w, "|---|---|---|---|---|---|")?;
+        for r in &self.replacements {
+            let head = format!("| {} | {} | {} |", md_cell(&order_cell(r)), md_code(&r.address), md_cell(&details(r).join("; ")));
+            if r.paths.is_empty() {
+                writeln!(w, "{head} | | |")?;
+                continue;
+            }
+            for (i, p) in r.paths.iter().enumerate() {
+                let lead = if i == 0 { head.as_str() } else { "| | | |" };
+                writeln!(
+                    w,
+                    "{lead} {} | {} | {} |",
+                    md_code(&p.path),
+                    md_code(&truncate(p.before.text(), MD_WIDTH)),
+                    md_code(&truncate(p.after.text(), MD_WIDTH))
+                )?;
+            }
+        }
+        Ok(())
+    }
+}

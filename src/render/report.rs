@@ -1,0 +1,114 @@
+//! The frame the question commands (`drift`, `replace`, `checks`, `outputs`,
+//! `state`) share: one report per input, unreadable inputs reported in place,
+//! the same headings, and the JSON shape (one object, or `{"files": [...]}`).
+
+use super::{md_code, write_json, Format, JsonInputError, Style, Tone};
+use crate::sanitize::line;
+use crate::PerFile;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// A report that can be written in every format.
+pub trait Report: Serialize {
+    /// Record the input's name (reports are computed before it is known).
+    fn set_file(&mut self, file: &str);
+    /// The terminal table, heading included.
+    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()>;
+    /// The markdown, heading included.
+    fn markdown(&self, w: &mut dyn Write) -> io::Result<()>;
+}
+
+/// The heading line of a table report:
+/// `== FILE (plan · terraform 1.11.4 · format 1.2) ==`.
+pub fn heading(w: &mut dyn Write, style: &Style, file: &str, document: &str, tf: Option<&str>, fv: &str) -> io::Result<()> {
+    let tf = tf.map(|v| format!(" · terraform {}", line(v))).unwrap_or_default();
+    writeln!(w, "{}", style.paint(&format!("== {} ({document}{tf} · format {}) ==", line(file), line(fv)), Tone::Bold))
+}
+
+/// The markdown heading: `### `FILE` — TITLE`.
+pub fn md_heading(w: &mut dyn Write, file: &str, title: &str) -> io::Result<()> {
+    writeln!(w, "### {} — {title}", md_code(file))?;
+    writeln!(w)
+}
+
+/// The errored-plan banner, for tables.
+pub fn errored_banner(w: &mut dyn Write, style: &Style) -> io::Result<()> {
+    writeln!(
+        w,
+        "{}",
+        style.paint("!! PLAN ERRORED: planning failed and this plan cannot be applied; only what was planned before the error is here", Tone::Bad)
+    )
+}
+
+/// The errored-plan banner, for markdown.
+pub fn md_errored_banner(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(w, "> [!CAUTION]\n> **This plan errored** and cannot be applied. Only what was planned before the error is here.\n")
+}
+
+/// Lines of text as one table cell: each line sanitised, joined by newlines.
+pub fn cell_lines<S: AsRef<str>>(lines: &[S]) -> String {
+    lines.iter().map(|l| line(l.as_ref()).into_owned()).collect::<Vec<_>>().join("\n")
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JsonItem<'a, T: Serialize> {
+    Ok(&'a T),
+    Err(JsonInputError<'a>),
+}
+
+#[derive(Serialize)]
+struct JsonMany<'a, T: Serialize> {
+    files: Vec<JsonItem<'a, T>>,
+}
+
+/// Write every input's report in `format`.
+pub fn write<T: Report>(w: &mut dyn Write, format: Format, items: &[PerFile<T>], style: &Style) -> io::Result<()> {
+    match format {
+        Format::Json => {
+            let list: Vec<JsonItem<T>> = items
+                .iter()
+                .map(|i| match &i.result {
+                    Ok(r) => JsonItem::Ok(r),
+                    Err(e) => JsonItem::Err(JsonInputError::new(e)),
+                })
+                .collect();
+            if list.len() == 1 {
+                write_json(w, &list[0])
+            } else {
+                write_json(w, &JsonMany { files: list })
+            }
+        }
+        Format::Table => {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    writeln!(w)?;
+                }
+                match &item.result {
+                    Ok(r) => r.table(w, style)?,
+                    Err(e) => {
+                        writeln!(w, "{}", style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold))?;
+                        writeln!(w, "{} {}", style.paint("error:", Tone::Bad), line(&e.to_string()))?;
+                    }
+                }
+            }
+            Ok(())
+        }
+        Format::Markdown => {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    writeln!(w)?;
+                }
+                match &item.result {
+                    Ok(r) => r.markdown(w)?,
+                    Err(e) => {
+                        writeln!(w, "### :x: {}", md_code(&item.file))?;
+                        writeln!(w)?;
+                        writeln!(w, "**Could not be read:** {}", super::md_cell(&e.to_string()))?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+}

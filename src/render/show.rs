@@ -1,0 +1,629 @@
+//! Renders `show` reports: terminal text, markdown (diff blocks for PR
+//! comments, within a size cap) and JSON.
+
+use super::{action_tone, md_cell, md_code, write_json, JsonInputError, Style, Tone};
+use crate::model::ChangeKind;
+use crate::query::diff::{is_ident, path_text, Brackets, FlatChange, Key, Kind, LineItem, Node, Op};
+use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
+use crate::query::values::Shown;
+use crate::sanitize::line as clean;
+use crate::PerFile;
+use serde::Serialize;
+use serde_json::value::RawValue;
+use std::io::{self, Write};
+
+/// GitHub's limit on a comment body, in characters (we count bytes, which is stricter).
+pub const MARKDOWN_CAP: usize = 65_536;
+
+/// One printed line of a diff: a symbol (or none), a depth, the text.
+#[derive(Debug, Clone)]
+struct Line {
+    op: Option<Op>,
+    depth: usize,
+    text: String,
+    /// A trailing comment (`# forces replacement`).
+    note: Option<&'static str>,
+    comment: bool,
+}
+
+impl Line {
+    fn new(op: Option<Op>, depth: usize, text: String) -> Line {
+        Line { op, depth, text, note: None, comment: false }
+    }
+    fn comment(depth: usize, text: String) -> Line {
+        Line { op: None, depth, text, note: None, comment: true }
+    }
+}
+
+fn op_tone(op: Op) -> Tone {
+    match op {
+        Op::Add => Tone::Create,
+        Op::Remove => Tone::Delete,
+        Op::Update => Tone::Update,
+        Op::Same => Tone::Muted,
+    }
+}
+
+/// The tone of a change kind's header.
+fn kind_tone(k: &ChangeKind) -> Tone {
+    action_tone(&k.key())
+}
+
+fn shown(s: &Shown) -> String {
+    clean(s.text()).into_owned()
+}
+
+/// `before -> after`, or the one side an add/remove has.
+fn leaf_text(op: Op, before: &Option<Shown>, after: &Option<Shown>) -> String {
+    match (op, before, after) {
+        (Op::Remove, Some(b), _) => shown(b),
+        (Op::Add, _, Some(a)) => shown(a),
+        (Op::Same, _, Some(a)) => shown(a),
+        (_, Some(Shown::Sensitive), Some(Shown::Sensitive)) => shown(&Shown::Sensitive),
+        (_, Some(b), Some(a)) => format!("{} -> {}", shown(b), shown(a)),
+        (_, None, Some(a)) => shown(a),
+        (_, Some(b), None) => shown(b),
+        (_, None, None) => "null".into(),
+    }
+}
+
+fn key_text(k: &str) -> String {
+    if is_ident(k) {
+        k.to_string()
+    } else {
+        clean(&serde_json::to_string(k).unwrap_or_default()).into_owned()
+    }
+}
+
+fn hidden_line(n: usize, what: &str) -> String {
+    format!("# ({n} unchanged {what}{} hidden)", if n == 1 { "" } else { "s" })
+}
+
+/// Lines for the entries of an object-like level (attributes, map keys, outputs).
+fn object_entries(out: &mut Vec<Line>, entries: &[(String, &Node)], hidden: usize, depth: usize) {
+    let width = entries.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    for (k, n) in entries {
+        node_lines(out, Some(&format!("{k:<width$}")), n, depth, "");
+    }
+    if hidden > 0 {
+        out.push(Line::comment(depth, hidden_line(hidden, "attribute")));
+    }
+}
+
+/// Lines for one node: `key = value`, or an opening line, children and a closing line.
+fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, trail: &str) {
+    let lead = key.map(|k| format!("{k} = ")).unwrap_or_default();
+    let note = n.forces_replacement.then_some("# forces replacement");
+    let op = Some(n.op);
+    match &n.kind {
+        Kind::Leaf { before, after } => {
+            let mut l = Line::new(op, depth, format!("{lead}{}{trail}", leaf_text(n.op, before, after)));
+            l.note = note;
+            out.push(l);
+        }
+        Kind::Collection { brackets, entries, hidden, after: after_whole, .. } => {
+            let (open, close) = match brackets {
+                Brackets::Object => ("{", "}"),
+                Brackets::List => ("[", "]"),
+            };
+            let tail = after_whole.as_ref().filter(|_| n.op == Op::Update).map(|a| format!(" -> {}", shown(a))).unwrap_or_default();
+            if entries.is_empty() {
+                let what = if *brackets == Brackets::Object { "attribute" } else { "element" };
+                let inner = if *hidden > 0 { format!(" {} ", hidden_line(*hidden, what)) } else { String::new() };
+                let mut l = Line::new(op, depth, format!("{lead}{open}{inner}{close}{tail}{trail}"));
+                l.note = note;
+                out.push(l);
+                return;
+            }
+            let mut l = Line::new(op, depth, format!("{lead}{open}"));
+            l.note = note;
+            out.push(l);
+            match brackets {
+                Brackets::Object => {
+                    let list: Vec<(String, &Node)> = entries
+                        .iter()
+                        .map(|e| {
+                            let k = match &e.key {
+                                Key::Attr(a) => key_text(a),
+                                Key::Index(i) => format!("[{i}]"),
+                            };
+                            (k, &e.node)
+                        })
+                        .collect();
+                    object_entries(out, &list, *hidden, depth + 1);
+                }
+                Brackets::List => {
+                    for e in entries {
+                        node_lines(out, None, &e.node, depth + 1, ",");
+                    }
+                    if *hidden > 0 {
+                        out.push(Line::comment(depth + 1, hidden_line(*hidden, "element")));
+                    }
+                }
+            }
+            out.push(Line::new(None, depth, format!("{close}{tail}{trail}")));
+        }
+        Kind::Lines(items) => {
+            let mut l = Line::new(op, depth, format!("{lead}<<-EOT"));
+            l.note = note;
+            out.push(l);
+            for it in items {
+                match it {
+                    LineItem::Line(lop, text) => out.push(Line::new(Some(*lop), depth + 1, clean(text).into_owned())),
+                    LineItem::Hidden(k) => out.push(Line::comment(depth + 1, hidden_line(*k, "line"))),
+                }
+            }
+            out.push(Line::new(None, depth, format!("EOT{trail}")));
+        }
+        Kind::Json(inner) => {
+            let mut sub = Vec::new();
+            node_lines(&mut sub, None, inner, depth, "");
+            // Wrap the inner node's lines in `jsonencode( ... )`.
+            if let Some(first) = sub.first_mut() {
+                first.text = format!("{lead}jsonencode({}", first.text);
+                first.op = op;
+                first.note = note;
+            }
+            if let Some(last) = sub.last_mut() {
+                last.text.push(')');
+                last.text.push_str(trail);
+            }
+            out.extend(sub);
+        }
+    }
+}
+
+/// The attribute lines of a resource's root node.
+fn body_lines(root: &Node) -> Vec<Line> {
+    let mut out = Vec::new();
+    match &root.kind {
+        Kind::Collection { brackets: Brackets::Object, entries, hidden, .. } => {
+            let list: Vec<(String, &Node)> = entries
+                .iter()
+                .map(|e| {
+                    let k = match &e.key {
+                        Key::Attr(a) => key_text(a),
+                        Key::Index(i) => format!("[{i}]"),
+                    };
+                    (k, &e.node)
+                })
+                .collect();
+            object_entries(&mut out, &list, *hidden, 0);
+        }
+        Kind::Leaf { before: None, after: None } => {}
+        _ => node_lines(&mut out, None, root, 0, ""),
+    }
+    out
+}
+
+/// The header words: the action, then move, import and deposed facts.
+pub fn header_words(r: &ResourceDiff) -> String {
+    let mut parts = Vec::new();
+    if r.kind != ChangeKind::NoOp {
+        parts.push(r.kind.words());
+    }
+    if r.moved() {
+        parts.push(format!("moved from {}", r.previous_address.as_deref().unwrap_or_default()));
+    }
+    if r.importing {
+        match &r.import_id {
+            Some(id) => parts.push(format!("imported from {}", serde_json::to_string(id).unwrap_or_default())),
+            None => parts.push("imported".into()),
+        }
+    }
+    if r.kind == ChangeKind::NoOp && parts.is_empty() {
+        parts.push(r.kind.words());
+    }
+    parts.join(", ")
+}
+
+fn header_address(r: &ResourceDiff) -> String {
+    match &r.deposed {
+        Some(k) => format!("{} (deposed object {k})", r.address),
+        None => r.address.clone(),
+    }
+}
+
+/// Notes under the header: the reason, generated configuration.
+fn notes(r: &ResourceDiff) -> Vec<String> {
+    let mut v = Vec::new();
+    if let Some(w) = &r.reason_words {
+        v.push(format!("because: {w}"));
+    }
+    if r.deposed.is_some() && r.reason_words.is_none() {
+        v.push("a deposed object, left over from a partially-failed replacement".into());
+    }
+    if r.generated_config {
+        v.push("configuration will be generated".into());
+    }
+    v
+}
+
+// ---------------------------------------------------------------- text
+
+fn terminal_line(l: &Line, style: &Style) -> String {
+    let indent = "    ".repeat(l.depth + 1);
+    let mut s = String::new();
+    s.push_str(&indent);
+    if l.comment {
+        s.push_str("  ");
+        s.push_str(&style.paint(&l.text, Tone::Muted));
+    } else {
+        match l.op {
+            Some(op) => s.push_str(&style.paint(op.symbol(), op_tone(op))),
+            None => s.push(' '),
+        }
+        s.push(' ');
+        s.push_str(&l.text);
+    }
+    if let Some(n) = l.note {
+        s.push(' ');
+        s.push_str(&style.paint(n, Tone::Replace));
+    }
+    s
+}
+
+fn resource_text(w: &mut dyn Write, r: &ResourceDiff, style: &Style) -> io::Result<()> {
+    let tone = kind_tone(&r.kind);
+    let sym = r.kind.symbol();
+    writeln!(
+        w,
+        "{} {}: {}",
+        style.paint(sym, tone),
+        style.paint(&clean(&header_address(r)), Tone::Bold),
+        style.paint(&clean(&header_words(r)), tone)
+    )?;
+    for n in notes(r) {
+        writeln!(w, "    {}", style.paint(&format!("# {}", clean(&n)), Tone::Muted))?;
+    }
+    for l in body_lines(&r.root) {
+        writeln!(w, "{}", terminal_line(&l, style))?;
+    }
+    Ok(())
+}
+
+fn output_entries(outputs: &[OutputDiff]) -> Vec<Line> {
+    let list: Vec<(String, &Node)> = outputs.iter().map(|o| (key_text(&o.name), &o.root)).collect();
+    let mut out = Vec::new();
+    object_entries(&mut out, &list, 0, 0);
+    out
+}
+
+fn footer(r: &ShowReport) -> Vec<String> {
+    let mut v = Vec::new();
+    if r.resources.is_empty() && r.outputs.is_empty() {
+        v.push(if r.filtered_out > 0 { "No changes match the filters.".to_string() } else { "No changes.".to_string() });
+    }
+    if r.hidden_noop > 0 {
+        v.push(format!("{} unchanged (no-op) change{} hidden (--all shows them)", r.hidden_noop, if r.hidden_noop == 1 { "" } else { "s" }));
+    }
+    if r.filtered_out > 0 {
+        v.push(format!("{} resource change{} left out by the filters", r.filtered_out, if r.filtered_out == 1 { "" } else { "s" }));
+    }
+    v
+}
+
+const ERRORED: &str = "PLAN ERRORED: planning failed and this plan cannot be applied; only the changes planned before the error are listed";
+
+fn report_text(w: &mut dyn Write, r: &ShowReport, many: bool, style: &Style) -> io::Result<()> {
+    if many {
+        writeln!(w, "{}", style.paint(&format!("== {} ==", clean(&r.file)), Tone::Bold))?;
+    }
+    if r.errored {
+        writeln!(w, "{}", style.paint(&format!("!! {ERRORED}"), Tone::Bad))?;
+    }
+    for (i, res) in r.resources.iter().enumerate() {
+        if i > 0 || r.errored {
+            writeln!(w)?;
+        }
+        resource_text(w, res, style)?;
+    }
+    if !r.outputs.is_empty() {
+        if !r.resources.is_empty() {
+            writeln!(w)?;
+        }
+        writeln!(w, "{}", style.paint("Changes to outputs:", Tone::Bold))?;
+        for l in output_entries(&r.outputs) {
+            writeln!(w, "{}", terminal_line(&l, style))?;
+        }
+    }
+    let f = footer(r);
+    if !f.is_empty() {
+        if !r.resources.is_empty() || !r.outputs.is_empty() {
+            writeln!(w)?;
+        }
+        for l in f {
+            writeln!(w, "{}", style.paint(&l, Tone::Muted))?;
+        }
+    }
+    Ok(())
+}
+
+pub fn table_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], style: &Style) -> io::Result<()> {
+    let many = items.len() > 1;
+    let mut first = true;
+    for item in items {
+        let Ok(r) = &item.result else { continue };
+        if !first {
+            writeln!(w)?;
+        }
+        first = false;
+        report_text(w, r, many, style)?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- markdown
+
+/// The diff-block symbol: `!` for in-place changes (highlighted by GitHub), `+`, `-`, space.
+fn md_symbol(op: Option<Op>) -> &'static str {
+    match op {
+        Some(Op::Add) => "+",
+        Some(Op::Remove) => "-",
+        Some(Op::Update) => "!",
+        Some(Op::Same) | None => " ",
+    }
+}
+
+fn md_line(l: &Line) -> String {
+    let indent = "    ".repeat(l.depth);
+    let mut s = if l.comment { format!("  {indent}{}", l.text) } else { format!("{}{indent} {}", md_symbol(l.op), l.text) };
+    if let Some(n) = l.note {
+        s.push(' ');
+        s.push_str(n);
+    }
+    s
+}
+
+/// A fenced `diff` block whose fence no line can close.
+fn diff_block(lines: &[String]) -> String {
+    let longest = lines.iter().flat_map(|l| l.split(|c| c != '`')).map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let mut s = format!("{fence}diff\n");
+    for l in lines {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s.push_str(&fence);
+    s.push('\n');
+    s
+}
+
+fn resource_md(r: &ResourceDiff) -> String {
+    let mut s = format!("#### {} {} — {}\n", md_code(r.kind.symbol()), md_code(&header_address(r)), md_cell(&header_words(r)));
+    for n in notes(r) {
+        s.push_str(&format!("_{}_\n", md_cell(&n)));
+    }
+    let lines: Vec<String> = body_lines(&r.root).iter().map(md_line).collect();
+    if !lines.is_empty() {
+        s.push('\n');
+        s.push_str(&diff_block(&lines));
+    }
+    s.push('\n');
+    s
+}
+
+fn outputs_md(outputs: &[OutputDiff]) -> String {
+    let lines: Vec<String> = output_entries(outputs).iter().map(md_line).collect();
+    format!("#### Changes to outputs\n\n{}\n", diff_block(&lines))
+}
+
+/// Markdown within `max_bytes` (measured after secrets are scrubbed): blocks
+/// that do not fit are left out and counted at the end.
+pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes: usize) -> io::Result<()> {
+    let mut used = 0usize;
+    // Room kept for the note saying what was left out.
+    const RESERVE: usize = 400;
+    let mut left_res = 0usize;
+    let mut left_out = 0usize;
+    let mut text = String::new();
+    for item in items {
+        let Ok(r) = &item.result else { continue };
+        let scrub = item.masker.scrubber();
+        let size = |s: &str| s.len().max(scrub.scrub(s.as_bytes()).len());
+        let mut head = format!("### planview show: {}\n\n", md_code(&r.file));
+        if r.errored {
+            head.push_str(&format!("> **{}**\n\n", md_cell(ERRORED)));
+        }
+        let mut blocks: Vec<(bool, String)> = r.resources.iter().map(|x| (true, resource_md(x))).collect();
+        if !r.outputs.is_empty() {
+            blocks.push((false, outputs_md(&r.outputs)));
+        }
+        let mut tail = String::new();
+        for l in footer(r) {
+            tail.push_str(&format!("_{}_\n", md_cell(&l)));
+        }
+        if !tail.is_empty() {
+            tail.push('\n');
+        }
+        let fits = |used: usize, n: usize| used + n + RESERVE <= max_bytes;
+        if !fits(used, size(&head)) {
+            left_res += r.resources.len();
+            left_out += r.outputs.len();
+            continue;
+        }
+        used += size(&head);
+        text.push_str(&head);
+        for (is_res, b) in blocks {
+            let n = size(&b);
+            if left_res + left_out == 0 && fits(used, n) {
+                used += n;
+                text.push_str(&b);
+            } else if is_res {
+                left_res += 1;
+            } else {
+                left_out += r.outputs.len();
+            }
+        }
+        if fits(used, size(&tail)) {
+            used += size(&tail);
+            text.push_str(&tail);
+        }
+    }
+    if left_res + left_out > 0 {
+        text.push_str(&format!(
+            "> **Trimmed to fit {max_bytes} bytes:** {left_res} resource change{} and {left_out} output change{} left out. \
+             Run `planview show` locally (or raise `--max-bytes`) for the full report.\n",
+            if left_res == 1 { "" } else { "s" },
+            if left_out == 1 { "" } else { "s" }
+        ));
+    }
+    w.write_all(text.as_bytes())
+}
+
+// ---------------------------------------------------------------- json
+
+/// One side of a changed attribute.
+#[derive(Debug, Serialize)]
+struct JsonSide {
+    /// `value`, `null`, `sensitive` (masked) or `unknown` (known after apply).
+    state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<Box<RawValue>>,
+}
+
+fn json_side(s: &Option<Shown>) -> Option<JsonSide> {
+    s.as_ref().map(|s| match s {
+        Shown::Value(v) => JsonSide { state: "value", value: RawValue::from_string(v.clone()).ok() },
+        Shown::Null => JsonSide { state: "null", value: None },
+        Shown::Sensitive => JsonSide { state: "sensitive", value: None },
+        Shown::Unknown => JsonSide { state: "unknown", value: None },
+    })
+}
+
+#[derive(Debug, Serialize)]
+struct JsonChange {
+    path: Vec<crate::model::PathStep>,
+    path_text: String,
+    op: Op,
+    before: Option<JsonSide>,
+    after: Option<JsonSide>,
+    forces_replacement: bool,
+}
+
+fn json_changes(v: &[FlatChange]) -> Vec<JsonChange> {
+    v.iter()
+        .map(|c| JsonChange {
+            path: c.path.clone(),
+            path_text: path_text(&c.path),
+            op: c.op,
+            before: json_side(&c.before),
+            after: json_side(&c.after),
+            forces_replacement: c.forces_replacement,
+        })
+        .collect()
+}
+
+#[derive(Debug, Serialize)]
+struct JsonResource<'a> {
+    address: &'a str,
+    previous_address: Option<&'a str>,
+    mode: &'a str,
+    #[serde(rename = "type")]
+    type_: &'a str,
+    action: String,
+    actions: &'a [String],
+    symbol: &'static str,
+    words: String,
+    reason: Option<&'a str>,
+    reason_words: Option<&'a str>,
+    deposed: Option<&'a str>,
+    moved: bool,
+    importing: bool,
+    import_id: Option<&'a str>,
+    changes: Vec<JsonChange>,
+    unchanged_hidden: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct JsonOutput<'a> {
+    name: &'a str,
+    action: String,
+    symbol: &'static str,
+    changes: Vec<JsonChange>,
+}
+
+#[derive(Debug, Serialize)]
+struct JsonReport<'a> {
+    kind: &'static str,
+    file: &'a str,
+    format_version: &'a str,
+    terraform_version: Option<&'a str>,
+    errored: bool,
+    resources: Vec<JsonResource<'a>>,
+    outputs: Vec<JsonOutput<'a>>,
+    hidden_noop: usize,
+    filtered_out: usize,
+}
+
+fn hidden_at_root(n: &Node) -> usize {
+    match &n.kind {
+        Kind::Collection { hidden, .. } => *hidden,
+        _ => 0,
+    }
+}
+
+fn json_report(r: &ShowReport) -> JsonReport<'_> {
+    JsonReport {
+        kind: "show",
+        file: &r.file,
+        format_version: &r.format_version,
+        terraform_version: r.terraform_version.as_deref(),
+        errored: r.errored,
+        resources: r
+            .resources
+            .iter()
+            .map(|x| JsonResource {
+                address: &x.address,
+                previous_address: x.previous_address.as_deref(),
+                mode: &x.mode,
+                type_: &x.type_,
+                action: x.kind.key(),
+                actions: &x.actions,
+                symbol: x.kind.symbol(),
+                words: header_words(x),
+                reason: x.reason.as_deref(),
+                reason_words: x.reason_words.as_deref(),
+                deposed: x.deposed.as_deref(),
+                moved: x.moved(),
+                importing: x.importing,
+                import_id: x.import_id.as_deref(),
+                changes: json_changes(&x.changes),
+                unchanged_hidden: hidden_at_root(&x.root),
+            })
+            .collect(),
+        outputs: r
+            .outputs
+            .iter()
+            .map(|o| JsonOutput { name: &o.name, action: o.kind.key(), symbol: o.kind.symbol(), changes: json_changes(&o.changes) })
+            .collect(),
+        hidden_noop: r.hidden_noop,
+        filtered_out: r.filtered_out,
+    }
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JsonItem<'a> {
+    Ok(JsonReport<'a>),
+    Err(JsonInputError<'a>),
+}
+
+#[derive(Serialize)]
+struct JsonMany<'a> {
+    files: Vec<JsonItem<'a>>,
+}
+
+pub fn json_out(w: &mut dyn Write, items: &[PerFile<ShowReport>]) -> io::Result<()> {
+    let list: Vec<JsonItem> = items
+        .iter()
+        .map(|i| match &i.result {
+            Ok(r) => JsonItem::Ok(json_report(r)),
+            Err(e) => JsonItem::Err(JsonInputError::new(e)),
+        })
+        .collect();
+    if list.len() == 1 {
+        return write_json(w, &list[0]);
+    }
+    write_json(w, &JsonMany { files: list })
+}

@@ -1,0 +1,106 @@
+//! Renders `state` reports as a terminal table, markdown or JSON.
+
+use super::report::{heading, md_heading, Report};
+use super::{md_cell, md_code, table, Style, Tone};
+use crate::query::state::StateReport;
+use crate::query::summary::StateResource;
+use crate::sanitize::line;
+use std::io::{self, Write};
+
+/// `State: 12 resources (10 managed, 2 data), 1 tainted, 1 deposed.`
+pub fn verdict(r: &StateReport) -> String {
+    let c = &r.counts;
+    let what = if r.document == "plan" { "Prior state" } else { "State" };
+    let n = if c.resources < r.total {
+        format!("{} of {} resources match the filters", c.resources, r.total)
+    } else {
+        format!("{} resources", c.resources)
+    };
+    format!("{what}: {n} ({} managed, {} data), {} tainted, {} deposed.", c.managed, c.data, c.tainted, c.deposed)
+}
+
+/// `name`, `name[0]`, `name["key"]`.
+fn name_with_index(r: &StateResource) -> String {
+    match &r.index {
+        None => r.name.clone(),
+        Some(i) => format!("{}[{i}]", r.name),
+    }
+}
+
+fn marks(r: &StateResource) -> Vec<String> {
+    let mut m = Vec::new();
+    if r.tainted {
+        m.push("tainted".to_string());
+    }
+    if let Some(k) = &r.deposed {
+        m.push(format!("deposed {k}"));
+    }
+    m
+}
+
+fn module_text(r: &StateResource) -> &str {
+    r.module.as_deref().unwrap_or("(root)")
+}
+
+impl Report for StateReport {
+    fn set_file(&mut self, file: &str) {
+        self.file = file.to_string();
+    }
+
+    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+        let doc = if self.document == "plan" { "plan, prior state" } else { "state" };
+        heading(w, style, &self.file, doc, self.terraform_version.as_deref(), &self.format_version)?;
+        writeln!(w, "{}", style.paint(&verdict(self), Tone::Bold))?;
+        if self.resources.is_empty() {
+            return Ok(());
+        }
+        writeln!(w)?;
+        let rows = self
+            .resources
+            .iter()
+            .map(|r| {
+                let m: Vec<String> = marks(r).iter().map(|x| style.paint(&line(x), Tone::Warn)).collect();
+                vec![
+                    line(module_text(r)).into_owned(),
+                    line(&r.type_).into_owned(),
+                    line(&name_with_index(r)).into_owned(),
+                    r.mode.clone(),
+                    line(r.provider_name.as_deref().unwrap_or("")).into_owned(),
+                    m.join(", "),
+                ]
+            })
+            .collect();
+        writeln!(w, "{}", table(&["module", "type", "name", "mode", "provider", "marks"], rows))?;
+        writeln!(w)?;
+        let rows = self.counts.by_type.iter().map(|(t, n)| vec![line(t).into_owned(), n.to_string()]).collect();
+        writeln!(w, "{}", table(&["type", "count"], rows))
+    }
+
+    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
+        md_heading(w, &self.file, &md_cell(&verdict(self)))?;
+        if self.resources.is_empty() {
+            return Ok(());
+        }
+        writeln!(w, "| type | count |")?;
+        writeln!(w, "|---|---:|")?;
+        for (t, n) in &self.counts.by_type {
+            writeln!(w, "| {} | {n} |", md_code(t))?;
+        }
+        writeln!(w, "\n<details><summary>{} resource(s)</summary>\n", self.resources.len())?;
+        writeln!(w, "| module | type | name | mode | provider | marks |")?;
+        writeln!(w, "|---|---|---|---|---|---|")?;
+        for r in &self.resources {
+            writeln!(
+                w,
+                "| {} | {} | {} | {} | {} | {} |",
+                md_code(module_text(r)),
+                md_code(&r.type_),
+                md_code(&name_with_index(r)),
+                md_cell(&r.mode),
+                md_cell(r.provider_name.as_deref().unwrap_or("")),
+                md_cell(&marks(r).join(", "))
+            )?;
+        }
+        writeln!(w, "\n</details>")
+    }
+}

@@ -1,0 +1,5 @@
+variable "key" { type = string }
+
+resource "terraform_data" "per_key" {
+  input = { key = var.key }
+}

@@ -1,0 +1,3 @@
+resource "terraform_data" "this" {
+  input = { app = "mailer", queue = "outbound" }
+}

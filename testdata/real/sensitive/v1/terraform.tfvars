@@ -1,0 +1,1 @@
+rotating_secret = "SECRET-MARKER-old-0003"

@@ -1,0 +1,1 @@
+state_secret = "SECRET-MARKER-state-0006"

@@ -1,0 +1,249 @@
+//! `show` against every real fixture: the resources shown and their actions
+//! match the CLI's own rendering in `plan.txt`, JSON output matches its schema,
+//! markdown stays within its cap, and no sensitive value is printed.
+
+mod common;
+use common::*;
+use std::collections::BTreeSet;
+
+/// One resource as the CLI's text rendering announces it:
+/// (address, deposed key, action key, symbol).
+type Shown = (String, Option<String>, String, String);
+
+/// The `# ADDRESS will be ...` headers of `terraform show` text, with the
+/// symbol on the line that opens the block (`-/+ resource ...`, `<= data ...`).
+/// Only the "will perform the following actions" section is read (drift
+/// sections use other headers).
+fn parse_plan_txt(text: &str) -> BTreeSet<Shown> {
+    const PHRASES: &[(&str, &str)] = &[
+        (" will be created", "create"),
+        (" will be destroyed", "delete"),
+        (" will be updated in-place", "update"),
+        (" will be read during apply", "read"),
+        (" will be imported", "no-op"),
+        (" must be replaced", "replace"),
+        (" is tainted, so must be replaced", "replace"),
+        (" will be replaced, as requested", "replace"),
+        (" will be replaced due to changes in replace_triggered_by", "replace"),
+        (" will no longer be managed by Terraform, but will not be destroyed", "forget"),
+    ];
+    let mut out = BTreeSet::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(start) = lines
+        .iter()
+        .position(|l| l.contains("will perform the following actions:") || l.contains("planned the following actions, but then encountered a problem:"))
+    else {
+        return out;
+    };
+    for (i, raw) in lines.iter().enumerate().skip(start + 1) {
+        let l = raw.trim_start();
+        if l.starts_with("Plan:") || l.starts_with("Changes to Outputs:") {
+            break;
+        }
+        let Some(h) = l.strip_prefix("# ") else { continue };
+        if h.starts_with('(') {
+            continue;
+        }
+        let (addr, action) = if let Some((_, to)) = h.split_once(" has moved to ") {
+            (to.to_string(), "no-op")
+        } else {
+            // Longest phrase first: "is tainted, so must be replaced" before "must be replaced".
+            let mut phrases = PHRASES.to_vec();
+            phrases.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+            match phrases.into_iter().find(|(p, _)| h.ends_with(p)) {
+                Some((p, a)) => (h[..h.len() - p.len()].to_string(), a),
+                None => continue,
+            }
+        };
+        let (addr, deposed) = match addr.split_once(" (deposed object ") {
+            Some((a, k)) => (a.to_string(), Some(k.trim_end_matches(')').to_string())),
+            None => (addr, None),
+        };
+        // The symbol: the first following line that is not a comment.
+        let opener = lines[i + 1..].iter().map(|x| x.trim_start()).find(|x| !x.starts_with('#')).unwrap_or("");
+        let symbol = opener.split_once("resource ").or_else(|| opener.split_once("data ")).map(|(s, _)| s.trim()).unwrap_or("");
+        out.insert((addr, deposed, action.to_string(), symbol.to_string()));
+    }
+    out
+}
+
+#[test]
+fn plan_txt_parser_reads_every_header_form() {
+    let text = "Terraform will perform the following actions:\n\n  # a.b will be created\n  + resource \"a\" \"b\" {\n\
+        \n  # a.c (deposed object 1234abcd) will be destroyed\n  # (left over)\n  - resource \"a\" \"c\" {\n\
+        \n  # a.d[0] has moved to a.d[\"x\"]\n    resource \"a\" \"d\" {\n\
+        \n  # a.e is tainted, so must be replaced\n+/- resource \"a\" \"e\" {\n\
+        \n  # data.x.y will be read during apply\n  # (config refers to values not yet known)\n <= data \"x\" \"y\" {\n\
+        \n # a.f will no longer be managed by Terraform, but will not be destroyed\n . resource \"a\" \"f\" {\n\
+        \nTerraform planned the following actions, but then encountered a problem:\n  # a.g will be created\n  + resource \"a\" \"g\" {\n\
+        \nPlan: 1 to add, 0 to change, 1 to destroy.\n  # a.z will be created\n";
+    let got = parse_plan_txt(text);
+    let want: BTreeSet<Shown> = [
+        ("a.b", None, "create", "+"),
+        ("a.c", Some("1234abcd"), "delete", "-"),
+        ("a.d[\"x\"]", None, "no-op", ""),
+        ("a.e", None, "replace", "+/-"),
+        ("a.g", None, "create", "+"),
+        ("data.x.y", None, "read", "<="),
+        ("a.f", None, "forget", "."),
+    ]
+    .into_iter()
+    .map(|(a, d, x, s)| (a.to_string(), d.map(str::to_string), x.to_string(), s.to_string()))
+    .collect();
+    assert_eq!(got, want);
+}
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let out = planview(args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+}
+
+fn shown_by_planview(v: &serde_json::Value) -> BTreeSet<Shown> {
+    v["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["address"].as_str().unwrap().to_string(),
+                r["deposed"].as_str().map(str::to_string),
+                r["action"].as_str().unwrap().to_string(),
+                r["symbol"].as_str().unwrap().trim().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn show_lists_the_resources_and_actions_the_cli_rendered_on_every_real_fixture() {
+    let plans = real_plans();
+    assert!(plans.len() >= 10, "expected the real fixtures in testdata/real, found {}", plans.len());
+    let mut compared = 0;
+    let mut headers = 0;
+    for plan in &plans {
+        let Ok(text) = std::fs::read_to_string(plan.with_file_name("plan.txt")) else { continue };
+        let want = parse_plan_txt(&text);
+        let got = shown_by_planview(&json_of(&["show", "--format", "json", &rel(plan)]));
+        assert_eq!(got, want, "{}: planview show differs from the CLI's plan.txt", rel(plan));
+        // The terminal text has a header per resource, symbol first.
+        let out = planview(&["show", &rel(plan)]);
+        let table = String::from_utf8_lossy(&out.stdout);
+        for (addr, deposed, _, sym) in &want {
+            let head = match deposed {
+                Some(k) => format!("{addr} (deposed object {k}):"),
+                None => format!("{addr}:"),
+            };
+            let expected = if sym.is_empty() { format!("  {head}") } else { format!("{sym} {head}") };
+            assert!(table.lines().any(|l| l.starts_with(&expected)), "{}: no header `{expected}` in:\n{table}", rel(plan));
+        }
+        headers += want.len();
+        compared += 1;
+    }
+    assert!(compared >= 10, "only {compared} fixtures had a plan.txt");
+    assert!(headers >= 50, "only {headers} CLI headers compared");
+}
+
+#[test]
+fn show_json_matches_schema_for_every_fixture_and_option() {
+    for plan in real_plans() {
+        for extra in [&[][..], &["--all"][..], &["--full", "--all"][..], &["--show-sensitive"][..]] {
+            let mut args = vec!["show", "--format", "json"];
+            args.extend_from_slice(extra);
+            let p = rel(&plan);
+            args.push(&p);
+            let v = json_of(&args);
+            assert_valid("show.schema.json", &v, &format!("{args:?}"));
+        }
+    }
+    // Several files, one unreadable: {files: [...]} with an error object, exit 2.
+    let out = planview(&["show", "--format", "json", "testdata/real/basic/plan.json", "testdata/edge/format-2.0.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid("show.schema.json", &v, "multi-file");
+    assert_eq!(v["files"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn no_sensitive_value_is_printed_in_any_format_unless_asked() {
+    let mut plans = real_plans();
+    assert!(plans.iter().any(|p| rel(p).contains("sensitive")), "the sensitive fixture is missing");
+    // The hand-written plan has secrets in nested, replaced and output values.
+    plans.push(root().join("testdata/edge/show-kinds.json"));
+    for plan in &plans {
+        for format in ["table", "json", "markdown"] {
+            for extra in [&[][..], &["--all", "--full"][..]] {
+                let p = rel(plan);
+                let mut args = vec!["show", "--format", format, "--color", "always"];
+                args.extend_from_slice(extra);
+                args.push(&p);
+                let out = planview(&args);
+                let all = [out.stdout.as_slice(), out.stderr.as_slice()].concat();
+                let text = String::from_utf8_lossy(&all);
+                assert!(!text.contains("SECRET-MARKER"), "{args:?} leaked a secret:\n{text}");
+            }
+        }
+    }
+    // The check above can see a leak: with --show-sensitive the values appear.
+    for p in ["testdata/real/sensitive/plan.json", "testdata/edge/show-kinds.json"] {
+        let out = planview(&["show", "--show-sensitive", p]);
+        assert!(String::from_utf8_lossy(&out.stdout).contains("SECRET-MARKER"), "{p}");
+    }
+}
+
+#[test]
+fn terraform_data_output_copying_a_sensitive_input_is_masked() {
+    // `rotating.output` is unmarked in the plan but holds the old sensitive input.
+    let v = json_of(&["show", "--format", "json", "--address", "terraform_data.rotating", "testdata/real/sensitive/plan.json"]);
+    let changes = v["resources"][0]["changes"].as_array().unwrap();
+    let output = changes.iter().find(|c| c["path_text"] == "output").expect("output change");
+    assert_eq!(output["before"]["state"], "sensitive");
+    assert_eq!(output["after"]["state"], "unknown");
+    let input = changes.iter().find(|c| c["path_text"] == "input").expect("input change");
+    assert_eq!(input["before"]["state"], "sensitive");
+    assert_eq!(input["after"]["state"], "sensitive");
+}
+
+#[test]
+fn markdown_stays_within_max_bytes_and_says_what_was_left_out() {
+    let plans: Vec<String> = real_plans().iter().map(|p| rel(p)).collect();
+    let mut args = vec!["show", "--format", "markdown", "--all", "--full"];
+    args.extend(plans.iter().map(String::as_str));
+    let full = planview(&args);
+    assert_eq!(full.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&full.stdout).contains("left out."), "the default cap should fit every fixture");
+    for cap in [2_000usize, 6_000, 20_000] {
+        let cap_s = cap.to_string();
+        let mut a = args.clone();
+        a.extend(["--max-bytes", &cap_s]);
+        let out = planview(&a);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(out.stdout.len() <= cap, "cap {cap}: {} bytes", out.stdout.len());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&format!("Trimmed to fit {cap} bytes")), "cap {cap}: no trim note:\n{text}");
+        assert!(text.matches("```").count() % 2 == 0, "cap {cap}: an unclosed code block");
+    }
+}
+
+#[test]
+fn show_on_a_state_is_an_input_error() {
+    let out = planview(&["show", "testdata/real/sensitive/state.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("state, not a plan"));
+}
+
+#[test]
+fn colour_only_when_asked_and_symbols_carry_the_meaning_without_it() {
+    let coloured = planview(&["show", "--color", "always", "testdata/real/replace/plan.json"]);
+    let plain = planview(&["show", "--color", "never", "testdata/real/replace/plan.json"]);
+    let c = String::from_utf8_lossy(&coloured.stdout);
+    let p = String::from_utf8_lossy(&plain.stdout);
+    assert!(c.contains("\x1b["), "no colour with --color always");
+    assert!(!p.contains('\x1b'), "colour with --color never");
+    assert!(p.lines().any(|l| l.starts_with("-/+ terraform_data.")) && p.lines().any(|l| l.starts_with("+/- terraform_data.")));
+    // JSON and markdown are never coloured.
+    for f in ["json", "markdown"] {
+        let out = planview(&["show", "--color", "always", "--format", f, "testdata/real/replace/plan.json"]);
+        assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'), "{f} coloured");
+    }
+}
