@@ -71,7 +71,7 @@ echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 
 for size in $SIZES; do
   f="$DIR/plan-$size-seed$SEED.json"
-  if [ ! -s "$f" ]; then
+  if [ ! -s "$f" ] || ! grep -q sample_address "$f.expect" 2>/dev/null; then
     echo "generating $f..." >&2
     "$GEN" --size "$size" --seed "$SEED" -o "$f" --expect "$f.expect"
   fi
@@ -86,7 +86,7 @@ for size in $SIZES; do
     fi
   done
   if has_cmd show; then
-    addr=$(head -c 4000000 "$f" | grep -o '"resource_changes":\[{"address":"[^"]*"' | head -n1 | sed 's/.*"address":"\(.*\)"/\1/')
+    addr=$(sed -n 's/.*"sample_address":"\(\([^"\\]\|\\.\)*\)".*/\1/p' "$f.expect" | sed 's/\\"/"/g' || true)
     measure "\`show --address\` file ($size)" "$bytes" -- "$PV show --all --format json --address '$addr' $f"
   fi
   if [ "$HAVE_JQ" = 1 ]; then

@@ -110,6 +110,8 @@ pub struct Expect {
     pub checks_fail: u64,
     pub checks_unknown: u64,
     pub output_changes: u64,
+    /// The address of the resource in the middle of `resource_changes` (for `show --address`).
+    pub sample_address: String,
 }
 
 impl Expect {
@@ -156,7 +158,8 @@ impl Expect {
 
     pub fn to_json(&self) -> String {
         format!(
-            r#"{{"resource_changes":{},"totals":{{"import":{},"add":{},"change":{},"destroy":{},"forget":{}}},"actions":{{"no-op":{},"create":{},"update":{},"delete":{},"replace":{},"read":{},"forget":{}}},"moved":{},"deposed":{},"drift":{},"checks":{{"pass":{},"fail":{},"unknown":{}}},"output_changes":{}}}"#,
+            r#"{{"sample_address":{},"resource_changes":{},"totals":{{"import":{},"add":{},"change":{},"destroy":{},"forget":{}}},"actions":{{"no-op":{},"create":{},"update":{},"delete":{},"replace":{},"read":{},"forget":{}}},"moved":{},"deposed":{},"drift":{},"checks":{{"pass":{},"fail":{},"unknown":{}}},"output_changes":{}}}"#,
+            json_str(&self.sample_address),
             self.resource_changes, self.import, self.add, self.change, self.destroy, self.forget, self.no_op,
             self.create, self.update, self.delete, self.replace, self.read, self.forget, self.moved, self.deposed,
             self.drift, self.checks_pass, self.checks_fail, self.checks_unknown, self.output_changes
@@ -466,6 +469,7 @@ pub fn generate(w: &mut dyn Write, target: u64, seed: u64) -> io::Result<Expect>
     for r in &res {
         ex.count(r.kind);
     }
+    ex.sample_address = res[res.len() / 2].address();
 
     w.write_all(br#"{"format_version":"1.2","terraform_version":"1.9.8","variables":{"environment":{"value":"prod"},"db_password":{"value":"hunter2-secret"}},"planned_values":"#)?;
     write_values(w, &res, true)?;
