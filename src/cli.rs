@@ -1,15 +1,16 @@
 //! Command-line definitions (clap types stay here) and their conversion into a
 //! plain [`Config`], once.
 
-use crate::input::Source;
+use crate::input::{SavedPlanOptions, Source};
 use crate::render::Format;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
+use std::path::PathBuf;
 
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success (also when the reader of the output goes away, e.g. `| head`)
-  1  a gate or check failed (`checks`: a check failed or errored, unless --no-fail)
+  1  a gate or check failed (`gate`: a plan broke a rule; `checks`: a check failed or errored, unless --no-fail)
   2  usage error, unreadable or invalid input, unsupported format_version";
 
 const EXAMPLES: &str = "\
@@ -75,6 +76,82 @@ pub enum Command {
         #[arg(value_name = "COMMAND")]
         command: Option<String>,
     },
+    /// Delete + create pairs that are one object moving: writes the `moved` blocks
+    /// (or `state mv` commands) that keep it instead of destroying it.
+    #[command(after_help = format!("{MOVES_EXAMPLES}\n\n{EXIT_CODES}"))]
+    Moves(MovesArgs),
+}
+
+const MOVES_EXAMPLES: &str = "\
+A delete and a create are paired when both are managed, of the same type and
+provider, and every attribute known in the created object's `after` equals the
+deleted object's `before` (values known only after apply and --ignore'd ones are
+left out). Only one-to-one pairs are suggested; the others are listed in comments.
+
+Examples:
+  planview moves plan.json > moved.tf.json
+  planview moves --format hcl --ignore tags --ignore tags_all plan.json
+  planview moves --format commands plan.out --chdir infra/   # a saved plan
+  planview moves --format json plan.json | jq '.pairs[]'";
+
+/// `planview moves FILE`.
+#[derive(Debug, Args)]
+pub struct MovesArgs {
+    /// Plan JSON, or a saved plan (`-` or none: stdin when piped).
+    #[arg(value_name = "FILE")]
+    pub file: Option<String>,
+
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = MovesFormatArg::TfJson)]
+    pub format: MovesFormatArg,
+
+    /// Leave this attribute out of the comparison (repeatable): a top-level name such
+    /// as `tags`, or a dotted path into nested values such as `tags.updated_at`
+    /// (`*` matches any one key or index).
+    #[arg(long = "ignore", value_name = "ATTR")]
+    pub ignore: Vec<String>,
+
+    #[command(flatten)]
+    pub saved_plan: SavedPlanArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MovesFormatArg {
+    /// A `.tf.json` file with `moved` blocks (JSON configuration syntax).
+    TfJson,
+    /// `moved` blocks in native syntax.
+    Hcl,
+    /// `tofu state mv 'FROM' 'TO'` lines, quoted for a POSIX shell.
+    Commands,
+    /// The pairs, ambiguous and unmatched objects (schemas/moves.schema.json).
+    Json,
+}
+
+/// What `moves` needs besides the common settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MovesConfig {
+    pub options: crate::query::moves::MovesOptions,
+    pub format: crate::render::moves::MovesFormat,
+}
+
+impl MovesArgs {
+    fn split(self) -> (CommonArgs, MovesConfig) {
+        use crate::render::moves::MovesFormat;
+        let format = match self.format {
+            MovesFormatArg::TfJson => MovesFormat::TfJson,
+            MovesFormatArg::Hcl => MovesFormat::Hcl,
+            MovesFormatArg::Commands => MovesFormat::Commands,
+            MovesFormatArg::Json => MovesFormat::Json,
+        };
+        let common = CommonArgs {
+            files: self.file.into_iter().collect(),
+            format: if format == MovesFormat::Json { FormatArg::Json } else { FormatArg::Table },
+            color: ColorArg::Never,
+            show_sensitive: false,
+            saved_plan: self.saved_plan,
+        };
+        (common, MovesConfig { options: crate::query::moves::MovesOptions { ignore: self.ignore }, format })
+    }
 }
 
 const SHOW_EXAMPLES: &str = "\
@@ -100,10 +177,11 @@ pub struct ShowArgs {
     #[arg(long)]
     pub full: bool,
 
-    /// Markdown only: keep the output within N bytes (GitHub's comment limit by
-    /// default); changes that do not fit are left out and counted.
-    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP)]
-    pub max_bytes: usize,
+    /// Markdown only: keep the output within N bytes (at least 1000; GitHub's
+    /// comment limit by default); changes that do not fit are left out and counted.
+    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP as u64,
+          value_parser = clap::value_parser!(u64).range(1000..))]
+    pub max_bytes: u64,
 }
 
 const GATE_EXAMPLES: &str = "\
@@ -175,6 +253,29 @@ pub struct CommonArgs {
     /// Print values marked sensitive instead of masking them.
     #[arg(long)]
     pub show_sensitive: bool,
+
+    #[command(flatten)]
+    pub saved_plan: SavedPlanArgs,
+}
+
+/// How saved binary plans are read (every command that reads documents).
+#[derive(Debug, Args, Default)]
+pub struct SavedPlanArgs {
+    /// Binary that runs `show -json` on a saved binary plan (else the environment
+    /// variable PLANVIEW_TF_BIN; else `tofu`, then `terraform`, from PATH).
+    #[arg(long, value_name = "PATH")]
+    pub tf_bin: Option<PathBuf>,
+
+    /// Working directory for `show -json` on a saved plan (where `init` was run).
+    #[arg(long, value_name = "DIR")]
+    pub chdir: Option<PathBuf>,
+}
+
+impl SavedPlanArgs {
+    /// `--tf-bin` wins over PLANVIEW_TF_BIN.
+    pub fn to_options(&self, env: &Env) -> SavedPlanOptions {
+        SavedPlanOptions { tf_bin: self.tf_bin.clone().or_else(|| env.tf_bin.clone()), chdir: self.chdir.clone() }
+    }
 }
 
 /// The common filters (`--address`, `--type`, `--module`, `--action`), for
@@ -230,6 +331,9 @@ pub struct GateArgs {
     /// Plan JSON files (`-` for stdin; stdin when none is given and it is piped).
     #[arg(value_name = "FILE")]
     pub files: Vec<String>,
+
+    #[command(flatten)]
+    pub saved_plan: SavedPlanArgs,
 
     /// Output format: `github` prints workflow commands (annotations), `junit` JUnit XML.
     #[arg(long, short = 'f', value_enum, default_value_t = GateFormatArg::Table)]
@@ -421,6 +525,10 @@ pub struct Config {
     pub prior: bool,
     /// Options of `show` (defaults for other commands).
     pub show: ShowConfig,
+    /// How to read saved binary plans (every command).
+    pub saved_plan: SavedPlanOptions,
+    /// `moves` settings (default for other commands).
+    pub moves: MovesConfig,
 }
 
 /// `show`'s own options, as plain data.
@@ -440,6 +548,7 @@ pub enum CommandKind {
     Outputs,
     State,
     Show,
+    Moves,
     Gate,
     Completions(Shell),
     /// The man page of the main command, or of one subcommand.
@@ -471,6 +580,8 @@ pub struct Env {
     pub stdout_is_terminal: bool,
     /// NO_COLOR set to a non-empty value.
     pub no_color: bool,
+    /// PLANVIEW_TF_BIN, when set and non-empty.
+    pub tf_bin: Option<PathBuf>,
 }
 
 impl Env {
@@ -479,6 +590,7 @@ impl Env {
             stdin_is_terminal: std::io::stdin().is_terminal(),
             stdout_is_terminal: std::io::stdout().is_terminal(),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            tf_bin: crate::input::tf_bin_from_env(),
         }
     }
 }
@@ -525,10 +637,13 @@ impl Cli {
             gate: None,
             man_page: None,
             show: ShowConfig::default(),
+            saved_plan: SavedPlanOptions { tf_bin: env.tf_bin.clone(), chdir: None },
+            moves: MovesConfig::default(),
         };
         let none = FilterArgs::default();
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
         let mut show = ShowConfig::default();
+        let mut moves = MovesConfig::default();
         let (kind, name, common, filters, all, no_fail, prior, max_bytes) = match self.command {
             Command::Summary(a) => (CommandKind::Summary, "summary", a.common, none, false, false, false, a.max_bytes),
             Command::Drift(a) => (CommandKind::Drift, "drift", a.common, a.filters, a.all, false, false, default_max),
@@ -538,8 +653,8 @@ impl Cli {
             Command::State(a) => (CommandKind::State, "state", a.common, a.filters, false, false, a.prior, default_max),
             Command::Show(a) => {
                 let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
-                show = ShowConfig { options, max_bytes: a.max_bytes };
-                (CommandKind::Show, "show", a.common, none, a.all, false, false, a.max_bytes)
+                show = ShowConfig { options, max_bytes: usize::try_from(a.max_bytes).unwrap_or(usize::MAX) };
+                (CommandKind::Show, "show", a.common, none, a.all, false, false, usize::try_from(a.max_bytes).unwrap_or(usize::MAX))
             }
             Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Gate)),
             Command::Completions { shell } => {
@@ -558,6 +673,11 @@ impl Cli {
                     }
                 }
                 return Ok(Config { man_page: command, ..bare(CommandKind::Man) });
+            }
+            Command::Moves(a) => {
+                let (common, m) = a.split();
+                moves = m;
+                (CommandKind::Moves, "moves", common, none, false, false, false, default_max)
             }
         };
         if !filters.action.is_empty() && matches!(kind, CommandKind::Checks | CommandKind::State) {
@@ -578,6 +698,8 @@ impl Cli {
             no_fail,
             prior,
             show,
+            saved_plan: common.saved_plan.to_options(env),
+            moves,
             max_bytes,
             gate: None,
             man_page: None,
@@ -629,6 +751,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         show_sensitive: a.show_sensitive,
         max_bytes: a.max_bytes,
         gate: Some(GateOptions { policy, policy_file: a.policy, format }),
+        saved_plan: a.saved_plan.to_options(env),
         ..bare
     })
 }
@@ -682,6 +805,16 @@ mod tests {
         assert!(cli.into_config(&env).unwrap_err().contains("no input"));
         let cli = Cli::parse_from(["planview", "summary"]);
         assert_eq!(cli.into_config(&Env::default()).unwrap().inputs, vec![Source::Stdin]);
+    }
+
+    #[test]
+    fn tf_bin_flag_wins_over_the_environment() {
+        let env = Env { tf_bin: Some("/env/tofu".into()), ..Default::default() };
+        let c = Cli::parse_from(["planview", "summary", "p.json"]).into_config(&env).unwrap();
+        assert_eq!(c.saved_plan.tf_bin, Some(PathBuf::from("/env/tofu")));
+        let c = Cli::parse_from(["planview", "moves", "--tf-bin", "/flag/terraform", "--chdir", "d", "p.out"]).into_config(&env).unwrap();
+        assert_eq!(c.saved_plan, SavedPlanOptions { tf_bin: Some("/flag/terraform".into()), chdir: Some("d".into()) });
+        assert_eq!(c.command, CommandKind::Moves);
     }
 
     #[test]

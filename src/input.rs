@@ -1,10 +1,12 @@
-//! Reading input: files and stdin, encoding checks, plan/state detection and
-//! the `format_version` gate.
+//! Reading input: files and stdin, saved binary plans (through `tofu show -json`
+//! or `terraform show -json`), encoding checks, plan/state detection and the
+//! `format_version` gate.
 
 use crate::error::InputError;
 use crate::model::{Plan, RawDocument, State, Values};
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// Where one document comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,9 +34,39 @@ impl Source {
     }
 }
 
-/// Read the whole input. Files are read in one go (serde_json is several times
-/// faster on a slice than on a reader).
+/// Read the whole input, as JSON: a saved binary plan is turned into JSON by
+/// `show -json` with the options from the environment ([`SavedPlanOptions::from_env`]).
 pub fn read(source: &Source) -> Result<Vec<u8>, InputError> {
+    read_with(source, &SavedPlanOptions::from_env())
+}
+
+/// Read the whole input, as JSON: a saved binary plan (a zip archive) is turned
+/// into JSON by running `show -json` on it as `show` says.
+pub fn read_with(source: &Source, show: &SavedPlanOptions) -> Result<Vec<u8>, InputError> {
+    json_of(source, read_raw(source)?, show)
+}
+
+/// The input's bytes as JSON: unchanged, or, for a saved plan, what `show -json` prints.
+pub fn json_of(source: &Source, bytes: Vec<u8>, show: &SavedPlanOptions) -> Result<Vec<u8>, InputError> {
+    if !is_saved_plan(&bytes) {
+        return Ok(bytes);
+    }
+    let name = source.name();
+    match source {
+        Source::File(path) => show_json(&name, path, show),
+        Source::Stdin => {
+            // `show` needs a file: keep the piped plan in a private temp file.
+            let tmp = TempFile::create(&bytes).map_err(|e| {
+                InputError::new(&name, format!("is a saved plan, and it could not be written to a temporary file: {e}"))
+            })?;
+            show_json(&name, &tmp.0, show)
+        }
+    }
+}
+
+/// Read the bytes of the input as they are. Files are read in one go
+/// (serde_json is several times faster on a slice than on a reader).
+pub fn read_raw(source: &Source) -> Result<Vec<u8>, InputError> {
     let name = source.name();
     match source {
         Source::Stdin => {
@@ -52,17 +84,26 @@ pub fn read(source: &Source) -> Result<Vec<u8>, InputError> {
     }
 }
 
-/// Open the input for streaming ([`crate::stream`]), with the same errors as [`read`].
-pub fn open(source: &Source) -> Result<Box<dyn Read + Send>, InputError> {
+/// Open the input for streaming ([`crate::stream`]), with the same errors as
+/// [`read`]. A saved plan (a zip archive) is read whole and turned into JSON by
+/// `show -json` first, as [`read_with`] does.
+pub fn open(source: &Source, show: &SavedPlanOptions) -> Result<Box<dyn Read + Send>, InputError> {
     let name = source.name();
-    match source {
-        Source::Stdin => Ok(Box::new(std::io::stdin())),
+    let mut src: Box<dyn Read + Send> = match source {
+        Source::Stdin => Box::new(std::io::stdin()),
         Source::File(path) => {
             check_not_dir(&name, path)?;
-            let f = std::fs::File::open(path).map_err(|e| open_error(&name, &e))?;
-            Ok(Box::new(f))
+            Box::new(std::fs::File::open(path).map_err(|e| open_error(&name, &e))?)
         }
+    };
+    // Look at the first bytes for the zip signature, then put them back in front.
+    let mut head = Vec::with_capacity(4);
+    (&mut src).take(4).read_to_end(&mut head).map_err(|e| open_error(&name, &e))?;
+    if !is_saved_plan(&head) {
+        return Ok(Box::new(std::io::Cursor::new(head).chain(src)));
     }
+    src.read_to_end(&mut head).map_err(|e| open_error(&name, &e))?;
+    Ok(Box::new(std::io::Cursor::new(json_of(source, head, show)?)))
 }
 
 fn check_not_dir(name: &str, path: &std::path::Path) -> Result<(), InputError> {
@@ -79,6 +120,154 @@ fn open_error(name: &str, e: &std::io::Error) -> InputError {
         _ => e.to_string(),
     };
     InputError::new(name, format!("cannot read: {what}"))
+}
+
+// ------------------------------------------------------------------ saved plans
+
+/// A saved plan (`plan -out FILE`) is a zip archive.
+pub fn is_saved_plan(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04")
+}
+
+/// How to turn a saved plan into JSON: which binary, in which directory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SavedPlanOptions {
+    /// `--tf-bin` or `PLANVIEW_TF_BIN`; `None`: `tofu`, then `terraform`, from PATH.
+    pub tf_bin: Option<PathBuf>,
+    /// `--chdir`: the working directory of `show` (where `init` was run).
+    pub chdir: Option<PathBuf>,
+}
+
+/// The environment variable naming the binary to run on saved plans.
+pub const TF_BIN_ENV: &str = "PLANVIEW_TF_BIN";
+
+impl SavedPlanOptions {
+    /// The binary from `PLANVIEW_TF_BIN` (when set and non-empty), no directory.
+    pub fn from_env() -> SavedPlanOptions {
+        SavedPlanOptions { tf_bin: tf_bin_from_env(), chdir: None }
+    }
+}
+
+/// `PLANVIEW_TF_BIN`, when set and non-empty.
+pub fn tf_bin_from_env() -> Option<PathBuf> {
+    std::env::var_os(TF_BIN_ENV).filter(|v| !v.is_empty()).map(PathBuf::from)
+}
+
+/// The first of `tofu`, then `terraform`, found as an executable file on PATH.
+pub fn find_tf_bin(path_var: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+    let dirs: Vec<PathBuf> = path_var.map(|p| std::env::split_paths(p).collect()).unwrap_or_default();
+    for name in ["tofu", "terraform"] {
+        let file = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+        for dir in &dirs {
+            let candidate = dir.join(&file);
+            if is_executable(&candidate) {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}
+
+fn is_executable(p: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(p) else { return false };
+    if !meta.is_file() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
+}
+
+const SHOW_HINT: &str = "convert it yourself where `init` was run: `tofu show -json plan.out > plan.json` (or `terraform show -json`), or choose the binary with --tf-bin PATH or PLANVIEW_TF_BIN and the directory with --chdir DIR";
+
+/// Run `BIN show -json PATH` and return its stdout.
+fn show_json(name: &str, path: &Path, show: &SavedPlanOptions) -> Result<Vec<u8>, InputError> {
+    let bin = match &show.tf_bin {
+        Some(b) => b.clone(),
+        None => find_tf_bin(std::env::var_os("PATH").as_deref()).ok_or_else(|| {
+            InputError::new(name, "is a saved plan (a zip archive), not JSON, and neither `tofu` nor `terraform` is on PATH to read it")
+                .hint(SHOW_HINT)
+        })?,
+    };
+    // The plan path is relative to our directory, not to `--chdir`.
+    let plan = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let shown = bin.display().to_string();
+    let mut cmd = Command::new(&bin);
+    cmd.arg("show").arg("-json").arg(&plan).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if let Some(dir) = &show.chdir {
+        cmd.current_dir(dir);
+    }
+    let out = cmd.output().map_err(|e| {
+        let what = match e.kind() {
+            std::io::ErrorKind::NotFound => "not found".to_string(),
+            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+            _ => e.to_string(),
+        };
+        let mut msg = format!("is a saved plan (a zip archive); running `{shown} show -json` on it failed: {what}");
+        if let Some(dir) = &show.chdir {
+            if !dir.is_dir() {
+                msg = format!("is a saved plan (a zip archive); --chdir {} is not a directory", dir.display());
+            }
+        }
+        InputError::new(name, msg).hint(SHOW_HINT)
+    })?;
+    if !out.status.success() {
+        let status = match out.status.code() {
+            Some(c) => format!("exit status {c}"),
+            None => "killed by a signal".to_string(),
+        };
+        let stderr = tail(&String::from_utf8_lossy(&out.stderr), 20);
+        let mut msg = format!("is a saved plan (a zip archive); `{shown} show -json` failed on it ({status})");
+        if !stderr.trim().is_empty() {
+            msg.push_str(":\n");
+            msg.push_str(stderr.trim_end());
+        }
+        return Err(InputError::new(name, msg).hint(
+            "a saved plan can only be shown in the directory where it was planned (after `init`, with the same providers): use --chdir DIR, or choose the binary with --tf-bin PATH / PLANVIEW_TF_BIN",
+        ));
+    }
+    Ok(out.stdout)
+}
+
+/// The last `n` lines of `s`.
+fn tail(s: &str, n: usize) -> String {
+    let lines: Vec<&str> = s.lines().collect();
+    let skip = lines.len().saturating_sub(n);
+    lines[skip..].join("\n")
+}
+
+/// A temporary file, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn create(bytes: &[u8]) -> std::io::Result<TempFile> {
+        use std::io::Write;
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let path = std::env::temp_dir().join(format!("planview-stdin-{}-{nanos}.tfplan", std::process::id()));
+        let mut opts = std::fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600);
+        }
+        let mut f = opts.open(&path)?;
+        let tmp = TempFile(path);
+        f.write_all(bytes)?;
+        Ok(tmp)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// A parsed document.
@@ -172,6 +361,9 @@ pub(crate) fn check_start(name: &str, text: &str) -> Result<(), InputError> {
         _ => {
             let (l, c) = line_col(text.as_bytes(), start);
             let mut e = InputError::new(name, "input does not start with a JSON object").at(l, c);
+            if is_saved_plan(text.as_bytes()) {
+                return Err(InputError::new(name, "input is a saved plan (a zip archive), not JSON").hint(SHOW_HINT));
+            }
             if let Some(brace) = text[start..].find('{') {
                 let (bl, _) = line_col(text.as_bytes(), start + brace);
                 e = e.hint(format!(
@@ -341,6 +533,41 @@ mod tests {
     fn text_before_the_json_gets_a_hint() {
         let e = err("$ terraform show -json plan.out\n{\"format_version\":\"1.0\"}");
         assert!(e.hint.unwrap().contains("line 2"));
+    }
+
+    #[test]
+    fn saved_plans_are_recognised_and_parse_says_so() {
+        assert!(is_saved_plan(b"PK\x03\x04rest"));
+        assert!(!is_saved_plan(b"PK"));
+        assert!(!is_saved_plan(b"{\"format_version\":\"1.0\"}"));
+        let e = parse("plan.out", b"PK\x03\x04\x14\x00").unwrap_err();
+        assert!(e.message.contains("saved plan") && e.hint.unwrap().contains("show -json"), "{}", e.message);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn tofu_is_preferred_to_terraform_anywhere_on_path() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = std::env::temp_dir().join(format!("planview-find-bin-{}", std::process::id()));
+        let (a, b) = (base.join("a"), base.join("b"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let exe = |p: &Path| {
+            std::fs::write(p, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        };
+        exe(&a.join("terraform"));
+        let path = std::env::join_paths([&a, &b]).unwrap();
+        assert_eq!(find_tf_bin(Some(&path)), Some(a.join("terraform")));
+        exe(&b.join("tofu"));
+        assert_eq!(find_tf_bin(Some(&path)), Some(b.join("tofu")));
+        // Not executable, or a directory: not found.
+        std::fs::set_permissions(b.join("tofu"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::fs::remove_file(a.join("terraform")).unwrap();
+        std::fs::create_dir_all(a.join("terraform")).unwrap();
+        assert_eq!(find_tf_bin(Some(&path)), None);
+        assert_eq!(find_tf_bin(None), None);
+        let _ = std::fs::remove_dir_all(&base);
     }
 
     #[test]

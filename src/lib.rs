@@ -47,14 +47,26 @@ pub enum Status {
 /// Inputs are read, parsed and their secrets collected in parallel, a few at a
 /// time (as many as there are cores, at most [`MAX_PARALLEL`]); `f` runs on
 /// each in input order. Results keep the order of `inputs`.
+///
+/// Saved binary plans are read with the options from the environment; commands
+/// use [`each_input_with`] and `config.saved_plan` so `--tf-bin`/`--chdir` apply.
 pub fn each_input<T>(
     inputs: &[Source],
+    f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
+) -> Vec<PerFile<T>> {
+    each_input_with(inputs, &input::SavedPlanOptions::from_env(), f)
+}
+
+/// [`each_input`], reading saved binary plans with `show -json` as `show` says.
+pub fn each_input_with<T>(
+    inputs: &[Source],
+    show: &input::SavedPlanOptions,
     mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
     let width = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_PARALLEL);
     let mut out = Vec::with_capacity(inputs.len());
     for chunk in inputs.chunks(width) {
-        let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, input::read);
+        let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, |src| input::read_with(src, show));
         let pairs: Vec<(&Source, &Result<Vec<u8>, InputError>)> = chunk.iter().zip(&bytes).collect();
         let parsed = parallel(&pairs, |(src, bytes)| {
             let bytes = bytes.as_ref().map_err(Clone::clone)?;
@@ -117,7 +129,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     match config.command {
         CommandKind::Summary => {
             // Streamed, not read whole: bounded memory on plans of any size.
-            let items = config.inputs.iter().map(|src| summary_of(src, &vis));
+            let items = config.inputs.iter().map(|src| summary_of(src, &config.saved_plan, &vis));
             let items: Vec<PerFile<query::summary::Summary>> = items
                 .into_iter()
                 .map(|mut i| {
@@ -141,6 +153,23 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
                 }
             }
             finish(items.iter().map(|i| &i.result))
+        }
+        CommandKind::Moves => {
+            if config.inputs.len() != 1 {
+                return Err(Error::Usage("`moves` reads one plan".into()));
+            }
+            let opts = &config.moves.options;
+            let mut items = each_input_with(&config.inputs, &config.saved_plan, |doc, _| query::moves::find_moves(doc, opts));
+            let item = items.remove(0);
+            masker.merge(&item.masker);
+            match item.result {
+                Ok(mut report) => {
+                    report.file = item.file;
+                    render::moves::write(out, &report, config.moves.format)?;
+                    Ok(Status::Success)
+                }
+                Err(e) => Err(Error::Input(vec![e])),
+            }
         }
         CommandKind::Drift => {
             let opts = query::drift::DriftOptions { filter: &config.filter, all: config.all };
@@ -169,7 +198,8 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         }
         CommandKind::Show => {
             let opts = &config.show.options;
-            let items = each_input(&config.inputs, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
+            let items =
+                each_input_with(&config.inputs, &config.saved_plan, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
             let items: Vec<PerFile<query::show::ShowReport>> = items
                 .into_iter()
                 .map(|mut i| {
@@ -204,9 +234,9 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
 
 /// `summary` of one input, streamed (see [`stream`]): memory stays bounded
 /// whatever the size, for a file as for a pipe.
-fn summary_of(src: &Source, vis: &Visibility) -> PerFile<query::summary::Summary> {
+fn summary_of(src: &Source, show: &input::SavedPlanOptions, vis: &Visibility) -> PerFile<query::summary::Summary> {
     let file = src.name();
-    match input::open(src).and_then(|r| summary_streamed(&file, r, vis)) {
+    match input::open(src, show).and_then(|r| summary_streamed(&file, r, vis)) {
         Ok((summary, masker)) => PerFile { file, result: Ok(summary), masker },
         Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
     }
@@ -270,7 +300,7 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     if let Some(path) = &opts.policy_file {
         policy.merge_file(&load_policy(path)?);
     }
-    let items = each_input(&config.inputs, |doc, _| match doc {
+    let items = each_input_with(&config.inputs, &config.saved_plan, |doc, _| match doc {
         input::Document::Plan(p) => Ok(query::gate::evaluate(p, &policy)),
         input::Document::State(_) => {
             Err("this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)".to_string())
@@ -320,7 +350,7 @@ fn run_report<T: render::report::Report>(
 ) -> Result<Vec<PerFile<T>>, Error> {
     let style = Style::new(config.color);
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
-    let mut items = each_input(&config.inputs, |doc, m| query(doc, &vis.with(m)));
+    let mut items = each_input_with(&config.inputs, &config.saved_plan, |doc, m| query(doc, &vis.with(m)));
     for i in &mut items {
         if let Ok(r) = &mut i.result {
             r.set_file(&i.file);
@@ -341,5 +371,43 @@ fn finish<'a, T: 'a>(results: impl Iterator<Item = &'a Result<T, InputError>>) -
         Ok(Status::Success)
     } else {
         Err(Error::Input(errs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_input_keeps_the_order_of_inputs_across_parallel_chunks() {
+        let dir = std::env::temp_dir().join(format!("planview-each-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut inputs = Vec::new();
+        for i in 0..(MAX_PARALLEL * 2 + 3) {
+            let p = dir.join(format!("{i}.json"));
+            if i % 4 != 3 {
+                let plan = format!(r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.r{i}","change":{{"actions":["create"]}}}}]}}"#);
+                std::fs::write(&p, plan).unwrap();
+            }
+            inputs.push(Source::File(p));
+        }
+        let mut calls = 0;
+        let items = each_input(&inputs, |doc, _| {
+            calls += 1;
+            match doc {
+                input::Document::Plan(p) => Ok(p.resource_changes[0].address.clone()),
+                input::Document::State(_) => Err("state".to_string()),
+            }
+        });
+        assert_eq!(items.len(), inputs.len());
+        for (i, item) in items.iter().enumerate() {
+            assert_eq!(item.file, inputs[i].name());
+            match &item.result {
+                Ok(a) => assert_eq!(a, &format!("a.r{i}")),
+                Err(e) => assert!(i % 4 == 3 && e.message.contains("no such file"), "{i}: {e}"),
+            }
+        }
+        assert_eq!(calls, inputs.len() - inputs.len() / 4);
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -378,11 +378,13 @@ fn markdown_fits_max_bytes_for_summary_and_gate() {
 
 #[test]
 fn no_sensitive_value_is_printed_by_the_gate() {
+    let mut plans: Vec<String> = real_plans().iter().map(|p| rel(p)).collect();
+    plans.push("testdata/edge/drift.json".into()); // secrets in drift and variables
     for fmt in ["table", "json", "markdown", "github", "junit"] {
-        for plan in real_plans() {
-            let out = planview(&["gate", "--format", fmt, "--deny", "any", "--fail-on-checks", &rel(&plan)]);
+        for plan in &plans {
+            let out = planview(&["gate", "--format", fmt, "--deny", "any", "--deny-drift", "--fail-on-checks", plan]);
             let text = String::from_utf8_lossy(&out.stdout);
-            assert!(!text.contains("SECRET-MARKER-"), "{fmt} {}: {text}", rel(&plan));
+            assert!(!text.contains("SECRET-MARKER-"), "{fmt} {plan}: {text}");
         }
     }
 }

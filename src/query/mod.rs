@@ -11,3 +11,5 @@ pub mod diff;
 pub mod show;
 pub mod summary;
 pub mod values;
+pub mod address;
+pub mod moves;

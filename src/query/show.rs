@@ -95,7 +95,9 @@ pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowR
             filtered_out += 1;
             continue;
         }
-        if !opts.all && !listed_by_default(rc) {
+        // `--action no-op` asks for no-ops: it implies `--all` for them.
+        let noop_asked = opts.filter.actions.iter().any(|a| a == "no-op");
+        if !opts.all && !noop_asked && !listed_by_default(rc) {
             hidden_noop += 1;
             continue;
         }
@@ -111,7 +113,7 @@ pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowR
             if !f.action_ok(&kind.key(), false, false) {
                 continue;
             }
-            if kind == ChangeKind::NoOp && !opts.all {
+            if kind == ChangeKind::NoOp && !opts.all && !f.actions.iter().any(|a| a == "no-op") {
                 hidden_noop += 1;
                 continue;
             }
@@ -204,6 +206,12 @@ mod tests {
         let all = show(&doc, &ShowOptions { all: true, ..Default::default() }, &Visibility::default()).unwrap();
         assert_eq!(all.resources.len(), 4);
         assert_eq!(all.outputs.len(), 2);
+        // Asking for no-ops by action shows them without --all.
+        let f = Filter { actions: vec!["no-op".into()], ..Default::default() };
+        let noop = show(&doc, &ShowOptions { filter: f, ..Default::default() }, &Visibility::default()).unwrap();
+        let addrs: Vec<&str> = noop.resources.iter().map(|r| r.address.as_str()).collect();
+        assert_eq!(addrs, ["a.same", "a.moved"]);
+        assert_eq!(noop.outputs.len(), 1);
     }
 
     #[test]

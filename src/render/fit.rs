@@ -209,4 +209,31 @@ mod tests {
         assert!(s.contains("</details>"));
         assert!(s.contains("Cut at"));
     }
+
+    proptest::proptest! {
+        #[test]
+        fn never_longer_than_the_cap(
+            keeps in proptest::collection::vec(0usize..300, 1..6),
+            tables in proptest::collection::vec((0usize..400, 1usize..200), 0..6),
+            max in 1_024usize..20_000,
+        ) {
+            let mut blocks = Vec::new();
+            for (i, k) in keeps.iter().enumerate() {
+                blocks.push(Block::Keep(format!("{}\n", "k".repeat(*k))));
+                if let Some((rows, width)) = tables.get(i) {
+                    blocks.push(Block::Rows {
+                        open: "<details>\n".into(),
+                        rows: (0..*rows).map(|_| format!("{}\n", "r".repeat(*width))).collect(),
+                        close: "</details>\n".into(),
+                        what: format!("table {i}"),
+                    });
+                }
+            }
+            let full: usize = blocks.iter().map(|b| whole(b).len()).sum();
+            let s = fit(&blocks, max, &id);
+            proptest::prop_assert!(s.len() <= max, "{} > {}", s.len(), max);
+            proptest::prop_assert_eq!(s.len() == full && !s.contains("[!NOTE]"), full <= max);
+            proptest::prop_assert_eq!(s.matches("<details>").count(), s.matches("</details>").count());
+        }
+    }
 }

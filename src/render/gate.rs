@@ -160,7 +160,13 @@ pub fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyReport) ->
     let mut errors = String::new();
     for i in items {
         if let Err(e) = &i.result {
-            errors.push_str(&format!("\n> [!WARNING]\n> {} could not be read: {}\n", md_code(&i.file), md_cell(&e.to_string())));
+            let hint = e.hint.as_deref().map(|h| format!(" (hint: {})", md_cell(h))).unwrap_or_default();
+            errors.push_str(&format!(
+                "\n> [!WARNING]\n> {} could not be read: {}: {}{hint}\n",
+                md_code(&i.file),
+                md_cell(&e.location()),
+                md_cell(&e.message)
+            ));
         }
     }
     if !errors.is_empty() {

@@ -5,6 +5,7 @@ pub mod checks;
 pub mod drift;
 pub mod fit;
 pub mod gate;
+pub mod moves;
 pub mod outputs;
 pub mod replace;
 pub mod report;

@@ -230,6 +230,9 @@ fn notes(r: &ResourceDiff) -> Vec<String> {
     if let Some(w) = &r.reason_words {
         v.push(format!("because: {w}"));
     }
+    if matches!(r.kind, ChangeKind::Unknown(_)) {
+        v.push("planview does not know this action list (a newer CLI?); the change is shown as written".into());
+    }
     if r.deposed.is_some() && r.reason_words.is_none() {
         v.push("a deposed object, left over from a partially-failed replacement".into());
     }
@@ -389,15 +392,30 @@ fn diff_block(lines: &[String]) -> String {
     s
 }
 
-fn resource_md(r: &ResourceDiff) -> String {
-    let mut s = format!("#### {} {} — {}\n", md_code(r.kind.symbol()), md_code(&header_address(r)), md_cell(&header_words(r)));
+/// A resource's markdown: the heading and notes, and the diff lines.
+fn resource_md_parts(r: &ResourceDiff) -> (String, Vec<String>) {
+    let sym = r.kind.symbol().trim();
+    let sym = if sym.is_empty() { String::new() } else { format!("{} ", md_code(sym)) };
+    let mut head = format!("#### {sym}{} — {}\n", md_code(&header_address(r)), md_cell(&header_words(r)));
     for n in notes(r) {
-        s.push_str(&format!("_{}_\n", md_cell(&n)));
+        head.push_str(&format!("_{}_\n", md_cell(&n)));
     }
-    let lines: Vec<String> = body_lines(&r.root).iter().map(md_line).collect();
-    if !lines.is_empty() {
+    (head, body_lines(&r.root).iter().map(md_line).collect())
+}
+
+/// The block of a resource, with only its first `keep` diff lines when given.
+fn resource_md_block(head: &str, lines: &[String], keep: Option<usize>) -> String {
+    let mut s = head.to_string();
+    let mut shown: Vec<String> = match keep {
+        Some(k) => lines[..k.min(lines.len())].to_vec(),
+        None => lines.to_vec(),
+    };
+    if let Some(k) = keep.filter(|k| *k < lines.len()) {
+        shown.push(format!("  # ... {} more lines left out to fit the size limit", lines.len() - k));
+    }
+    if !shown.is_empty() {
         s.push('\n');
-        s.push_str(&diff_block(&lines));
+        s.push_str(&diff_block(&shown));
     }
     s.push('\n');
     s
@@ -411,23 +429,73 @@ fn outputs_md(outputs: &[OutputDiff]) -> String {
 /// Markdown within `max_bytes` (measured after secrets are scrubbed): blocks
 /// that do not fit are left out and counted at the end.
 pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes: usize) -> io::Result<()> {
-    let mut used = 0usize;
     // Room kept for the note saying what was left out.
     const RESERVE: usize = 400;
-    let mut left_res = 0usize;
-    let mut left_out = 0usize;
+    let mut used = 0usize;
+    let (mut left_res, mut left_out, mut cut_short) = (0usize, 0usize, 0usize);
+    // Once something is left out or cut short, everything after it is left out (order is kept).
+    let mut stopped = false;
     let mut text = String::new();
     for item in items {
         let Ok(r) = &item.result else { continue };
         let scrub = item.masker.scrubber();
+        // Secrets are scrubbed from the output afterwards: count the longer form.
         let size = |s: &str| s.len().max(scrub.scrub(s.as_bytes()).len());
+        let fits = |used: usize, n: usize| used + n + RESERVE <= max_bytes;
         let mut head = format!("### planview show: {}\n\n", md_code(&r.file));
         if r.errored {
             head.push_str(&format!("> **{}**\n\n", md_cell(ERRORED)));
         }
-        let mut blocks: Vec<(bool, String)> = r.resources.iter().map(|x| (true, resource_md(x))).collect();
+        if stopped || !fits(used, size(&head)) {
+            stopped = true;
+            left_res += r.resources.len();
+            left_out += r.outputs.len();
+            continue;
+        }
+        used += size(&head);
+        text.push_str(&head);
+        for res in &r.resources {
+            if stopped {
+                left_res += 1;
+                continue;
+            }
+            let (h, lines) = resource_md_parts(res);
+            let whole = resource_md_block(&h, &lines, None);
+            if fits(used, size(&whole)) {
+                used += size(&whole);
+                text.push_str(&whole);
+                continue;
+            }
+            // Too big: keep as many of its first lines as fit, if a useful part does.
+            let fit_k = |k: usize| fits(used, size(&resource_md_block(&h, &lines, Some(k))));
+            let (mut lo, mut hi) = (0usize, lines.len());
+            while lo < hi {
+                let mid = (lo + hi).div_ceil(2);
+                if fit_k(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            if lo >= 3 {
+                let b = resource_md_block(&h, &lines, Some(lo));
+                used += size(&b);
+                text.push_str(&b);
+                cut_short += 1;
+            } else {
+                left_res += 1;
+            }
+            stopped = true;
+        }
         if !r.outputs.is_empty() {
-            blocks.push((false, outputs_md(&r.outputs)));
+            let b = outputs_md(&r.outputs);
+            if !stopped && fits(used, size(&b)) {
+                used += size(&b);
+                text.push_str(&b);
+            } else {
+                stopped = true;
+                left_out += r.outputs.len();
+            }
         }
         let mut tail = String::new();
         for l in footer(r) {
@@ -436,33 +504,15 @@ pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes:
         if !tail.is_empty() {
             tail.push('\n');
         }
-        let fits = |used: usize, n: usize| used + n + RESERVE <= max_bytes;
-        if !fits(used, size(&head)) {
-            left_res += r.resources.len();
-            left_out += r.outputs.len();
-            continue;
-        }
-        used += size(&head);
-        text.push_str(&head);
-        for (is_res, b) in blocks {
-            let n = size(&b);
-            if left_res + left_out == 0 && fits(used, n) {
-                used += n;
-                text.push_str(&b);
-            } else if is_res {
-                left_res += 1;
-            } else {
-                left_out += r.outputs.len();
-            }
-        }
         if fits(used, size(&tail)) {
             used += size(&tail);
             text.push_str(&tail);
         }
     }
-    if left_res + left_out > 0 {
+    if left_res + left_out + cut_short > 0 {
+        let cut = if cut_short > 0 { format!("{cut_short} resource change cut short, ") } else { String::new() };
         text.push_str(&format!(
-            "> **Trimmed to fit {max_bytes} bytes:** {left_res} resource change{} and {left_out} output change{} left out. \
+            "> **Trimmed to fit {max_bytes} bytes:** {cut}{left_res} resource change{} and {left_out} output change{} left out. \
              Run `planview show` locally (or raise `--max-bytes`) for the full report.\n",
             if left_res == 1 { "" } else { "s" },
             if left_out == 1 { "" } else { "s" }
@@ -626,4 +676,31 @@ pub fn json_out(w: &mut dyn Write, items: &[PerFile<ShowReport>]) -> io::Result<
         return write_json(w, &list[0]);
     }
     write_json(w, &JsonMany { files: list })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_block_fence_outgrows_backticks_in_the_content() {
+        let b = diff_block(&["+ a = \"```\"".to_string(), "+ b = \"````x\"".to_string()]);
+        assert!(b.starts_with("`````diff\n"), "{b}");
+        assert!(b.ends_with("\n`````\n"));
+        assert!(diff_block(&["+ plain".to_string()]).starts_with("```diff\n"));
+    }
+
+    #[test]
+    fn both_sides_masked_print_once() {
+        assert_eq!(leaf_text(Op::Update, &Some(Shown::Sensitive), &Some(Shown::Sensitive)), "(sensitive value)");
+        assert_eq!(leaf_text(Op::Update, &Some(Shown::Sensitive), &Some(Shown::Unknown)), "(sensitive value) -> (known after apply)");
+        assert_eq!(leaf_text(Op::Remove, &Some(Shown::Value("1".into())), &None), "1");
+    }
+
+    #[test]
+    fn keys_that_are_not_identifiers_are_quoted_and_escaped() {
+        assert_eq!(key_text("cost_center"), "cost_center");
+        assert_eq!(key_text("a b"), "\"a b\"");
+        assert_eq!(key_text("x\u{202E}y"), "\"x\\u{202E}y\"");
+    }
 }

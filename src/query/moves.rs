@@ -1,0 +1,930 @@
+//! `moves`: delete + create pairs that are really one object moving (a rename,
+//! `count` -> `for_each`, a move into a module), found by comparing the deleted
+//! object's `before` with the created object's `after`.
+//!
+//! A delete and a create are a candidate pair when both are managed, of the same
+//! type and provider, and every attribute known in the created object's `after`
+//! equals the deleted object's `before` (values known only after apply, and
+//! `--ignore`d attributes, are left out). Only one-to-one pairs are suggested.
+//! Values are compared structurally; numbers by their exact decimal value
+//! (`1` = `1.0` = `1e0`). Sensitive values take part in matching, but nothing
+//! here ever carries a value: only addresses and attribute paths.
+
+use crate::input::Document;
+use crate::model::{ChangeKind, Mode, PathStep, ResourceChange};
+use crate::query::address::{hcl_quote, Address};
+use crate::query::values::{marked_at, parse_raw};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// How to match.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MovesOptions {
+    /// Attribute paths left out of the comparison: `tags`, or dotted into
+    /// nested objects, `tags.updated`; `*` matches any one key or index.
+    pub ignore: Vec<String>,
+}
+
+/// The answer for one plan.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct MovesReport {
+    /// Always `moves`.
+    pub kind: &'static str,
+    pub file: String,
+    /// Suggested moves, one-to-one, in the order of the deletes in the plan.
+    pub pairs: Vec<MovePair>,
+    /// Objects that match more than one object on the other side (or whose only
+    /// match matches others too): nothing is suggested for them.
+    pub ambiguous: Vec<Ambiguous>,
+    /// Deletes and creates that match nothing.
+    pub unmatched: Vec<Unmatched>,
+    /// The `--ignore` paths, as given.
+    pub ignored: Vec<String>,
+}
+
+/// One suggested move.
+#[derive(Debug, Clone, Serialize)]
+pub struct MovePair {
+    /// The deleted object's address, canonical (a `moved` block's `from`).
+    pub from: String,
+    /// The created object's address, canonical (a `moved` block's `to`).
+    pub to: String,
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub provider_name: Option<String>,
+    /// Top-level attributes compared (known in `after`, not ignored).
+    pub compared: Vec<String>,
+    /// Top-level attributes left out because they are known only after apply.
+    pub unknown: Vec<String>,
+}
+
+/// An object with several matches.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ambiguous {
+    pub address: String,
+    /// `delete` or `create`.
+    pub action: &'static str,
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// The objects on the other side it matches.
+    pub candidates: Vec<String>,
+}
+
+/// An object that matches nothing.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unmatched {
+    pub address: String,
+    /// `delete` or `create`.
+    pub action: &'static str,
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// Why, in words.
+    pub reason: String,
+    /// The candidate that differs in the fewest attributes, if any.
+    pub closest: Option<String>,
+    /// Where `closest` differs (at most [`MAX_DIFFS`] paths; inside a sensitive
+    /// value the path stops at the sensitive attribute).
+    pub differs: Vec<String>,
+    /// How many differing paths there are in all.
+    pub differ_count: usize,
+}
+
+/// Differing paths listed per unmatched object.
+pub const MAX_DIFFS: usize = 5;
+
+/// One side of a candidate pair.
+struct Obj<'r, 'a> {
+    rc: &'r ResourceChange<'a>,
+    addr: String,
+    action: &'static str,
+}
+
+/// Find the moves in a document. A state has none to find.
+pub fn find_moves(doc: &Document<'_>, opts: &MovesOptions) -> Result<MovesReport, String> {
+    let Document::Plan(plan) = doc else {
+        return Err("`moves` needs a plan, and this is a state".into());
+    };
+    let ignore: Vec<Vec<String>> = opts.ignore.iter().map(|p| p.split('.').map(str::to_string).collect()).collect();
+    let mut report = MovesReport { kind: "moves", ignored: opts.ignore.clone(), ..Default::default() };
+
+    // Eligible objects, grouped by (type, provider).
+    type Group<'r, 'a> = (Vec<Obj<'r, 'a>>, Vec<Obj<'r, 'a>>);
+    let mut groups: BTreeMap<(&str, Option<&str>), Group> = BTreeMap::new();
+    let mut order: Vec<(&str, Option<&str>)> = Vec::new();
+    for rc in &plan.resource_changes {
+        if rc.mode != Mode::Managed || rc.deposed.is_some() {
+            continue;
+        }
+        let action = match rc.kind() {
+            ChangeKind::Delete => "delete",
+            ChangeKind::Create if rc.change.importing.is_none() => "create",
+            _ => continue,
+        };
+        let addr = match canonical(rc) {
+            Ok(a) => a,
+            Err(why) => {
+                report.unmatched.push(Unmatched {
+                    // Not canonical: shown as written, escaped and cut short.
+                    address: crate::sanitize::line(&crate::query::values::truncate(&rc.address, 200)).into_owned(),
+                    action,
+                    type_: rc.type_.clone(),
+                    reason: format!("its address cannot be used in a moved block ({why})"),
+                    closest: None,
+                    differs: Vec::new(),
+                    differ_count: 0,
+                });
+                continue;
+            }
+        };
+        let key = (rc.type_.as_str(), rc.provider_name.as_deref());
+        let g = groups.entry(key).or_insert_with(|| {
+            order.push(key);
+            (Vec::new(), Vec::new())
+        });
+        let obj = Obj { rc, addr, action };
+        if action == "delete" {
+            g.0.push(obj);
+        } else {
+            g.1.push(obj);
+        }
+    }
+
+    for key in order {
+        let (deletes, creates) = &groups[&key];
+        if deletes.is_empty() || creates.is_empty() {
+            let why = if deletes.is_empty() {
+                "nothing of its type and provider is deleted"
+            } else {
+                "nothing of its type and provider is created"
+            };
+            for o in deletes.iter().chain(creates.iter()) {
+                report.unmatched.push(unmatched(o, why.to_string(), None));
+            }
+            continue;
+        }
+        match_group(deletes, creates, &ignore, &mut report);
+    }
+    Ok(report)
+}
+
+fn unmatched(o: &Obj<'_, '_>, reason: String, closest: Option<(&Obj<'_, '_>, &Diffs)>) -> Unmatched {
+    Unmatched {
+        address: o.addr.clone(),
+        action: o.action,
+        type_: o.rc.type_.clone(),
+        reason,
+        closest: closest.map(|(c, _)| c.addr.clone()),
+        differs: closest.map(|(_, d)| d.paths.clone()).unwrap_or_default(),
+        differ_count: closest.map_or(0, |(_, d)| d.count),
+    }
+}
+
+/// The canonical address, checked against the change's own type, name and index.
+fn canonical(rc: &ResourceChange<'_>) -> Result<String, String> {
+    let a = Address::parse(&rc.address)?;
+    let r = a.resource();
+    if r.kind != rc.type_ || r.name != rc.name {
+        return Err("its address does not agree with its type and name".into());
+    }
+    Ok(a.to_string())
+}
+
+/// Parsed sides of one object.
+struct Parsed {
+    value: Option<Value>,
+    unknown: Option<Value>,
+    sensitive: Option<Value>,
+}
+
+/// Detailed comparisons allowed for finding the closest candidates of
+/// unmatched objects (each walks two whole objects).
+pub const CLOSEST_BUDGET: usize = 100_000;
+
+fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<String>], report: &mut MovesReport) {
+    let before: Vec<Parsed> = deletes
+        .iter()
+        .map(|d| Parsed {
+            value: parse_raw(d.rc.change.before),
+            unknown: None,
+            sensitive: parse_raw(d.rc.change.before_sensitive),
+        })
+        .collect();
+    let after: Vec<Parsed> = creates
+        .iter()
+        .map(|c| Parsed {
+            value: parse_raw(c.rc.change.after),
+            unknown: parse_raw(c.rc.change.after_unknown),
+            sensitive: parse_raw(c.rc.change.after_sensitive),
+        })
+        .collect();
+
+    // Exact matches without comparing every pair: creates with the same
+    // comparison shape (known top-level attributes, unknown paths) are grouped;
+    // each delete is projected once per shape into the canonical text of what
+    // would be compared, and looked up.
+    let mut d_matches: Vec<Vec<usize>> = vec![Vec::new(); deletes.len()];
+    let mut c_matches: Vec<Vec<usize>> = vec![Vec::new(); creates.len()];
+    let mut shapes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (c, a) in after.iter().enumerate() {
+        shapes.entry(shape_of(a, ignore)).or_default().push(c);
+    }
+    for members in shapes.values() {
+        let rep = &after[members[0]];
+        let keys = known_keys(rep, ignore);
+        let mut index: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+        for (d, b) in before.iter().enumerate() {
+            index.entry(canonical_text(b.value.as_ref(), rep.unknown.as_ref(), &keys, ignore)).or_default().push(d);
+        }
+        for &c in members {
+            let text = canonical_text(after[c].value.as_ref(), after[c].unknown.as_ref(), &keys, ignore);
+            if let Some(ds) = index.get(&text) {
+                for &d in ds {
+                    d_matches[d].push(c);
+                    c_matches[c].push(d);
+                }
+            }
+        }
+    }
+    for m in &mut d_matches {
+        m.sort_unstable();
+    }
+
+    // Closest candidates for the unmatched, when affordable.
+    let lonely_d = d_matches.iter().filter(|m| m.is_empty()).count();
+    let lonely_c = c_matches.iter().filter(|m| m.is_empty()).count();
+    let affordable = (lonely_d * creates.len()).saturating_add(lonely_c * deletes.len()) <= CLOSEST_BUDGET;
+    let closest = |d_side: bool, i: usize| -> Option<(usize, Diffs)> {
+        if !affordable {
+            return None;
+        }
+        let n = if d_side { creates.len() } else { deletes.len() };
+        (0..n)
+            .map(|j| {
+                let diffs = if d_side { compare(&before[i], &after[j], ignore) } else { compare(&before[j], &after[i], ignore) };
+                (j, diffs)
+            })
+            .min_by_key(|(_, diffs)| diffs.count)
+    };
+    let too_many = format!("; {} deletes and {} creates of this type are too many to find the closest", deletes.len(), creates.len());
+
+    for (d, m) in d_matches.iter().enumerate() {
+        match m.as_slice() {
+            [] => {
+                let mut reason = format!("no created {} has the same attributes", deletes[d].rc.type_);
+                let best = closest(true, d);
+                if best.is_none() {
+                    reason.push_str(&too_many);
+                }
+                let best = best.as_ref().map(|(c, diffs)| (&creates[*c], diffs));
+                report.unmatched.push(unmatched(&deletes[d], reason, best));
+            }
+            [c] if c_matches[*c].len() == 1 => {
+                let a = &after[*c];
+                let (compared, unknown) = top_level(a, ignore);
+                report.pairs.push(MovePair {
+                    from: deletes[d].addr.clone(),
+                    to: creates[*c].addr.clone(),
+                    type_: deletes[d].rc.type_.clone(),
+                    provider_name: deletes[d].rc.provider_name.clone(),
+                    compared,
+                    unknown,
+                });
+            }
+            _ => report.ambiguous.push(ambiguous(&deletes[d], m, creates)),
+        }
+    }
+    for (c, m) in c_matches.iter().enumerate() {
+        match m.as_slice() {
+            [] => {
+                let mut reason = format!("no deleted {} has the same attributes", creates[c].rc.type_);
+                let best = closest(false, c);
+                if best.is_none() {
+                    reason.push_str(&too_many);
+                }
+                let best = best.as_ref().map(|(d, diffs)| (&deletes[*d], diffs));
+                report.unmatched.push(unmatched(&creates[c], reason, best));
+            }
+            [d] if d_matches[*d].len() == 1 => {}
+            _ => report.ambiguous.push(ambiguous(&creates[c], m, deletes)),
+        }
+    }
+}
+
+/// The top-level attributes of a created object that are compared: present
+/// in `after`, not unknown, not ignored.
+fn known_keys(a: &Parsed, ignore: &[Vec<String>]) -> Vec<String> {
+    match &a.value {
+        Some(Value::Object(o)) => o
+            .keys()
+            .filter(|k| {
+                let path = [PathStep::Key((*k).clone())];
+                !is_ignored(&path, ignore) && !marked_at(a.unknown.as_ref(), &path)
+            })
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// What decides how a created object is compared: its known top-level
+/// attributes and the paths unknown in it (`false` leaves dropped).
+fn shape_of(a: &Parsed, ignore: &[Vec<String>]) -> String {
+    let mask = a.unknown.as_ref().and_then(normal_mask).unwrap_or(Value::Null);
+    let top = if matches!(a.value, Some(Value::Object(_))) { "object" } else { "value" };
+    format!("{top}|{}|{}", known_keys(a, ignore).join("\u{0}"), mask)
+}
+
+/// An unknown marker with only its `true` parts (array positions kept).
+fn normal_mask(m: &Value) -> Option<Value> {
+    match m {
+        Value::Bool(true) => Some(Value::Bool(true)),
+        Value::Object(o) => {
+            let kept: serde_json::Map<String, Value> =
+                o.iter().filter_map(|(k, v)| normal_mask(v).map(|n| (k.clone(), n))).collect();
+            (!kept.is_empty()).then_some(Value::Object(kept))
+        }
+        Value::Array(a) => {
+            let kept: Vec<Option<Value>> = a.iter().map(normal_mask).collect();
+            kept.iter().any(Option::is_some).then(|| Value::Array(kept.into_iter().map(|x| x.unwrap_or(Value::Bool(false))).collect()))
+        }
+        _ => None,
+    }
+}
+
+/// The canonical text of what [`compare`] looks at: equal texts exactly when
+/// `compare` finds no difference. Top level: only `keys`; below: every key,
+/// with nulls and absent keys alike; unknown and ignored parts left out;
+/// numbers by exact value.
+fn canonical_text(v: Option<&Value>, unknown: Option<&Value>, keys: &[String], ignore: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    let mut path = Vec::new();
+    match v {
+        Some(Value::Object(o)) => {
+            out.push('{');
+            for k in keys {
+                let x = o.get(k).filter(|x| !x.is_null());
+                if let Some(x) = x {
+                    let step = PathStep::Key(k.clone());
+                    let unk = child(unknown, &step);
+                    path.push(step);
+                    push_json_str(&mut out, k);
+                    out.push(':');
+                    canon(x, unk, &mut path, ignore, &mut out);
+                    out.push(',');
+                    path.pop();
+                }
+            }
+            out.push('}');
+        }
+        Some(x) if !x.is_null() => canon(x, unknown, &mut path, ignore, &mut out),
+        _ => {}
+    }
+    out
+}
+
+fn canon(v: &Value, unknown: Option<&Value>, path: &mut Vec<PathStep>, ignore: &[Vec<String>], out: &mut String) {
+    if unknown == Some(&Value::Bool(true)) || is_ignored(path, ignore) {
+        out.push('?');
+        return;
+    }
+    match v {
+        Value::Null => out.push('n'),
+        Value::Bool(b) => out.push(if *b { 't' } else { 'f' }),
+        Value::Number(n) => {
+            let t = n.to_string();
+            match decimal(&t) {
+                Some((neg, digits, exp)) => out.push_str(&format!("#{}{digits}e{exp}", if neg { "-" } else { "" })),
+                None => out.push_str(&format!("#?{t}")),
+            }
+        }
+        Value::String(s) => push_json_str(out, s),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                let step = PathStep::Index(i as u64);
+                let unk = child(unknown, &step);
+                path.push(step);
+                canon(x, unk, path, ignore, out);
+                out.push(',');
+                path.pop();
+            }
+            out.push(']');
+        }
+        Value::Object(o) => {
+            let mut keys: Vec<&String> = o.keys().collect();
+            keys.sort();
+            out.push('{');
+            for k in keys {
+                let x = &o[k];
+                let step = PathStep::Key(k.clone());
+                let unk = child(unknown, &step);
+                path.push(step);
+                let skip = x.is_null() || unk == Some(&Value::Bool(true)) || is_ignored(path, ignore);
+                if !skip {
+                    push_json_str(out, k);
+                    out.push(':');
+                    canon(x, unk, path, ignore, out);
+                    out.push(',');
+                }
+                path.pop();
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn push_json_str(out: &mut String, s: &str) {
+    out.push_str(&serde_json::to_string(s).unwrap_or_default());
+}
+
+fn ambiguous(o: &Obj<'_, '_>, matches: &[usize], others: &[Obj<'_, '_>]) -> Ambiguous {
+    Ambiguous {
+        address: o.addr.clone(),
+        action: o.action,
+        type_: o.rc.type_.clone(),
+        candidates: matches.iter().map(|&i| others[i].addr.clone()).collect(),
+    }
+}
+
+/// Top-level attributes of a created object: compared, and unknown until apply.
+fn top_level(a: &Parsed, ignore: &[Vec<String>]) -> (Vec<String>, Vec<String>) {
+    let mut compared = Vec::new();
+    let mut unknown = Vec::new();
+    if let Some(Value::Object(o)) = &a.value {
+        for k in o.keys() {
+            let path = [PathStep::Key(k.clone())];
+            if is_ignored(&path, ignore) {
+                continue;
+            }
+            if marked_at(a.unknown.as_ref(), &path) {
+                unknown.push(k.clone());
+            } else {
+                compared.push(k.clone());
+            }
+        }
+    }
+    if let Some(Value::Object(u)) = &a.unknown {
+        for (k, v) in u {
+            let absent = !matches!(&a.value, Some(Value::Object(o)) if o.contains_key(k));
+            if absent && *v == Value::Bool(true) && !is_ignored(&[PathStep::Key(k.clone())], ignore) {
+                unknown.push(k.clone());
+            }
+        }
+    }
+    unknown.sort();
+    (compared, unknown)
+}
+
+/// The differences between a deleted and a created object.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diffs {
+    /// How many differing paths.
+    pub count: usize,
+    /// The first few, as text.
+    pub paths: Vec<String>,
+}
+
+impl Diffs {
+    fn push(&mut self, path: String) {
+        if !self.paths.contains(&path) {
+            self.count += 1;
+            if self.paths.len() < MAX_DIFFS {
+                self.paths.push(path);
+            }
+        }
+    }
+}
+
+fn compare(b: &Parsed, a: &Parsed, ignore: &[Vec<String>]) -> Diffs {
+    let mut cx = Cx { ignore, before_sensitive: b.sensitive.as_ref(), after_sensitive: a.sensitive.as_ref(), diffs: Diffs::default() };
+    let mut path = Vec::new();
+    match (&b.value, &a.value) {
+        // Top level: only the attributes present in `after` are known.
+        (Some(Value::Object(bo)), Some(Value::Object(ao))) => {
+            for (k, av) in ao {
+                path.push(PathStep::Key(k.clone()));
+                let unk = child(a.unknown.as_ref(), &PathStep::Key(k.clone()));
+                cx.diff(bo.get(k), Some(av), unk, &mut path);
+                path.pop();
+            }
+        }
+        (bv, av) => cx.diff(bv.as_ref(), av.as_ref(), a.unknown.as_ref(), &mut path),
+    }
+    cx.diffs
+}
+
+struct Cx<'i, 'v> {
+    ignore: &'i [Vec<String>],
+    before_sensitive: Option<&'v Value>,
+    after_sensitive: Option<&'v Value>,
+    diffs: Diffs,
+}
+
+fn child<'v>(marker: Option<&'v Value>, step: &PathStep) -> Option<&'v Value> {
+    match (marker?, step) {
+        (Value::Bool(true), _) => marker,
+        (Value::Object(o), PathStep::Key(k)) => o.get(k),
+        (Value::Array(a), PathStep::Index(i)) => a.get(usize::try_from(*i).ok()?),
+        _ => None,
+    }
+}
+
+impl Cx<'_, '_> {
+    fn diff(&mut self, b: Option<&Value>, a: Option<&Value>, unknown: Option<&Value>, path: &mut Vec<PathStep>) {
+        if unknown == Some(&Value::Bool(true)) || is_ignored(path, self.ignore) {
+            return;
+        }
+        let null = Value::Null;
+        let (b, a) = (b.unwrap_or(&null), a.unwrap_or(&null));
+        match (b, a) {
+            (Value::Object(bo), Value::Object(ao)) => {
+                let mut keys: Vec<&String> = bo.keys().chain(ao.keys()).collect();
+                keys.sort();
+                keys.dedup();
+                for k in keys {
+                    let step = PathStep::Key(k.clone());
+                    let unk = child(unknown, &step);
+                    path.push(step);
+                    self.diff(bo.get(k), ao.get(k), unk, path);
+                    path.pop();
+                }
+            }
+            (Value::Array(ba), Value::Array(aa)) if ba.len() == aa.len() => {
+                for (i, (bx, ax)) in ba.iter().zip(aa.iter()).enumerate() {
+                    let step = PathStep::Index(i as u64);
+                    let unk = child(unknown, &step);
+                    path.push(step);
+                    self.diff(Some(bx), Some(ax), unk, path);
+                    path.pop();
+                }
+            }
+            (Value::Number(x), Value::Number(y)) => {
+                if !numbers_equal(&x.to_string(), &y.to_string()) {
+                    self.record(path);
+                }
+            }
+            (x, y) => {
+                if !values_equal(x, y) {
+                    self.record(path);
+                }
+            }
+        }
+    }
+
+    /// Record a differing path, cut at the first sensitive step so that no key
+    /// inside a sensitive value is shown.
+    fn record(&mut self, path: &[PathStep]) {
+        let mut shown = path;
+        for n in 0..=path.len() {
+            let prefix = &path[..n];
+            if marked_at(self.before_sensitive, prefix) || marked_at(self.after_sensitive, prefix) {
+                shown = prefix;
+                break;
+            }
+        }
+        let mut text = path_text(shown);
+        if shown.len() < path.len() || (shown.len() == path.len() && self.sensitive_here(path)) {
+            text.push_str(" (sensitive)");
+        }
+        self.diffs.push(text);
+    }
+
+    fn sensitive_here(&self, path: &[PathStep]) -> bool {
+        marked_at(self.before_sensitive, path) || marked_at(self.after_sensitive, path)
+    }
+}
+
+/// Structural equality with numbers compared by value.
+fn values_equal(x: &Value, y: &Value) -> bool {
+    match (x, y) {
+        (Value::Number(a), Value::Number(b)) => numbers_equal(&a.to_string(), &b.to_string()),
+        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(p, q)| values_equal(p, q)),
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| values_equal(v, w)))
+        }
+        _ => x == y,
+    }
+}
+
+fn is_ignored(path: &[PathStep], ignore: &[Vec<String>]) -> bool {
+    ignore.iter().any(|pat| {
+        pat.len() == path.len()
+            && pat.iter().zip(path).all(|(p, s)| {
+                p == "*"
+                    || match s {
+                        PathStep::Key(k) => p == k,
+                        PathStep::Index(i) => p == &i.to_string(),
+                        PathStep::Other(_) => false,
+                    }
+            })
+    })
+}
+
+/// A path as text: `input.engine.version`, `ports[1]`, `tags["a b"]`.
+pub fn path_text(path: &[PathStep]) -> String {
+    let mut s = String::new();
+    for step in path {
+        match step {
+            PathStep::Key(k) if is_ident(k) => {
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                s.push_str(k);
+            }
+            PathStep::Key(k) => s.push_str(&format!("[{}]", hcl_quote(k))),
+            PathStep::Index(i) => s.push_str(&format!("[{i}]")),
+            PathStep::Other(v) => s.push_str(&format!("[{}]", hcl_quote(&v.to_string()))),
+        }
+    }
+    if s.is_empty() {
+        s.push_str("(the whole object)");
+    }
+    s
+}
+
+fn is_ident(k: &str) -> bool {
+    let mut c = k.chars();
+    matches!(c.next(), Some(f) if f.is_ascii_alphabetic() || f == '_') && c.all(|x| x.is_ascii_alphanumeric() || x == '_' || x == '-')
+}
+
+/// A JSON number's exact decimal value: (negative, significant digits without
+/// leading or trailing zeros, exponent of the last digit). Zero is `(false, "", 0)`.
+fn decimal(text: &str) -> Option<(bool, String, i128)> {
+    let (neg, rest) = match text.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, text),
+    };
+    let (mantissa, exp) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], rest[i + 1..].parse::<i128>().ok()?),
+        None => (rest, 0),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (mantissa, ""),
+    };
+    if int.is_empty() && frac.is_empty() || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = format!("{int}{frac}");
+    let mut exp = exp - frac.len() as i128;
+    let trimmed_start = digits.trim_start_matches('0');
+    let trimmed = trimmed_start.trim_end_matches('0');
+    if trimmed.is_empty() {
+        return Some((false, String::new(), 0));
+    }
+    exp += (trimmed_start.len() - trimmed.len()) as i128;
+    Some((neg, trimmed.to_string(), exp))
+}
+
+/// Two JSON numbers are equal as exact decimals (`1` = `1.0` = `10e-1`).
+pub fn numbers_equal(a: &str, b: &str) -> bool {
+    match (decimal(a), decimal(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::parse;
+
+    fn change(address: &str, actions: &str, before: &str, after: &str, unknown: &str) -> String {
+        let (ty, rest) = address.split_once('.').unwrap();
+        let (ty, rest) = if ty == "module" {
+            let parts: Vec<&str> = address.split('.').collect();
+            (parts[2], parts[3..].join("."))
+        } else {
+            (ty, rest.to_string())
+        };
+        let name = rest.split('[').next().unwrap();
+        format!(
+            r#"{{"address":{},"mode":"managed","type":"{ty}","name":"{name}","provider_name":"registry.terraform.io/hashicorp/x",
+               "change":{{"actions":{actions},"before":{before},"after":{after},"after_unknown":{unknown},"before_sensitive":false,"after_sensitive":false}}}}"#,
+            serde_json::to_string(address).unwrap()
+        )
+    }
+
+    fn del(addr: &str, before: &str) -> String {
+        change(addr, r#"["delete"]"#, before, "null", "{}")
+    }
+
+    fn cre(addr: &str, after: &str, unknown: &str) -> String {
+        change(addr, r#"["create"]"#, "null", after, unknown)
+    }
+
+    fn run_with(changes: &[String], ignore: &[&str]) -> MovesReport {
+        let json = format!(r#"{{"format_version":"1.2","resource_changes":[{}]}}"#, changes.join(","));
+        let doc = parse("t", json.as_bytes()).unwrap();
+        find_moves(&doc, &MovesOptions { ignore: ignore.iter().map(|s| s.to_string()).collect() }).unwrap()
+    }
+
+    fn run(changes: &[String]) -> MovesReport {
+        run_with(changes, &[])
+    }
+
+    fn pairs(r: &MovesReport) -> Vec<(String, String)> {
+        r.pairs.iter().map(|p| (p.from.clone(), p.to.clone())).collect()
+    }
+
+    #[test]
+    fn rename_pairs_when_known_attributes_are_equal_and_unknown_ones_are_skipped() {
+        let r = run(&[
+            del("x_thing.old", r#"{"id":"i-1","name":"a","size":2}"#),
+            cre("x_thing.new", r#"{"name":"a","size":2}"#, r#"{"id":true}"#),
+        ]);
+        assert_eq!(pairs(&r), vec![("x_thing.old".into(), "x_thing.new".into())]);
+        assert_eq!(r.pairs[0].compared, vec!["name", "size"]);
+        assert_eq!(r.pairs[0].unknown, vec!["id"]);
+        assert!(r.ambiguous.is_empty() && r.unmatched.is_empty());
+    }
+
+    #[test]
+    fn a_known_attribute_that_differs_prevents_the_pair_and_is_reported() {
+        let r = run(&[
+            del("x_thing.old", r#"{"id":"i-1","name":"a","size":2}"#),
+            cre("x_thing.new", r#"{"name":"a","size":3}"#, r#"{"id":true}"#),
+        ]);
+        assert!(r.pairs.is_empty());
+        assert_eq!(r.unmatched.len(), 2);
+        assert_eq!(r.unmatched[0].closest.as_deref(), Some("x_thing.new"));
+        assert_eq!(r.unmatched[0].differs, vec!["size"]);
+    }
+
+    #[test]
+    fn ties_are_ambiguous_and_suggest_nothing() {
+        let same = r#"{"name":"a"}"#;
+        let r = run(&[
+            del("x_thing.a", same),
+            del("x_thing.b", same),
+            cre("x_thing.c", same, "{}"),
+            del("x_thing.solo", r#"{"name":"solo"}"#),
+            cre("x_thing.solo2", r#"{"name":"solo"}"#, "{}"),
+        ]);
+        assert_eq!(pairs(&r), vec![("x_thing.solo".into(), "x_thing.solo2".into())]);
+        let amb: Vec<(&str, &str, usize)> = r.ambiguous.iter().map(|a| (a.address.as_str(), a.action, a.candidates.len())).collect();
+        assert_eq!(amb, vec![("x_thing.a", "delete", 1), ("x_thing.b", "delete", 1), ("x_thing.c", "create", 2)]);
+        // One delete matching two creates is ambiguous too.
+        let r = run(&[del("x_thing.a", same), cre("x_thing.c", same, "{}"), cre("x_thing.d", same, "{}")]);
+        assert!(r.pairs.is_empty());
+        assert_eq!(r.ambiguous[0].candidates, vec!["x_thing.c", "x_thing.d"]);
+    }
+
+    #[test]
+    fn nested_values_compare_structurally_with_unknown_parts_skipped() {
+        let before = r#"{"id":"1","cfg":{"a":[1,{"b":"x","c":"old-computed"}],"m":{"k":"v"}},"list":["p",null]}"#;
+        let after = r#"{"cfg":{"a":[1.0,{"b":"x"}],"m":{"k":"v"}},"list":["p",null]}"#;
+        let unknown = r#"{"id":true,"cfg":{"a":[false,{"c":true}],"m":{}},"list":[false,true]}"#;
+        let r = run(&[del("x_thing.old", before), cre("x_thing.new", after, unknown)]);
+        assert_eq!(pairs(&r).len(), 1, "{r:?}");
+        // An extra map key in the deleted object is a difference.
+        let before2 = r#"{"id":"1","cfg":{"a":[1,{"b":"x"}],"m":{"k":"v","extra":"e"}},"list":["p",null]}"#;
+        let r = run(&[del("x_thing.old", before2), cre("x_thing.new", after, unknown)]);
+        assert!(r.pairs.is_empty());
+        assert_eq!(r.unmatched[0].differs, vec!["cfg.m.extra"]);
+        // A list of another length differs as a whole.
+        let r = run(&[del("x_thing.old", r#"{"l":[1,2]}"#), cre("x_thing.new", r#"{"l":[1]}"#, "{}")]);
+        assert_eq!(r.unmatched[0].differs, vec!["l"]);
+    }
+
+    #[test]
+    fn numbers_compare_by_exact_value() {
+        assert!(numbers_equal("1", "1.0"));
+        assert!(numbers_equal("1e2", "100"));
+        assert!(numbers_equal("0.10", "1E-1"));
+        assert!(numbers_equal("-0", "0.0"));
+        assert!(numbers_equal("18446744073709551617", "18446744073709551617.000"));
+        assert!(!numbers_equal("18446744073709551617", "18446744073709551616"));
+        assert!(!numbers_equal("1", "-1"));
+        assert!(!numbers_equal("0.1", "0.10000000000000001"));
+        assert!(!numbers_equal("1e400", "1e401"));
+    }
+
+    #[test]
+    fn sensitive_values_match_but_never_appear_in_paths() {
+        let mk = |addr: &str, actions: &str, before: &str, after: &str| {
+            format!(
+                r#"{{"address":"{addr}","mode":"managed","type":"x_secret","name":"{}","change":{{"actions":{actions},
+                "before":{before},"after":{after},"after_unknown":{{}},"before_sensitive":{{"pw":true,"m":{{"k":true}}}},"after_sensitive":{{"pw":true,"m":{{"k":true}}}}}}}}"#,
+                addr.split('.').nth(1).unwrap()
+            )
+        };
+        let r = run(&[
+            mk("x_secret.a", r#"["delete"]"#, r#"{"pw":"hunter2-secret","m":{"k":{"deep-key":"v"}}}"#, "null"),
+            mk("x_secret.b", r#"["create"]"#, "null", r#"{"pw":"hunter2-secret","m":{"k":{"deep-key":"v"}}}"#),
+        ]);
+        assert_eq!(pairs(&r).len(), 1, "equal sensitive values must match");
+        let r = run(&[
+            mk("x_secret.a", r#"["delete"]"#, r#"{"pw":"hunter2-secret","m":{"k":{"deep-key":"v"}}}"#, "null"),
+            mk("x_secret.b", r#"["create"]"#, "null", r#"{"pw":"other-secret","m":{"k":{"deep-key":"w"}}}"#),
+        ]);
+        assert!(r.pairs.is_empty(), "different sensitive values must not match");
+        let text = serde_json::to_string(&r).unwrap();
+        assert!(text.contains("pw (sensitive)") && text.contains("m.k (sensitive)"), "{text}");
+        for leak in ["hunter2", "other-secret", "deep-key"] {
+            assert!(!text.contains(leak), "{leak} leaked: {text}");
+        }
+    }
+
+    #[test]
+    fn index_changes_pair_count_to_for_each_and_into_modules() {
+        let v = |n: &str| format!(r#"{{"name":"{n}"}}"#);
+        let r = run(&[
+            del("x_thing.i[0]", &v("alpha")),
+            del("x_thing.i[1]", &v("beta")),
+            cre(r#"x_thing.i["alpha"]"#, &v("alpha"), "{}"),
+            cre(r#"x_thing.i["beta"]"#, &v("beta"), "{}"),
+            del("x_thing.db", &v("db")),
+            cre(r#"module.m["a b"].x_thing.db"#, &v("db"), "{}"),
+        ]);
+        assert_eq!(
+            pairs(&r),
+            vec![
+                ("x_thing.i[0]".into(), r#"x_thing.i["alpha"]"#.into()),
+                ("x_thing.i[1]".into(), r#"x_thing.i["beta"]"#.into()),
+                ("x_thing.db".into(), r#"module.m["a b"].x_thing.db"#.into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn ignore_leaves_attributes_out_at_any_depth() {
+        let r = run(&[
+            del("x_thing.old", r#"{"name":"a","tags":{"when":"mon","team":"x"}}"#),
+            cre("x_thing.new", r#"{"name":"a","tags":{"when":"tue","team":"x"}}"#, "{}"),
+        ]);
+        assert!(r.pairs.is_empty());
+        assert_eq!(run_with(&[
+            del("x_thing.old", r#"{"name":"a","tags":{"when":"mon","team":"x"}}"#),
+            cre("x_thing.new", r#"{"name":"a","tags":{"when":"tue","team":"x"}}"#, "{}"),
+        ], &["tags.when"]).pairs.len(), 1);
+        let r = run_with(&[
+            del("x_thing.old", r#"{"name":"a","tags":{"when":"mon"}}"#),
+            cre("x_thing.new", r#"{"name":"a","tags":{"when":"tue","team":"x"}}"#, "{}"),
+        ], &["tags"]);
+        assert_eq!(r.pairs[0].compared, vec!["name"]);
+    }
+
+    #[test]
+    fn other_types_providers_replacements_deposed_imports_and_data_are_not_candidates() {
+        let same = r#"{"name":"a"}"#;
+        let r = run(&[
+            del("x_thing.a", same),
+            cre("x_other.b", same, "{}"),
+            change("x_thing.r", r#"["delete","create"]"#, same, same, "{}"),
+        ]);
+        assert!(r.pairs.is_empty());
+        let reasons: Vec<&str> = r.unmatched.iter().map(|u| u.reason.as_str()).collect();
+        assert_eq!(reasons, vec!["nothing of its type and provider is created", "nothing of its type and provider is deleted"]);
+        let deposed = format!(r#"{{"address":"x_thing.a","mode":"managed","type":"x_thing","name":"a","deposed":"00ab","change":{{"actions":["delete"],"before":{same}}}}}"#);
+        let import = format!(r#"{{"address":"x_thing.b","mode":"managed","type":"x_thing","name":"b","change":{{"actions":["create"],"after":{same},"importing":{{"id":"x"}}}}}}"#);
+        let data = format!(r#"{{"address":"data.x_thing.c","mode":"data","type":"x_thing","name":"c","change":{{"actions":["delete"],"before":{same}}}}}"#);
+        let r = run(&[deposed, import, data]);
+        assert!(r.pairs.is_empty() && r.unmatched.is_empty() && r.ambiguous.is_empty(), "{r:?}");
+    }
+
+    #[test]
+    fn canonical_text_agrees_with_the_detailed_comparison() {
+        let cases: &[(&str, &str, &str, &[&str])] = &[
+            (r#"{"id":"1","a":1}"#, r#"{"a":1.0}"#, r#"{"id":true}"#, &[]),
+            (r#"{"a":1}"#, r#"{"a":2}"#, "{}", &[]),
+            (r#"{"a":{"x":null}}"#, r#"{"a":{}}"#, "{}", &[]),
+            (r#"{"a":{"x":1}}"#, r#"{"a":{}}"#, "{}", &[]),
+            (r#"{"a":{"x":1}}"#, r#"{"a":{}}"#, r#"{"a":{"x":true}}"#, &[]),
+            (r#"{"a":[1,2]}"#, r#"{"a":[1,null]}"#, r#"{"a":[false,true]}"#, &[]),
+            (r#"{"a":[1,2]}"#, r#"{"a":[1]}"#, "{}", &[]),
+            (r#"{"a":"x","t":{"k":"v"}}"#, r#"{"a":"x","t":{"k":"w"}}"#, "{}", &["t.k"]),
+            (r#"{"a":"x","t":{"k":"v"}}"#, r#"{"a":"x","t":{"k":"w"}}"#, "{}", &["t.*"]),
+            (r#"{"a":"x","b":5}"#, r#"{"a":"x","b":null}"#, "{}", &[]),
+            (r#"{"a":"x"}"#, r#"{"a":"x","b":null}"#, "{}", &[]),
+            (r#"{"a":{}}"#, r#"{"a":null}"#, "{}", &[]),
+            (r#"{"a":[]}"#, r#"{"a":{}}"#, "{}", &[]),
+        ];
+        for (b, a, u, ign) in cases {
+            let ignore: Vec<Vec<String>> = ign.iter().map(|p| p.split('.').map(str::to_string).collect()).collect();
+            let pb = Parsed { value: serde_json::from_str(b).ok(), unknown: None, sensitive: None };
+            let pa = Parsed { value: serde_json::from_str(a).ok(), unknown: serde_json::from_str(u).ok(), sensitive: None };
+            let keys = known_keys(&pa, &ignore);
+            let same = canonical_text(pb.value.as_ref(), pa.unknown.as_ref(), &keys, &ignore)
+                == canonical_text(pa.value.as_ref(), pa.unknown.as_ref(), &keys, &ignore);
+            assert_eq!(same, compare(&pb, &pa, &ignore).count == 0, "{b} vs {a} (unknown {u}, ignore {ign:?})");
+        }
+    }
+
+    #[test]
+    fn an_address_that_cannot_go_in_a_moved_block_is_reported_escaped() {
+        let bad = r#"{"address":"x_thing.a[\"${x}\u001b[2J\"]","mode":"managed","type":"x_thing","name":"a","change":{"actions":["delete"],"before":{"n":1}}}"#;
+        let r = run(&[bad.to_string(), cre("x_thing.b", r#"{"n":1}"#, "{}")]);
+        assert!(r.pairs.is_empty());
+        let u = &r.unmatched[0];
+        assert!(u.reason.contains("cannot be used in a moved block"), "{}", u.reason);
+        assert!(!u.address.contains('\x1b') && u.address.contains("\\x1B"), "{}", u.address);
+    }
+
+    #[test]
+    fn a_state_has_no_moves() {
+        let doc = parse("s", br#"{"format_version":"1.0","values":{"root_module":{}}}"#).unwrap();
+        assert!(find_moves(&doc, &MovesOptions::default()).unwrap_err().contains("needs a plan"));
+    }
+}
