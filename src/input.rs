@@ -43,7 +43,11 @@ pub fn read(source: &Source) -> Result<Vec<u8>, InputError> {
 /// Read the whole input, as JSON: a saved binary plan (a zip archive) is turned
 /// into JSON by running `show -json` on it as `show` says.
 pub fn read_with(source: &Source, show: &SavedPlanOptions) -> Result<Vec<u8>, InputError> {
-    let bytes = read_raw(source)?;
+    json_of(source, read_raw(source)?, show)
+}
+
+/// The input's bytes as JSON: unchanged, or, for a saved plan, what `show -json` prints.
+pub fn json_of(source: &Source, bytes: Vec<u8>, show: &SavedPlanOptions) -> Result<Vec<u8>, InputError> {
     if !is_saved_plan(&bytes) {
         return Ok(bytes);
     }
@@ -74,19 +78,48 @@ pub fn read_raw(source: &Source) -> Result<Vec<u8>, InputError> {
             Ok(buf)
         }
         Source::File(path) => {
-            if path.is_dir() {
-                return Err(InputError::new(&name, "is a directory, not a JSON file"));
-            }
-            std::fs::read(path).map_err(|e| {
-                let what = match e.kind() {
-                    std::io::ErrorKind::NotFound => "no such file".to_string(),
-                    std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-                    _ => e.to_string(),
-                };
-                InputError::new(&name, format!("cannot read: {what}"))
-            })
+            check_not_dir(&name, path)?;
+            std::fs::read(path).map_err(|e| open_error(&name, &e))
         }
     }
+}
+
+/// Open the input for streaming ([`crate::stream`]), with the same errors as
+/// [`read`]. A saved plan (a zip archive) is read whole and turned into JSON by
+/// `show -json` first, as [`read_with`] does.
+pub fn open(source: &Source, show: &SavedPlanOptions) -> Result<Box<dyn Read + Send>, InputError> {
+    let name = source.name();
+    let mut src: Box<dyn Read + Send> = match source {
+        Source::Stdin => Box::new(std::io::stdin()),
+        Source::File(path) => {
+            check_not_dir(&name, path)?;
+            Box::new(std::fs::File::open(path).map_err(|e| open_error(&name, &e))?)
+        }
+    };
+    // Look at the first bytes for the zip signature, then put them back in front.
+    let mut head = Vec::with_capacity(4);
+    (&mut src).take(4).read_to_end(&mut head).map_err(|e| open_error(&name, &e))?;
+    if !is_saved_plan(&head) {
+        return Ok(Box::new(std::io::Cursor::new(head).chain(src)));
+    }
+    src.read_to_end(&mut head).map_err(|e| open_error(&name, &e))?;
+    Ok(Box::new(std::io::Cursor::new(json_of(source, head, show)?)))
+}
+
+fn check_not_dir(name: &str, path: &std::path::Path) -> Result<(), InputError> {
+    if path.is_dir() {
+        return Err(InputError::new(name, "is a directory, not a JSON file"));
+    }
+    Ok(())
+}
+
+fn open_error(name: &str, e: &std::io::Error) -> InputError {
+    let what = match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    };
+    InputError::new(name, format!("cannot read: {what}"))
 }
 
 // ------------------------------------------------------------------ saved plans
@@ -287,6 +320,19 @@ pub fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
 
 /// Check encoding and framing, parse, tell plan from state and check the version.
 pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<Document<'a>, InputError> {
+    sniff_encoding(name, bytes)?;
+    // Validate the whole input: parts that queries skip are otherwise never checked.
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let (l, c) = line_col(bytes, e.valid_up_to());
+        InputError::new(name, "input is not valid UTF-8").at(l, c).hint("re-encode as UTF-8")
+    })?;
+    check_start(name, text)?;
+    let raw: RawDocument<'a> = serde_json::from_str(text).map_err(|e| json_error(name, &e))?;
+    classify(name, raw)
+}
+
+/// Refuse UTF-16 and a UTF-8 byte-order mark (looks at the first bytes only).
+pub(crate) fn sniff_encoding(name: &str, bytes: &[u8]) -> Result<(), InputError> {
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) || looks_utf16(bytes) {
         return Err(InputError::new(name, "input is UTF-16, not UTF-8")
             .hint("re-encode as UTF-8 (PowerShell's `>` writes UTF-16; use `| Out-File -Encoding utf8`)"));
@@ -296,11 +342,12 @@ pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<Document<'a>, InputError
             .at(1, 1)
             .hint("re-encode as UTF-8 without a BOM"));
     }
-    // Validate the whole input: parts that queries skip are otherwise never checked.
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let (l, c) = line_col(bytes, e.valid_up_to());
-        InputError::new(name, "input is not valid UTF-8").at(l, c).hint("re-encode as UTF-8")
-    })?;
+    Ok(())
+}
+
+/// The first non-blank character must open an object; say what it is otherwise.
+/// `text` is the input, or (when streaming) the part of it read so far.
+pub(crate) fn check_start(name: &str, text: &str) -> Result<(), InputError> {
     let start = text.find(|c: char| !c.is_ascii_whitespace());
     let Some(start) = start else {
         return Err(InputError::new(name, "input is empty").hint("did `show -json` fail? check its exit code and stderr"));
@@ -308,17 +355,17 @@ pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<Document<'a>, InputError
     match text.as_bytes()[start] {
         b'{' => {}
         b'[' => {
-            let (l, c) = line_col(bytes, start);
+            let (l, c) = line_col(text.as_bytes(), start);
             return Err(InputError::new(name, "input is a JSON array, not a plan or state object").at(l, c));
         }
         _ => {
-            let (l, c) = line_col(bytes, start);
+            let (l, c) = line_col(text.as_bytes(), start);
             let mut e = InputError::new(name, "input does not start with a JSON object").at(l, c);
-            if is_saved_plan(bytes) {
+            if is_saved_plan(text.as_bytes()) {
                 return Err(InputError::new(name, "input is a saved plan (a zip archive), not JSON").hint(SHOW_HINT));
             }
             if let Some(brace) = text[start..].find('{') {
-                let (bl, _) = line_col(bytes, start + brace);
+                let (bl, _) = line_col(text.as_bytes(), start + brace);
                 e = e.hint(format!(
                     "there is text before the JSON (it starts on line {bl}); a CI wrapper may have printed it: strip it, or run `tofu show -json` / `terraform show -json` without the wrapper"
                 ));
@@ -328,11 +375,10 @@ pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<Document<'a>, InputError
             return Err(e);
         }
     }
-    let raw: RawDocument<'a> = serde_json::from_str(text).map_err(|e| json_error(name, &e))?;
-    classify(name, raw)
+    Ok(())
 }
 
-fn json_error(name: &str, e: &serde_json::Error) -> InputError {
+pub(crate) fn json_error(name: &str, e: &serde_json::Error) -> InputError {
     let msg = e.to_string();
     // serde_json appends " at line L column C"; we print the location ourselves.
     let msg = match msg.rfind(" at line ") {

@@ -14,6 +14,7 @@ pub mod model;
 pub mod query;
 pub mod render;
 pub mod sanitize;
+pub mod stream;
 
 use cli::{CommandKind, Config};
 use error::{Error, InputError};
@@ -127,9 +128,8 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
     match config.command {
         CommandKind::Summary => {
-            let items = each_input_with(&config.inputs, &config.saved_plan, |doc, masker| {
-                query::summary::summarize(doc, &vis.with(masker))
-            });
+            // Streamed, not read whole: bounded memory on plans of any size.
+            let items = config.inputs.iter().map(|src| summary_of(src, &config.saved_plan, &vis));
             let items: Vec<PerFile<query::summary::Summary>> = items
                 .into_iter()
                 .map(|mut i| {
@@ -229,6 +229,43 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             cli::write_man(config.man_page.as_deref(), out)?;
             Ok(Status::Success)
         }
+    }
+}
+
+/// `summary` of one input, streamed (see [`stream`]): memory stays bounded
+/// whatever the size, for a file as for a pipe.
+fn summary_of(src: &Source, show: &input::SavedPlanOptions, vis: &Visibility) -> PerFile<query::summary::Summary> {
+    let file = src.name();
+    match input::open(src, show).and_then(|r| summary_streamed(&file, r, vis)) {
+        Ok((summary, masker)) => PerFile { file, result: Ok(summary), masker },
+        Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
+    }
+}
+
+/// `summary` of a document streamed from `src` (see [`stream`]), and the
+/// document's secrets. A plan's changes are counted (and their secrets
+/// collected) as they arrive, then dropped; a state is summarised from the
+/// skeleton, which holds its `values`.
+pub fn summary_streamed(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    vis: &Visibility,
+) -> Result<(query::summary::Summary, mask::Masker), InputError> {
+    let mut both = (query::summary::PlanAccumulator::default(), mask::Masker::default());
+    let skeleton = stream::stream(name, src, &mut both)?;
+    // Positions in the skeleton are not positions in the input: drop them.
+    let doc = input::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
+    let (mut acc, mut masker) = both;
+    // Output changes, sensitive variables (the skeleton keeps `configuration`), a state's values.
+    masker.merge(&mask::Masker::collect(&doc));
+    match &doc {
+        input::Document::Plan(p) => {
+            stream::visit_rest(p, &mut acc);
+            Ok((query::summary::Summary::Plan(acc.finish(p)), masker))
+        }
+        input::Document::State(_) => query::summary::summarize(&doc, &vis.with(&masker))
+            .map(|s| (s, masker))
+            .map_err(|m| InputError::new(name, m)),
     }
 }
 

@@ -229,6 +229,18 @@ fn collect_all(v: &Value, out: &mut BTreeSet<String>) {
     }
 }
 
+/// Secrets collected while a plan streams by ([`crate::stream`]): resource
+/// changes and drift as they pass; the rest comes from the skeleton with
+/// [`Masker::collect`].
+impl crate::stream::PlanVisitor for Masker {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        self.collect_change_of(rc);
+    }
+    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
+        self.collect_change_of(rc);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

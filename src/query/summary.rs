@@ -1,7 +1,8 @@
 //! `summary`: what a plan will do (counted as the CLI counts), or what a state holds.
 
 use crate::input::{Document, StateDoc};
-use crate::model::{ChangeKind, CheckObject, Mode, Plan, ReplaceOrder, ResourceChange};
+use crate::model::{Change, ChangeKind, CheckObject, Mode, Plan, ReplaceOrder, ResourceChange};
+use crate::stream::PlanVisitor;
 use crate::query::values::{OutputReport, Visibility};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -245,70 +246,148 @@ pub fn check_counts(checks: Option<&Vec<CheckObject>>) -> BTreeMap<String, u64> 
 }
 
 pub fn summarize_plan(p: &Plan<'_>) -> PlanSummary {
-    let mut totals = Totals::default();
-    let mut actions: BTreeMap<String, u64> = ACTION_KEYS.iter().map(|k| (k.to_string(), 0)).collect();
-    let (mut moved, mut imported, mut forgotten, mut read, mut deposed, mut unrecognised) = (0, 0, 0, 0, 0, 0);
-    let mut resources = Vec::new();
-    for rc in &p.resource_changes {
-        count_totals(&mut totals, rc);
-        let kind = rc.kind();
-        *actions.entry(kind.key()).or_default() += 1;
-        if rc.is_move() {
-            moved += 1;
-        }
-        if rc.change.importing.is_some() && rc.mode != Mode::Data {
-            imported += 1;
-        }
-        if rc.deposed.is_some() {
-            deposed += 1;
-        }
-        match kind {
-            ChangeKind::Forget | ChangeKind::ForgetThenCreate => forgotten += 1,
-            ChangeKind::Read => read += 1,
-            ChangeKind::Unknown(_) => unrecognised += 1,
-            _ => {}
-        }
-        let plain_noop = kind == ChangeKind::NoOp && !rc.is_move() && rc.change.importing.is_none();
-        if !plain_noop {
-            resources.push(entry(rc));
+    let mut acc = PlanAccumulator::default();
+    crate::stream::visit_plan(p, &mut acc);
+    acc.finish(p)
+}
+
+/// `summary` of a plan computed one piece at a time: a [`PlanVisitor`], so the
+/// same code serves a plan read whole and one streamed from a pipe.
+#[derive(Debug)]
+pub struct PlanAccumulator {
+    totals: Totals,
+    actions: BTreeMap<String, u64>,
+    moved: u64,
+    imported: u64,
+    forgotten: u64,
+    read: u64,
+    deposed: u64,
+    drift: u64,
+    unrecognised: u64,
+    checks: BTreeMap<String, u64>,
+    output_changes: BTreeMap<String, u64>,
+    output_changed: bool,
+    outputs: Vec<OutputChangeEntry>,
+    resources: Vec<ResourceEntry>,
+}
+
+impl Default for PlanAccumulator {
+    fn default() -> Self {
+        PlanAccumulator {
+            totals: Totals::default(),
+            actions: ACTION_KEYS.iter().map(|k| (k.to_string(), 0)).collect(),
+            moved: 0,
+            imported: 0,
+            forgotten: 0,
+            read: 0,
+            deposed: 0,
+            drift: 0,
+            unrecognised: 0,
+            checks: check_counts(None),
+            output_changes: BTreeMap::new(),
+            output_changed: false,
+            outputs: Vec::new(),
+            resources: Vec::new(),
         }
     }
-    let mut output_changes: BTreeMap<String, u64> = BTreeMap::new();
-    let mut outputs = Vec::new();
-    for (name, ch) in &p.output_changes {
-        let key = ch.kind().key();
-        *output_changes.entry(key.clone()).or_default() += 1;
-        outputs.push(OutputChangeEntry {
-            name: name.clone(),
+}
+
+/// Count under a fixed key without allocating when the key is already there.
+fn bump(m: &mut BTreeMap<String, u64>, key: &str) {
+    match m.get_mut(key) {
+        Some(n) => *n += 1,
+        None => {
+            m.insert(key.to_string(), 1);
+        }
+    }
+}
+
+impl PlanVisitor for PlanAccumulator {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        count_totals(&mut self.totals, rc);
+        let kind = rc.kind();
+        match &kind {
+            ChangeKind::NoOp => bump(&mut self.actions, "no-op"),
+            ChangeKind::Create => bump(&mut self.actions, "create"),
+            ChangeKind::Update => bump(&mut self.actions, "update"),
+            ChangeKind::Delete => bump(&mut self.actions, "delete"),
+            ChangeKind::Replace(_) => bump(&mut self.actions, "replace"),
+            ChangeKind::Read => bump(&mut self.actions, "read"),
+            ChangeKind::Forget => bump(&mut self.actions, "forget"),
+            other => bump(&mut self.actions, &other.key()),
+        }
+        let moved = rc.is_move();
+        self.moved += u64::from(moved);
+        if rc.change.importing.is_some() && rc.mode != Mode::Data {
+            self.imported += 1;
+        }
+        self.deposed += u64::from(rc.deposed.is_some());
+        match kind {
+            ChangeKind::Forget | ChangeKind::ForgetThenCreate => self.forgotten += 1,
+            ChangeKind::Read => self.read += 1,
+            ChangeKind::Unknown(_) => self.unrecognised += 1,
+            _ => {}
+        }
+        let plain_noop = kind == ChangeKind::NoOp && !moved && rc.change.importing.is_none();
+        if !plain_noop {
+            self.resources.push(entry(rc));
+        }
+    }
+
+    fn on_drift(&mut self, _rc: &ResourceChange<'_>) {
+        self.drift += 1;
+    }
+
+    fn on_output_change(&mut self, name: &str, ch: &Change<'_>) {
+        let kind = ch.kind();
+        let key = kind.key();
+        bump(&mut self.output_changes, &key);
+        self.output_changed |= !matches!(kind, ChangeKind::NoOp);
+        self.outputs.push(OutputChangeEntry {
+            name: name.to_string(),
             action: key,
             sensitive: crate::model::marker_marks_any(ch.before_sensitive)
                 || crate::model::marker_marks_any(ch.after_sensitive),
         });
     }
-    let output_changed = p.output_changes.values().any(|c| !matches!(c.kind(), ChangeKind::NoOp));
-    PlanSummary {
-        kind: "plan",
-        file: String::new(),
-        format_version: p.format_version.clone(),
-        terraform_version: p.terraform_version.clone(),
-        errored: p.errored,
-        applyable: p.applyable,
-        complete: p.complete,
-        has_changes: !totals.is_empty() || moved > 0 || unrecognised > 0 || output_changed,
-        plan_line: totals.plan_line(),
-        totals,
-        actions,
-        moved,
-        imported,
-        forgotten,
-        read,
-        deposed,
-        drift: p.resource_drift.len() as u64,
-        unrecognised,
-        checks: check_counts(p.checks.as_ref()),
-        output_changes,
-        outputs,
-        resources,
+
+    fn on_checks(&mut self, checks: &[CheckObject]) {
+        for obj in checks {
+            for inst in obj.display_instances() {
+                bump(&mut self.checks, inst.status.as_str());
+            }
+        }
+    }
+}
+
+impl PlanAccumulator {
+    /// The summary, once every piece of `p` (its header last) was seen.
+    pub fn finish(self, p: &Plan<'_>) -> PlanSummary {
+        let t = self.totals;
+        PlanSummary {
+            kind: "plan",
+            file: String::new(),
+            format_version: p.format_version.clone(),
+            terraform_version: p.terraform_version.clone(),
+            errored: p.errored,
+            applyable: p.applyable,
+            complete: p.complete,
+            has_changes: !t.is_empty() || self.moved > 0 || self.unrecognised > 0 || self.output_changed,
+            plan_line: t.plan_line(),
+            totals: t,
+            actions: self.actions,
+            moved: self.moved,
+            imported: self.imported,
+            forgotten: self.forgotten,
+            read: self.read,
+            deposed: self.deposed,
+            drift: self.drift,
+            unrecognised: self.unrecognised,
+            checks: self.checks,
+            output_changes: self.output_changes,
+            outputs: self.outputs,
+            resources: self.resources,
+        }
     }
 }
 

@@ -1,0 +1,701 @@
+//! Streaming a plan from a pipe in bounded memory.
+//!
+//! A whole-document read holds the input (and the model) in memory: fine for a
+//! file, but a pipe of several GB should not need several GB. [`stream`] reads the
+//! input in chunks, validates their UTF-8 once, and hands every element of
+//! `resource_changes` and `resource_drift` to a [`PlanVisitor`] as the same
+//! borrowed [`ResourceChange`] a whole-document read produces, then drops it.
+//! The big parts no streaming query needs (`planned_values`, `prior_state`,
+//! `proposed_unknown`, unknown keys) are checked and skipped
+//! piece by piece. Everything else (version, outputs, checks, flags, and a
+//! state's `values`, `configuration`) is kept in a small *skeleton* document, which the caller
+//! parses with [`crate::input::parse`] so detection, the version gate and every
+//! error message stay the same as for files.
+//!
+//! Each element is parsed by serde_json from the in-memory chunk (`from_str`, as
+//! fast as a whole-file parse); when it does not fit yet, more input is read
+//! and the element is parsed again. Memory is bounded by the largest single
+//! element plus [`SKIP_WINDOW`], whatever the input size.
+
+use crate::error::InputError;
+use crate::input::{check_start, json_error, sniff_encoding};
+use crate::model::{Change, CheckObject, Plan, ResourceChange};
+use serde::de::IgnoredAny;
+use serde_json::value::RawValue;
+use std::io::Read;
+
+/// What a query does with a plan, one piece at a time. Every method has an empty
+/// default, so a query implements only what it needs.
+///
+/// Order: `on_drift` and `on_resource_change` for each element in document order
+/// (terraform writes `resource_drift` first), then `on_output_change` for each
+/// output (by name), `on_checks` once when the plan has `checks`, and `on_header`
+/// last: a plan's flags (`errored`, `applyable`, ...) come at the end of the
+/// document, so they are only known then.
+pub trait PlanVisitor {
+    fn on_resource_change(&mut self, _rc: &ResourceChange<'_>) {}
+    fn on_drift(&mut self, _rc: &ResourceChange<'_>) {}
+    fn on_output_change(&mut self, _name: &str, _change: &Change<'_>) {}
+    fn on_checks(&mut self, _checks: &[CheckObject]) {}
+    /// The rest of the plan. When streamed, its `resource_changes` and
+    /// `resource_drift` are empty (they went to the methods above) and
+    /// `planned_values`, `prior_state` and `proposed_unknown` are `None`: a
+    /// query that needs those reads the whole document.
+    fn on_header(&mut self, _plan: &Plan<'_>) {}
+}
+
+/// Two visitors fed together (e.g. a query and the secret collector).
+impl<A: PlanVisitor, B: PlanVisitor> PlanVisitor for (A, B) {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        self.0.on_resource_change(rc);
+        self.1.on_resource_change(rc);
+    }
+    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
+        self.0.on_drift(rc);
+        self.1.on_drift(rc);
+    }
+    fn on_output_change(&mut self, name: &str, change: &Change<'_>) {
+        self.0.on_output_change(name, change);
+        self.1.on_output_change(name, change);
+    }
+    fn on_checks(&mut self, checks: &[CheckObject]) {
+        self.0.on_checks(checks);
+        self.1.on_checks(checks);
+    }
+    fn on_header(&mut self, plan: &Plan<'_>) {
+        self.0.on_header(plan);
+        self.1.on_header(plan);
+    }
+}
+
+/// Feed a plan read whole to a visitor, in the streaming order.
+pub fn visit_plan(plan: &Plan<'_>, v: &mut dyn PlanVisitor) {
+    for rc in &plan.resource_drift {
+        v.on_drift(rc);
+    }
+    for rc in &plan.resource_changes {
+        v.on_resource_change(rc);
+    }
+    visit_rest(plan, v);
+}
+
+/// The non-streamed part: output changes, checks, header.
+pub fn visit_rest(plan: &Plan<'_>, v: &mut dyn PlanVisitor) {
+    for (name, ch) in &plan.output_changes {
+        v.on_output_change(name, ch);
+    }
+    if let Some(c) = &plan.checks {
+        v.on_checks(c);
+    }
+    v.on_header(plan);
+}
+
+/// Top-level keys whose arrays are streamed element by element.
+const STREAMED: &[&str] = &["resource_changes", "resource_drift"];
+/// Top-level keys kept (verbatim) in the skeleton. `configuration` stays: it
+/// says which variables are sensitive (for masking), and it grows with the
+/// configuration, not with the number of instances.
+const KEPT: &[&str] = &[
+    "configuration",
+    "format_version",
+    "plan_format_version",
+    "terraform_version",
+    "variables",
+    "output_changes",
+    "relevant_attributes",
+    "checks",
+    "condition_results",
+    "deferred_changes",
+    "action_invocations",
+    "timestamp",
+    "applyable",
+    "complete",
+    "errored",
+    "values",
+];
+
+/// A value bigger than this that is being skipped is walked member by member
+/// instead of parsed whole, so skipping never needs more memory than this.
+pub const SKIP_WINDOW: usize = 1 << 20;
+/// Bytes read from the source per refill (at least).
+const CHUNK: usize = 256 << 10;
+/// Nesting depth at which we stop (as serde_json does).
+const MAX_DEPTH: usize = 128;
+
+/// Stream one document from `src`: changes and drift go to `visitor`; the
+/// returned skeleton holds the rest (streamed and skipped keys set to `null`,
+/// so they still tell a plan from a state).
+pub fn stream(name: &str, src: impl Read + Send + 'static, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+    stream_chunked(name, src, visitor, CHUNK)
+}
+
+/// [`stream`] with a chosen refill size (tests use tiny ones to hit every boundary).
+pub(crate) fn stream_chunked(
+    name: &str,
+    src: impl Read + Send + 'static,
+    visitor: &mut dyn PlanVisitor,
+    chunk: usize,
+) -> Result<String, InputError> {
+    let chunk = chunk.max(1);
+    // A second thread reads and validates UTF-8 while this one parses. It is not
+    // joined: after an error we answer at once instead of waiting for the writer
+    // of the pipe; the thread ends when its next send finds the receiver gone.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Piece>(4);
+    std::thread::spawn(move || read_ahead(src, chunk, &tx));
+    parse_document(Reader::new(name, rx), visitor)
+}
+
+/// What the read-ahead thread sends: validated text, the end, or a failure.
+enum Piece {
+    Text(String),
+    /// Valid text up to an invalid UTF-8 sequence.
+    BadUtf8(String),
+    /// The first bytes are UTF-16 or carry a BOM (the check's error is rebuilt by the reader).
+    Encoding(Vec<u8>),
+    Failed(std::io::Error),
+}
+
+/// Read `src` in chunks, validate UTF-8 once, and send the text on.
+fn read_ahead(mut src: impl Read, chunk: usize, tx: &std::sync::mpsc::SyncSender<Piece>) {
+    let mut scratch = vec![0u8; chunk.min(CHUNK)];
+    let mut pending: Vec<u8> = Vec::new();
+    let mut first = true;
+    loop {
+        let mut data = std::mem::take(&mut pending);
+        let want = data.len() + chunk;
+        let mut eof = false;
+        while data.len() < want {
+            let room = (want - data.len()).min(scratch.len());
+            match src.read(&mut scratch[..room]) {
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
+                Ok(n) => data.extend_from_slice(&scratch[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let _ = tx.send(Piece::Failed(e));
+                    return;
+                }
+            }
+        }
+        if first {
+            if data.len() < 4 && !eof {
+                pending = data; // too little to tell the encoding yet
+                continue;
+            }
+            first = false;
+            if sniff_encoding("", &data).is_err() {
+                let _ = tx.send(Piece::Encoding(data));
+                return;
+            }
+        }
+        // Keep an incomplete character at the end for the next round.
+        let cut = if eof { data.len() } else { complete_prefix(&data) };
+        pending = data.split_off(cut);
+        let piece = match String::from_utf8(data) {
+            Ok(s) => Piece::Text(s),
+            Err(e) => {
+                let valid = e.utf8_error().valid_up_to();
+                let mut bytes = e.into_bytes();
+                bytes.truncate(valid);
+                let _ = tx.send(Piece::BadUtf8(String::from_utf8(bytes).unwrap_or_default()));
+                return;
+            }
+        };
+        if (!matches!(&piece, Piece::Text(s) if s.is_empty()) && tx.send(piece).is_err()) || eof {
+            return; // the parser stopped early (an error), or the input ended
+        }
+    }
+}
+
+fn parse_document(mut r: Reader<'_>, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+    r.start()?;
+    let mut skel = String::from("{");
+    r.skip_ws()?;
+    r.expect(b'{', "expected `{`")?;
+    let mut first = true;
+    loop {
+        r.skip_ws()?;
+        match r.peek()? {
+            Some(b'}') => {
+                r.pos += 1;
+                break;
+            }
+            Some(b',') if !first => {
+                r.pos += 1;
+                r.skip_ws()?;
+            }
+            Some(_) if first => {}
+            Some(_) => return Err(r.syntax("expected `,` or `}` after an object member")),
+            None => return Err(r.eof("EOF while parsing an object")),
+        }
+        let key: String = r.parse_small::<String>()?;
+        r.skip_ws()?;
+        r.expect(b':', "expected `:`")?;
+        r.skip_ws()?;
+        if !first {
+            skel.push(',');
+        }
+        first = false;
+        skel.push_str(&serde_json::to_string(&key).unwrap_or_default());
+        skel.push(':');
+        if STREAMED.contains(&key.as_str()) {
+            let drift = key == "resource_drift";
+            r.stream_array(|rc| if drift { visitor.on_drift(rc) } else { visitor.on_resource_change(rc) })?;
+            skel.push_str("null");
+        } else if KEPT.contains(&key.as_str()) {
+            let raw = r.parse_small::<Box<RawValue>>()?;
+            skel.push_str(raw.get());
+        } else {
+            r.skip_value(0)?;
+            skel.push_str("null");
+        }
+    }
+    skel.push('}');
+    // Only blanks may follow.
+    r.skip_ws()?;
+    if r.peek()?.is_some() {
+        return Err(r
+            .syntax("trailing characters")
+            .hint("there is text after the JSON document (two documents, or a wrapper's trailer?)"));
+    }
+    Ok(skel)
+}
+
+/// A window on the input: validated text from `pos` on, refilled on demand.
+struct Reader<'n> {
+    name: &'n str,
+    src: std::sync::mpsc::Receiver<Piece>,
+    /// Validated text; `buf[..pos]` is consumed.
+    buf: String,
+    pos: usize,
+    eof: bool,
+    /// Lines (`\n`) in the text dropped from the front of `buf`.
+    base_lines: usize,
+    /// Characters since the last newline in the dropped text.
+    base_col: usize,
+}
+
+impl<'n> Reader<'n> {
+    fn new(name: &'n str, src: std::sync::mpsc::Receiver<Piece>) -> Self {
+        Reader { name, src, buf: String::new(), pos: 0, eof: false, base_lines: 0, base_col: 0 }
+    }
+
+    /// Read until the first non-blank character (or the end), then check it opens an object.
+    fn start(&mut self) -> Result<(), InputError> {
+        while !self.eof && self.buf.trim_start_matches(|c: char| c.is_ascii_whitespace()).is_empty() {
+            self.fill()?;
+        }
+        // Not an object: read a little more so the message can say where the JSON starts.
+        while !self.eof && !self.buf.trim_start().starts_with('{') && self.buf.len() < 64 << 10 {
+            self.fill()?;
+        }
+        check_start(self.name, &self.buf)
+    }
+
+    /// Take the next piece of text from the read-ahead thread. Returns false at the end.
+    fn fill(&mut self) -> Result<bool, InputError> {
+        if self.eof {
+            return Ok(false);
+        }
+        if self.pos > 0 {
+            self.forget_consumed();
+        }
+        match self.src.recv() {
+            Ok(Piece::Text(t)) => {
+                if self.buf.is_empty() {
+                    self.buf = t;
+                } else {
+                    self.buf.push_str(&t);
+                }
+                Ok(true)
+            }
+            Ok(Piece::BadUtf8(valid)) => {
+                self.buf.push_str(&valid);
+                let (l, c) = self.location(self.buf.len());
+                Err(InputError::new(self.name, "input is not valid UTF-8").at(l, c).hint("re-encode as UTF-8"))
+            }
+            Ok(Piece::Encoding(bytes)) => Err(sniff_encoding(self.name, &bytes).err().unwrap_or_else(|| InputError::new(self.name, "unreadable encoding"))),
+            Ok(Piece::Failed(e)) => Err(InputError::new(self.name, format!("cannot read: {e}"))),
+            Err(_) => {
+                self.eof = true;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Drop consumed text, keeping line/column bookkeeping for error messages.
+    fn forget_consumed(&mut self) {
+        let gone = &self.buf.as_bytes()[..self.pos];
+        let (lines, col) = lines_and_col(gone);
+        if lines > 0 {
+            self.base_lines += lines;
+            self.base_col = col;
+        } else {
+            self.base_col += col;
+        }
+        self.buf.drain(..self.pos);
+        self.pos = 0;
+    }
+
+    /// 1-based line and column of a position in `buf`.
+    fn location(&self, at: usize) -> (usize, usize) {
+        let (lines, col) = lines_and_col(&self.buf.as_bytes()[..at.min(self.buf.len())]);
+        if lines > 0 {
+            (self.base_lines + lines + 1, col + 1)
+        } else {
+            (self.base_lines + 1, self.base_col + col + 1)
+        }
+    }
+
+    fn peek(&mut self) -> Result<Option<u8>, InputError> {
+        loop {
+            if let Some(&b) = self.buf.as_bytes().get(self.pos) {
+                return Ok(Some(b));
+            }
+            if !self.fill()? && self.pos >= self.buf.len() {
+                return Ok(None);
+            }
+        }
+    }
+
+    fn skip_ws(&mut self) -> Result<(), InputError> {
+        loop {
+            let rest = &self.buf.as_bytes()[self.pos..];
+            let n = rest.iter().take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')).count();
+            self.pos += n;
+            if n < rest.len() || !self.fill()? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn expect(&mut self, want: u8, what: &str) -> Result<(), InputError> {
+        match self.peek()? {
+            Some(b) if b == want => {
+                self.pos += 1;
+                Ok(())
+            }
+            Some(_) => Err(self.syntax(what)),
+            None => Err(self.eof(&format!("EOF while parsing ({what})"))),
+        }
+    }
+
+    fn syntax(&self, msg: &str) -> InputError {
+        let (l, c) = self.location(self.pos);
+        InputError::new(self.name, format!("invalid JSON: {msg}")).at(l, c)
+    }
+
+    /// At the end of the input: placed on its last character, as serde_json does.
+    fn eof(&self, msg: &str) -> InputError {
+        let (l, c) = self.location(self.buf.len());
+        InputError::new(self.name, format!("invalid JSON: {msg}"))
+            .at(l, c.saturating_sub(1).max(1))
+            .hint("the JSON ends too early: was the file truncated?")
+    }
+
+    /// A serde_json error for a value that starts at `start` in `buf`.
+    fn json_error(&self, start: usize, e: &serde_json::Error) -> InputError {
+        let mut err = json_error(self.name, e);
+        if e.line() > 0 {
+            let (l, c) = self.location(start);
+            err.line = Some(l + e.line() - 1);
+            err.column = Some(if e.line() == 1 { c + e.column() - 1 } else { e.column() });
+        }
+        err
+    }
+
+    /// A value that fails to parse may only be cut short by the end of the
+    /// buffer (`1e` of `1e3`): read more and retry, unless the input has ended or
+    /// the same error comes back with more text.
+    fn retry_or_fail(&self, e: &serde_json::Error, last: &mut Option<(usize, usize)>) -> Result<(), InputError> {
+        let here = (e.line(), e.column());
+        if self.eof || (!e.is_eof() && *last == Some(here)) {
+            return Err(self.json_error(self.pos, e));
+        }
+        *last = Some(here);
+        Ok(())
+    }
+
+    /// Parse one value starting at `pos` and pass it to `f`; refill and retry
+    /// while it does not fit in the buffer. `Ok(false)` from `give_up` (called
+    /// on a value still incomplete) stops retrying.
+    fn with_value<T, F>(&mut self, mut f: F, give_up: &dyn Fn(usize) -> bool) -> Result<bool, InputError>
+    where
+        T: for<'x> serde::Deserialize<'x>,
+        F: FnMut(T),
+    {
+        let mut last_err = None;
+        loop {
+            let outcome = {
+                let text = &self.buf[self.pos..];
+                let mut it = serde_json::Deserializer::from_str(text).into_iter::<T>();
+                match it.next() {
+                    Some(Ok(v)) if it.byte_offset() < text.len() || self.eof => Ok(Some((it.byte_offset(), v))),
+                    Some(Err(e)) => Err(e),
+                    None if self.eof => return Err(self.eof("EOF while parsing a value")),
+                    _ => Ok(None),
+                }
+            };
+            match outcome {
+                Ok(Some((n, v))) => {
+                    self.pos += n;
+                    f(v);
+                    return Ok(true);
+                }
+                Err(e) => self.retry_or_fail(&e, &mut last_err)?,
+                Ok(None) => {}
+            }
+            if give_up(self.buf.len() - self.pos) {
+                return Ok(false);
+            }
+            self.fill()?;
+        }
+    }
+
+    /// An owned value that is expected to be small (a key, a kept top-level value).
+    fn parse_small<T: for<'x> serde::Deserialize<'x>>(&mut self) -> Result<T, InputError> {
+        let mut out = None;
+        self.with_value::<T, _>(|v| out = Some(v), &|_| false)?;
+        out.ok_or_else(|| self.eof("EOF while parsing a value"))
+    }
+
+    /// Check and skip one value, walking into containers too big for the window.
+    fn skip_value(&mut self, depth: usize) -> Result<(), InputError> {
+        if depth > MAX_DEPTH {
+            return Err(self.syntax("recursion limit exceeded").hint("the document nests deeper than planview reads (128 levels)"));
+        }
+        let container = matches!(self.peek()?, Some(b'{' | b'['));
+        if self.with_value::<IgnoredAny, _>(|_| {}, &|len| container && len >= SKIP_WINDOW)? {
+            return Ok(());
+        }
+        // Too big: walk its members.
+        let object = self.peek()? == Some(b'{');
+        self.pos += 1;
+        let close = if object { b'}' } else { b']' };
+        let mut first = true;
+        loop {
+            self.skip_ws()?;
+            match self.peek()? {
+                Some(b) if b == close => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b',') if !first => {
+                    self.pos += 1;
+                    self.skip_ws()?;
+                }
+                Some(_) if first => {}
+                Some(_) => return Err(self.syntax(if object { "expected `,` or `}`" } else { "expected `,` or `]`" })),
+                None => return Err(self.eof("EOF while parsing a value")),
+            }
+            first = false;
+            if object {
+                self.parse_small::<IgnoredAny>()?; // the key
+                self.skip_ws()?;
+                self.expect(b':', "expected `:`")?;
+                self.skip_ws()?;
+            }
+            self.skip_value(depth + 1)?;
+        }
+    }
+
+    /// `null` or an array of resource changes, each passed to `f` and dropped.
+    fn stream_array(&mut self, mut f: impl FnMut(&ResourceChange<'_>)) -> Result<(), InputError> {
+        match self.peek()? {
+            Some(b'n') => return self.skip_value(0),
+            Some(b'[') => self.pos += 1,
+            Some(_) => return Err(self.syntax("expected an array of resource changes")),
+            None => return Err(self.eof("EOF while parsing a value")),
+        }
+        let mut first = true;
+        loop {
+            self.skip_ws()?;
+            match self.peek()? {
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b',') if !first => {
+                    self.pos += 1;
+                    self.skip_ws()?;
+                }
+                Some(_) if first => {}
+                Some(_) => return Err(self.syntax("expected `,` or `]`")),
+                None => return Err(self.eof("EOF while parsing a list")),
+            }
+            first = false;
+            let mut last_err = None;
+            loop {
+                let outcome = {
+                    let text = &self.buf[self.pos..];
+                    let mut it = serde_json::Deserializer::from_str(text).into_iter::<ResourceChange<'_>>();
+                    match it.next() {
+                        Some(Ok(rc)) if it.byte_offset() < text.len() || self.eof => {
+                            f(&rc);
+                            Ok(Some(it.byte_offset()))
+                        }
+                        Some(Err(e)) => Err(e),
+                        None if self.eof => return Err(self.eof("EOF while parsing a list")),
+                        _ => Ok(None),
+                    }
+                };
+                match outcome {
+                    Ok(Some(n)) => {
+                        self.pos += n;
+                        break;
+                    }
+                    Err(e) => self.retry_or_fail(&e, &mut last_err)?,
+                    Ok(None) => {}
+                }
+                self.fill()?;
+            }
+        }
+    }
+}
+
+/// Length of the longest prefix that does not end inside a UTF-8 character.
+fn complete_prefix(data: &[u8]) -> usize {
+    let n = data.len();
+    // Look back at most 3 bytes for the lead byte of the last character.
+    for back in 1..=n.min(4) {
+        let b = data[n - back];
+        if b & 0xC0 != 0x80 {
+            let need = match b {
+                0x00..=0x7F => 1,
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                _ => 4,
+            };
+            return if need > back { n - back } else { n };
+        }
+    }
+    n
+}
+
+/// Newlines in `bytes`, and characters after the last one.
+fn lines_and_col(bytes: &[u8]) -> (usize, usize) {
+    let lines = count_bytes(bytes, |b| b == b'\n');
+    let tail = if lines == 0 {
+        bytes
+    } else {
+        let p = bytes.iter().rposition(|&b| b == b'\n').unwrap_or(0);
+        &bytes[p + 1..]
+    };
+    (lines, tail.len() - count_bytes(tail, |b| b & 0xC0 == 0x80))
+}
+
+/// Count bytes matching `f`, in blocks with a `u8` counter so it vectorises.
+fn count_bytes(bytes: &[u8], f: impl Fn(u8) -> bool) -> usize {
+    bytes
+        .chunks(255)
+        .map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + u8::from(f(b)))))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{parse, Document};
+
+    #[derive(Default, Debug)]
+    struct Collect {
+        changes: Vec<String>,
+        drift: Vec<String>,
+        befores: usize,
+    }
+
+    impl PlanVisitor for Collect {
+        fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+            self.changes.push(rc.address.clone());
+            self.befores += usize::from(rc.change.before.is_some());
+        }
+        fn on_drift(&mut self, rc: &ResourceChange<'_>) {
+            self.drift.push(rc.address.clone());
+        }
+    }
+
+    /// A reader that returns one byte per read: every boundary is exercised.
+    struct Trickle(Vec<u8>, usize);
+    impl Read for Trickle {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            match self.0.get(self.1) {
+                Some(b) if !out.is_empty() => {
+                    out[0] = *b;
+                    self.1 += 1;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    const PLAN: &str = r#" {"format_version":"1.2","planned_values":{"root_module":{"resources":[{"values":{"a":[1,2,{"b":"ü"}]}}]}},
+      "resource_drift":[{"address":"d.x","change":{"actions":["update"]}}],
+      "resource_changes":[{"address":"a.b","change":{"actions":["create"],"before":null,"after":{"k":"é€😀"}}},
+                          {"address":"a.c","change":{"actions":["delete"],"before":{"n":1e3}}}],
+      "output_changes":{"o":{"actions":["create"]}},"brand_new":[1,2,3],"prior_state":{"values":{}},
+      "checks":[],"errored":false} "#;
+
+    fn run(json: &[u8], chunk: usize) -> Result<(Collect, String), InputError> {
+        let mut c = Collect::default();
+        let skel = stream_chunked("p", Trickle(json.to_vec(), 0), &mut c, chunk)?;
+        Ok((c, skel))
+    }
+
+    #[test]
+    fn streamed_elements_and_skeleton_match_a_whole_read() {
+        for chunk in [1, 2, 3, 5, 64, CHUNK] {
+            let (c, skel) = run(PLAN.as_bytes(), chunk).unwrap();
+            assert_eq!(c.changes, vec!["a.b", "a.c"]);
+            assert_eq!(c.drift, vec!["d.x"]);
+            assert_eq!(c.befores, 1);
+            let doc = parse("p", skel.as_bytes()).unwrap();
+            let Document::Plan(p) = doc else { panic!("not a plan") };
+            assert_eq!(p.format_version, "1.2");
+            assert!(p.resource_changes.is_empty() && p.planned_values.is_none());
+            assert_eq!(p.output_changes.len(), 1);
+            assert!(skel.contains(r#""brand_new":null"#), "{skel}");
+        }
+    }
+
+    #[test]
+    fn skipping_walks_values_bigger_than_the_window() {
+        let big: String = (0..150_000).map(|i| format!("{{\"k{i}\":[\"v\",{i},true,null]}}")).collect::<Vec<_>>().join(",");
+        let json = format!(r#"{{"format_version":"1.2","prior_state":{{"values":[{big}]}},"resource_changes":[{{"address":"x","change":{{"actions":["no-op"]}}}}]}}"#);
+        assert!(json.len() > 2 * SKIP_WINDOW);
+        let (c, _) = run(json.as_bytes(), CHUNK).unwrap();
+        assert_eq!(c.changes, vec!["x"]);
+        let broken = json.replace("\"k149999\":[\"v\",149999", "\"k149999\":[\"v\" 149999");
+        let e = run(broken.as_bytes(), CHUNK).unwrap_err();
+        let whole = parse("p", broken.as_bytes()).unwrap_err();
+        assert!(e.message.contains("invalid JSON"), "{e}");
+        assert_eq!((e.line, e.column), (whole.line, whole.column), "{e} / {whole}");
+    }
+
+    /// Errors name the same place, with the same hint, as a whole-document read.
+    #[test]
+    fn errors_match_a_whole_read() {
+        let cases: &[&[u8]] = &[
+            b"{\"format_version\":\"1.2\",\n\"resource_changes\":[\n{\"address\":\"a\",\"change\":{\"actions\":[\"create\"]}},\n{\"address\":\"b\" \"change\":{}}]}",
+            b"{\"format_version\":\"1.2\",\n\"resource_changes\":[\n{\"address\":\"a\",\"change\":{\"actions\":[\"create\"]}}",
+            b"{\"format_version\":\"1.0\"} {}",
+            b"{\"format_version\":\n\"1.0\", \"a\":\"\xC3\x28\"}",
+            b"{\"format_version\":\"1.2\",\"planned_values\":{\"x\":[1,2,,3]}}",
+            b"  ",
+            b"\xEF\xBB\xBF{}",
+            b"[1]",
+            b"$ tofu show -json\n{}",
+        ];
+        for case in cases {
+            let whole = parse("p", case).unwrap_err();
+            for chunk in [1, 3, CHUNK] {
+                let e = run(case, chunk).unwrap_err();
+                assert_eq!((e.line, e.column), (whole.line, whole.column), "{e} / {whole}");
+                assert_eq!(e.hint.is_some(), whole.hint.is_some(), "{e} / {whole}");
+                assert_eq!(e.message.split(':').next(), whole.message.split(':').next(), "{e} / {whole}");
+            }
+        }
+    }
+}
