@@ -218,7 +218,7 @@ impl ParsedChange {
 /// A side: unknown wins, then masking; a null or absent value is shown as null
 /// (it cannot hold a secret).
 fn side(v: Option<&Value>, sensitive: bool, unknown: bool, vis: &Visibility) -> Side {
-    if !unknown && v.map_or(true, Value::is_null) {
+    if !unknown && v.is_none_or(Value::is_null) {
         return Side(Shown::Null);
     }
     Side(Shown::of(v, sensitive, unknown, vis))

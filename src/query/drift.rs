@@ -207,7 +207,7 @@ enum DefaultView {
 fn entry(index: &RelevantIndex<'_>, rc: &ResourceChange<'_>, mode: DriftMode, view: DefaultView, vis: &Visibility) -> DriftEntry {
     let kind = rc.kind();
     let pc = ParsedChange::of(&rc.change);
-    let absent = |v: &Option<serde_json::Value>| v.as_ref().map_or(true, serde_json::Value::is_null);
+    let absent = |v: &Option<serde_json::Value>| v.as_ref().is_none_or(serde_json::Value::is_null);
     // An object that appeared or went away is one change to the whole object.
     let whole = absent(&pc.before) || absent(&pc.after);
     let changed = if whole { Vec::new() } else { changed_paths(pc.before.as_ref(), pc.after.as_ref()) };
