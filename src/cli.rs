@@ -1,7 +1,7 @@
 //! Command-line definitions (clap types stay here) and their conversion into a
 //! plain [`Config`], once.
 
-use crate::input::{SavedPlanOptions, Source};
+use crate::input::{ReadOptions, Source};
 use crate::render::Format;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -112,7 +112,7 @@ pub struct MovesArgs {
     pub ignore: Vec<String>,
 
     #[command(flatten)]
-    pub saved_plan: SavedPlanArgs,
+    pub read: ReadArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -148,7 +148,7 @@ impl MovesArgs {
             format: if format == MovesFormat::Json { FormatArg::Json } else { FormatArg::Table },
             color: ColorArg::Never,
             show_sensitive: false,
-            saved_plan: self.saved_plan,
+            read: self.read,
         };
         (common, MovesConfig { options: crate::query::moves::MovesOptions { ignore: self.ignore }, format })
     }
@@ -255,12 +255,13 @@ pub struct CommonArgs {
     pub show_sensitive: bool,
 
     #[command(flatten)]
-    pub saved_plan: SavedPlanArgs,
+    pub read: ReadArgs,
 }
 
-/// How saved binary plans are read (every command that reads documents).
+/// How inputs are read (every command that reads documents): saved binary
+/// plans, and `--lenient`.
 #[derive(Debug, Args, Default)]
-pub struct SavedPlanArgs {
+pub struct ReadArgs {
     /// Binary that runs `show -json` on a saved binary plan (else the environment
     /// variable PLANVIEW_TF_BIN; else `tofu`, then `terraform`, from PATH).
     #[arg(long, value_name = "PATH")]
@@ -269,12 +270,22 @@ pub struct SavedPlanArgs {
     /// Working directory for `show -json` on a saved plan (where `init` was run).
     #[arg(long, value_name = "DIR")]
     pub chdir: Option<PathBuf>,
+
+    /// Skip text a CI wrapper printed before the JSON (and a trailer after it),
+    /// saying so on stderr. Without it such input is refused (exit 2).
+    #[arg(long)]
+    pub lenient: bool,
 }
 
-impl SavedPlanArgs {
+impl ReadArgs {
     /// `--tf-bin` wins over PLANVIEW_TF_BIN.
-    pub fn to_options(&self, env: &Env) -> SavedPlanOptions {
-        SavedPlanOptions { tf_bin: self.tf_bin.clone().or_else(|| env.tf_bin.clone()), chdir: self.chdir.clone() }
+    pub fn to_options(&self, env: &Env) -> ReadOptions {
+        ReadOptions {
+            tf_bin: self.tf_bin.clone().or_else(|| env.tf_bin.clone()),
+            chdir: self.chdir.clone(),
+            lenient: self.lenient,
+            ..Default::default()
+        }
     }
 }
 
@@ -333,7 +344,7 @@ pub struct GateArgs {
     pub files: Vec<String>,
 
     #[command(flatten)]
-    pub saved_plan: SavedPlanArgs,
+    pub read: ReadArgs,
 
     /// Output format: `github` prints workflow commands (annotations), `junit` JUnit XML.
     #[arg(long, short = 'f', value_enum, default_value_t = GateFormatArg::Table)]
@@ -526,7 +537,7 @@ pub struct Config {
     /// Options of `show` (defaults for other commands).
     pub show: ShowConfig,
     /// How to read saved binary plans (every command).
-    pub saved_plan: SavedPlanOptions,
+    pub read: ReadOptions,
     /// `moves` settings (default for other commands).
     pub moves: MovesConfig,
 }
@@ -637,7 +648,7 @@ impl Cli {
             gate: None,
             man_page: None,
             show: ShowConfig::default(),
-            saved_plan: SavedPlanOptions { tf_bin: env.tf_bin.clone(), chdir: None },
+            read: ReadOptions { tf_bin: env.tf_bin.clone(), ..Default::default() },
             moves: MovesConfig::default(),
         };
         let none = FilterArgs::default();
@@ -698,7 +709,7 @@ impl Cli {
             no_fail,
             prior,
             show,
-            saved_plan: common.saved_plan.to_options(env),
+            read: common.read.to_options(env),
             moves,
             max_bytes,
             gate: None,
@@ -751,7 +762,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         show_sensitive: a.show_sensitive,
         max_bytes: a.max_bytes,
         gate: Some(GateOptions { policy, policy_file: a.policy, format }),
-        saved_plan: a.saved_plan.to_options(env),
+        read: a.read.to_options(env),
         ..bare
     })
 }
@@ -811,9 +822,10 @@ mod tests {
     fn tf_bin_flag_wins_over_the_environment() {
         let env = Env { tf_bin: Some("/env/tofu".into()), ..Default::default() };
         let c = Cli::parse_from(["planview", "summary", "p.json"]).into_config(&env).unwrap();
-        assert_eq!(c.saved_plan.tf_bin, Some(PathBuf::from("/env/tofu")));
+        assert_eq!(c.read.tf_bin, Some(PathBuf::from("/env/tofu")));
         let c = Cli::parse_from(["planview", "moves", "--tf-bin", "/flag/terraform", "--chdir", "d", "p.out"]).into_config(&env).unwrap();
-        assert_eq!(c.saved_plan, SavedPlanOptions { tf_bin: Some("/flag/terraform".into()), chdir: Some("d".into()) });
+        assert_eq!(c.read, ReadOptions { tf_bin: Some("/flag/terraform".into()), chdir: Some("d".into()), ..Default::default() });
+        assert!(Cli::parse_from(["planview", "gate", "--lenient", "p.json"]).into_config(&env).unwrap().read.lenient);
         assert_eq!(c.command, CommandKind::Moves);
     }
 

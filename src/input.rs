@@ -35,19 +35,19 @@ impl Source {
 }
 
 /// Read the whole input, as JSON: a saved binary plan is turned into JSON by
-/// `show -json` with the options from the environment ([`SavedPlanOptions::from_env`]).
+/// `show -json` with the options from the environment ([`ReadOptions::from_env`]).
 pub fn read(source: &Source) -> Result<Vec<u8>, InputError> {
-    read_with(source, &SavedPlanOptions::from_env())
+    read_with(source, &ReadOptions::from_env())
 }
 
 /// Read the whole input, as JSON: a saved binary plan (a zip archive) is turned
 /// into JSON by running `show -json` on it as `show` says.
-pub fn read_with(source: &Source, show: &SavedPlanOptions) -> Result<Vec<u8>, InputError> {
+pub fn read_with(source: &Source, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
     json_of(source, read_raw(source)?, show)
 }
 
 /// The input's bytes as JSON: unchanged, or, for a saved plan, what `show -json` prints.
-pub fn json_of(source: &Source, bytes: Vec<u8>, show: &SavedPlanOptions) -> Result<Vec<u8>, InputError> {
+pub fn json_of(source: &Source, bytes: Vec<u8>, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
     if !is_saved_plan(&bytes) {
         return Ok(bytes);
     }
@@ -87,7 +87,7 @@ pub fn read_raw(source: &Source) -> Result<Vec<u8>, InputError> {
 /// Open the input for streaming ([`crate::stream`]), with the same errors as
 /// [`read`]. A saved plan (a zip archive) is read whole and turned into JSON by
 /// `show -json` first, as [`read_with`] does.
-pub fn open(source: &Source, show: &SavedPlanOptions) -> Result<Box<dyn Read + Send>, InputError> {
+pub fn open(source: &Source, show: &ReadOptions) -> Result<Box<dyn Read + Send>, InputError> {
     let name = source.name();
     let mut src: Box<dyn Read + Send> = match source {
         Source::Stdin => Box::new(std::io::stdin()),
@@ -129,22 +129,56 @@ pub fn is_saved_plan(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PK\x03\x04")
 }
 
-/// How to turn a saved plan into JSON: which binary, in which directory.
+/// How inputs are read: how to turn a saved plan into JSON (which binary, in
+/// which directory), `--lenient`, and where reading leaves its warnings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SavedPlanOptions {
+pub struct ReadOptions {
     /// `--tf-bin` or `PLANVIEW_TF_BIN`; `None`: `tofu`, then `terraform`, from PATH.
     pub tf_bin: Option<PathBuf>,
     /// `--chdir`: the working directory of `show` (where `init` was run).
     pub chdir: Option<PathBuf>,
+    /// `--lenient`: skip a wrapper's text before the JSON (and a trailer after
+    /// it that is not another document), with a warning in `notes`.
+    pub lenient: bool,
+    /// Warnings from reading (what `--lenient` skipped), printed on stderr by
+    /// [`crate::run`]. Shared by the clones handed to reading threads.
+    pub notes: Notes,
 }
+
+/// A sink of warnings, shared between threads. Not part of the options'
+/// value: any two sinks compare equal.
+#[derive(Debug, Clone, Default)]
+pub struct Notes(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+impl Notes {
+    /// Add one warning (`FILE: message`).
+    pub fn push(&self, file: &str, message: impl std::fmt::Display) {
+        if let Ok(mut v) = self.0.lock() {
+            v.push(format!("{file}: {message}"));
+        }
+    }
+
+    /// Take the warnings so far, in the order they came.
+    pub fn take(&self) -> Vec<String> {
+        self.0.lock().map(|mut v| std::mem::take(&mut *v)).unwrap_or_default()
+    }
+}
+
+impl PartialEq for Notes {
+    fn eq(&self, _: &Notes) -> bool {
+        true
+    }
+}
+
+impl Eq for Notes {}
 
 /// The environment variable naming the binary to run on saved plans.
 pub const TF_BIN_ENV: &str = "PLANVIEW_TF_BIN";
 
-impl SavedPlanOptions {
+impl ReadOptions {
     /// The binary from `PLANVIEW_TF_BIN` (when set and non-empty), no directory.
-    pub fn from_env() -> SavedPlanOptions {
-        SavedPlanOptions { tf_bin: tf_bin_from_env(), chdir: None }
+    pub fn from_env() -> ReadOptions {
+        ReadOptions { tf_bin: tf_bin_from_env(), ..Default::default() }
     }
 }
 
@@ -187,7 +221,7 @@ fn is_executable(p: &Path) -> bool {
 const SHOW_HINT: &str = "convert it yourself where `init` was run: `tofu show -json plan.out > plan.json` (or `terraform show -json`), or choose the binary with --tf-bin PATH or PLANVIEW_TF_BIN and the directory with --chdir DIR";
 
 /// Run `BIN show -json PATH` and return its stdout.
-fn show_json(name: &str, path: &Path, show: &SavedPlanOptions) -> Result<Vec<u8>, InputError> {
+fn show_json(name: &str, path: &Path, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
     let bin = match &show.tf_bin {
         Some(b) => b.clone(),
         None => find_tf_bin(std::env::var_os("PATH").as_deref()).ok_or_else(|| {

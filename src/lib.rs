@@ -49,18 +49,18 @@ pub enum Status {
 /// each in input order. Results keep the order of `inputs`.
 ///
 /// Saved binary plans are read with the options from the environment; commands
-/// use [`each_input_with`] and `config.saved_plan` so `--tf-bin`/`--chdir` apply.
+/// use [`each_input_with`] and `config.read` so `--tf-bin`/`--chdir` apply.
 pub fn each_input<T>(
     inputs: &[Source],
     f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
-    each_input_with(inputs, &input::SavedPlanOptions::from_env(), f)
+    each_input_with(inputs, &input::ReadOptions::from_env(), f)
 }
 
 /// [`each_input`], reading saved binary plans with `show -json` as `show` says.
 pub fn each_input_with<T>(
     inputs: &[Source],
-    show: &input::SavedPlanOptions,
+    show: &input::ReadOptions,
     mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
     let width = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_PARALLEL);
@@ -106,20 +106,26 @@ fn parallel<I: Sync, R: Send>(items: &[I], f: impl Fn(&I) -> R + Sync) -> Vec<R>
     })
 }
 
-/// Run one command. Output goes to `out`; the caller maps the outcome to an exit code.
+/// Run one command. Output goes to `out`, warnings (what `--lenient` skipped)
+/// to `diag` as `planview: warning: ...` lines; the caller maps the outcome to
+/// an exit code (and prints the error, if any).
 ///
 /// The output is rendered whole, then every secret of 8+ characters found in
 /// the inputs is scrubbed from it (unless `--show-sensitive`), whatever the
-/// command and format.
-pub fn run(config: &Config, out: &mut dyn Write) -> Result<Status, Error> {
+/// command and format. Warnings are sanitised and scrubbed the same way.
+pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result<Status, Error> {
     let mut buf: Vec<u8> = Vec::new();
     let mut masker = mask::Masker::default();
     let status = run_into(config, &mut buf, &mut masker);
-    if config.show_sensitive {
-        out.write_all(&buf)?;
-    } else {
-        out.write_all(&masker.scrubber().scrub(&buf))?;
+    let scrubber = (!config.show_sensitive).then(|| masker.scrubber());
+    let emit = |w: &mut dyn Write, b: &[u8]| match &scrubber {
+        Some(s) => w.write_all(&s.scrub(b)),
+        None => w.write_all(b),
+    };
+    for note in config.read.notes.take() {
+        emit(diag, format!("planview: warning: {}\n", sanitize::line(&note)).as_bytes())?;
     }
+    emit(out, &buf)?;
     status
 }
 
@@ -129,7 +135,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     match config.command {
         CommandKind::Summary => {
             // Streamed, not read whole: bounded memory on plans of any size.
-            let items = config.inputs.iter().map(|src| summary_of(src, &config.saved_plan, &vis));
+            let items = config.inputs.iter().map(|src| summary_of(src, &config.read, &vis));
             let items: Vec<PerFile<query::summary::Summary>> = items
                 .into_iter()
                 .map(|mut i| {
@@ -159,7 +165,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
                 return Err(Error::Usage("`moves` reads one plan".into()));
             }
             let opts = &config.moves.options;
-            let mut items = each_input_with(&config.inputs, &config.saved_plan, |doc, _| query::moves::find_moves(doc, opts));
+            let mut items = each_input_with(&config.inputs, &config.read, |doc, _| query::moves::find_moves(doc, opts));
             let item = items.remove(0);
             masker.merge(&item.masker);
             match item.result {
@@ -199,7 +205,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         CommandKind::Show => {
             let opts = &config.show.options;
             let items =
-                each_input_with(&config.inputs, &config.saved_plan, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
+                each_input_with(&config.inputs, &config.read, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
             let items: Vec<PerFile<query::show::ShowReport>> = items
                 .into_iter()
                 .map(|mut i| {
@@ -234,7 +240,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
 
 /// `summary` of one input, streamed (see [`stream`]): memory stays bounded
 /// whatever the size, for a file as for a pipe.
-fn summary_of(src: &Source, show: &input::SavedPlanOptions, vis: &Visibility) -> PerFile<query::summary::Summary> {
+fn summary_of(src: &Source, show: &input::ReadOptions, vis: &Visibility) -> PerFile<query::summary::Summary> {
     let file = src.name();
     match input::open(src, show).and_then(|r| summary_streamed(&file, r, vis)) {
         Ok((summary, masker)) => PerFile { file, result: Ok(summary), masker },
@@ -300,7 +306,7 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     if let Some(path) = &opts.policy_file {
         policy.merge_file(&load_policy(path)?);
     }
-    let items = each_input_with(&config.inputs, &config.saved_plan, |doc, _| match doc {
+    let items = each_input_with(&config.inputs, &config.read, |doc, _| match doc {
         input::Document::Plan(p) => Ok(query::gate::evaluate(p, &policy)),
         input::Document::State(_) => {
             Err("this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)".to_string())
@@ -350,7 +356,7 @@ fn run_report<T: render::report::Report>(
 ) -> Result<Vec<PerFile<T>>, Error> {
     let style = Style::new(config.color);
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
-    let mut items = each_input_with(&config.inputs, &config.saved_plan, |doc, m| query(doc, &vis.with(m)));
+    let mut items = each_input_with(&config.inputs, &config.read, |doc, m| query(doc, &vis.with(m)));
     for i in &mut items {
         if let Ok(r) = &mut i.result {
             r.set_file(&i.file);

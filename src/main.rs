@@ -22,7 +22,7 @@ fn main() -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let result = planview::run(&config, &mut out).and_then(|s| out.flush().map(|_| s).map_err(Error::Output));
+    let result = planview::run(&config, &mut out, &mut std::io::stderr()).and_then(|s| out.flush().map(|_| s).map_err(Error::Output));
     match result {
         Ok(Status::Success) => ExitCode::from(exit::OK as u8),
         Ok(Status::Failed) => ExitCode::from(exit::FAILED as u8),
