@@ -51,6 +51,40 @@ pub fn text(s: &str) -> Cow<'_, str> {
     escape(s, true)
 }
 
+/// The first thing in `output` that could act on a terminal, described, or
+/// `None` when it is safe to print: invalid UTF-8, an ESC byte, any other C0
+/// control but newline and tab (carriage return included), DEL, a C1 control or
+/// a bidi override/isolate. With `allow_sgr`, colour sequences (`ESC [ digits;... m`,
+/// what planview's own colouring writes) are allowed and nothing else with ESC.
+///
+/// This is what tests, property tests and fuzz targets check every output with.
+pub fn terminal_hazard(output: &[u8], allow_sgr: bool) -> Option<String> {
+    let text = match std::str::from_utf8(output) {
+        Ok(t) => t,
+        Err(e) => return Some(format!("invalid UTF-8 at byte {}", e.valid_up_to())),
+    };
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == '\x1b' && allow_sgr {
+            // Accept exactly ESC [ [0-9;]* m.
+            let rest = &text[i + 1..];
+            let params = rest.strip_prefix('[').map(|r| r.len() - r.trim_start_matches(|c: char| c.is_ascii_digit() || c == ';').len());
+            if let Some(n) = params.filter(|&n| rest.as_bytes().get(1 + n) == Some(&b'm')) {
+                for _ in 0..n + 2 {
+                    chars.next();
+                }
+                continue;
+            }
+        }
+        if matches!(c, '\n' | '\t') || !needs_escape(c, true) {
+            continue;
+        }
+        let context: String = text[i..].chars().skip(1).take(12).collect();
+        return Some(format!("raw U+{:04X} at byte {i} (followed by {context:?})", c as u32));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +96,22 @@ mod tests {
         assert_eq!(line("a\r\nb\tc"), "a\\r\\nb\\tc");
         assert_eq!(text("a\r\nb\tc"), "a\\r\nb\tc");
         assert!(matches!(line("plain ünïcode"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn terminal_hazard_finds_every_kind_and_allows_only_colour() {
+        assert_eq!(terminal_hazard("plain\n\tünï ✓".as_bytes(), false), None);
+        for bad in ["\x1b[31m", "a\rb", "\x07", "\x7f", "\u{9b}", "\u{202e}", "\u{2066}", "\x00"] {
+            assert!(terminal_hazard(bad.as_bytes(), false).is_some(), "{bad:?}");
+        }
+        assert_eq!(terminal_hazard(b"\x1b[1;31mred\x1b[0m", true), None);
+        assert!(terminal_hazard(b"\x1b]8;;http://x\x07", true).is_some());
+        assert!(terminal_hazard(b"\x1b[2J", true).is_some());
+        assert!(terminal_hazard(b"\x1b[31", true).is_some());
+        assert!(terminal_hazard(&[b'a', 0xff], false).unwrap().contains("UTF-8"));
+        // What `line` and `text` print is never a hazard.
+        let hostile = "\x1b]52;c;eA==\x07\r\u{9b}\u{202e}\x7f\x00";
+        assert_eq!(terminal_hazard(line(hostile).as_bytes(), false), None);
+        assert_eq!(terminal_hazard(text(hostile).as_bytes(), false), None);
     }
 }
