@@ -188,7 +188,9 @@ pub fn summarize(doc: &Document<'_>, vis: &Visibility) -> Result<Summary, String
 
 /// Count one change into the CLI's totals.
 pub fn count_totals(t: &mut Totals, rc: &ResourceChange<'_>) {
-    if rc.mode == Mode::Data {
+    // Managed resources only, as the CLI counts: data sources, and modes this
+    // version does not know, count nowhere in the `Plan:` line.
+    if rc.mode != Mode::Managed {
         return;
     }
     if rc.change.importing.is_some() {
@@ -318,7 +320,7 @@ impl PlanVisitor for PlanAccumulator {
         }
         let moved = rc.is_move();
         self.moved += u64::from(moved);
-        if rc.change.importing.is_some() && rc.mode != Mode::Data {
+        if rc.change.importing.is_some() && rc.mode == Mode::Managed {
             self.imported += 1;
         }
         self.deposed += u64::from(rc.deposed.is_some());
@@ -535,6 +537,20 @@ mod tests {
         assert!(!s.resources.iter().any(|r| r.address == "a.noop"));
         assert!(s.resources.iter().any(|r| r.address == "a.mv" && r.moved));
         assert!(s.resources.iter().any(|r| r.address == "a.imp" && r.import_id.as_deref() == Some("i-1")));
+    }
+
+    #[test]
+    fn unknown_mode_counts_nowhere_in_the_plan_line() {
+        // Found by fuzzing: an import of a resource whose mode is neither
+        // managed nor data was counted in "N to import".
+        let s = plan(
+            r#"{"format_version":"1.2","resource_changes":[
+            {"address":"a.b","mode":"ephemeral","change":{"actions":["create"],"importing":{"id":"x"}}},
+            {"address":"a.c","mode":"managed","change":{"actions":["create"]}}]}"#,
+        );
+        assert_eq!(s.totals, Totals { add: 1, ..Default::default() });
+        assert_eq!(s.imported, 0);
+        assert_eq!(s.actions["create"], 2, "still listed and counted by kind");
     }
 
     #[test]
