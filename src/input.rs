@@ -399,10 +399,9 @@ pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<Document<'a>, InputError
 /// skipped, with a warning in `opts.notes`. Errors are located in the whole input.
 pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result<Document<'a>, InputError> {
     sniff_encoding(name, bytes, opts.lenient)?;
-    let found = crate::scan::scan(bytes, opts.lenient);
     // --lenient: the document starts at the first `{` (when there is none, the
     // input is read as it is, and refused as strictly).
-    let skip = if opts.lenient { found.start.unwrap_or(0) } else { 0 };
+    let skip = if opts.lenient { memchr::memchr(b'{', bytes).unwrap_or(0) } else { 0 };
     if skip > 0 && !bytes[..skip].iter().all(u8::is_ascii_whitespace) {
         let (l, c) = line_col(bytes, skip);
         opts.notes.push(name, skipped_prefix(skip, l, c));
@@ -415,20 +414,14 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
     })?;
     let text = &all[skip..];
     check_start(name, text)?;
+    // The depth scan and the parse are independent: on a big input they run
+    // side by side. The scan's verdict comes first.
+    let (found, parsed) = concurrently(text.len() >= PARALLEL_SCAN, || crate::scan::scan(text.as_bytes(), false), || parse_first(text));
     if let Some(at) = found.too_deep {
-        let (l, c) = line_col(bytes, at);
+        let (l, c) = line_col(bytes, skip + at);
         return Err(too_deep(name, l, c));
     }
-    let mut end = text.len();
-    if let Some(e) = found.end {
-        let rest = &bytes[e..];
-        if let Some(r) = rest.iter().position(|b| !b.is_ascii_whitespace()) {
-            let (l, c) = line_col(bytes, e + r);
-            after_document(name, rest[r], l, c, opts)?;
-        }
-        end = e - skip;
-    }
-    let raw: RawDocument<'a> = serde_json::from_str(&text[..end]).map_err(|e| {
+    let (raw, end) = parsed.map_err(|e| {
         let mut err = json_error(name, &e);
         if skip > 0 && e.line() > 0 {
             // serde_json counts from the skipped prefix's end.
@@ -438,7 +431,38 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
         }
         err
     })?;
+    let rest = &text.as_bytes()[end..];
+    if let Some(r) = rest.iter().position(|b| !b.is_ascii_whitespace()) {
+        let (l, c) = line_col(bytes, skip + end + r);
+        after_document(name, rest[r], l, c, opts)?;
+    }
     classify(name, raw)
+}
+
+/// Inputs from this size on are depth-scanned on a second thread while they parse.
+const PARALLEL_SCAN: usize = 1 << 20;
+
+/// `a` and `b`, side by side on two threads when `parallel`, else one after the other.
+fn concurrently<A: Send, B>(parallel: bool, a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
+    if !parallel {
+        return (a(), b());
+    }
+    std::thread::scope(|s| {
+        let h = s.spawn(a);
+        let rb = b();
+        (h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), rb)
+    })
+}
+
+/// The first JSON value of `text` as a document, and the offset just after it
+/// (what follows is judged by [`after_document`]).
+fn parse_first(text: &str) -> Result<(RawDocument<'_>, usize), serde_json::Error> {
+    let mut it = serde_json::Deserializer::from_str(text).into_iter::<RawDocument<'_>>();
+    match it.next() {
+        Some(Ok(doc)) => Ok((doc, it.byte_offset())),
+        Some(Err(e)) => Err(e),
+        None => Err(<serde_json::Error as serde::de::Error>::custom("EOF while parsing a value")),
+    }
 }
 
 /// What follows the document (`next` is its first non-blank byte, at line `l`,
@@ -621,6 +645,7 @@ pub fn check_version(name: &str, version: &str) -> Result<semver::Version, Input
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scan::MAX_DEPTH;
 
     fn err(s: &str) -> InputError {
         parse("f.json", s.as_bytes()).unwrap_err()
@@ -666,6 +691,20 @@ mod tests {
         let e = err("{\"format_version\":\"1.0\"}Done.");
         assert!(e.message.contains("text after the JSON"), "{}", e.message);
         assert_eq!((e.line, e.column), (Some(1), Some(25)));
+    }
+
+    #[test]
+    fn big_inputs_scanned_on_a_second_thread_give_the_same_errors() {
+        let pad = "x".repeat(PARALLEL_SCAN);
+        let deep = format!("{{\"format_version\":\"1.2\",\"pad\":\"{pad}\",\n\"x\":{}{}}}", "[".repeat(200), "]".repeat(200));
+        let e = parse("f", deep.as_bytes()).unwrap_err();
+        assert!(e.message.contains("nested deeper than"), "{e}");
+        assert_eq!((e.line, e.column), (Some(2), Some(4 + MAX_DEPTH)), "the 128th level: root + 127 brackets");
+        let bad = format!("{{\"format_version\":\"1.2\",\"pad\":\"{pad}\",\n\"x\":[1,,2]}}");
+        let e = parse("f", bad.as_bytes()).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2), Some(8)), "{e}");
+        let ok = format!("{{\"format_version\":\"1.0\",\"values\":{{}},\"pad\":\"{pad}\"}}\n");
+        assert_eq!(parse("f", ok.as_bytes()).unwrap().kind(), "state");
     }
 
     #[test]
