@@ -1,0 +1,290 @@
+//! One pass over JSON text, before it is parsed: where the document starts
+//! (past a wrapper's text with `--lenient`), where it ends, and whether it nests
+//! deeper than [`MAX_DEPTH`] anywhere, including the parts queries skip or keep
+//! raw (serde_json checks depth only where it builds values).
+//!
+//! The scanner is fed in pieces, so the streaming reader runs it on its
+//! read-ahead thread and a whole-file read runs it once over the slice; both
+//! find the same offsets.
+
+/// Deepest nesting of arrays and objects planview reads. serde_json refuses
+/// more than 127 levels when it builds values; with this limit checked over
+/// the whole text, every value planview parses later (on demand) parses.
+pub const MAX_DEPTH: usize = 127;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Before the document: blanks (or, lenient, anything up to the first `{`).
+    Prefix,
+    /// Inside the document, outside strings.
+    Value,
+    /// Inside a string.
+    Str,
+    /// Just after a backslash in a string.
+    Escape,
+    /// After the document closed (or after the depth limit was passed).
+    Done,
+}
+
+/// What a scan found; offsets are in the whole input.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Found {
+    /// Where the document starts: its first non-blank byte (strict), or the
+    /// first `{` (lenient). `None` if there is none.
+    pub start: Option<usize>,
+    /// Just after the top-level value closed. `None` if it never does (truncated).
+    pub end: Option<usize>,
+    /// The first `[` or `{` nested deeper than [`MAX_DEPTH`].
+    pub too_deep: Option<usize>,
+}
+
+/// An incremental scanner: [`Scanner::feed`] the input in order, in pieces of any size.
+#[derive(Debug, Clone)]
+pub struct Scanner {
+    lenient: bool,
+    state: State,
+    depth: usize,
+    /// Bytes fed so far.
+    seen: usize,
+    found: Found,
+}
+
+impl Scanner {
+    /// `lenient`: the document starts at the first `{`, whatever precedes it.
+    pub fn new(lenient: bool) -> Self {
+        Scanner { lenient, state: State::Prefix, depth: 0, seen: 0, found: Found::default() }
+    }
+
+    /// What was found so far.
+    pub fn found(&self) -> Found {
+        self.found
+    }
+
+    /// True once the end or the depth limit was found: nothing more to learn.
+    pub fn done(&self) -> bool {
+        self.state == State::Done
+    }
+
+    /// Scan the next piece of the input.
+    pub fn feed(&mut self, piece: &[u8]) {
+        let base = self.seen;
+        self.seen += piece.len();
+        let n = piece.len();
+        let mut i = 0;
+        // Locals, written back at the end: the hot loops touch no memory but the input.
+        let mut state = self.state;
+        let mut depth = self.depth;
+        'pieces: while i < n {
+            match state {
+                State::Done => break,
+                State::Prefix => {
+                    let hit = if self.lenient {
+                        memchr::memchr(b'{', &piece[i..])
+                    } else {
+                        piece[i..].iter().position(|b| !b.is_ascii_whitespace())
+                    };
+                    let Some(k) = hit else { break };
+                    i += k;
+                    self.found.start = Some(base + i);
+                    state = State::Value;
+                }
+                State::Escape => {
+                    state = State::Str;
+                    i += 1;
+                }
+                State::Str | State::Value => {
+                    if state == State::Str {
+                        i = string_end(piece, i);
+                        if i >= n {
+                            state = if i > n { State::Escape } else { State::Str };
+                            break;
+                        }
+                        i += 1; // the closing quote
+                        state = State::Value;
+                    }
+                    while i < n {
+                        let b = piece[i];
+                        i += 1;
+                        match CLASS[usize::from(b)] {
+                            PLAIN => {}
+                            QUOTE => {
+                                i = string_end(piece, i);
+                                if i >= n {
+                                    // A backslash ending the piece escapes what comes next.
+                                    state = if i > n { State::Escape } else { State::Str };
+                                    break 'pieces;
+                                }
+                                i += 1;
+                            }
+                            OPEN => {
+                                depth += 1;
+                                if depth > MAX_DEPTH {
+                                    self.found.too_deep = Some(base + i - 1);
+                                    state = State::Done;
+                                    break 'pieces;
+                                }
+                            }
+                            _ => {
+                                depth = depth.saturating_sub(1);
+                                if depth == 0 {
+                                    self.found.end = Some(base + i);
+                                    state = State::Done;
+                                    break 'pieces;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.state = state;
+        self.depth = depth;
+    }
+}
+
+/// In a string from `i` on: the offset of its closing quote; `piece.len()` if
+/// the piece ends first; `piece.len() + 1` if it ends on a backslash.
+fn string_end(piece: &[u8], mut i: usize) -> usize {
+    // A byte loop: most strings of a plan are short, where it beats memchr.
+    while i < piece.len() {
+        let b = piece[i];
+        if b == b'"' {
+            return i;
+        }
+        i += if b == b'\\' { 2 } else { 1 };
+    }
+    i
+}
+
+const PLAIN: u8 = 0;
+const QUOTE: u8 = 1;
+const OPEN: u8 = 2;
+const CLOSE: u8 = 3;
+
+/// What each byte is to the scanner outside strings.
+static CLASS: [u8; 256] = {
+    let mut t = [PLAIN; 256];
+    t[b'"' as usize] = QUOTE;
+    t[b'[' as usize] = OPEN;
+    t[b'{' as usize] = OPEN;
+    t[b']' as usize] = CLOSE;
+    t[b'}' as usize] = CLOSE;
+    t
+};
+
+/// Scan a whole input at once.
+pub fn scan(bytes: &[u8], lenient: bool) -> Found {
+    let mut s = Scanner::new(lenient);
+    s.feed(bytes);
+    s.found()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brackets_in_strings_do_not_count_and_the_end_is_found() {
+        let text = br#" {"a":"[[[{\"}","b":[1,{"c":"\\"}]} x"#;
+        let f = scan(text, false);
+        assert_eq!(f, Found { start: Some(1), end: Some(text.len() - 2), too_deep: None });
+    }
+
+    #[test]
+    fn depth_beyond_the_limit_is_found_where_it_starts() {
+        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert_eq!(scan(ok.as_bytes(), false).too_deep, None);
+        // serde_json itself reads what passes the scan.
+        assert!(serde_json::from_str::<serde_json::Value>(&ok).is_ok());
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        assert_eq!(scan(deep.as_bytes(), false).too_deep, Some(MAX_DEPTH));
+        assert!(serde_json::from_str::<serde_json::Value>(&deep).is_err());
+    }
+
+    #[test]
+    fn truncated_input_has_no_end() {
+        assert_eq!(scan(b"{\"a\":[1,2", false), Found { start: Some(0), end: None, too_deep: None });
+        assert_eq!(scan(b"   ", false), Found::default());
+    }
+
+    #[test]
+    fn lenient_starts_at_the_first_brace_whatever_precedes_it() {
+        let text = b"$ tofu show -json \"plan [x]\n{\"a\":1}\nDone.";
+        assert_eq!(scan(text, true), Found { start: Some(28), end: Some(35), too_deep: None });
+        // Strict: the document starts at the first non-blank, whatever it is.
+        assert_eq!(scan(text, false).start, Some(0));
+    }
+
+    /// The plainest possible scanner, byte by byte, to check the fast one against.
+    fn reference(bytes: &[u8], lenient: bool) -> Found {
+        let mut f = Found::default();
+        let start = if lenient { bytes.iter().position(|&b| b == b'{') } else { bytes.iter().position(|b| !b.is_ascii_whitespace()) };
+        let Some(start) = start else { return f };
+        f.start = Some(start);
+        let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+        for (i, &b) in bytes.iter().enumerate().skip(start) {
+            if in_str {
+                if esc {
+                    esc = false;
+                } else if b == b'\\' {
+                    esc = true;
+                } else if b == b'"' {
+                    in_str = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_str = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        f.too_deep = Some(i);
+                        return f;
+                    }
+                }
+                b']' | b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        f.end = Some(i + 1);
+                        return f;
+                    }
+                }
+                _ => {}
+            }
+        }
+        f
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_input_in_any_pieces_scans_as_the_reference_does(
+            text in proptest::collection::vec(proptest::sample::select(b" x\"\\[]{}:,".to_vec()), 0..400),
+            depth in 0usize..140,
+            size in 1usize..9,
+            lenient: bool,
+        ) {
+            // Nest the noise `depth` levels deep, so the limit is crossed sometimes.
+            let mut input = b"{\"a\":".to_vec();
+            input.extend(std::iter::repeat_n(b'[', depth));
+            input.extend(&text);
+            let want = reference(&input, lenient);
+            proptest::prop_assert_eq!(scan(&input, lenient), want);
+            let mut s = Scanner::new(lenient);
+            input.chunks(size).for_each(|c| s.feed(c));
+            proptest::prop_assert_eq!(s.found(), want);
+        }
+    }
+
+    #[test]
+    fn pieces_of_any_size_find_the_same() {
+        let text = br#"noise {"a":"x\"]\\","b":[[{"c":"}"}]],"d":"\u005b"} trailer"#;
+        for lenient in [false, true] {
+            let whole = scan(text, lenient);
+            for size in 1..8 {
+                let mut s = Scanner::new(lenient);
+                text.chunks(size).for_each(|c| s.feed(c));
+                assert_eq!(s.found(), whole, "size {size}, lenient {lenient}");
+            }
+        }
+    }
+}
