@@ -767,26 +767,33 @@ pub fn check_raw_bytes(data: &[u8], scratch: &std::path::Path) -> std::result::R
     streamed_equals_whole(data).map_err(|e| keep_failed(scratch, data, e))
 }
 
-/// `summary` streamed and `summary` of the document read whole agree.
+/// `summary` streamed and `summary` of the document read whole agree, strict
+/// and `--lenient`.
 pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
+    use planview::input::ReadOptions;
     use planview::query::values::Visibility;
     let vis = Visibility { show_sensitive: false, masker: None };
-    let streamed = planview::summary_streamed("fuzz.json", std::io::Cursor::new(data.to_vec()), &vis);
-    let whole = planview::input::parse("fuzz.json", data).and_then(|doc| {
-        let masker = planview::mask::Masker::collect(&doc);
-        planview::query::summary::summarize(&doc, &vis.with(&masker))
-            .map_err(|m| planview::error::InputError::new("fuzz.json", m))
-    });
-    match (streamed, whole) {
-        (Ok((s, _)), Ok(w)) => {
-            let (s, w) = (serde_json::to_value(&s).map_err(|e| e.to_string())?, serde_json::to_value(&w).map_err(|e| e.to_string())?);
-            if s != w {
-                return Err(format!("streamed summary differs from the whole-document one:\n{s}\n{w}"));
+    for lenient in [false, true] {
+        let opts = ReadOptions { lenient, ..Default::default() };
+        let streamed = planview::summary_streamed("fuzz.json", std::io::Cursor::new(data.to_vec()), &opts, &vis);
+        let whole = planview::input::parse_with("fuzz.json", data, &opts).and_then(|doc| {
+            let masker = planview::mask::Masker::collect(&doc);
+            planview::query::summary::summarize(&doc, &vis.with(&masker))
+                .map_err(|m| planview::error::InputError::new("fuzz.json", m))
+        });
+        let how = if lenient { "--lenient" } else { "strict" };
+        match (streamed, whole) {
+            (Ok((s, _)), Ok(w)) => {
+                let s = serde_json::to_value(&s).map_err(|e| e.to_string())?;
+                let w = serde_json::to_value(&w).map_err(|e| e.to_string())?;
+                if s != w {
+                    return Err(format!("{how}: streamed summary differs from the whole-document one:\n{s}\n{w}"));
+                }
             }
+            (Err(_), Err(_)) => {}
+            (Ok(_), Err(e)) => return Err(format!("{how}: streamed summary accepts what the whole-document reader refuses: {e}")),
+            (Err(e), Ok(_)) => return Err(format!("{how}: streamed summary refuses what the whole-document reader accepts: {e}")),
         }
-        (Err(_), Err(_)) => {}
-        (Ok(_), Err(e)) => return Err(format!("streamed summary accepts what the whole-document reader refuses: {e}")),
-        (Err(e), Ok(_)) => return Err(format!("streamed summary refuses what the whole-document reader accepts: {e}")),
     }
     Ok(())
 }
