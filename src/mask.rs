@@ -163,7 +163,7 @@ impl Masker {
                 continue;
             }
             patterns.insert(s.clone());
-            let json = serde_json::to_string(s).unwrap_or_default();
+            let json = crate::render::json_string(s);
             patterns.insert(json[1..json.len() - 1].to_string());
             patterns.insert(crate::sanitize::line(s).into_owned());
             patterns.insert(crate::sanitize::text(s).into_owned());
@@ -278,6 +278,18 @@ mod tests {
         let out = s.scrub(br#"a pass"word|*x1 b "pass\"word|*x1" c pass"word\|\*x1 tiny"#);
         let out = String::from_utf8(out.into_owned()).unwrap();
         assert_eq!(out, r#"a (sensitive value) b "(sensitive value)" c (sensitive value) tiny"#);
+    }
+
+    #[test]
+    fn scrub_masks_a_secret_with_bidi_or_c1_in_its_json_escaped_form() {
+        let mut m = Masker::default();
+        let secret = "pass\u{202e}word\u{9b}x";
+        m.add(secret);
+        let mut json = Vec::new();
+        crate::render::write_json(&mut json, &serde_json::json!({"v": secret, "w": format!("db://u:{secret}@h")})).unwrap();
+        let out = String::from_utf8(m.scrubber().scrub(&json).into_owned()).unwrap();
+        assert!(!out.contains("word"), "{out}");
+        assert_eq!(out.matches(MASK).count(), 2, "{out}");
     }
 
     #[test]
