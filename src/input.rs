@@ -79,7 +79,7 @@ pub fn read_raw(source: &Source) -> Result<Vec<u8>, InputError> {
         }
         Source::File(path) => {
             check_not_dir(&name, path)?;
-            std::fs::read(path).map_err(|e| open_error(&name, &e))
+            std::fs::read(path).map_err(|e| vanished_or(&name, &e))
         }
     }
 }
@@ -93,7 +93,7 @@ pub fn open(source: &Source, show: &ReadOptions) -> Result<Box<dyn Read + Send>,
         Source::Stdin => Box::new(std::io::stdin()),
         Source::File(path) => {
             check_not_dir(&name, path)?;
-            Box::new(std::fs::File::open(path).map_err(|e| open_error(&name, &e))?)
+            Box::new(std::fs::File::open(path).map_err(|e| vanished_or(&name, &e))?)
         }
     };
     // Look at the first bytes for the zip signature, then put them back in front.
@@ -106,11 +106,48 @@ pub fn open(source: &Source, show: &ReadOptions) -> Result<Box<dyn Read + Send>,
     Ok(Box::new(std::io::Cursor::new(json_of(source, head, show)?)))
 }
 
+/// Refuse what cannot hold a plan before reading it: a directory, and devices
+/// or sockets (`/dev/zero` or a terminal would never end). Pipes and FIFOs
+/// (`<(tofu show -json plan.out)`) are read.
 fn check_not_dir(name: &str, path: &std::path::Path) -> Result<(), InputError> {
-    if path.is_dir() {
+    let meta = std::fs::metadata(path).map_err(|e| open_error(name, &e))?;
+    if meta.is_dir() {
         return Err(InputError::new(name, "is a directory, not a JSON file"));
     }
+    if let Some(kind) = special_file(&meta) {
+        return Err(InputError::new(name, format!("is a {kind}, not a JSON file"))
+            .hint("pass a file, `-` for stdin, or a pipe such as `<(tofu show -json plan.out)`"));
+    }
     Ok(())
+}
+
+/// Device files and sockets, by kind; `None` for files and pipes.
+#[cfg(unix)]
+fn special_file(meta: &std::fs::Metadata) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_char_device() {
+        Some("character device")
+    } else if t.is_block_device() {
+        Some("block device")
+    } else if t.is_socket() {
+        Some("socket")
+    } else {
+        None
+    }
+}
+
+#[cfg(not(unix))]
+fn special_file(_meta: &std::fs::Metadata) -> Option<&'static str> {
+    None
+}
+
+/// A file that was there when checked and is gone when opened vanished.
+fn vanished_or(name: &str, e: &std::io::Error) -> InputError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        return InputError::new(name, "cannot read: the file vanished before it could be read");
+    }
+    open_error(name, e)
 }
 
 fn open_error(name: &str, e: &std::io::Error) -> InputError {
@@ -354,27 +391,123 @@ pub fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
 
 /// Check encoding and framing, parse, tell plan from state and check the version.
 pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<Document<'a>, InputError> {
-    sniff_encoding(name, bytes)?;
-    // Validate the whole input: parts that queries skip are otherwise never checked.
-    let text = std::str::from_utf8(bytes).map_err(|e| {
+    parse_with(name, bytes, &ReadOptions::default())
+}
+
+/// [`parse`] as `opts` says: with `--lenient`, a wrapper's text before the first
+/// `{` (a UTF-8 byte-order mark included) and a trailer after the document are
+/// skipped, with a warning in `opts.notes`. Errors are located in the whole input.
+pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result<Document<'a>, InputError> {
+    sniff_encoding(name, bytes, opts.lenient)?;
+    // --lenient: the document starts at the first `{` (when there is none, the
+    // input is read as it is, and refused as strictly).
+    let skip = if opts.lenient { memchr::memchr(b'{', bytes).unwrap_or(0) } else { 0 };
+    if skip > 0 && !bytes[..skip].iter().all(u8::is_ascii_whitespace) {
+        let (l, c) = line_col(bytes, skip);
+        opts.notes.push(name, skipped_prefix(skip, l, c));
+    }
+    // Validate the whole input (a skipped prefix too): parts that queries skip
+    // are otherwise never checked.
+    let all = std::str::from_utf8(bytes).map_err(|e| {
         let (l, c) = line_col(bytes, e.valid_up_to());
         InputError::new(name, "input is not valid UTF-8").at(l, c).hint("re-encode as UTF-8")
     })?;
+    let text = &all[skip..];
     check_start(name, text)?;
-    let raw: RawDocument<'a> = serde_json::from_str(text).map_err(|e| json_error(name, &e))?;
+    // The depth scan and the parse are independent: on a big input they run
+    // side by side. The scan's verdict comes first.
+    let (found, parsed) = concurrently(text.len() >= PARALLEL_SCAN, || crate::scan::scan(text.as_bytes(), false), || parse_first(text));
+    if let Some(at) = found.too_deep {
+        let (l, c) = line_col(bytes, skip + at);
+        return Err(too_deep(name, l, c));
+    }
+    let (raw, end) = parsed.map_err(|e| {
+        let mut err = json_error(name, &e);
+        if skip > 0 && e.line() > 0 {
+            // serde_json counts from the skipped prefix's end.
+            let (l, c) = line_col(bytes, skip);
+            err.line = Some(l + e.line() - 1);
+            err.column = Some(if e.line() == 1 { c + e.column() - 1 } else { e.column() });
+        }
+        err
+    })?;
+    let rest = &text.as_bytes()[end..];
+    if let Some(r) = rest.iter().position(|b| !b.is_ascii_whitespace()) {
+        let (l, c) = line_col(bytes, skip + end + r);
+        after_document(name, rest[r], l, c, opts)?;
+    }
     classify(name, raw)
 }
 
-/// Refuse UTF-16 and a UTF-8 byte-order mark (looks at the first bytes only).
-pub(crate) fn sniff_encoding(name: &str, bytes: &[u8]) -> Result<(), InputError> {
+/// Inputs from this size on are depth-scanned on a second thread while they parse.
+const PARALLEL_SCAN: usize = 1 << 20;
+
+/// `a` and `b`, side by side on two threads when `parallel`, else one after the other.
+fn concurrently<A: Send, B>(parallel: bool, a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
+    if !parallel {
+        return (a(), b());
+    }
+    std::thread::scope(|s| {
+        let h = s.spawn(a);
+        let rb = b();
+        (h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), rb)
+    })
+}
+
+/// The first JSON value of `text` as a document, and the offset just after it
+/// (what follows is judged by [`after_document`]).
+fn parse_first(text: &str) -> Result<(RawDocument<'_>, usize), serde_json::Error> {
+    let mut it = serde_json::Deserializer::from_str(text).into_iter::<RawDocument<'_>>();
+    match it.next() {
+        Some(Ok(doc)) => Ok((doc, it.byte_offset())),
+        Some(Err(e)) => Err(e),
+        None => Err(<serde_json::Error as serde::de::Error>::custom("EOF while parsing a value")),
+    }
+}
+
+/// What follows the document (`next` is its first non-blank byte, at line `l`,
+/// column `c`): another document is refused; other text is refused unless
+/// `--lenient`, which ignores it with a warning.
+pub(crate) fn after_document(name: &str, next: u8, l: usize, c: usize, opts: &ReadOptions) -> Result<(), InputError> {
+    if matches!(next, b'{' | b'[') {
+        return Err(InputError::new(name, "there are two JSON documents; planview reads one per input")
+            .at(l, c)
+            .hint("split them into separate files, one document each"));
+    }
+    if !opts.lenient {
+        return Err(InputError::new(name, "there is text after the JSON document").at(l, c).hint(
+            "a CI wrapper may have printed it: strip it, run `show -json` without the wrapper, or pass --lenient to ignore it",
+        ));
+    }
+    opts.notes.push(name, format!("--lenient: ignored the text after the JSON document, from line {l}, column {c}"));
+    Ok(())
+}
+
+/// The warning for a skipped prefix of `bytes` bytes; the JSON starts at line `l`, column `c`.
+pub(crate) fn skipped_prefix(bytes: usize, l: usize, c: usize) -> String {
+    let what = if bytes == 3 { "3 bytes (a UTF-8 byte-order mark?)".to_string() } else { format!("{bytes} bytes of text") };
+    format!("--lenient: skipped {what} before the JSON, which starts at line {l}, column {c}")
+}
+
+/// Nesting beyond [`crate::scan::MAX_DEPTH`], at line `l`, column `c`.
+pub(crate) fn too_deep(name: &str, l: usize, c: usize) -> InputError {
+    let max = crate::scan::MAX_DEPTH;
+    InputError::new(name, format!("invalid JSON: nested deeper than {max} levels"))
+        .at(l, c)
+        .hint(format!("planview reads documents nested at most {max} levels deep; output of `show -json` nests far less"))
+}
+
+/// Refuse UTF-16, and a UTF-8 byte-order mark unless `lenient` (which skips
+/// it as a wrapper's prefix). Looks at the first bytes only.
+pub(crate) fn sniff_encoding(name: &str, bytes: &[u8], lenient: bool) -> Result<(), InputError> {
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) || looks_utf16(bytes) {
         return Err(InputError::new(name, "input is UTF-16, not UTF-8")
             .hint("re-encode as UTF-8 (PowerShell's `>` writes UTF-16; use `| Out-File -Encoding utf8`)"));
     }
-    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) && !lenient {
         return Err(InputError::new(name, "input starts with a UTF-8 byte-order mark")
             .at(1, 1)
-            .hint("re-encode as UTF-8 without a BOM"));
+            .hint("re-encode as UTF-8 without a BOM, or pass --lenient to skip it"));
     }
     Ok(())
 }
@@ -401,7 +534,7 @@ pub(crate) fn check_start(name: &str, text: &str) -> Result<(), InputError> {
             if let Some(brace) = text[start..].find('{') {
                 let (bl, _) = line_col(text.as_bytes(), start + brace);
                 e = e.hint(format!(
-                    "there is text before the JSON (it starts on line {bl}); a CI wrapper may have printed it: strip it, or run `tofu show -json` / `terraform show -json` without the wrapper"
+                    "there is text before the JSON (it starts on line {bl}); a CI wrapper may have printed it: strip it, run `tofu show -json` / `terraform show -json` without the wrapper, or pass --lenient to skip it"
                 ));
             } else {
                 e = e.hint("expected the output of `tofu show -json` or `terraform show -json`");
@@ -428,7 +561,9 @@ pub(crate) fn json_error(name: &str, e: &serde_json::Error) -> InputError {
         _ if msg.starts_with("trailing characters") => {
             err.hint("there is text after the JSON document (two documents, or a wrapper's trailer?)")
         }
-        _ if msg.starts_with("recursion limit exceeded") => err.hint("the document nests deeper than planview reads (128 levels)"),
+        _ if msg.starts_with("recursion limit exceeded") => {
+            err.hint(format!("the document nests deeper than planview reads ({} levels)", crate::scan::MAX_DEPTH))
+        }
         _ => err,
     }
 }
@@ -510,6 +645,7 @@ pub fn check_version(name: &str, version: &str) -> Result<semver::Version, Input
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scan::MAX_DEPTH;
 
     fn err(s: &str) -> InputError {
         parse("f.json", s.as_bytes()).unwrap_err()
@@ -550,7 +686,50 @@ mod tests {
         let e = err("{\"format_version\":\"1.0\"");
         assert!(e.hint.unwrap().contains("truncated"));
         let e = err("{\"format_version\":\"1.0\"}\n{}");
-        assert!(e.message.contains("trailing"), "{}", e.message);
+        assert!(e.message.contains("two JSON documents"), "{}", e.message);
+        assert_eq!((e.line, e.column), (Some(2), Some(1)));
+        let e = err("{\"format_version\":\"1.0\"}Done.");
+        assert!(e.message.contains("text after the JSON"), "{}", e.message);
+        assert_eq!((e.line, e.column), (Some(1), Some(25)));
+    }
+
+    #[test]
+    fn big_inputs_scanned_on_a_second_thread_give_the_same_errors() {
+        let pad = "x".repeat(PARALLEL_SCAN);
+        let deep = format!("{{\"format_version\":\"1.2\",\"pad\":\"{pad}\",\n\"x\":{}{}}}", "[".repeat(200), "]".repeat(200));
+        let e = parse("f", deep.as_bytes()).unwrap_err();
+        assert!(e.message.contains("nested deeper than"), "{e}");
+        assert_eq!((e.line, e.column), (Some(2), Some(4 + MAX_DEPTH)), "the 128th level: root + 127 brackets");
+        let bad = format!("{{\"format_version\":\"1.2\",\"pad\":\"{pad}\",\n\"x\":[1,,2]}}");
+        let e = parse("f", bad.as_bytes()).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2), Some(8)), "{e}");
+        let ok = format!("{{\"format_version\":\"1.0\",\"values\":{{}},\"pad\":\"{pad}\"}}\n");
+        assert_eq!(parse("f", ok.as_bytes()).unwrap().kind(), "state");
+    }
+
+    #[test]
+    fn lenient_skips_a_wrapper_before_and_after_but_not_a_second_document() {
+        let lenient = ReadOptions { lenient: true, ..Default::default() };
+        let d = parse_with("f", b"$ tofu show -json p\n{\"format_version\":\"1.0\"}Done.\n", &lenient).unwrap();
+        assert_eq!(d.kind(), "state");
+        let notes = lenient.notes.take();
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].contains("skipped 20 bytes") && notes[0].contains("line 2, column 1"), "{notes:?}");
+        assert!(notes[1].contains("ignored the text after") && notes[1].contains("line 2, column 25"), "{notes:?}");
+        let e = parse_with("f", b"x{\"format_version\":\"1.0\"} {}", &lenient).unwrap_err();
+        assert!(e.message.contains("two JSON documents"));
+        // Errors after a skipped prefix are located in the whole input.
+        let e = parse_with("f", b"noise\n{\"format_version\":\"1.0\",\n\"values\": {,}}", &lenient).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(3), Some(12)));
+        let e = parse_with("f", b"noise {\"format_version\": x}", &lenient).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(1), Some(26)));
+        lenient.notes.take();
+        // Blanks before the JSON are no wrapper: no warning.
+        parse_with("f", b"\n  {\"format_version\":\"1.0\"}", &lenient).unwrap();
+        assert!(lenient.notes.take().is_empty());
+        // Strict reading refuses both.
+        assert!(parse("f", b"$ x\n{\"format_version\":\"1.0\"}").is_err());
+        assert!(parse("f", b"{\"format_version\":\"1.0\"}\nDone.").is_err());
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod model;
 pub mod query;
 pub mod render;
 pub mod sanitize;
+pub mod scan;
 pub mod stream;
 
 use cli::{CommandKind, Config};
@@ -70,7 +71,7 @@ pub fn each_input_with<T>(
         let pairs: Vec<(&Source, &Result<Vec<u8>, InputError>)> = chunk.iter().zip(&bytes).collect();
         let parsed = parallel(&pairs, |(src, bytes)| {
             let bytes = bytes.as_ref().map_err(Clone::clone)?;
-            let doc = input::parse(&src.name(), bytes)?;
+            let doc = input::parse_with(&src.name(), bytes, show)?;
             let masker = mask::Masker::collect(&doc);
             Ok::<_, InputError>((doc, masker))
         });
@@ -242,7 +243,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
 /// whatever the size, for a file as for a pipe.
 fn summary_of(src: &Source, show: &input::ReadOptions, vis: &Visibility) -> PerFile<query::summary::Summary> {
     let file = src.name();
-    match input::open(src, show).and_then(|r| summary_streamed(&file, r, vis)) {
+    match input::open(src, show).and_then(|r| summary_streamed(&file, r, show, vis)) {
         Ok((summary, masker)) => PerFile { file, result: Ok(summary), masker },
         Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
     }
@@ -255,10 +256,11 @@ fn summary_of(src: &Source, show: &input::ReadOptions, vis: &Visibility) -> PerF
 pub fn summary_streamed(
     name: &str,
     src: impl std::io::Read + Send + 'static,
+    opts: &input::ReadOptions,
     vis: &Visibility,
 ) -> Result<(query::summary::Summary, mask::Masker), InputError> {
     let mut both = (query::summary::PlanAccumulator::default(), mask::Masker::default());
-    let skeleton = stream::stream(name, src, &mut both)?;
+    let skeleton = stream::stream(name, src, opts, &mut both)?;
     // Positions in the skeleton are not positions in the input: drop them.
     let doc = input::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
     let (mut acc, mut masker) = both;

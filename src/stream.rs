@@ -18,7 +18,7 @@
 //! element plus [`SKIP_WINDOW`], whatever the input size.
 
 use crate::error::InputError;
-use crate::input::{check_start, json_error, sniff_encoding};
+use crate::input::{after_document, check_start, json_error, skipped_prefix, sniff_encoding, too_deep, ReadOptions};
 use crate::model::{Change, CheckObject, Plan, ResourceChange};
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
@@ -125,24 +125,30 @@ const MAX_DEPTH: usize = 128;
 /// Stream one document from `src`: changes and drift go to `visitor`; the
 /// returned skeleton holds the rest (streamed and skipped keys set to `null`,
 /// so they still tell a plan from a state).
-pub fn stream(name: &str, src: impl Read + Send + 'static, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
-    stream_chunked(name, src, visitor, CHUNK)
+///
+/// The input is held to the same rules as a whole-file read ([`crate::input::parse_with`]):
+/// encoding, UTF-8 everywhere, nesting depth everywhere ([`crate::scan`]), one
+/// document, no duplicate top-level key, and `--lenient` as `opts` says.
+pub fn stream(name: &str, src: impl Read + Send + 'static, opts: &ReadOptions, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+    stream_chunked(name, src, opts, visitor, CHUNK)
 }
 
 /// [`stream`] with a chosen refill size (tests use tiny ones to hit every boundary).
 pub(crate) fn stream_chunked(
     name: &str,
     src: impl Read + Send + 'static,
+    opts: &ReadOptions,
     visitor: &mut dyn PlanVisitor,
     chunk: usize,
 ) -> Result<String, InputError> {
     let chunk = chunk.max(1);
+    let lenient = opts.lenient;
     // A second thread reads and validates UTF-8 while this one parses. It is not
     // joined: after an error we answer at once instead of waiting for the writer
     // of the pipe; the thread ends when its next send finds the receiver gone.
     let (tx, rx) = std::sync::mpsc::sync_channel::<Piece>(4);
-    std::thread::spawn(move || read_ahead(src, chunk, &tx));
-    parse_document(Reader::new(name, rx), visitor)
+    std::thread::spawn(move || read_ahead(src, chunk, lenient, &tx));
+    parse_document(Reader::new(name, rx), opts, visitor)
 }
 
 /// What the read-ahead thread sends: validated text, the end, or a failure.
@@ -152,12 +158,16 @@ enum Piece {
     BadUtf8(String),
     /// The first bytes are UTF-16 or carry a BOM (the check's error is rebuilt by the reader).
     Encoding(Vec<u8>),
+    /// Valid text up to a bracket nested deeper than [`crate::scan::MAX_DEPTH`].
+    TooDeep(String),
     Failed(std::io::Error),
 }
 
-/// Read `src` in chunks, validate UTF-8 once, and send the text on.
-fn read_ahead(mut src: impl Read, chunk: usize, tx: &std::sync::mpsc::SyncSender<Piece>) {
+/// Read `src` in chunks, validate UTF-8 and check nesting depth once, and send the text on.
+fn read_ahead(mut src: impl Read, chunk: usize, lenient: bool, tx: &std::sync::mpsc::SyncSender<Piece>) {
     let mut scratch = vec![0u8; chunk.min(CHUNK)];
+    let mut scanner = crate::scan::Scanner::new(lenient);
+    let mut sent = 0usize;
     let mut pending: Vec<u8> = Vec::new();
     let mut first = true;
     loop {
@@ -185,7 +195,7 @@ fn read_ahead(mut src: impl Read, chunk: usize, tx: &std::sync::mpsc::SyncSender
                 continue;
             }
             first = false;
-            if sniff_encoding("", &data).is_err() {
+            if sniff_encoding("", &data, lenient).is_err() {
                 let _ = tx.send(Piece::Encoding(data));
                 return;
             }
@@ -194,7 +204,18 @@ fn read_ahead(mut src: impl Read, chunk: usize, tx: &std::sync::mpsc::SyncSender
         let cut = if eof { data.len() } else { complete_prefix(&data) };
         pending = data.split_off(cut);
         let piece = match String::from_utf8(data) {
-            Ok(s) => Piece::Text(s),
+            Ok(mut s) => {
+                if !scanner.done() {
+                    scanner.feed(s.as_bytes());
+                    if let Some(at) = scanner.found().too_deep {
+                        s.truncate(at - sent);
+                        let _ = tx.send(Piece::TooDeep(s));
+                        return;
+                    }
+                }
+                sent += s.len();
+                Piece::Text(s)
+            }
             Err(e) => {
                 let valid = e.utf8_error().valid_up_to();
                 let mut bytes = e.into_bytes();
@@ -209,8 +230,9 @@ fn read_ahead(mut src: impl Read, chunk: usize, tx: &std::sync::mpsc::SyncSender
     }
 }
 
-fn parse_document(mut r: Reader<'_>, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
-    r.start()?;
+fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+    r.start(opts)?;
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut skel = String::from("{");
     r.skip_ws()?;
     r.expect(b'{', "expected `{`")?;
@@ -231,6 +253,9 @@ fn parse_document(mut r: Reader<'_>, visitor: &mut dyn PlanVisitor) -> Result<St
             None => return Err(r.eof("EOF while parsing an object")),
         }
         let key: String = r.parse_small::<String>()?;
+        if !seen.insert(key.clone()) {
+            return Err(duplicate_key(&r, &key));
+        }
         r.skip_ws()?;
         r.expect(b':', "expected `:`")?;
         r.skip_ws()?;
@@ -253,14 +278,21 @@ fn parse_document(mut r: Reader<'_>, visitor: &mut dyn PlanVisitor) -> Result<St
         }
     }
     skel.push('}');
-    // Only blanks may follow.
+    // Only blanks may follow (or, lenient, a trailer that is not a document).
     r.skip_ws()?;
-    if r.peek()?.is_some() {
-        return Err(r
-            .syntax("trailing characters")
-            .hint("there is text after the JSON document (two documents, or a wrapper's trailer?)"));
+    if let Some(next) = r.peek()? {
+        let (l, c) = r.location(r.pos);
+        after_document(r.name, next, l, c, opts)?;
     }
     Ok(skel)
+}
+
+/// A key repeated at the top level: which value is meant cannot be known (the
+/// same error as a whole-file read, [`crate::model::RawDocument`]).
+fn duplicate_key(r: &Reader<'_>, key: &str) -> InputError {
+    // On the key's closing quote, where serde_json puts it.
+    let (l, c) = r.location(r.pos.saturating_sub(1));
+    InputError::new(r.name, format!("invalid JSON: duplicate key `{key}` at the top level of the document")).at(l, c)
 }
 
 /// A window on the input: validated text from `pos` on, refilled on demand.
@@ -282,8 +314,9 @@ impl<'n> Reader<'n> {
         Reader { name, src, buf: String::new(), pos: 0, eof: false, base_lines: 0, base_col: 0 }
     }
 
-    /// Read until the first non-blank character (or the end), then check it opens an object.
-    fn start(&mut self) -> Result<(), InputError> {
+    /// Read until the first non-blank character (or the end), then check it
+    /// opens an object. `--lenient`: skip to the first `{`, with a warning.
+    fn start(&mut self, opts: &ReadOptions) -> Result<(), InputError> {
         while !self.eof && self.buf.trim_start_matches(|c: char| c.is_ascii_whitespace()).is_empty() {
             self.fill()?;
         }
@@ -291,7 +324,27 @@ impl<'n> Reader<'n> {
         while !self.eof && !self.buf.trim_start().starts_with('{') && self.buf.len() < 64 << 10 {
             self.fill()?;
         }
-        check_start(self.name, &self.buf)
+        let strict = check_start(self.name, &self.buf);
+        if strict.is_ok() || !opts.lenient {
+            return strict;
+        }
+        // Skip to the first `{`, forgetting the text before it as it goes.
+        let mut skipped = 0;
+        loop {
+            if let Some(k) = self.buf[self.pos..].find('{') {
+                self.pos += k;
+                skipped += k;
+                break;
+            }
+            skipped += self.buf.len() - self.pos;
+            self.pos = self.buf.len();
+            if !self.fill()? {
+                return strict; // no object anywhere: refused as strictly
+            }
+        }
+        let (l, c) = self.location(self.pos);
+        opts.notes.push(self.name, skipped_prefix(skipped, l, c));
+        Ok(())
     }
 
     /// Take the next piece of text from the read-ahead thread. Returns false at the end.
@@ -316,7 +369,14 @@ impl<'n> Reader<'n> {
                 let (l, c) = self.location(self.buf.len());
                 Err(InputError::new(self.name, "input is not valid UTF-8").at(l, c).hint("re-encode as UTF-8"))
             }
-            Ok(Piece::Encoding(bytes)) => Err(sniff_encoding(self.name, &bytes).err().unwrap_or_else(|| InputError::new(self.name, "unreadable encoding"))),
+            Ok(Piece::Encoding(bytes)) => Err(sniff_encoding(self.name, &bytes, false)
+                .err()
+                .unwrap_or_else(|| InputError::new(self.name, "unreadable encoding"))),
+            Ok(Piece::TooDeep(valid)) => {
+                self.buf.push_str(&valid);
+                let (l, c) = self.location(self.buf.len());
+                Err(too_deep(self.name, l, c))
+            }
             Ok(Piece::Failed(e)) => Err(InputError::new(self.name, format!("cannot read: {e}"))),
             Err(_) => {
                 self.eof = true;
@@ -639,8 +699,12 @@ mod tests {
       "checks":[],"errored":false} "#;
 
     fn run(json: &[u8], chunk: usize) -> Result<(Collect, String), InputError> {
+        run_with(json, chunk, &ReadOptions::default())
+    }
+
+    fn run_with(json: &[u8], chunk: usize, opts: &ReadOptions) -> Result<(Collect, String), InputError> {
         let mut c = Collect::default();
-        let skel = stream_chunked("p", Trickle(json.to_vec(), 0), &mut c, chunk)?;
+        let skel = stream_chunked("p", Trickle(json.to_vec(), 0), opts, &mut c, chunk)?;
         Ok((c, skel))
     }
 
@@ -687,14 +751,45 @@ mod tests {
             b"\xEF\xBB\xBF{}",
             b"[1]",
             b"$ tofu show -json\n{}",
+            b"{\"format_version\":\"1.0\"}\nDone.",
+            b"{\"format_version\":\"1.2\",\n\"resource_changes\":[],\"resource_changes\":[]}",
+            b"{\"format_version\":\"1.2\",\"resource_changes\":[{\"address\":\"a\",\"address\":\"b\",\"change\":{\"actions\":[]}}]}",
+            b"{\"format_version\":\"1.2\",\n\"x\":\"[[[\", \"y\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+        ];
+        let lenient_cases: &[&[u8]] = &[
+            b"$ tofu show -json\n{\"format_version\":\"1.0\"} {}",
+            b"\xEF\xBB\xBFnoise {\"format_version\":\"1.0\",\n\"x\":[1,,2]}",
+            b"noise\nno json here",
+            b"\xFF\xFE{\x00}\x00",
+        ];
+        let strict = ReadOptions::default();
+        let lenient = ReadOptions { lenient: true, ..Default::default() };
+        for (opts, case) in cases.iter().map(|c| (&strict, c)).chain(lenient_cases.iter().map(|c| (&lenient, c))) {
+            let whole = crate::input::parse_with("p", case, opts).unwrap_err();
+            for chunk in [1, 3, CHUNK] {
+                let e = run_with(case, chunk, opts).unwrap_err();
+                assert_eq!((e.line, e.column), (whole.line, whole.column), "{e} / {whole}");
+                assert_eq!(e.hint, whole.hint, "{e} / {whole}");
+                assert_eq!(e.message, whole.message, "{e} / {whole}");
+            }
+        }
+    }
+
+    #[test]
+    fn lenient_reads_what_a_whole_read_reads_and_warns_the_same() {
+        let cases: &[&[u8]] = &[
+            b"$ tofu show -json plan.out\n{\"format_version\":\"1.2\",\"resource_changes\":[{\"address\":\"a\",\"mode\":\"managed\",\"change\":{\"actions\":[\"delete\"]}}]}\n::debug::done",
+            b"\xEF\xBB\xBF{\"format_version\":\"1.0\"}",
+            b"  {\"format_version\":\"1.0\"}  ",
         ];
         for case in cases {
-            let whole = parse("p", case).unwrap_err();
+            let opts = ReadOptions { lenient: true, ..Default::default() };
+            crate::input::parse_with("p", case, &opts).unwrap();
+            let whole = opts.notes.take();
             for chunk in [1, 3, CHUNK] {
-                let e = run(case, chunk).unwrap_err();
-                assert_eq!((e.line, e.column), (whole.line, whole.column), "{e} / {whole}");
-                assert_eq!(e.hint.is_some(), whole.hint.is_some(), "{e} / {whole}");
-                assert_eq!(e.message.split(':').next(), whole.message.split(':').next(), "{e} / {whole}");
+                let opts = ReadOptions { lenient: true, ..Default::default() };
+                run_with(case, chunk, &opts).unwrap();
+                assert_eq!(opts.notes.take(), whole, "chunk {chunk}");
             }
         }
     }

@@ -62,7 +62,16 @@ impl<'de: 'a, 'a> Visitor<'de> for DocVisitor<'a> {
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
         let mut doc = RawDocument::default();
+        let mut seen: Vec<Cow<'de, str>> = Vec::new();
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            // A repeated top-level key is an error (which value is meant cannot
+            // be known), as in the streaming reader; records planview reads
+            // refuse duplicate fields too (serde's derive); inside values the
+            // last one wins.
+            if seen.contains(&key) {
+                return Err(serde::de::Error::custom(format_args!("duplicate key `{key}` at the top level of the document")));
+            }
+            seen.push(key.clone());
             if PLAN_ONLY.contains(&key.as_ref()) {
                 doc.plan_keys = true;
             }

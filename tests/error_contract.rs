@@ -1,0 +1,279 @@
+//! The error contract, over every command: each broken input is exit 2 with
+//! one message naming the file (line:column where known), the same message
+//! whether the command streams its input (`summary`) or reads it whole (the
+//! others), from a file or from stdin. Also the cases that need a file made
+//! at run time: unreadable, a device, nesting 100,000 levels deep in every
+//! kind of place.
+
+mod common;
+use common::*;
+use std::path::PathBuf;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("planview-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Subcommands listed in `planview --help` that read documents (commands added
+/// later are covered without touching this file).
+fn subcommands() -> Vec<String> {
+    let out = planview(&["--help"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let cmds: Vec<String> = text
+        .lines()
+        .skip_while(|l| l.trim_end() != "Commands:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter(|l| !l.starts_with("   ")) // a wrapped description
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| !["help", "completions", "man"].contains(n))
+        .map(str::to_string)
+        .collect();
+    assert!(cmds.len() >= 9 && cmds.iter().any(|c| c == "summary"), "{cmds:?}");
+    cmds
+}
+
+/// The output formats a command takes.
+fn formats(cmd: &str) -> &'static [&'static str] {
+    match cmd {
+        "gate" => &["table", "json", "markdown", "github", "junit"],
+        "moves" => &["tf-json", "hcl", "commands", "json"],
+        _ => &["table", "json", "markdown"],
+    }
+}
+
+/// Broken inputs in testdata/edge, with a piece of the message each must give.
+const BROKEN: &[(&str, &str)] = &[
+    ("empty.json", "input is empty"),
+    ("truncated.json", "was the file truncated?"),
+    ("bad-json.json", "invalid JSON"),
+    ("trailing-text.json", ":2:1: there is text after the JSON document"),
+    ("wrapped-trailer.json", ":2:1: there is text after the JSON document"),
+    ("two-documents.json", ":2:1: there are two JSON documents"),
+    ("wrapped-before.json", ":1:1: input does not start with a JSON object"),
+    ("bom.json", ":1:1: input starts with a UTF-8 byte-order mark"),
+    ("utf16le.json", "re-encode as UTF-8"),
+    ("utf16be-no-bom.json", "re-encode as UTF-8"),
+    ("invalid-utf8-skipped.json", ":3:41: input is not valid UTF-8"),
+    ("array.json", "input is a JSON array"),
+    ("random-object.json", "not a plan or state"),
+    ("provider-schemas.json", "provider schemas"),
+    ("no-format-version.json", "no `format_version`"),
+    ("format-malformed.json", "is not a version number"),
+    ("format-number.json", "must be a string"),
+    ("format-2.0.json", "unsupported format_version"),
+    ("format-3.1.json", "unsupported format_version"),
+    ("duplicate-top-level.json", ":3:18: invalid JSON: duplicate key `resource_changes`"),
+    ("duplicate-field.json", ":2:26: invalid JSON: duplicate field `address`"),
+    ("deep-nesting.json", ":2:141: invalid JSON: nested deeper than 127 levels"),
+    ("vanished.json", "cannot read: no such file"),
+];
+
+#[test]
+fn every_command_refuses_broken_input_with_exit_2_and_the_same_message() {
+    for (f, expect) in BROKEN {
+        let path = format!("testdata/edge/{f}");
+        let reference = stderr(&planview(&["summary", &path]));
+        assert!(reference.starts_with(&format!("planview: error: {path}")), "{f}: {reference}");
+        assert!(reference.contains(expect), "{f}: expected {expect:?} in {reference}");
+        assert_eq!(reference.lines().filter(|l| l.starts_with("planview: error:")).count(), 1, "{f}: {reference}");
+        for cmd in subcommands() {
+            for format in formats(&cmd) {
+                let o = planview(&[&cmd, "--format", format, &path]);
+                let e = stderr(&o);
+                assert_eq!(o.status.code(), Some(2), "{cmd} {format} {f}: {e}");
+                // Streamed (summary) or read whole (the others): one message.
+                assert_eq!(e, reference, "{cmd} {format} {f}");
+                if *format == "json" && cmd != "moves" {
+                    // The error object, never a partial answer.
+                    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{cmd} {f}: {e}"));
+                    assert!(v.to_string().contains("\"error\""), "{cmd} {f}: {v}");
+                } else if cmd == "gate" {
+                    // A gate report (PR comment, annotations, JUnit) says the input could not be read.
+                    let text = String::from_utf8_lossy(&o.stdout).to_lowercase();
+                    assert!(text.is_empty() || text.contains("error"), "{format} {f}: {text}");
+                } else {
+                    assert!(o.stdout.is_empty(), "{cmd} {format} {f}: partial output {}", String::from_utf8_lossy(&o.stdout));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn broken_input_on_stdin_gets_the_same_message_as_a_file() {
+    for (f, _) in BROKEN {
+        let path = format!("testdata/edge/{f}");
+        let Ok(bytes) = std::fs::read(root().join(&path)) else { continue };
+        let from_file = stderr(&planview(&["summary", &path]));
+        for cmd in ["summary", "gate", "show"] {
+            let o = planview_with_stdin(&[cmd], Some(&bytes));
+            assert_eq!(o.status.code(), Some(2), "{cmd} {f}");
+            assert_eq!(stderr(&o), from_file.replace(&path, "<stdin>"), "{cmd} {f}");
+        }
+    }
+}
+
+#[test]
+fn lenient_skips_a_wrapper_the_same_way_in_every_command() {
+    for f in ["wrapped-before.json", "wrapped-trailer.json", "wrapped-both.json", "bom.json"] {
+        let path = format!("testdata/edge/{f}");
+        let reference = planview(&["summary", "--lenient", &path]);
+        assert_eq!(reference.status.code(), Some(0), "{f}: {}", stderr(&reference));
+        let warning = stderr(&reference);
+        assert!(warning.starts_with(&format!("planview: warning: {path}: --lenient: ")), "{f}: {warning}");
+        for cmd in subcommands() {
+            let o = planview(&[&cmd, "--lenient", &path]);
+            // `state` refuses a plan (exit 2) after reading it: the warning comes all the same.
+            assert_eq!(stderr(&o).lines().filter(|l| l.contains("warning")).collect::<Vec<_>>(), warning.lines().collect::<Vec<_>>(), "{cmd} {f}");
+        }
+        let bytes = std::fs::read(root().join(&path)).unwrap();
+        for cmd in ["summary", "gate"] {
+            let o = planview_with_stdin(&[cmd, "--lenient"], Some(&bytes));
+            assert_eq!(stderr(&o), warning.replace(&path, "<stdin>"), "{cmd} {f} on stdin");
+        }
+    }
+    // Lenient never reads two documents as one.
+    let o = planview(&["gate", "--lenient", "testdata/edge/two-documents.json"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn lenient_answer_equals_the_answer_on_the_clean_json() {
+    let clean = planview_with_stdin(&["summary", "--format", "json"], Some(br#"{"format_version":"1.2","terraform_version":"1.11.4","resource_changes":[{"address":"terraform_data.a","mode":"managed","type":"terraform_data","name":"a","change":{"actions":["create"]}}]}"#));
+    let wrapped = planview(&["summary", "--lenient", "--format", "json", "testdata/edge/wrapped-both.json"]);
+    let strip = |o: &std::process::Output| {
+        let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v.as_object_mut().unwrap().remove("file");
+        v
+    };
+    assert_eq!(strip(&clean), strip(&wrapped));
+}
+
+#[test]
+#[cfg(unix)]
+fn unreadable_file_is_an_input_error_naming_the_file() {
+    // /proc/self/mem is a regular file that cannot be read from offset 0 (EIO),
+    // whoever runs the test (mode 000 does not stop root).
+    let mem = std::path::Path::new("/proc/self/mem");
+    if !mem.exists() {
+        eprintln!("skipped: no /proc/self/mem");
+        return;
+    }
+    for cmd in ["summary", "gate", "show"] {
+        let o = planview(&[cmd, "/proc/self/mem"]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        let e = stderr(&o);
+        assert!(e.starts_with("planview: error: /proc/self/mem: cannot read: "), "{cmd}: {e}");
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn mode_000_file_is_refused_unless_this_process_may_read_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("unreadable");
+    let f = dir.join("locked-plan.json");
+    std::fs::write(&f, r#"{"format_version":"1.0"}"#).unwrap();
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let o = planview(&["summary", f.to_str().unwrap()]);
+    if std::fs::read(&f).is_ok() {
+        // root (or CAP_DAC_OVERRIDE) reads it: then so does planview.
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    } else {
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("locked-plan.json: cannot read: permission denied"), "{}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+#[cfg(unix)]
+fn devices_are_refused_before_reading_so_nothing_hangs() {
+    for cmd in ["summary", "gate", "show", "moves"] {
+        let o = planview(&[cmd, "/dev/zero"]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert!(stderr(&o).contains("/dev/zero: is a character device, not a JSON file"), "{cmd}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn file_that_vanished_is_reported_and_the_other_inputs_still_are() {
+    // A dangling symlink: the name is listed, the file is gone.
+    let o = planview(&["summary", "testdata/edge/vanished.json", "testdata/edge/empty-state.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("testdata/edge/vanished.json: cannot read: no such file"), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("empty-state.json"));
+}
+
+/// 100,000 levels in each place a document can hide them: a key planview
+/// skips, a value kept raw (`before`), one parsed later (a state output),
+/// the typed part (`resource_changes`), and never closed.
+#[test]
+fn nesting_100000_levels_deep_is_an_error_in_every_place_and_command() {
+    let n = 100_000;
+    let deep = format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let deep_obj = format!("{}1{}", "{\"a\":".repeat(n), "}".repeat(n));
+    let docs = [
+        ("skipped-key", format!(r#"{{"format_version":"1.0","values":{{}},"x":{deep}}}"#)),
+        ("planned-values", format!(r#"{{"format_version":"1.2","planned_values":{deep_obj},"resource_changes":[]}}"#)),
+        ("raw-before", format!(r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","mode":"managed","change":{{"actions":["update"],"before":{deep_obj},"before_sensitive":true}}}}]}}"#)),
+        ("state-output", format!(r#"{{"format_version":"1.0","values":{{"outputs":{{"o":{{"value":{deep},"sensitive":false}}}}}}}}"#)),
+        ("typed-part", format!(r#"{{"format_version":"1.2","resource_changes":{deep}}}"#)),
+        ("unclosed", format!(r#"{{"format_version":"1.2","x":{}"#, "[".repeat(n))),
+    ];
+    let dir = temp_dir("deep");
+    let cmds = subcommands();
+    for (name, doc) in docs {
+        let f = dir.join(format!("{name}.json"));
+        std::fs::write(&f, &doc).unwrap();
+        for cmd in &cmds {
+            let o = planview(&[cmd, f.to_str().unwrap()]);
+            let e = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {name}: {e}");
+            assert!(e.contains(&format!("{name}.json:1:")) && e.contains("nested deeper than 127 levels"), "{cmd} {name}: {e}");
+        }
+        let o = planview_with_stdin(&["summary"], Some(doc.as_bytes()));
+        assert!(stderr(&o).contains("nested deeper than 127 levels"), "stdin {name}: {}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn nesting_up_to_the_limit_is_read_and_one_more_level_is_not() {
+    // Four levels around the output value: {, values, outputs, o.
+    let doc = |inner: usize| {
+        format!(
+            r#"{{"format_version":"1.0","values":{{"outputs":{{"o":{{"value":{}{},"sensitive":false}}}}}}}}"#,
+            "[".repeat(inner),
+            "]".repeat(inner)
+        )
+    };
+    for cmd in ["summary", "outputs"] {
+        let o = planview_with_stdin(&[cmd, "--format", "json"], Some(doc(123).as_bytes()));
+        assert_eq!(o.status.code(), Some(0), "{cmd}: {}", stderr(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.contains(&format!("{}{}", "[".repeat(123), "]".repeat(123))), "{cmd}: the deep value is shown whole");
+        let o = planview_with_stdin(&[cmd], Some(doc(124).as_bytes()));
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert!(stderr(&o).contains("nested deeper than 127 levels"), "{cmd}");
+    }
+}
+
+#[test]
+fn numbers_beyond_64_bits_are_shown_as_written() {
+    let o = planview(&["outputs", "--format", "json", "testdata/edge/big-numbers.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    for n in ["18446744073709551616", "9007199254740993", "0.1000000000000000055511151231257827"] {
+        assert!(text.contains(n), "{n} in {text}");
+    }
+    // serde_json writes 1e400 in its canonical form; the value is not rounded to infinity or null.
+    assert!(text.contains("1e+400") || text.contains("1e400"), "{text}");
+}
