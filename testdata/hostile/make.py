@@ -46,9 +46,11 @@ ALL = "".join(ATTACKS.values())
 
 
 def write(name, doc):
+    text = json.dumps(doc, ensure_ascii=False, indent=1)
+    # A key written twice: JSON allows it, Python's dicts do not.
+    text = text.replace('"DUPLICATE-a"', '"a"')
     with open(os.path.join(HERE, name), "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
-        f.write("\n")
+        f.write(text + "\n")
 
 
 def rc(address, actions, **kw):
@@ -323,6 +325,8 @@ secrets_state = {
             "short_copy": {"sensitive": False, "type": "string", "value": SHORT},
             "public": {"sensitive": False, "type": "string", "value": "hello"},
             "deposed_copy": {"sensitive": False, "type": "list", "value": [S["STATE-DEPOSED"]]},
+            # Written with the key `a` twice (see below): the last one wins.
+            "duplicate_key": {"sensitive": False, "type": "map", "value": {"a": SHORT, "DUPLICATE-a": "fine"}},
         },
         "root_module": {
             "resources": [
