@@ -52,7 +52,9 @@ impl InputError {
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.location(), self.message)?;
+        // The file name comes from the command line or a directory listing: one
+        // line, escaped, so it cannot fake a line of its own (or a hint).
+        write!(f, "{}: {}", crate::sanitize::line(&self.location()), self.message)?;
         if let Some(h) = &self.hint {
             write!(f, "\n  hint: {h}")?;
         }

@@ -586,7 +586,8 @@ fn classify<'a>(name: &str, raw: RawDocument<'a>) -> Result<Document<'a>, InputE
     let version = match &version_value {
         serde_json::Value::String(s) => s.clone(),
         other => {
-            return Err(InputError::new(name, format!("`format_version` must be a string, found {other}")));
+            let found = crate::sanitize::line(&other.to_string()).chars().take(40).collect::<String>();
+            return Err(InputError::new(name, format!("`format_version` must be a string, found {found}")));
         }
     };
     check_version(name, &version)?;
@@ -613,8 +614,9 @@ fn classify<'a>(name: &str, raw: RawDocument<'a>) -> Result<Document<'a>, InputE
 }
 
 fn neither(name: &str, raw: &RawDocument<'_>, why: &str) -> InputError {
-    let mut keys = raw.other_keys.clone();
-    keys.truncate(8);
+    // Keys come from the input: escaped, and only the first few, cut short.
+    let keys: Vec<String> =
+        raw.other_keys.iter().take(8).map(|k| crate::sanitize::line(k).chars().take(40).collect()).collect();
     let what = if keys.is_empty() { String::new() } else { format!(" (top-level keys: {})", keys.join(", ")) };
     InputError::new(name, format!("not a plan or state from `show -json`: {why}{what}"))
         .hint("pass the output of `tofu show -json PLANFILE`, `terraform show -json PLANFILE` or `terraform show -json` (state)")

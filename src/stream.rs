@@ -292,6 +292,7 @@ fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mut dyn PlanV
 fn duplicate_key(r: &Reader<'_>, key: &str) -> InputError {
     // On the key's closing quote, where serde_json puts it.
     let (l, c) = r.location(r.pos.saturating_sub(1));
+    let key = crate::sanitize::line(key);
     InputError::new(r.name, format!("invalid JSON: duplicate key `{key}` at the top level of the document")).at(l, c)
 }
 

@@ -277,3 +277,28 @@ fn numbers_beyond_64_bits_are_shown_as_written() {
     // serde_json writes 1e400 in its canonical form; the value is not rounded to infinity or null.
     assert!(text.contains("1e+400") || text.contains("1e400"), "{text}");
 }
+
+#[test]
+#[cfg(unix)]
+fn error_messages_escape_hostile_file_names_and_keys() {
+    let dir = temp_dir("hostile-names");
+    // A file name that tries to clear the screen and fake a hint line.
+    let f = dir.join("evil\n  hint: all is fine\x1b[2J\u{202e}.json");
+    std::fs::write(&f, "{\"format_version\":\"1.0\",\"\\u001b]52;c;cm0gLXJm\\u0007\":1,\"a\\nplanview: error: fake\":2,\"x\":\"\\u001b[31m\"}").unwrap();
+    let bad_version = dir.join("v.json");
+    std::fs::write(&bad_version, "{\"format_version\":[\"\\u001b[2J\"],\"values\":{}}").unwrap();
+    let dup = dir.join("d.json");
+    std::fs::write(&dup, "{\"format_version\":\"1.0\",\"\\u001b[2J\":1,\"\\u001b[2J\":2}").unwrap();
+    for file in [&f, &bad_version, &dup] {
+        for cmd in ["summary", "gate", "show"] {
+            let o = planview(&[cmd, file.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(2), "{cmd}");
+            assert_eq!(planview::sanitize::terminal_hazard(&o.stderr, false), None, "{cmd}: {}", stderr(&o));
+            let e = stderr(&o);
+            assert!(e.lines().filter(|l| l.starts_with("  hint:")).count() <= 1, "{cmd}: one real hint at most: {e}");
+            assert_eq!(e.lines().filter(|l| l.starts_with("planview: error:")).count(), 1, "{cmd}: one message: {e}");
+            assert!(!e.lines().any(|l| l.starts_with("planview: error: fake")), "{cmd}: {e}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

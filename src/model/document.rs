@@ -69,6 +69,7 @@ impl<'de: 'a, 'a> Visitor<'de> for DocVisitor<'a> {
             // refuse duplicate fields too (serde's derive); inside values the
             // last one wins.
             if seen.contains(&key) {
+                let key = crate::sanitize::line(&key);
                 return Err(serde::de::Error::custom(format_args!("duplicate key `{key}` at the top level of the document")));
             }
             seen.push(key.clone());
