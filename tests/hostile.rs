@@ -18,12 +18,14 @@ use planview::sanitize::terminal_hazard;
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::{Command, Output, Stdio};
 
-const HOSTILE: &[&str] = &["testdata/hostile/hostile-plan.json", "testdata/hostile/hostile-state.json"];
-const SECRETS: &[&str] = &["testdata/hostile/secrets-plan.json", "testdata/hostile/secrets-state.json"];
+const HOSTILE: &[&str] =
+    &["testdata/hostile/hostile-plan.json", "testdata/hostile/hostile-state.json", "testdata/hostile/hostile-wrapped.json"];
+const SECRETS: &[&str] =
+    &["testdata/hostile/secrets-plan.json", "testdata/hostile/secrets-state.json", "testdata/hostile/secrets-wrapped.json"];
 /// Commands that print help or generated text, not anything from an input.
 const SKIP: &[&str] = &["help", "completions", "man"];
 /// Switches that show more of the input: each command also runs with those it takes.
-const MORE: &[&str] = &["--all", "--full", "--prior", "--fail-on-checks"];
+const MORE: &[&str] = &["--all", "--full", "--prior", "--fail-on-checks", "--lenient"];
 /// Commands that never print an attribute or output value (so no marker, even
 /// with --show-sensitive).
 const NO_VALUES: &[&str] = &["state"];
@@ -123,7 +125,8 @@ impl Run {
 
     fn describe(&self) -> String {
         let env = if matches!(self.colour, Colour::NoColorEnv) { "NO_COLOR=1 " } else { "" };
-        format!("{} --format {} on {} [{env}planview {}]", self.cmd, self.format, self.fixture, self.args.join(" "))
+        let line = |s: &str| planview::sanitize::line(s).into_owned();
+        format!("{} --format {} on {} [{env}planview {}]", self.cmd, self.format, line(&self.fixture), line(&self.args.join(" ")))
     }
 }
 
@@ -229,55 +232,55 @@ fn is_json(format: &str) -> bool {
     format == "json" || format.ends_with("-json")
 }
 
-#[test]
-fn hostile_strings_never_reach_the_terminal_raw_in_any_command_or_format() {
-    let attacks = attacks();
-    let results = execute(runs(HOSTILE, &[Colour::Never, Colour::NoColorEnv, Colour::Always], &[]));
-    let mut failures = Vec::new();
-    let mut succeeded: BTreeSet<String> = BTreeSet::new();
-    let mut carried: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (r, out) in &results {
-        ended_cleanly(r, out, &mut failures);
-        let allow_sgr = matches!(r.colour, Colour::Always);
-        for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
-            if let Some(h) = terminal_hazard(bytes, allow_sgr) {
-                let mode = if allow_sgr { "colour always: more than SGR colour" } else { "colour off" };
-                failures.push(format!("{}: {stream} ({mode}): {h}", r.describe()));
-            }
+/// What every run over hostile input must satisfy: it ends cleanly; stdout and
+/// stderr hold no terminal hazard (only SGR colour with `--color always`); JSON
+/// parses, holds no terminal-escaped text, and (recorded in `carried`) which of
+/// `attacks` it carries intact; markdown is not taken over.
+fn check_hostile_run(
+    r: &Run,
+    out: &Output,
+    attacks: &BTreeMap<String, String>,
+    failures: &mut Vec<String>,
+    carried: &mut BTreeMap<String, BTreeSet<String>>,
+) {
+    ended_cleanly(r, out, failures);
+    let allow_sgr = matches!(r.colour, Colour::Always);
+    for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        if let Some(h) = terminal_hazard(bytes, allow_sgr) {
+            let mode = if allow_sgr { "colour always: more than SGR colour" } else { "colour off" };
+            failures.push(format!("{}: {stream} ({mode}): {h}", r.describe()));
         }
-        if matches!(out.status.code(), Some(0 | 1)) {
-            succeeded.insert(r.cmd.clone());
-        }
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        if is_json(&r.format) && !out.stdout.is_empty() {
-            match serde_json::from_slice::<serde_json::Value>(&out.stdout) {
-                Err(e) => failures.push(format!("{}: stdout is not JSON: {e}", r.describe())),
-                Ok(v) => {
-                    let mut all = Vec::new();
-                    strings(&v, &mut all);
-                    for (name, attack) in &attacks {
-                        if all.iter().any(|s| s.contains(attack.as_str())) {
-                            carried.entry(format!("{} --format {}", r.cmd, r.format)).or_default().insert(name.clone());
-                        }
+    }
+    if is_json(&r.format) && !out.stdout.is_empty() {
+        match serde_json::from_slice::<serde_json::Value>(&out.stdout) {
+            Err(e) => failures.push(format!("{}: stdout is not JSON: {e}", r.describe())),
+            Ok(v) => {
+                let mut all = Vec::new();
+                strings(&v, &mut all);
+                let key = format!("{} --format {}", r.cmd, r.format);
+                for (name, attack) in attacks {
+                    if all.iter().any(|s| s.contains(attack.as_str())) {
+                        carried.entry(key.clone()).or_default().insert(name.clone());
                     }
-                    // Terminal escaping (`\x1B`, `\u{9B}`) is for terminals: JSON
-                    // carries the original text, escaped the JSON way.
-                    if let Some(s) = all.iter().find(|s| s.contains("\\x1B") || s.contains("\\u{")) {
-                        failures.push(format!("{}: a JSON string holds terminal-escaped text instead of the original: {s:?}", r.describe()));
-                    }
+                }
+                // Terminal escaping (`\x1B`, `\u{9B}`) is for terminals: JSON
+                // carries the original text, escaped the JSON way.
+                if let Some(s) = all.iter().find(|s| s.contains("\\x1B") || s.contains("\\u{")) {
+                    failures.push(format!("{}: a JSON string holds terminal-escaped text instead of the original: {s:?}", r.describe()));
                 }
             }
         }
-        if r.format == "markdown" {
-            if let Some(bad) = markdown_injection(&stdout) {
-                failures.push(format!("{}: markdown: {bad}", r.describe()));
-            }
+    }
+    if r.format == "markdown" {
+        if let Some(bad) = markdown_injection(&String::from_utf8_lossy(&out.stdout)) {
+            failures.push(format!("{}: markdown: {bad}", r.describe()));
         }
     }
+}
+
+/// Every `json` format of every command carried at least one of the attacks intact.
+fn check_carried(carried: &BTreeMap<String, BTreeSet<String>>, failures: &mut Vec<String>) {
     for c in commands() {
-        if !succeeded.contains(&c.name) {
-            failures.push(format!("`{}` never succeeded on the hostile fixtures: the test does not reach it", c.name));
-        }
         // `tf-json` holds HCL traversals, escaped the HCL way: checked against
         // the `json` pairs in the moves test below.
         for f in c.formats.iter().filter(|f| *f == "json") {
@@ -287,7 +290,52 @@ fn hostile_strings_never_reach_the_terminal_raw_in_any_command_or_format() {
             }
         }
     }
+}
+
+#[test]
+fn hostile_strings_never_reach_the_terminal_raw_in_any_command_or_format() {
+    let attacks = attacks();
+    let results = execute(runs(HOSTILE, &[Colour::Never, Colour::NoColorEnv, Colour::Always], &[]));
+    let mut failures = Vec::new();
+    let mut succeeded: BTreeSet<String> = BTreeSet::new();
+    let mut carried: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (r, out) in &results {
+        check_hostile_run(r, out, &attacks, &mut failures, &mut carried);
+        if matches!(out.status.code(), Some(0 | 1)) {
+            succeeded.insert(r.cmd.clone());
+        }
+    }
+    for c in commands() {
+        if !succeeded.contains(&c.name) {
+            failures.push(format!("`{}` never succeeded on the hostile fixtures: the test does not reach it", c.name));
+        }
+    }
+    check_carried(&carried, &mut failures);
     report("terminal-safety failures", failures);
+}
+
+/// A file name is input too: headings, errors, JSON `file` fields.
+#[test]
+fn hostile_file_names_are_escaped_like_any_input() {
+    let name = "plan\x1b]0;pwned\x07\u{9b}2J\u{202e}\n# INJECTED <script>\r|x|.json";
+    let dir = std::env::temp_dir().join(format!("planview-hostile-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::copy(root().join(HOSTILE[0]), &path).unwrap();
+    let missing = dir.join(format!("missing-{name}"));
+    let (path, missing) = (path.to_str().unwrap().to_string(), missing.to_str().unwrap().to_string());
+    let attacks = BTreeMap::from([("file name".to_string(), name.to_string())]);
+    let mut failures = Vec::new();
+    let mut carried = BTreeMap::new();
+    let mut runs = runs(&[path.as_str()], &[Colour::NoColorEnv, Colour::Always], &[]);
+    // An unreadable file with that name: the error names it.
+    runs.extend(self::runs(&[missing.as_str()], &[Colour::Never], &[]));
+    for (r, out) in &execute(runs) {
+        check_hostile_run(r, out, &attacks, &mut failures, &mut carried);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    check_carried(&carried, &mut failures);
+    report("file-name failures", failures);
 }
 
 /// Markdown the input took over: outside code (fenced blocks and code spans,

@@ -10,8 +10,10 @@ the format can carry: addresses, module addresses, type, name, index keys,
 provider names, deposed keys, previous_address, importing id, action_reason,
 unknown actions, attribute keys and values (nested), replace_paths, output
 names and values, check addresses and messages, variable names, state
-resources and outputs, drift, relevant_attributes. attacks.json lists the
-attack strings, so the test can check that JSON output carries them intact.
+resources and outputs, drift, relevant_attributes. hostile-wrapped.json is
+the plan inside a CI wrapper's text, attacks included (for --lenient).
+attacks.json lists the attack strings, so the test can check that JSON output
+carries them intact.
 
 secrets-plan.json, secrets-state.json: every sensitive value is a unique
 marker `PVSECRET-...` (or the short `q#Z7`), in every place the format can
@@ -19,6 +21,7 @@ mark one (resource before/after, nested and whole-object marks, planned_values
 and prior_state `sensitive_values`, drift, output changes, planned and state
 outputs, variables declared sensitive), plus unmarked copies elsewhere, whole
 and inside longer strings, and the terraform_data input -> output copy.
+secrets-wrapped.json has secrets in a CI wrapper's text around the plan.
 secrets.txt lists the markers: none may ever reach planview's output without
 --show-sensitive.
 """
@@ -351,6 +354,17 @@ secrets_state = {
 write("hostile-plan.json", hostile_plan)
 write("hostile-state.json", hostile_state)
 write("attacks.json", ATTACKS)
+# What a CI wrapper prints around the JSON (read with --lenient), with attacks
+# and secrets in it: planview says what it skipped, never the text itself.
+with open(os.path.join(HERE, "hostile-wrapped.json"), "w", encoding="utf-8") as f:
+    f.write("+ tofu show -json plan.out " + ALL + "\n")
+    f.write(json.dumps(hostile_plan, ensure_ascii=False) + "\n")
+    f.write("::debug::exitcode: 0 " + ALL + "\n")
+with open(os.path.join(HERE, "secrets-wrapped.json"), "w", encoding="utf-8") as f:
+    f.write("+ TF_VAR_db_password=" + S["DBPASS"] + " tofu show -json plan.out\n")
+    f.write(json.dumps(secrets_plan, ensure_ascii=False) + "\n")
+    f.write("::debug::stdout: " + S["VARIABLE"] + "\n")
+
 write("secrets-plan.json", secrets_plan)
 write("secrets-state.json", secrets_state)
 with open(os.path.join(HERE, "secrets.txt"), "w", encoding="utf-8") as f:
