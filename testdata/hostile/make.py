@@ -281,6 +281,9 @@ secrets_plan = {
            action_reason="read_because_config_unknown"),
         rc("terraform_data.forgotten", ["forget"], before={"input": S["FORGET-BEFORE"]},
            before_sensitive={"input": True}),
+        # A secret in an address (unmarked), straddling where long addresses are cut.
+        rc("terraform_data.long_" + "x" * 170 + "_" + S["DBPASS"] + "_tail", ["delete"], before={"v": 1},
+           name="long"),
     ],
     "resource_drift": [
         rc("terraform_data.drifted", ["update"], before={"input": S["DRIFT-BEFORE"], "n": {"p": "a"}},
