@@ -406,10 +406,20 @@ fn markers() -> Vec<String> {
     v
 }
 
+/// What of a marker shows whatever the escaping: its leading run of letters,
+/// digits, `-` and `#` (all of it but for the marker with special characters).
+fn visible(marker: &str) -> &str {
+    if !marker.starts_with("PVSECRET") {
+        return marker;
+    }
+    let end = marker.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '#')).unwrap_or(marker.len());
+    &marker[..end]
+}
+
 /// The markers (or a cut-off `PVSECRET` prefix) in `bytes`, colour removed.
 fn leaked(bytes: &[u8], markers: &[String]) -> Vec<String> {
     let text = strip_sgr(&String::from_utf8_lossy(bytes));
-    let mut found: Vec<String> = markers.iter().filter(|m| text.contains(m.as_str())).cloned().collect();
+    let mut found: Vec<String> = markers.iter().filter(|m| text.contains(visible(m))).cloned().collect();
     if found.is_empty() && text.contains("PVSECRET") {
         let at = text.find("PVSECRET").unwrap_or_default();
         found.push(text[at..].chars().take(30).collect());
@@ -476,7 +486,7 @@ fn show_sensitive_is_the_only_way_to_see_the_secrets() {
             failures.push(format!("{c} --show-sensitive: no marker visible in any format"));
         }
     }
-    for m in markers.iter().filter(|m| !m.contains('\\')) {
+    for m in markers.iter().filter(|m| m.as_str() != "q\\#Z7") {
         if !seen.contains(m) {
             failures.push(format!("{m}: not visible with --show-sensitive in any command or format (unreachable marker)"));
         }

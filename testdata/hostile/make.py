@@ -70,11 +70,25 @@ def rc(address, actions, **kw):
     return d
 
 
+def tf_quote(k):
+    """A string key as Terraform writes it in an address (Go's toHCLQuotedString):
+    \\n \\r \\t \\" \\\\, $${ and %%{, and what is not printable as \\uxxxx."""
+    out = []
+    for i, ch in enumerate(k):
+        if ch in "\n\r\t\"\\":
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t", "\"": '\\"', "\\": "\\\\"}[ch])
+        elif ch in "$%" and k[i + 1:i + 2] == "{":
+            out.append(ch + ch)
+        elif not ch.isprintable() and ch != " ":
+            out.append("\\u%04x" % ord(ch) if ord(ch) < 0x10000 else "\\U%08x" % ord(ch))
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def key(resource, k):
-    """`resource["k"]`: an instance address with a string key, quoted as JSON."""
-    # HCL strings have no \b or \f escapes.
-    quoted = json.dumps(k, ensure_ascii=False).replace("\\b", "\\u0008").replace("\\f", "\\u000c")
-    return resource + "[" + quoted + "]"
+    """`resource["k"]`: an instance address with a string key, quoted as Terraform does."""
+    return resource + "[" + tf_quote(k) + "]"
 
 
 def out_change(actions, before, after, **kw):
@@ -222,6 +236,8 @@ S = {k: "PVSECRET-" + k for k in [
     "OUT-CHANGE-BEFORE", "OUT-CHANGE-NESTED", "PV-RESOURCE", "PV-OUTPUT", "PRIOR-RESOURCE", "PRIOR-OUTPUT",
     "VARIABLE", "VARIABLE-NESTED", "STATE-OUTPUT", "STATE-OUTPUT-NESTED", "STATE-RESOURCE", "STATE-CHILD",
     "STATE-DEPOSED", "DEPOSED-BEFORE", "IMPORT-AFTER", "REPLACE-BEFORE", "READ-AFTER", "FORGET-BEFORE"]}
+# A secret with characters every escaping changes (JSON, terminal, markdown, HCL).
+S["TRICKY"] = "PVSECRET-TRICKY\"|*_`<>${x}%{y}\\\u202e\x1b[1m\u009bend"
 SHORT = "q#Z7"  # shorter than 8: masked as a whole value only
 NUMBER = 987654321987  # a sensitive number: masked by its marker
 
@@ -230,7 +246,7 @@ secrets_plan = {
     "terraform_version": "1.11.4",
     "variables": {"db_password": {"value": S["DBPASS"]}, "api_token": {"value": S["VARIABLE"]},
                   "creds": {"value": {"user": "admin", "token": S["VARIABLE-NESTED"]}},
-                  "region": {"value": "eu-west-1"}},
+                  "region": {"value": "eu-west-1"}, "tricky": {"value": S["TRICKY"]}},
     "planned_values": {
         "outputs": {"pv_secret": {"sensitive": True, "type": "string", "value": S["PV-OUTPUT"]},
                     "pv_copy": {"sensitive": False, "type": "string", "value": S["PV-RESOURCE"]}},
@@ -271,6 +287,8 @@ secrets_plan = {
                   "prior_resource_copy": [S["PRIOR-RESOURCE"]]}),
         rc("terraform_data.dep", ["delete"], deposed="00000001",
            before={"input": S["DEPOSED-BEFORE"]}, before_sensitive={"input": True}),
+        rc(key("terraform_data.keyed", "k-" + S["TRICKY"] + "-k"), ["create"], name="keyed",
+           index="k-" + S["TRICKY"] + "-k", after={"v": 1}, importing={"id": "id/" + S["TRICKY"] + "/x"}),
         rc("terraform_data.imp", ["update"], importing={"id": "imp-1"},
            before={"input": "x"}, after={"input": S["IMPORT-AFTER"]}, after_sensitive={"input": True}),
         rc("terraform_data.list", ["update"], before={"l": ["a", "b"], "s": ["x"]},
@@ -312,10 +330,12 @@ secrets_plan = {
              "sensitive_values": {"input": True}}]}}},
     "configuration": {"root_module": {"variables": {
         "db_password": {"sensitive": True}, "api_token": {"sensitive": True}, "creds": {"sensitive": True},
+        "tricky": {"sensitive": True},
         "region": {}}}},
     "checks": [{"address": {"kind": "check", "to_display": "check.db"}, "status": "fail",
                 "instances": [{"address": {"to_display": "check.db"}, "status": "fail", "problems": [
-                    {"message": "cannot connect to postgres://admin:" + S["DBPASS"] + "@db.internal"}]}]}],
+                    {"message": "cannot connect to postgres://admin:" + S["DBPASS"] + "@db.internal"},
+                    {"message": "token " + S["TRICKY"] + " refused"}]}]}],
     "applyable": True, "complete": True, "errored": False,
 }
 
@@ -325,6 +345,7 @@ secrets_state = {
     "values": {
         "outputs": {
             "secret": {"sensitive": True, "type": "string", "value": S["STATE-OUTPUT"]},
+            "tricky": {"sensitive": True, "type": "string", "value": S["TRICKY"]},
             "nested": {"sensitive": True, "type": ["object", {"p": "string"}], "value": {"p": S["STATE-OUTPUT-NESTED"]}},
             "copy": {"sensitive": False, "type": "string", "value": S["STATE-RESOURCE"]},
             "conn": {"sensitive": False, "type": "string", "value": "mysql://root:" + S["STATE-CHILD"] + "@h/db"},
@@ -351,7 +372,8 @@ secrets_state = {
     },
     "checks": [{"address": {"kind": "check", "to_display": "check.s"}, "status": "fail",
                 "instances": [{"address": {"to_display": "check.s"}, "status": "fail", "problems": [
-                    {"message": "leaked " + S["STATE-RESOURCE"] + " in a message"}]}]}],
+                    {"message": "leaked " + S["STATE-RESOURCE"] + " in a message"},
+                    {"message": "leaked " + S["TRICKY"] + " too"}]}]}],
 }
 
 write("hostile-plan.json", hostile_plan)
