@@ -18,8 +18,12 @@ use planview::sanitize::terminal_hazard;
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::{Command, Output, Stdio};
 
-const HOSTILE: &[&str] =
-    &["testdata/hostile/hostile-plan.json", "testdata/hostile/hostile-state.json", "testdata/hostile/hostile-wrapped.json"];
+const HOSTILE: &[&str] = &[
+    "testdata/hostile/hostile-plan.json",
+    "testdata/hostile/hostile-state.json",
+    "testdata/hostile/hostile-wrapped.json",
+    "testdata/hostile/hostile-types.json",
+];
 const SECRETS: &[&str] =
     &["testdata/hostile/secrets-plan.json", "testdata/hostile/secrets-state.json", "testdata/hostile/secrets-wrapped.json"];
 /// Commands that print help or generated text, not anything from an input.
@@ -175,7 +179,9 @@ fn execute(runs: Vec<Run>) -> Vec<(Run, Output)> {
             .chunks(chunk)
             .map(|part| s.spawn(move || part.iter().map(|r| (r.clone(), run_raw(&r.args, &r.env()))).collect::<Vec<_>>()))
             .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("worker")).collect()
+        let all: Vec<(Run, Output)> = handles.into_iter().flat_map(|h| h.join().expect("worker")).collect();
+        eprintln!("{} planview runs", all.len());
+        all
     })
 }
 
@@ -215,12 +221,13 @@ fn attacks() -> BTreeMap<String, String> {
     serde_json::from_str(&text).expect("attacks.json parses")
 }
 
-/// Every string (keys and values) of a JSON value.
+/// Every string (keys and values) of a JSON value, but error objects (their
+/// messages are prose, quoting input as the parser does).
 fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
     match v {
         serde_json::Value::String(s) => out.push(s.clone()),
         serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
-        serde_json::Value::Object(o) => o.iter().for_each(|(k, x)| {
+        serde_json::Value::Object(o) => o.iter().filter(|(k, _)| *k != "error").for_each(|(k, x)| {
             out.push(k.clone());
             strings(x, out)
         }),

@@ -11,7 +11,8 @@ provider names, deposed keys, previous_address, importing id, action_reason,
 unknown actions, attribute keys and values (nested), replace_paths, output
 names and values, check addresses and messages, variable names, state
 resources and outputs, drift, relevant_attributes. hostile-wrapped.json is
-the plan inside a CI wrapper's text, attacks included (for --lenient).
+the plan inside a CI wrapper's text, attacks included (for --lenient);
+hostile-types.json has them in a field of the wrong type (an input error).
 attacks.json lists the attack strings, so the test can check that JSON output
 carries them intact.
 
@@ -389,6 +390,10 @@ with open(os.path.join(HERE, "secrets-wrapped.json"), "w", encoding="utf-8") as 
     f.write("+ TF_VAR_db_password=" + S["DBPASS"] + " tofu show -json plan.out\n")
     f.write(json.dumps(secrets_plan, ensure_ascii=False) + "\n")
     f.write("::debug::stdout: " + S["VARIABLE"] + "\n")
+
+# A field of the wrong type holding the attacks: the error message quotes it.
+write("hostile-types.json", {"format_version": "1.2", "resource_changes": [
+    {"address": "a.b", "change": {"actions": ALL}}]})
 
 write("secrets-plan.json", secrets_plan)
 write("secrets-state.json", secrets_state)
