@@ -262,6 +262,11 @@ fn check_hostile_run(
         match serde_json::from_slice::<serde_json::Value>(&out.stdout) {
             Err(e) => failures.push(format!("{}: stdout is not JSON: {e}", r.describe())),
             Ok(v) => {
+                if r.format == "json" {
+                    for e in schema_errors(&r.cmd, &v) {
+                        failures.push(format!("{}: JSON does not match schemas/{}.schema.json: {e}", r.describe(), r.cmd));
+                    }
+                }
                 let mut all = Vec::new();
                 strings(&v, &mut all);
                 let key = format!("{} --format {}", r.cmd, r.format);
@@ -283,6 +288,16 @@ fn check_hostile_run(
             failures.push(format!("{}: markdown: {bad}", r.describe()));
         }
     }
+}
+
+/// Where `v` breaks `schemas/CMD.schema.json` (none when there is no such schema).
+fn schema_errors(cmd: &str, v: &serde_json::Value) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(root().join("schemas").join(format!("{cmd}.schema.json"))) else {
+        return Vec::new();
+    };
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("schema parses");
+    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
+    validator.iter_errors(v).map(|e| format!("{e} at {}", e.instance_path)).take(3).collect()
 }
 
 /// Every `json` format of every command carried at least one of the attacks intact.
@@ -463,6 +478,13 @@ fn no_secret_marker_appears_in_any_command_or_format() {
             let found = leaked(bytes, &markers);
             if !found.is_empty() {
                 failures.push(format!("{}: {stream} shows secret(s) {found:?}", r.describe()));
+            }
+        }
+        // Masked JSON keeps its contract.
+        if r.format == "json" && !out.stdout.is_empty() {
+            match serde_json::from_slice::<serde_json::Value>(&out.stdout) {
+                Ok(v) => failures.extend(schema_errors(&r.cmd, &v).into_iter().map(|e| format!("{}: schema: {e}", r.describe()))),
+                Err(e) => failures.push(format!("{}: stdout is not JSON: {e}", r.describe())),
             }
         }
     }
