@@ -26,6 +26,10 @@ pub const MIN_SUBSTRING: usize = 8;
 #[derive(Debug, Default, Clone)]
 pub struct Masker {
     secrets: BTreeSet<String>,
+    /// A matcher for the secrets of 8+ characters, built on first use (and
+    /// dropped when secrets are added): finding one inside a string costs one
+    /// pass over the string, however many secrets there are.
+    long: std::sync::OnceLock<Option<AhoCorasick>>,
 }
 
 impl Masker {
@@ -110,6 +114,7 @@ impl Masker {
         let (Some(value), Some(marker)) = (value, marker) else { return };
         if let Ok(v) = serde_json::from_str::<Value>(value.get()) {
             walk_marked(&v, marker, &mut self.secrets);
+            self.long = std::sync::OnceLock::new();
         }
     }
 
@@ -117,12 +122,14 @@ impl Masker {
     pub fn add(&mut self, secret: &str) {
         if !secret.is_empty() {
             self.secrets.insert(secret.to_string());
+            self.long = std::sync::OnceLock::new();
         }
     }
 
     /// Union with another document's secrets.
     pub fn merge(&mut self, other: &Masker) {
         self.secrets.extend(other.secrets.iter().cloned());
+        self.long = std::sync::OnceLock::new();
     }
 
     pub fn is_empty(&self) -> bool {
@@ -150,7 +157,19 @@ impl Masker {
     }
 
     fn long_secret_inside(&self, s: &str) -> bool {
-        self.secrets.iter().any(|k| k.chars().count() >= MIN_SUBSTRING && s.contains(k.as_str()))
+        let ac = self.long.get_or_init(|| {
+            let long: Vec<&str> =
+                self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).map(String::as_str).collect();
+            if long.is_empty() {
+                return None;
+            }
+            AhoCorasick::new(&long).ok()
+        });
+        match ac {
+            Some(ac) => ac.is_match(s),
+            // No long secrets (or, should the matcher fail to build, the slow way).
+            None => self.secrets.iter().any(|k| k.chars().count() >= MIN_SUBSTRING && s.contains(k.as_str())),
+        }
     }
 
     /// Build the substring matcher: every secret of 8+ characters in each form
@@ -373,5 +392,13 @@ mod tests {
         assert!(m.value_holds_secret(&serde_json::json!({"a": ["tiny"]})));
         assert!(m.value_holds_secret(&serde_json::json!("postgres://u:longsecret1@h")));
         assert!(!m.value_holds_secret(&serde_json::json!("a tiny dog")));
+        // The matcher is rebuilt when a secret comes after it was first used.
+        assert!(!m.value_holds_secret(&serde_json::json!("x-added-later-x")));
+        m.add("added-later");
+        assert!(m.value_holds_secret(&serde_json::json!("x-added-later-x")));
+        let mut other = Masker::default();
+        other.add("merged-secret");
+        m.merge(&other);
+        assert!(m.value_holds_secret(&serde_json::json!("a merged-secret b")));
     }
 }
