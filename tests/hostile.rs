@@ -283,9 +283,21 @@ fn check_hostile_run(
             }
         }
     }
+    let stdout = String::from_utf8_lossy(&out.stdout);
     if r.format == "markdown" {
-        if let Some(bad) = markdown_injection(&String::from_utf8_lossy(&out.stdout)) {
+        if let Some(bad) = markdown_injection(&stdout) {
             failures.push(format!("{}: markdown: {bad}", r.describe()));
+        }
+    }
+    if r.format == "junit" && !stdout.is_empty() {
+        if let Err(e) = roxmltree::Document::parse(&stdout) {
+            failures.push(format!("{}: JUnit output is not well-formed XML: {e}", r.describe()));
+        }
+    }
+    // GitHub workflow commands: input cannot start a line (a command of its own).
+    if r.format == "github" {
+        if let Some(l) = stdout.lines().find(|l| !l.is_empty() && !l.starts_with("::")) {
+            failures.push(format!("{}: a line that is not a workflow command: {l:?}", r.describe()));
         }
     }
 }
