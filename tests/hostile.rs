@@ -283,6 +283,9 @@ fn check_hostile_run(
             }
         }
     }
+    if let Some(bad) = stderr_structure(&String::from_utf8_lossy(&out.stderr)) {
+        failures.push(format!("{}: stderr: {bad}", r.describe()));
+    }
     let stdout = String::from_utf8_lossy(&out.stdout);
     if r.format == "markdown" {
         if let Some(bad) = markdown_injection(&stdout) {
@@ -300,6 +303,31 @@ fn check_hostile_run(
             failures.push(format!("{}: a line that is not a workflow command: {l:?}", r.describe()));
         }
     }
+}
+
+/// What input did to stderr's shape: every line is planview's (`planview:
+/// error: `, `planview: warning: `, or a `  hint: ` right after an error), and
+/// none starts with text from the attacks (a line of the input's own).
+fn stderr_structure(stderr: &str) -> Option<String> {
+    let mut after_error = false;
+    for line in stderr.lines() {
+        let body = if let Some(b) = line.strip_prefix("planview: error: ") {
+            after_error = true;
+            b
+        } else if let Some(b) = line.strip_prefix("planview: warning: ") {
+            after_error = false;
+            b
+        } else if line.starts_with("  hint: ") && after_error {
+            after_error = false;
+            continue;
+        } else {
+            return Some(format!("a line that is not planview's: {line:?}"));
+        };
+        if ["# INJECTED", "<script>", "```", "'$(touch"].iter().any(|a| body.starts_with(a)) {
+            return Some(format!("the input started a line of its own: {line:?}"));
+        }
+    }
+    None
 }
 
 /// Where `v` breaks `schemas/CMD.schema.json` (none when there is no such schema).
@@ -346,6 +374,34 @@ fn hostile_strings_never_reach_the_terminal_raw_in_any_command_or_format() {
     }
     check_carried(&carried, &mut failures);
     report("terminal-safety failures", failures);
+}
+
+/// A policy file is input too (a pull request can change it): globs and types
+/// echoed in the verdict, and errors quoting an unknown key or a bad value.
+#[test]
+fn hostile_policy_files_are_escaped_like_any_input() {
+    let attacks = attacks();
+    let takes_policy: BTreeSet<String> =
+        commands().into_iter().filter(|c| help(&[&c.name, "-h"]).contains("--policy <FILE>")).map(|c| c.name).collect();
+    assert!(!takes_policy.is_empty(), "no command takes --policy");
+    let mut all = Vec::new();
+    for policy in ["hostile-policy.json", "hostile-policy-bad.json", "hostile-policy-bad-value.json"] {
+        let path = format!("testdata/hostile/{policy}");
+        all.extend(
+            runs(&HOSTILE[..1], &[Colour::NoColorEnv, Colour::Always], &["--policy", path.as_str()])
+                .into_iter()
+                .filter(|r| takes_policy.contains(&r.cmd))
+                .map(|mut r| {
+                    r.fixture = format!("{} with {policy}", r.fixture);
+                    r
+                }),
+        );
+    }
+    let (mut failures, mut carried) = (Vec::new(), BTreeMap::new());
+    for (r, out) in &execute(all) {
+        check_hostile_run(r, out, &attacks, &mut failures, &mut carried);
+    }
+    report("policy-file failures", failures);
 }
 
 /// A file name is input too: headings, errors, JSON `file` fields.
@@ -613,4 +669,8 @@ fn shell_words_splits_like_a_posix_shell() {
     assert!(markdown_injection("| <script> |").is_some());
     assert!(markdown_injection("x\n# INJECTED").is_some());
     assert!(markdown_injection("```\nopen").is_some());
+    assert!(stderr_structure("planview: error: f: x\n  hint: y\nplanview: warning: z\n").is_none());
+    assert!(stderr_structure("planview: error: a\nplanview: error: # INJECTED\n").is_some());
+    assert!(stderr_structure("planview: error: a\n  hint: b\n  hint: fake\n").is_some());
+    assert!(stderr_structure("oops\n").is_some());
 }

@@ -12,7 +12,8 @@ unknown actions, attribute keys and values (nested), replace_paths, output
 names and values, check addresses and messages, variable names, state
 resources and outputs, drift, relevant_attributes. hostile-wrapped.json is
 the plan inside a CI wrapper's text, attacks included (for --lenient);
-hostile-types.json has them in a field of the wrong type (an input error).
+hostile-types.json has them in a field of the wrong type (an input error),
+hostile-policy*.json in gate policy files.
 attacks.json lists the attack strings, so the test can check that JSON output
 carries them intact.
 
@@ -390,6 +391,13 @@ with open(os.path.join(HERE, "secrets-wrapped.json"), "w", encoding="utf-8") as 
     f.write("+ TF_VAR_db_password=" + S["DBPASS"] + " tofu show -json plan.out\n")
     f.write(json.dumps(secrets_plan, ensure_ascii=False) + "\n")
     f.write("::debug::stdout: " + S["VARIABLE"] + "\n")
+
+# Gate policy files (a PR can change them): attacks in every string they hold,
+# and in an unknown key and a bad value (input errors that quote them).
+write("hostile-policy.json", {"protect": [ALL, "terraform_data.*" + CSI], "allow": [ALL, OSC8 + "*"],
+                              "protect_types": [ALL], "deny": ["create"], "max": {"delete": 1}})
+write("hostile-policy-bad.json", {"protect": ["x"], ALL: True})
+write("hostile-policy-bad-value.json", {"drift": ALL})
 
 # A field of the wrong type holding the attacks: the error message quotes it.
 write("hostile-types.json", {"format_version": "1.2", "resource_changes": [
