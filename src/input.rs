@@ -43,7 +43,7 @@ pub fn read(source: &Source) -> Result<Vec<u8>, InputError> {
 /// Read the whole input, as JSON: a saved binary plan (a zip archive) is turned
 /// into JSON by running `show -json` on it as `show` says.
 pub fn read_with(source: &Source, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
-    json_of(source, read_raw(source)?, show)
+    json_of(source, read_raw_with(source, show.lenient)?, show)
 }
 
 /// The input's bytes as JSON: unchanged, or, for a saved plan, what `show -json` prints.
@@ -67,15 +67,51 @@ pub fn json_of(source: &Source, bytes: Vec<u8>, show: &ReadOptions) -> Result<Ve
 /// Read the bytes of the input as they are. Files are read in one go
 /// (serde_json is several times faster on a slice than on a reader).
 pub fn read_raw(source: &Source) -> Result<Vec<u8>, InputError> {
+    read_raw_with(source, false)
+}
+
+/// [`read_raw`]; stdin stops early on input that can only be refused (see
+/// [`hopeless`]), so `planview gate < /dev/zero` ends instead of filling memory.
+pub fn read_raw_with(source: &Source, lenient: bool) -> Result<Vec<u8>, InputError> {
     let name = source.name();
     match source {
         Source::Stdin => {
             let mut buf = Vec::new();
-            std::io::stdin()
-                .lock()
-                .read_to_end(&mut buf)
-                .map_err(|e| InputError::new(&name, format!("cannot read standard input: {e}")))?;
-            Ok(buf)
+            let mut stdin = std::io::stdin().lock();
+            let failed = |e: std::io::Error| InputError::new(&name, format!("cannot read standard input: {e}"));
+            // The start decides: read it, judge it, then read the rest.
+            let mut limit = HEAD;
+            loop {
+                let want = limit - buf.len();
+                let n = (&mut stdin).take(want as u64).read_to_end(&mut buf).map_err(failed)?;
+                if n < want {
+                    return Ok(buf); // the end of the input
+                }
+                if hopeless(&buf, lenient) {
+                    return Ok(buf); // parsing what was read gives the error
+                }
+                if !lenient || memchr::memchr(b'{', &buf).is_some() {
+                    break;
+                }
+                limit = (limit * 4).min(MAX_PREFIX + 1);
+            }
+            // The rest, depth-checked as it comes: an endless `[[[[...` stops
+            // at the limit instead of filling memory.
+            let mut scanner = crate::scan::Scanner::new(lenient);
+            scanner.feed(&buf);
+            loop {
+                if scanner.found().too_deep.is_some() {
+                    return Ok(buf); // parsing what was read gives the error
+                }
+                let from = buf.len();
+                let n = (&mut stdin).take(1 << 20).read_to_end(&mut buf).map_err(failed)?;
+                if n == 0 {
+                    return Ok(buf);
+                }
+                if !scanner.done() {
+                    scanner.feed(&buf[from..]);
+                }
+            }
         }
         Source::File(path) => {
             check_not_dir(&name, path)?;
@@ -104,6 +140,30 @@ pub fn open(source: &Source, show: &ReadOptions) -> Result<Box<dyn Read + Send>,
     }
     src.read_to_end(&mut head).map_err(|e| open_error(&name, &e))?;
     Ok(Box::new(std::io::Cursor::new(json_of(source, head, show)?)))
+}
+
+/// How much of a piped input is read before judging its start.
+/// (As much as the streaming reader's first piece.)
+pub(crate) const HEAD: usize = 256 << 10;
+
+/// The most text `--lenient` skips looking for the JSON's first `{`.
+pub const MAX_PREFIX: usize = 64 << 20;
+
+/// True when the start of an input already decides that it will be refused:
+/// UTF-16 or a BOM (strict), not an object (strict; a saved plan's zip
+/// signature aside), or no `{` in the first [`MAX_PREFIX`] bytes (lenient).
+fn hopeless(head: &[u8], lenient: bool) -> bool {
+    if is_saved_plan(head) {
+        return false;
+    }
+    if sniff_encoding("", head, lenient).is_err() {
+        return true;
+    }
+    if lenient {
+        return head.len() > MAX_PREFIX && memchr::memchr(b'{', head).is_none();
+    }
+    let start = head.iter().position(|b| !b.is_ascii_whitespace());
+    start.is_some_and(|i| head[i] != b'{')
 }
 
 /// Refuse what cannot hold a plan before reading it: a directory, and devices
@@ -401,7 +461,7 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
     sniff_encoding(name, bytes, opts.lenient)?;
     // --lenient: the document starts at the first `{` (when there is none, the
     // input is read as it is, and refused as strictly).
-    let skip = if opts.lenient { memchr::memchr(b'{', bytes).unwrap_or(0) } else { 0 };
+    let skip = if opts.lenient { memchr::memchr(b'{', &bytes[..bytes.len().min(MAX_PREFIX + 1)]).unwrap_or(0) } else { 0 };
     if skip > 0 && !bytes[..skip].iter().all(u8::is_ascii_whitespace) {
         let (l, c) = line_col(bytes, skip);
         opts.notes.push(name, skipped_prefix(skip, l, c));

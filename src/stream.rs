@@ -339,8 +339,8 @@ impl<'n> Reader<'n> {
             }
             skipped += self.buf.len() - self.pos;
             self.pos = self.buf.len();
-            if !self.fill()? {
-                return strict; // no object anywhere: refused as strictly
+            if skipped > crate::input::MAX_PREFIX || !self.fill()? {
+                return strict; // no object (early enough): refused as strictly
             }
         }
         let (l, c) = self.location(self.pos);
@@ -375,6 +375,11 @@ impl<'n> Reader<'n> {
                 .unwrap_or_else(|| InputError::new(self.name, "unreadable encoding"))),
             Ok(Piece::TooDeep(valid)) => {
                 self.buf.push_str(&valid);
+                if self.pos == 0 && self.base_lines == 0 && self.base_col == 0 {
+                    // Still at the start: what the input starts with is judged
+                    // first, as a whole-file read does (`[[[[...` is an array).
+                    check_start(self.name, &self.buf)?;
+                }
                 let (l, c) = self.location(self.buf.len());
                 Err(too_deep(self.name, l, c))
             }
@@ -755,6 +760,7 @@ mod tests {
             b"{\"format_version\":\"1.0\"}\nDone.",
             b"{\"format_version\":\"1.2\",\n\"resource_changes\":[],\"resource_changes\":[]}",
             b"{\"format_version\":\"1.2\",\"resource_changes\":[{\"address\":\"a\",\"address\":\"b\",\"change\":{\"actions\":[]}}]}",
+            &[b'['; 300],
             b"{\"format_version\":\"1.2\",\n\"x\":\"[[[\", \"y\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
         ];
         let lenient_cases: &[&[u8]] = &[

@@ -302,3 +302,74 @@ fn error_messages_escape_hostile_file_names_and_keys() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Run planview with an endless stdin repeating `unit` (after `head`); the
+/// run must end by itself within a minute.
+fn with_endless_stdin(args: &[&str], head: &'static [u8], unit: &'static [u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_planview"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut si = child.stdin.take().unwrap();
+    std::thread::spawn(move || {
+        let block: Vec<u8> = unit.iter().copied().cycle().take(64 << 10).collect();
+        if si.write_all(head).is_err() {
+            return;
+        }
+        // Until planview closes its end (a write error): at most 2 GB.
+        for _ in 0..32 << 10 {
+            if si.write_all(&block).is_err() {
+                return;
+            }
+        }
+    });
+    let started = std::time::Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().ok();
+            panic!("{args:?} did not end on an endless input");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn endless_input_on_stdin_ends_with_an_error_not_a_hang() {
+    let cases: [(&[u8], &[u8], &str); 4] = [
+        (b"", b"\0", "input does not start with a JSON object"),
+        (b"", b"[", "input is a JSON array"),
+        (b"", b"{", "nested deeper than 127 levels"),
+        (b"{\"format_version\":\"1.2\",\"x\":", b"[\n", "nested deeper than 127 levels"),
+    ];
+    for (head, unit, expect) in cases {
+        for cmd in ["summary", "gate", "show"] {
+            for lenient in [false, true] {
+                let mut args = vec![cmd];
+                if lenient {
+                    args.push("--lenient");
+                }
+                if lenient && unit == b"\0" {
+                    continue; // below: 64 MB of noise without a `{` first
+                }
+                let o = with_endless_stdin(&args, head, unit);
+                assert_eq!(o.status.code(), Some(2), "{args:?} {unit:?}");
+                assert!(stderr(&o).contains(expect), "{args:?} {unit:?}: {}", stderr(&o));
+            }
+        }
+    }
+    // --lenient looks for the JSON in the first 64 MB of noise, then gives up.
+    for cmd in ["summary", "gate"] {
+        let o = with_endless_stdin(&[cmd, "--lenient"], b"", b"noise\n");
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert!(stderr(&o).contains("input does not start with a JSON object"), "{cmd}: {}", stderr(&o));
+    }
+}
