@@ -53,6 +53,9 @@ impl Masker {
         for ch in p.output_changes.values() {
             self.collect_change(ch);
         }
+        if let Some(raw) = p.deferred_changes {
+            self.collect_deferred(raw);
+        }
         if let Ok(Some(v)) = p.planned_values() {
             self.collect_values(&v);
         }
@@ -66,6 +69,21 @@ impl Masker {
                 if let Some(v) = p.variables.get(name).and_then(|v| v.value) {
                     self.collect_marked(Some(v), Some(&Value::Bool(true)));
                 }
+            }
+        }
+    }
+
+    /// `deferred_changes` (Terraform 1.9+): `[{"reason", "resource_change"}]`,
+    /// each change marked as any other. An unreadable list marks nothing.
+    fn collect_deferred(&mut self, raw: &RawValue) {
+        #[derive(serde::Deserialize)]
+        struct Deferred<'a> {
+            #[serde(borrow, default)]
+            resource_change: Option<ResourceChange<'a>>,
+        }
+        if let Ok(list) = serde_json::from_str::<Vec<Deferred<'_>>>(raw.get()) {
+            for rc in list.iter().filter_map(|d| d.resource_change.as_ref()) {
+                self.collect_change_of(rc);
             }
         }
     }
@@ -334,6 +352,14 @@ mod tests {
         assert!(!m.is_secret("admin"), "unmarked sibling collected");
         assert!(!m.is_secret("visible"));
         assert!(!m.is_secret("public"));
+    }
+
+    #[test]
+    fn secrets_marked_in_deferred_changes_are_collected() {
+        let plan = r#"{"format_version":"1.2","resource_changes":[],"deferred_changes":[{"reason":"provider_config_unknown",
+            "resource_change":{"address":"a.b","change":{"actions":["create"],"after":{"pw":"deferred-secret"},"after_sensitive":{"pw":true}}}}]}"#;
+        let m = Masker::collect(&parse("p", plan.as_bytes()).unwrap());
+        assert!(m.is_secret("deferred-secret"));
     }
 
     #[test]

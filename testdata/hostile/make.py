@@ -62,7 +62,7 @@ def rc(address, actions, **kw):
     change = {"actions": actions, "before": kw.pop("before", None), "after": kw.pop("after", None),
               "after_unknown": kw.pop("after_unknown", {}),
               "before_sensitive": kw.pop("before_sensitive", {}), "after_sensitive": kw.pop("after_sensitive", {})}
-    for k in ("importing", "replace_paths", "generated_config"):
+    for k in ("importing", "replace_paths", "generated_config", "after_identity"):
         if k in kw:
             change[k] = kw.pop(k)
     d = {"address": address, "mode": kw.pop("mode", "managed"), "type": kw.pop("type", "terraform_data"),
@@ -237,7 +237,8 @@ S = {k: "PVSECRET-" + k for k in [
     "TFDATA-INPUT-V2", "DBPASS", "DRIFT-BEFORE", "DRIFT-AFTER", "DRIFT-NESTED", "OUT-CHANGE-AFTER",
     "OUT-CHANGE-BEFORE", "OUT-CHANGE-NESTED", "PV-RESOURCE", "PV-OUTPUT", "PRIOR-RESOURCE", "PRIOR-OUTPUT",
     "VARIABLE", "VARIABLE-NESTED", "STATE-OUTPUT", "STATE-OUTPUT-NESTED", "STATE-RESOURCE", "STATE-CHILD",
-    "STATE-DEPOSED", "DEPOSED-BEFORE", "IMPORT-AFTER", "REPLACE-BEFORE", "READ-AFTER", "FORGET-BEFORE"]}
+    "STATE-DEPOSED", "DEPOSED-BEFORE", "IMPORT-AFTER", "REPLACE-BEFORE", "READ-AFTER", "FORGET-BEFORE",
+    "DEFERRED-AFTER"]}
 # A secret with characters every escaping changes (JSON, terminal, markdown, HCL).
 S["TRICKY"] = "PVSECRET-TRICKY\"|*_`<>${x}%{y}\\\u202e\x1b[1m\u009bend"
 SHORT = "q#Z7"  # shorter than 8: masked as a whole value only
@@ -286,7 +287,11 @@ secrets_plan = {
                   "copy_short": SHORT, "token_copy": S["VARIABLE-NESTED"],
                   # Copies of secrets only marked where no command prints them.
                   "pv_copy": S["PV-RESOURCE"], "prior_copy": "output=" + S["PRIOR-OUTPUT"],
-                  "prior_resource_copy": [S["PRIOR-RESOURCE"]]}),
+                  "prior_resource_copy": [S["PRIOR-RESOURCE"]],
+                  # A secret as a map key, and one marked only in a deferred change.
+                  "labels": {S["RC-BEFORE"]: "key-copy"}, "deferred_copy": S["DEFERRED-AFTER"]},
+           after_identity={"id": "identity/" + S["DBPASS"]},
+           generated_config="resource \"x\" {\n  password = \"" + S["DBPASS"] + "\"\n}"),
         rc("terraform_data.dep", ["delete"], deposed="00000001",
            before={"input": S["DEPOSED-BEFORE"]}, before_sensitive={"input": True}),
         rc(key("terraform_data.keyed", "k-" + S["TRICKY"] + "-k"), ["create"], name="keyed",
@@ -309,6 +314,9 @@ secrets_plan = {
         rc("terraform_data.drifted", ["update"], before={"input": S["DRIFT-BEFORE"], "n": {"p": "a"}},
            after={"input": S["DRIFT-AFTER"], "n": {"p": S["DRIFT-NESTED"]}},
            before_sensitive={"input": True}, after_sensitive={"input": True, "n": {"p": True}})],
+    "deferred_changes": [{"reason": "provider_config_unknown", "resource_change": rc(
+        "terraform_data.deferred", ["create"], after={"input": S["DEFERRED-AFTER"]},
+        after_sensitive={"input": True})}],
     "relevant_attributes": [{"resource": "terraform_data.drifted", "attribute": ["input"]},
                             {"resource": "terraform_data.drifted", "attribute": ["n", "p"]}],
     "output_changes": {
