@@ -61,6 +61,11 @@ fn help(args: &[&str]) -> String {
 /// The subcommands listed under `Commands:` in `planview --help`, with their
 /// formats (`[possible values: ...]` of `--format`) and switches from `-h`.
 fn commands() -> Vec<Cmd> {
+    static COMMANDS: std::sync::OnceLock<Vec<Cmd>> = std::sync::OnceLock::new();
+    COMMANDS.get_or_init(read_commands).clone()
+}
+
+fn read_commands() -> Vec<Cmd> {
     let text = help(&["--help"]);
     let mut names = Vec::new();
     let mut inside = false;
@@ -77,27 +82,44 @@ fn commands() -> Vec<Cmd> {
         }
     }
     assert!(names.len() >= 8 && names.iter().any(|n| n == "summary"), "could not read the commands from --help:\n{text}");
-    names.into_iter().map(|name| describe(&name)).collect()
+    let cmds: Vec<Cmd> = names.into_iter().map(|name| describe(&name)).collect();
+    // The help is read right (else coverage would shrink silently).
+    assert!(cmds.iter().any(|c| c.takes_color) && cmds.iter().any(|c| c.more.contains(&"--all")), "{cmds:?}");
+    assert!(cmds.iter().all(|c| !c.formats.is_empty()), "{cmds:?}");
+    cmds
 }
 
 fn describe(name: &str) -> Cmd {
     let h = help(&[name, "-h"]);
     let flat = h.split_whitespace().collect::<Vec<_>>().join(" ");
-    let at = flat.find("--format <FORMAT>").unwrap_or_else(|| panic!("`{name} -h` has no --format:\n{h}"));
-    let rest = &flat[at..];
-    let values = rest
-        .find("[possible values: ")
-        .map(|i| &rest[i + "[possible values: ".len()..])
-        .and_then(|r| r.find(']').map(|j| &r[..j]))
-        .unwrap_or_else(|| panic!("`{name} -h`: no possible values for --format:\n{h}"));
-    let formats: Vec<String> = values.split(", ").map(str::to_string).collect();
+    // The options it takes: lines of the help that start with them.
+    let options: Vec<&str> = h
+        .lines()
+        .map(str::trim_start)
+        // `-f, --format <FORMAT>  ...` or `--all  ...`: the long name.
+        .filter_map(|l| if l.starts_with("--") { Some(l) } else { l.strip_prefix('-').and_then(|r| r.split_once(", ").map(|(_, long)| long)) })
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    // `--format`'s values; a command without it runs once in its only format ("").
+    let formats: Vec<String> = match flat.find("--format <FORMAT>") {
+        None => vec![String::new()],
+        Some(at) => {
+            let rest = &flat[at..];
+            let values = rest
+                .find("[possible values: ")
+                .map(|i| &rest[i + "[possible values: ".len()..])
+                .and_then(|r| r.find(']').map(|j| &r[..j]))
+                .unwrap_or_else(|| panic!("`{name} -h`: no possible values for --format:\n{h}"));
+            values.split(", ").map(str::to_string).collect()
+        }
+    };
     let usage = h.lines().find(|l| l.starts_with("Usage:")).unwrap_or_default();
     Cmd {
         name: name.to_string(),
         formats,
-        takes_color: flat.contains("--color <WHEN>"),
+        takes_color: options.contains(&"--color"),
         many_files: usage.contains("[FILE]..."),
-        more: MORE.iter().copied().filter(|f| flat.contains(&format!("{f} "))).collect(),
+        more: MORE.iter().copied().filter(|f| options.contains(f)).collect(),
     }
 }
 
@@ -151,7 +173,10 @@ fn runs(files: &[&str], colours: &[Colour], extra: &[&str]) -> Vec<Run> {
             for set in &sets {
                 for variant in &variants {
                     for &colour in colours {
-                        let mut args: Vec<String> = vec![c.name.clone(), "--format".into(), format.clone()];
+                        let mut args: Vec<String> = vec![c.name.clone()];
+                        if !format.is_empty() {
+                            args.extend(["--format".into(), format.clone()]);
+                        }
                         match colour {
                             Colour::Never if c.takes_color => args.extend(["--color".into(), "never".into()]),
                             Colour::Always if c.takes_color => args.extend(["--color".into(), "always".into()]),
