@@ -28,8 +28,9 @@ const SECRETS: &[&str] =
     &["testdata/hostile/secrets-plan.json", "testdata/hostile/secrets-state.json", "testdata/hostile/secrets-wrapped.json"];
 /// Commands that print help or generated text, not anything from an input.
 const SKIP: &[&str] = &["help", "completions", "man"];
-/// Switches that show more of the input: each command also runs with those it takes.
-const MORE: &[&str] = &["--all", "--full", "--prior", "--fail-on-checks", "--lenient"];
+/// Switches that show more of the input (or cut markdown short): each command
+/// also runs with those it takes.
+const MORE: &[&str] = &["--all", "--full", "--prior", "--fail-on-checks", "--lenient", "--max-bytes=2000"];
 /// Commands that never print an attribute or output value (so no marker, even
 /// with --show-sensitive).
 const NO_VALUES: &[&str] = &["state"];
@@ -119,7 +120,7 @@ fn describe(name: &str) -> Cmd {
         formats,
         takes_color: options.contains(&"--color"),
         many_files: usage.contains("[FILE]..."),
-        more: MORE.iter().copied().filter(|f| options.contains(f)).collect(),
+        more: MORE.iter().copied().filter(|f| options.contains(&f.split('=').next().unwrap_or(f))).collect(),
     }
 }
 
