@@ -399,6 +399,13 @@ fn hostile_strings_never_reach_the_terminal_raw_in_any_command_or_format() {
         }
     }
     check_carried(&carried, &mut failures);
+    // Over the hostile fixtures, every attack comes through every JSON format intact.
+    for (key, names) in &carried {
+        let missing: Vec<&String> = attacks.keys().filter(|a| !names.contains(*a)).collect();
+        if !missing.is_empty() {
+            failures.push(format!("{key}: these attacks never come through intact (dropped or altered): {missing:?}"));
+        }
+    }
     report("terminal-safety failures", failures);
 }
 

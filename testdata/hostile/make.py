@@ -143,6 +143,7 @@ hostile_plan = {
         rc("terraform_data.amb1" + CR, ["delete"], before={"v": "dup"}),
         rc("terraform_data.amb2" + TITLE, ["delete"], before={"v": "dup"}),
         rc("terraform_data.amb3" + MD, ["create"], after={"v": "dup"}),
+        rc("terraform_data.bad" + ALL, ["delete"], before={"v": "alone"}),
         # The same with valid addresses whose index keys carry the attacks.
         rc(key("terraform_data.from", SHELL + CSI + OSC8), ["delete"], before={"input": "pair", "tag": ALL},
            index=SHELL + CSI + OSC8, name="from"),
