@@ -606,13 +606,7 @@ pub(crate) fn check_start(name: &str, text: &str) -> Result<(), InputError> {
 }
 
 pub(crate) fn json_error(name: &str, e: &serde_json::Error) -> InputError {
-    let msg = e.to_string();
-    // serde_json appends " at line L column C"; we print the location ourselves.
-    let msg = match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg,
-    };
-    let msg = redact_found_value(&msg);
+    let msg = serde_message(e);
     let mut err = InputError::new(name, format!("invalid JSON: {msg}"));
     if e.line() > 0 {
         err = err.at(e.line(), e.column());
@@ -627,6 +621,17 @@ pub(crate) fn json_error(name: &str, e: &serde_json::Error) -> InputError {
         }
         _ => err,
     }
+}
+
+/// serde_json's message without its " at line L column C" (we print the
+/// location ourselves, in the whole input) and without the value it found.
+pub fn serde_message(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let msg = match msg.rfind(" at line ") {
+        Some(i) => &msg[..i],
+        None => &msg,
+    };
+    redact_found_value(msg)
 }
 
 /// serde's type errors quote the value they found (`invalid type: string
@@ -683,7 +688,7 @@ fn classify<'a>(name: &str, raw: RawDocument<'a>) -> Result<Document<'a>, InputE
         // A state, or the empty state `{"format_version":"1.0"}`.
         let values = match raw.values {
             Some(v) => serde_json::from_str::<Option<Values<'a>>>(v.get())
-                .map_err(|e| InputError::new(name, format!("invalid state `values`: {}", redact_found_value(&e.to_string()))))?,
+                .map_err(|e| InputError::new(name, format!("invalid state `values`: {}", serde_message(&e))))?,
             None => None,
         };
         return Ok(Document::State(StateDoc {
