@@ -54,7 +54,16 @@ impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The file name comes from the command line or a directory listing: one
         // line, escaped, so it cannot fake a line of its own (or a hint).
-        write!(f, "{}: {}", crate::sanitize::line(&self.location()), self.message)?;
+        write!(f, "{}: ", crate::sanitize::line(&self.location()))?;
+        // A message may span lines (a failing `show -json`'s stderr); none of
+        // them may pass for the hint line, which is ours.
+        for (i, l) in self.message.split('\n').enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            let looks_like_hint = i > 0 && l.trim_start().starts_with("hint:");
+            f.write_str(if looks_like_hint { l.trim_start() } else { l })?;
+        }
         if let Some(h) = &self.hint {
             write!(f, "\n  hint: {h}")?;
         }
@@ -107,5 +116,19 @@ impl fmt::Display for Error {
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Self {
         Error::Output(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_of_the_message_cannot_pass_for_the_hint() {
+        let e = InputError::new("p.zip", "`tofu show -json` failed:\nError: boom\n  hint: all is fine").hint("the real one");
+        let text = e.to_string();
+        let hints: Vec<&str> = text.lines().filter(|l| l.starts_with("  hint:")).collect();
+        assert_eq!(hints, ["  hint: the real one"], "{text}");
+        assert!(text.contains("\nhint: all is fine\n"), "{text}");
     }
 }

@@ -606,12 +606,7 @@ pub(crate) fn check_start(name: &str, text: &str) -> Result<(), InputError> {
 }
 
 pub(crate) fn json_error(name: &str, e: &serde_json::Error) -> InputError {
-    let msg = e.to_string();
-    // serde_json appends " at line L column C"; we print the location ourselves.
-    let msg = match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg,
-    };
+    let msg = serde_message(e);
     let mut err = InputError::new(name, format!("invalid JSON: {msg}"));
     if e.line() > 0 {
         err = err.at(e.line(), e.column());
@@ -626,6 +621,39 @@ pub(crate) fn json_error(name: &str, e: &serde_json::Error) -> InputError {
         }
         _ => err,
     }
+}
+
+/// serde_json's message without its " at line L column C" (we print the
+/// location ourselves, in the whole input) and without the value it found.
+pub fn serde_message(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let msg = match msg.rfind(" at line ") {
+        Some(i) => &msg[..i],
+        None => &msg,
+    };
+    redact_found_value(msg)
+}
+
+/// serde's type errors quote the value they found (`invalid type: string
+/// "hunter2", expected a boolean`). A document that cannot be read cannot be
+/// searched for secrets, so the value is replaced by its kind.
+pub fn redact_found_value(msg: &str) -> String {
+    for lead in ["invalid type: ", "invalid value: "] {
+        let Some(rest) = msg.strip_prefix(lead) else { continue };
+        let (found, tail) = rest.split_once(", expected ").map_or((rest, None), |(f, t)| (f, Some(t)));
+        let kind = if found.starts_with("string ") {
+            "a string"
+        } else if found.starts_with("integer ") || found.starts_with("floating point ") || found.starts_with("number") {
+            "a number"
+        } else {
+            return msg.to_string(); // booleans, maps, sequences, null: nothing to hide
+        };
+        return match tail {
+            Some(t) => format!("{lead}{kind}, expected {t}"),
+            None => format!("{lead}{kind}"),
+        };
+    }
+    msg.to_string()
 }
 
 /// UTF-16 without a BOM: NUL bytes in every other position at the start.
@@ -660,7 +688,7 @@ fn classify<'a>(name: &str, raw: RawDocument<'a>) -> Result<Document<'a>, InputE
         // A state, or the empty state `{"format_version":"1.0"}`.
         let values = match raw.values {
             Some(v) => serde_json::from_str::<Option<Values<'a>>>(v.get())
-                .map_err(|e| InputError::new(name, format!("invalid state `values`: {e}")))?,
+                .map_err(|e| InputError::new(name, format!("invalid state `values`: {}", serde_message(&e))))?,
             None => None,
         };
         return Ok(Document::State(StateDoc {
@@ -739,6 +767,17 @@ mod tests {
         assert!(err(r#"[1]"#).message.contains("array"));
         assert!(err("").message.contains("empty"));
         assert!(err(r#"{"format_version":1.0}"#).message.contains("must be a string"));
+    }
+
+    #[test]
+    fn type_errors_do_not_quote_the_value_found() {
+        let e = err(r#"{"format_version":"1.2","resource_changes":[{"address":"a.b","mode":"managed","change":{"actions":"hunter2-secret"}}]}"#);
+        assert!(!e.to_string().contains("hunter2"), "{e}");
+        assert!(e.message.contains("invalid type: a string, expected"), "{e}");
+        let e = err(r#"{"format_version":"1.2","resource_changes":[{"address":123456789,"mode":"managed","change":{"actions":[]}}]}"#);
+        assert!(!e.to_string().contains("123456789"), "{e}");
+        assert_eq!(redact_found_value("invalid type: boolean `true`, expected a string"), "invalid type: boolean `true`, expected a string");
+        assert_eq!(redact_found_value("invalid value: string \"x\""), "invalid value: a string");
     }
 
     #[test]

@@ -53,6 +53,9 @@ impl Masker {
         for ch in p.output_changes.values() {
             self.collect_change(ch);
         }
+        if let Some(raw) = p.deferred_changes {
+            self.collect_deferred(raw);
+        }
         if let Ok(Some(v)) = p.planned_values() {
             self.collect_values(&v);
         }
@@ -66,6 +69,21 @@ impl Masker {
                 if let Some(v) = p.variables.get(name).and_then(|v| v.value) {
                     self.collect_marked(Some(v), Some(&Value::Bool(true)));
                 }
+            }
+        }
+    }
+
+    /// `deferred_changes` (Terraform 1.9+): `[{"reason", "resource_change"}]`,
+    /// each change marked as any other. An unreadable list marks nothing.
+    fn collect_deferred(&mut self, raw: &RawValue) {
+        #[derive(serde::Deserialize)]
+        struct Deferred<'a> {
+            #[serde(borrow, default)]
+            resource_change: Option<ResourceChange<'a>>,
+        }
+        if let Ok(list) = serde_json::from_str::<Vec<Deferred<'_>>>(raw.get()) {
+            for rc in list.iter().filter_map(|d| d.resource_change.as_ref()) {
+                self.collect_change_of(rc);
             }
         }
     }
@@ -173,20 +191,34 @@ impl Masker {
     }
 
     /// Build the substring matcher: every secret of 8+ characters in each form
-    /// it can take in our output (as is, JSON-escaped, terminal-escaped,
-    /// markdown-escaped).
+    /// it can take in our output: as is, or quoted as an address key (as
+    /// Terraform writes it, and as planview's canonical addresses do) or as a
+    /// JSON string inside text; each of those as is, JSON-, terminal-,
+    /// markdown-, GitHub-command- and XML-escaped. Most secrets are plain
+    /// text, and all of these forms are one pattern.
     pub fn scrubber(&self) -> Scrubber {
         let mut patterns: BTreeSet<String> = BTreeSet::new();
         for s in &self.secrets {
             if s.chars().count() < MIN_SUBSTRING {
                 continue;
             }
-            patterns.insert(s.clone());
-            let json = serde_json::to_string(s).unwrap_or_default();
-            patterns.insert(json[1..json.len() - 1].to_string());
-            patterns.insert(crate::sanitize::line(s).into_owned());
-            patterns.insert(crate::sanitize::text(s).into_owned());
-            patterns.insert(crate::render::md_cell(s));
+            let (hcl, json) = (crate::query::address::hcl_quote(s), crate::render::json_string(s));
+            // Quoted inside text first (a key, an import id shown as JSON), then
+            // escaped for the output format.
+            let bases = [s.clone(), terraform_key_form(s), hcl[1..hcl.len() - 1].to_string(), json[1..json.len() - 1].to_string()];
+            for b in bases {
+                let json = crate::render::json_string(&b);
+                patterns.insert(json[1..json.len() - 1].to_string());
+                patterns.insert(crate::sanitize::line(&b).into_owned());
+                patterns.insert(crate::sanitize::text(&b).into_owned());
+                patterns.insert(crate::render::md_cell(&b));
+                patterns.insert(crate::sanitize::line(&b).replace('|', "\\|"));
+                patterns.insert(crate::render::gate::gh_data(&b));
+                patterns.insert(crate::render::gate::gh_property(&b));
+                patterns.insert(crate::render::gate::xml(&b, true));
+                patterns.insert(crate::render::gate::xml(&b, false));
+                patterns.insert(b);
+            }
         }
         let patterns: Vec<String> = patterns.into_iter().filter(|p| !p.is_empty()).collect();
         let ac = if patterns.is_empty() {
@@ -196,6 +228,40 @@ impl Masker {
         };
         Scrubber { ac }
     }
+}
+
+/// A string as Terraform and OpenTofu write it inside an instance key
+/// (`aws_x.y["KEY"]`), without the quotes: `\n`, `\r`, `\t`, `\"`, `\\`,
+/// `$${`/`%%{`, and what Go's `unicode.IsPrint` rejects as `\uxxxx` (controls,
+/// format characters such as the bidi ones, separators, spaces but U+0020).
+fn terraform_key_form(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '$' | '%' if chars.peek() == Some(&'{') => {
+                out.push(c);
+                out.push(c);
+            }
+            c if c.is_control()
+                || (c.is_whitespace() && c != ' ')
+                || matches!(c, '\u{00AD}' | '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}') =>
+            {
+                if (c as u32) < 0x10000 {
+                    out.push_str(&format!("\\u{:04x}", c as u32));
+                } else {
+                    out.push_str(&format!("\\U{:08x}", c as u32));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Replaces long secrets inside any output text.
@@ -289,6 +355,14 @@ mod tests {
     }
 
     #[test]
+    fn secrets_marked_in_deferred_changes_are_collected() {
+        let plan = r#"{"format_version":"1.2","resource_changes":[],"deferred_changes":[{"reason":"provider_config_unknown",
+            "resource_change":{"address":"a.b","change":{"actions":["create"],"after":{"pw":"deferred-secret"},"after_sensitive":{"pw":true}}}}]}"#;
+        let m = Masker::collect(&parse("p", plan.as_bytes()).unwrap());
+        assert!(m.is_secret("deferred-secret"));
+    }
+
+    #[test]
     fn scrub_masks_long_secrets_in_every_escaped_form() {
         let mut m = Masker::default();
         m.add("pass\"word|*x1");
@@ -297,6 +371,43 @@ mod tests {
         let out = s.scrub(br#"a pass"word|*x1 b "pass\"word|*x1" c pass"word\|\*x1 tiny"#);
         let out = String::from_utf8(out.into_owned()).unwrap();
         assert_eq!(out, r#"a (sensitive value) b "(sensitive value)" c (sensitive value) tiny"#);
+    }
+
+    #[test]
+    fn scrub_masks_a_secret_with_bidi_or_c1_in_its_json_escaped_form() {
+        let mut m = Masker::default();
+        let secret = "pass\u{202e}word\u{9b}x";
+        m.add(secret);
+        let mut json = Vec::new();
+        crate::render::write_json(&mut json, &serde_json::json!({"v": secret, "w": format!("db://u:{secret}@h")})).unwrap();
+        let out = String::from_utf8(m.scrubber().scrub(&json).into_owned()).unwrap();
+        assert!(!out.contains("word"), "{out}");
+        assert_eq!(out.matches(MASK).count(), 2, "{out}");
+    }
+
+    #[test]
+    fn scrub_masks_a_secret_quoted_in_an_address_key_and_in_gate_formats() {
+        let secret = "tok\"|*_`<>${x}%{y}\\\u{202e}\u{1b}[1m\u{9b}end";
+        let mut m = Masker::default();
+        m.add(secret);
+        let sc = m.scrubber();
+        let key = terraform_key_form(secret);
+        assert_eq!(key, r#"tok\"|*_`<>$${x}%%{y}\\\u202e\u001b[1m\u009bend"#);
+        let outputs = [
+            format!("a.b[\"{key}\"] x"),
+            crate::sanitize::line(&format!("a.b[\"{key}\"]")).into_owned(),
+            crate::render::md_code(&format!("a.b[{}]", crate::query::address::hcl_quote(secret))),
+            crate::render::gate::gh_data(&format!("msg {secret} end")),
+            crate::render::gate::xml(&format!("msg {secret} end"), false),
+            crate::render::md_cell(&format!("msg {secret} end")),
+            // A JSON-quoted id inside text, in JSON output and in markdown.
+            crate::render::json_string(&format!("imported from {}", crate::render::json_string(secret))),
+            crate::render::md_cell(&format!("imported from {}", crate::render::json_string(secret))),
+        ];
+        for o in outputs {
+            let out = String::from_utf8(sc.scrub(o.as_bytes()).into_owned()).unwrap();
+            assert!(!out.contains("tok") && out.contains(MASK), "{o} -> {out}");
+        }
     }
 
     #[test]

@@ -11,6 +11,13 @@ fn is_bidi(c: char) -> bool {
     matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// Characters JSON allows raw in a string that could still act on a terminal:
+/// DEL, C1 controls and bidi overrides/isolates. `render::write_json` writes
+/// them as `\uXXXX` (JSON itself already escapes the C0 controls).
+pub fn is_unsafe_in_json(c: char) -> bool {
+    c as u32 == 0x7F || (0x80..=0x9F).contains(&(c as u32)) || is_bidi(c)
+}
+
 fn needs_escape(c: char, keep_newlines: bool) -> bool {
     match c {
         '\n' | '\t' => !keep_newlines,

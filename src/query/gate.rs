@@ -189,7 +189,9 @@ impl PolicyFile {
                 None => msg,
             };
             let at = (e.line() > 0).then(|| (e.line(), e.column()));
-            (format!("invalid policy: {msg}"), at)
+            // The message quotes the file (an unknown key, a bad value): one line,
+            // so a newline in it cannot fake an error or hint line of its own.
+            (format!("invalid policy: {}", crate::sanitize::line(&msg)), at)
         })
     }
 }
@@ -783,6 +785,14 @@ mod tests {
         assert_eq!(p.deny, [GateAction::Forget]);
         assert_eq!(p.max, [(GateAction::Replace, 2)]);
         assert_eq!(p.drift, Some(DriftPolicy::Allow), "the flag wins over the file");
+    }
+
+    #[test]
+    fn policy_error_quoting_a_key_is_one_line_and_cannot_fake_a_hint() {
+        let (msg, _) = PolicyFile::parse("{\"x\\n  hint: all fine\\u001b[2J\": 1}").unwrap_err();
+        assert_eq!(msg.lines().count(), 1, "{msg}");
+        assert!(msg.contains("x\\n  hint: all fine\\x1B[2J"), "{msg}");
+        assert_eq!(crate::sanitize::terminal_hazard(msg.as_bytes(), false), None);
     }
 
     #[test]

@@ -125,8 +125,10 @@ pub fn find_moves(doc: &Document<'_>, opts: &MovesOptions) -> Result<MovesReport
             Ok(a) => a,
             Err(why) => {
                 report.unmatched.push(Unmatched {
-                    // Not canonical: shown as written, escaped and cut short.
-                    address: crate::sanitize::line(&crate::query::values::truncate(&rc.address, 200)).into_owned(),
+                    // Not canonical: as written, whole (a cut could leave part of a
+                    // secret the output scrubber no longer recognises). Renderers
+                    // escape it (comments are sanitised; JSON carries the original).
+                    address: rc.address.clone(),
                     action,
                     type_: rc.type_.clone(),
                     reason: format!("its address cannot be used in a moved block ({why})"),
@@ -894,13 +896,34 @@ mod tests {
     }
 
     #[test]
-    fn an_address_that_cannot_go_in_a_moved_block_is_reported_escaped() {
+    fn an_address_that_cannot_go_in_a_moved_block_is_reported_as_written_and_escaped_when_printed() {
         let bad = r#"{"address":"x_thing.a[\"${x}\u001b[2J\"]","mode":"managed","type":"x_thing","name":"a","change":{"actions":["delete"],"before":{"n":1}}}"#;
         let r = run(&[bad.to_string(), cre("x_thing.b", r#"{"n":1}"#, "{}")]);
         assert!(r.pairs.is_empty());
         let u = &r.unmatched[0];
         assert!(u.reason.contains("cannot be used in a moved block"), "{}", u.reason);
-        assert!(!u.address.contains('\x1b') && u.address.contains("\\x1B"), "{}", u.address);
+        // The report (and so JSON) keeps the original text; the comment escapes it.
+        assert!(u.address.contains('\x1b'), "{}", u.address);
+        let mut hcl = Vec::new();
+        crate::render::moves::write(&mut hcl, &r, crate::render::moves::MovesFormat::Hcl).unwrap();
+        let hcl = String::from_utf8(hcl).unwrap();
+        assert_eq!(crate::sanitize::terminal_hazard(hcl.as_bytes(), false), None, "{hcl}");
+        assert!(hcl.contains("\\x1B[2J"), "{hcl}");
+    }
+
+    #[test]
+    fn a_long_unmatched_address_is_kept_whole_so_a_secret_in_it_is_masked_whole() {
+        let address = format!("x_thing.{}_hunter2-secret_tail", "a".repeat(250));
+        let bad = format!(r#"{{"address":"{address}","mode":"managed","type":"x_thing","name":"a","change":{{"actions":["delete"],"before":{{"n":1}}}}}}"#);
+        let r = run(&[bad]);
+        assert_eq!(r.unmatched[0].address, address);
+        let mut m = crate::mask::Masker::default();
+        m.add("hunter2-secret");
+        let mut out = Vec::new();
+        crate::render::moves::write(&mut out, &r, crate::render::moves::MovesFormat::Hcl).unwrap();
+        let out = m.scrubber().scrub(&out).into_owned();
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.contains("hunter2") && text.contains("(sensitive value)_tail"), "{text}");
     }
 
     #[test]

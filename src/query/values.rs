@@ -53,12 +53,22 @@ impl OutputReport {
     pub fn from_output(name: &str, o: &OutputValue<'_>, vis: &Visibility) -> Result<Self, String> {
         let parsed: Option<serde_json::Value> = o.value.and_then(|v| serde_json::from_str(v.get()).ok());
         let masked = vis.must_mask(o.sensitive, parsed.as_ref());
+        let value = match (o.value, &parsed) {
+            (Some(_), _) if masked => None,
+            // Duplicate keys: shown from the parsed value (the last one wins), the
+            // very value checked for secrets, never the raw text holding both.
+            (Some(raw), Some(v)) if key_count(raw.get()) != parsed_key_count(v) => {
+                Some(RawValue::from_string(serde_json::to_string(v).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?)
+            }
+            (Some(raw), _) => Some(compact_raw(raw.get())?),
+            (None, _) => None,
+        };
         Ok(OutputReport {
             name: name.to_string(),
             type_: o.type_.map(|t| compact_raw(t.get())).transpose()?,
             sensitive: o.sensitive,
             masked,
-            value: if masked { None } else { o.value.map(|v| compact_raw(v.get())).transpose()? },
+            value,
         })
     }
 
@@ -111,6 +121,36 @@ pub fn compact(json: &str) -> String {
     out
 }
 
+/// How many object members JSON text holds (its `:` outside strings).
+fn key_count(json: &str) -> usize {
+    let (mut n, mut in_string, mut escaped) = (0, false, false);
+    for b in json.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if b == b':' {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// How many object members a parsed value holds (fewer than [`key_count`] of
+/// its text when a key was repeated).
+fn parsed_key_count(v: &serde_json::Value) -> usize {
+    match v {
+        serde_json::Value::Object(o) => o.len() + o.values().map(parsed_key_count).sum::<usize>(),
+        serde_json::Value::Array(a) => a.iter().map(parsed_key_count).sum(),
+        _ => 0,
+    }
+}
+
 fn compact_raw(json: &str) -> Result<Box<RawValue>, String> {
     RawValue::from_string(compact(json)).map_err(|e| e.to_string())
 }
@@ -156,6 +196,24 @@ mod tests {
         assert!(r.masked);
         let r = OutputReport::from_output("copy", &o, &vis).unwrap();
         assert!(!r.masked);
+    }
+
+    #[test]
+    fn duplicate_key_in_output_value_cannot_smuggle_a_secret() {
+        // The last duplicate wins (README): the earlier value is neither checked nor shown.
+        let o: OutputValue = serde_json::from_str(r#"{"value":{"a":"hunter2","a":"fine"},"sensitive":false}"#).unwrap();
+        let mut m = Masker::default();
+        m.add("hunter2");
+        let r = OutputReport::from_output("o", &o, &Visibility::default().with(&m)).unwrap();
+        assert!(!r.masked);
+        assert_eq!(r.display_value(), r#"{"a":"fine"}"#);
+        let nested: OutputValue = serde_json::from_str(r#"{"value":[{"b":{"a":"hunter2","a":1}}]}"#).unwrap();
+        let r = OutputReport::from_output("o", &nested, &Visibility::default().with(&m)).unwrap();
+        assert_eq!(r.display_value(), r#"[{"b":{"a":1}}]"#);
+        // Without duplicates the text is kept as written (numbers, escapes, colons in strings).
+        let plain: OutputValue = serde_json::from_str(r#"{"value":{"n": 1e400, "s": "a:\"b\u00e9"}}"#).unwrap();
+        let r = OutputReport::from_output("o", &plain, &Visibility::default().with(&m)).unwrap();
+        assert_eq!(r.display_value(), r#"{"n":1e400,"s":"a:\"b\u00e9"}"#);
     }
 
     #[test]

@@ -14,7 +14,7 @@ fn counts_text(r: &ChecksReport) -> String {
             _ => "no checks".into(),
         };
     }
-    let parts: Vec<String> = r.counts.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {k}")).collect();
+    let parts: Vec<String> = r.counts.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {}", line(k))).collect();
     parts.join(", ")
 }
 
@@ -119,5 +119,23 @@ impl Report for ChecksReport {
             )?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::filter::Filter;
+    use crate::query::checks::{checks, ChecksOptions};
+
+    #[test]
+    fn unknown_check_status_is_escaped_in_the_counts_line() {
+        let plan = r#"{"format_version":"1.2","checks":[{"address":{"kind":"check","to_display":"check.a"},"status":"error\u001b[2J\u009b"}]}"#;
+        let doc = crate::input::parse("p", plan.as_bytes()).unwrap();
+        let r = checks(&doc, &ChecksOptions { filter: &Filter::default(), all: true });
+        let mut out = Vec::new();
+        r.table(&mut out, &Style::default()).unwrap();
+        assert_eq!(crate::sanitize::terminal_hazard(&out, false), None);
+        assert!(String::from_utf8(out).unwrap().contains("1 error\\x1B[2J\\u{009B}"));
     }
 }

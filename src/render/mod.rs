@@ -127,10 +127,69 @@ pub fn md_code(s: &str) -> String {
     format!("{fence}{pad}{s}{pad}{fence}")
 }
 
-/// JSON with a trailing newline.
+/// Pretty JSON with a trailing newline. Besides what JSON requires (C0
+/// controls, quote, backslash), DEL, C1 controls and bidi overrides/isolates are
+/// written as `\uXXXX` escapes ([`SafeFormatter`]), so JSON printed to a
+/// terminal cannot drive it either (U+009B is a CSI on some terminals), and
+/// still decodes to exactly the input's strings.
 pub fn write_json<T: Serialize + ?Sized>(w: &mut dyn Write, value: &T) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *w, value).map_err(io::Error::other)?;
+    let mut ser = serde_json::Serializer::with_formatter(&mut *w, SafeFormatter(serde_json::ser::PrettyFormatter::new()));
+    value.serialize(&mut ser).map_err(io::Error::other)?;
     writeln!(w)
+}
+
+/// A string as a JSON string literal, escaped as [`write_json`] escapes it:
+/// its form in our JSON output.
+pub fn json_string(s: &str) -> String {
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, SafeFormatter(serde_json::ser::PrettyFormatter::new()));
+    // Writing a string to a Vec cannot fail.
+    let _ = s.serialize(&mut ser);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// serde_json's pretty formatter, escaping what [`sanitize::is_unsafe_in_json`]
+/// names in strings and in raw JSON fragments (`RawValue`) alike.
+pub struct SafeFormatter<'a>(pub serde_json::ser::PrettyFormatter<'a>);
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $t:ty),*)),* $(,)?) => {
+        $(fn $name<W: ?Sized + Write>(&mut self, w: &mut W $(, $arg: $t)*) -> io::Result<()> {
+            self.0.$name(w $(, $arg)*)
+        })*
+    };
+}
+
+impl serde_json::ser::Formatter for SafeFormatter<'_> {
+    delegate!(
+        begin_array(),
+        end_array(),
+        begin_array_value(first: bool),
+        end_array_value(),
+        begin_object(),
+        end_object(),
+        begin_object_key(first: bool),
+        end_object_key(),
+        begin_object_value(),
+        end_object_value(),
+    );
+
+    /// Raw JSON (`RawValue`) bypasses string escaping. In valid JSON these
+    /// characters can only be inside strings, where `\uXXXX` means the same.
+    fn write_raw_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
+        self.write_string_fragment(w, fragment)
+    }
+
+    fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
+        let mut rest = fragment;
+        while let Some(i) = rest.find(sanitize::is_unsafe_in_json) {
+            w.write_all(&rest.as_bytes()[..i])?;
+            let c = rest[i..].chars().next().unwrap_or_default();
+            write!(w, "\\u{:04x}", c as u32)?;
+            rest = &rest[i + c.len_utf8()..];
+        }
+        w.write_all(rest.as_bytes())
+    }
 }
 
 /// A failed input as it appears in multi-file JSON output.
@@ -181,6 +240,32 @@ mod tests {
         assert_eq!(md_cell("replace_triggered_by _x_"), "replace_triggered_by \\_x\\_");
         assert_eq!(md_code("a`b|c"), "``a`b\\|c``");
         assert_eq!(md_code("x\x1b"), "`x\\x1B`");
+    }
+
+    #[test]
+    fn json_escapes_del_c1_and_bidi_and_decodes_to_the_same_strings() {
+        let mut out = Vec::new();
+        let s = "a\u{1b}]52;c;eA==\u{7}\u{9b}31m\u{202e}\u{7f}\r\u{2066}\u{0}ü✓";
+        write_json(&mut out, &serde_json::json!({"k\u{9b}": s, "n": 1})).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(sanitize::terminal_hazard(text.as_bytes(), false), None, "{text:?}");
+        assert!(text.contains("\\u009b") && text.contains("\\u202e") && text.contains("\\u007f"), "{text}");
+        assert!(text.contains("ü✓"), "other non-ASCII stays as it is: {text}");
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back["k\u{9b}"], s);
+        // Pretty-printed as before.
+        assert!(text.starts_with("{\n  \"k"), "{text}");
+    }
+
+    #[test]
+    fn json_escapes_inside_raw_values_too() {
+        let raw = serde_json::value::RawValue::from_string("{\"a\u{9b}\":[\"\u{202e}x\",1e400]}".to_string()).unwrap();
+        let mut out = Vec::new();
+        write_json(&mut out, &raw).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text, "{\"a\\u009b\":[\"\\u202ex\",1e400]}\n");
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back["a\u{9b}"][0], "\u{202e}x");
     }
 
     #[test]

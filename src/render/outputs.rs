@@ -36,7 +36,7 @@ fn plan_verdict(p: &PlanOutputs) -> String {
     if p.outputs.is_empty() {
         return "Outputs: none in this plan.".into();
     }
-    let parts: Vec<String> = p.counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let parts: Vec<String> = p.counts.iter().map(|(k, n)| format!("{n} {}", line(k))).collect();
     format!("Outputs: {}.", parts.join(", "))
 }
 
@@ -139,5 +139,23 @@ impl Report for OutputsReport {
                 Ok(())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::outputs::outputs;
+    use crate::query::values::Visibility;
+
+    #[test]
+    fn unknown_output_action_is_escaped_in_the_counts_line() {
+        let plan = r#"{"format_version":"1.2","output_changes":{"o":{"actions":["update\u001b]8;;http://x\u0007"],"before":1,"after":2}}}"#;
+        let doc = crate::input::parse("p", plan.as_bytes()).unwrap();
+        let r = outputs(&doc, &Visibility::default()).unwrap();
+        let mut out = Vec::new();
+        r.table(&mut out, &Style::default()).unwrap();
+        assert_eq!(crate::sanitize::terminal_hazard(&out, false), None);
+        assert!(String::from_utf8(out).unwrap().contains("1 update\\x1B]8;;http://x\\x07"));
     }
 }

@@ -71,7 +71,7 @@ fn key_text(k: &str) -> String {
     if is_ident(k) {
         k.to_string()
     } else {
-        clean(&serde_json::to_string(k).unwrap_or_default()).into_owned()
+        clean(&super::json_string(k)).into_owned()
     }
 }
 
@@ -207,7 +207,7 @@ pub fn header_words(r: &ResourceDiff) -> String {
     }
     if r.importing {
         match &r.import_id {
-            Some(id) => parts.push(format!("imported from {}", serde_json::to_string(id).unwrap_or_default())),
+            Some(id) => parts.push(format!("imported from {}", super::json_string(id))),
             None => parts.push("imported".into()),
         }
     }
@@ -701,6 +701,16 @@ mod tests {
     fn keys_that_are_not_identifiers_are_quoted_and_escaped() {
         assert_eq!(key_text("cost_center"), "cost_center");
         assert_eq!(key_text("a b"), "\"a b\"");
-        assert_eq!(key_text("x\u{202E}y"), "\"x\\u{202E}y\"");
+        // Quoted as our JSON output quotes it (the form the secret scrubber knows).
+        assert_eq!(key_text("x\u{202E}y\u{1b}"), "\"x\\u202ey\\u001b\"");
+    }
+
+    #[test]
+    fn a_secret_in_a_quoted_key_is_masked() {
+        let mut m = crate::mask::Masker::default();
+        m.add("sec\u{202E}ret-key");
+        let shown = key_text("sec\u{202E}ret-key");
+        let out = m.scrubber().scrub(shown.as_bytes()).into_owned();
+        assert_eq!(String::from_utf8(out).unwrap(), "\"(sensitive value)\"");
     }
 }

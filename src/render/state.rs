@@ -64,7 +64,7 @@ impl Report for StateReport {
                     line(module_text(r)).into_owned(),
                     line(&r.type_).into_owned(),
                     line(&name_with_index(r)).into_owned(),
-                    r.mode.clone(),
+                    line(&r.mode).into_owned(),
                     line(r.provider_name.as_deref().unwrap_or("")).into_owned(),
                     m.join(", "),
                 ]
@@ -102,5 +102,23 @@ impl Report for StateReport {
             )?;
         }
         writeln!(w, "\n</details>")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::filter::Filter;
+    use crate::query::state::{state, StateOptions};
+
+    #[test]
+    fn unknown_resource_mode_is_escaped_in_the_table() {
+        let st = r#"{"format_version":"1.0","values":{"root_module":{"resources":[{"address":"a.b","mode":"managed\u009b2J","type":"a","name":"b"}]}}}"#;
+        let doc = crate::input::parse("s", st.as_bytes()).unwrap();
+        let r = state(&doc, &StateOptions { filter: &Filter::default(), prior: false }).unwrap();
+        let mut out = Vec::new();
+        r.table(&mut out, &Style::default()).unwrap();
+        assert_eq!(crate::sanitize::terminal_hazard(&out, false), None);
+        assert!(String::from_utf8(out).unwrap().contains("managed\\u{009B}2J"));
     }
 }

@@ -62,13 +62,19 @@ pub fn details(r: &ResourceEntry) -> Vec<String> {
     d
 }
 
-fn counts_line(m: &BTreeMap<String, u64>) -> String {
-    let parts: Vec<String> = m.iter().filter(|(_, v)| **v > 0).map(|(k, v)| format!("{v} {k}")).collect();
+/// `3 pass, 1 fail`: the keys (statuses, actions) come from the input, escaped with `esc`.
+fn counts_line(m: &BTreeMap<String, u64>, esc: impl Fn(&str) -> String) -> String {
+    let parts: Vec<String> = m.iter().filter(|(_, v)| **v > 0).map(|(k, v)| format!("{v} {}", esc(k))).collect();
     if parts.is_empty() {
         "none".into()
     } else {
         parts.join(", ")
     }
+}
+
+/// For [`counts_line`] in terminal text.
+fn plain(s: &str) -> String {
+    line(s).into_owned()
 }
 
 // ---------------------------------------------------------------- table
@@ -111,7 +117,7 @@ fn total_lines(w: &mut dyn Write, t: &SummaryTotal, style: &Style) -> io::Result
             t.read,
             t.deposed,
             t.drift,
-            counts_line(&t.checks)
+            counts_line(&t.checks, plain)
         )?;
     }
     if t.states > 0 {
@@ -160,10 +166,10 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
     if checks_total > 0 {
         let fails = p.checks.get("fail").copied().unwrap_or(0) + p.checks.get("error").copied().unwrap_or(0);
         let tone = if fails > 0 { Tone::Bad } else { Tone::Good };
-        writeln!(w, "checks: {}", style.paint(&counts_line(&p.checks), tone))?;
+        writeln!(w, "checks: {}", style.paint(&counts_line(&p.checks, plain), tone))?;
     }
     if !p.output_changes.is_empty() {
-        writeln!(w, "outputs: {}", counts_line(&p.output_changes))?;
+        writeln!(w, "outputs: {}", counts_line(&p.output_changes, plain))?;
     }
     if p.unrecognised > 0 {
         writeln!(
@@ -204,7 +210,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
     let tainted = if c.tainted > 0 { style.paint(&format!(", {} tainted", c.tainted), Tone::Warn) } else { String::new() };
     writeln!(w, "State: {} resources ({} managed, {} data){tainted}, {} outputs", c.resources, c.managed, c.data, s.outputs.len())?;
     if s.checks.values().sum::<u64>() > 0 {
-        writeln!(w, "checks: {}", counts_line(&s.checks))?;
+        writeln!(w, "checks: {}", counts_line(&s.checks, plain))?;
     }
     if !s.resources.is_empty() {
         // Counts by module and type.
@@ -229,7 +235,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
                 }
                 vec![
                     line(&r.address).into_owned(),
-                    r.mode.clone(),
+                    line(&r.mode).into_owned(),
                     line(r.provider_name.as_deref().unwrap_or("")).into_owned(),
                     marks.join(", "),
                 ]
@@ -324,8 +330,8 @@ fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
         p.read,
         p.deposed,
         p.drift,
-        counts_line(&p.checks),
-        if p.output_changes.is_empty() { "none".into() } else { counts_line(&p.output_changes) }
+        counts_line(&p.checks, md_cell),
+        if p.output_changes.is_empty() { "none".into() } else { counts_line(&p.output_changes, md_cell) }
     ));
     blocks.push(Block::Keep(s));
     if p.resources.is_empty() {
@@ -406,4 +412,45 @@ pub fn json_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()>
     let ok: Vec<&Summary> = items.iter().filter_map(|i| i.result.as_ref().ok()).collect();
     let failed = items.iter().filter(|i| i.result.is_err()).count() as u64;
     write_json(w, &JsonMany { files: list, total: sum(&ok, failed) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::summary::summarize;
+    use crate::query::values::Visibility;
+
+    fn table_of(json: &str) -> String {
+        let doc = crate::input::parse("f", json.as_bytes()).unwrap();
+        let s = summarize(&doc, &Visibility::default()).unwrap();
+        let items = vec![PerFile { file: "f".into(), result: Ok(s), masker: Default::default() }];
+        let mut out = Vec::new();
+        table_out(&mut out, &items, &Style::default()).unwrap();
+        assert_eq!(crate::sanitize::terminal_hazard(&out, false), None);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn unknown_check_status_and_output_action_are_escaped_in_count_lines() {
+        let t = table_of(
+            r#"{"format_version":"1.2","checks":[{"address":{"to_display":"c"},"status":"error\u001b[2J"}],
+               "output_changes":{"o":{"actions":["update\u001b]52;c;eA==\u0007"],"before":1,"after":2}}}"#,
+        );
+        assert!(t.contains("1 error\\x1B[2J") && t.contains("1 update\\x1B]52;c;eA==\\x07"), "{t}");
+        let mut md = Vec::new();
+        let doc = crate::input::parse("f", br#"{"format_version":"1.2","resource_changes":[],"checks":[{"address":{"to_display":"c"},"status":"x|<b>"}]}"#).unwrap();
+        let s = summarize(&doc, &Visibility::default()).unwrap();
+        let items = vec![PerFile { file: "f".into(), result: Ok(s), masker: Default::default() }];
+        markdown_out(&mut md, &items, 65536, &|s: &str| s.to_string()).unwrap();
+        let md = String::from_utf8(md).unwrap();
+        assert!(md.contains("1 x\\|&lt;b&gt;"), "{md}");
+    }
+
+    #[test]
+    fn unknown_resource_mode_is_escaped_in_the_state_table() {
+        let t = table_of(
+            r#"{"format_version":"1.0","values":{"root_module":{"resources":[{"address":"a.b","mode":"data\u009b2J","type":"a","name":"b"}]}}}"#,
+        );
+        assert!(t.contains("data\\u{009B}2J"), "{t}");
+    }
 }
