@@ -12,9 +12,10 @@ mod plan_gen;
 
 use proptest::prelude::*;
 
-/// A scratch file for this test thread.
+/// A scratch file for this test thread, in the target directory (overwritten
+/// by the next run, so nothing piles up in the system's temp directory).
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("planview-prop-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("properties");
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(format!("{name}-{:?}.json", std::thread::current().id()).replace(['(', ')'], ""))
 }
