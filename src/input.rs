@@ -3,6 +3,7 @@
 //! `format_version` gate.
 
 use crate::error::InputError;
+use crate::scan::is_json_ws;
 use crate::model::{Plan, RawDocument, State, Values};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -162,7 +163,7 @@ fn hopeless(head: &[u8], lenient: bool) -> bool {
     if lenient {
         return head.len() > MAX_PREFIX && memchr::memchr(b'{', head).is_none();
     }
-    let start = head.iter().position(|b| !b.is_ascii_whitespace());
+    let start = head.iter().position(|&b| !is_json_ws(b));
     start.is_some_and(|i| head[i] != b'{')
 }
 
@@ -462,7 +463,7 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
     // --lenient: the document starts at the first `{` (when there is none, the
     // input is read as it is, and refused as strictly).
     let skip = if opts.lenient { memchr::memchr(b'{', &bytes[..bytes.len().min(MAX_PREFIX + 1)]).unwrap_or(0) } else { 0 };
-    if skip > 0 && !bytes[..skip].iter().all(u8::is_ascii_whitespace) {
+    if skip > 0 && !bytes[..skip].iter().all(|&b| is_json_ws(b)) {
         let (l, c) = line_col(bytes, skip);
         opts.notes.push(name, skipped_prefix(skip, l, c));
     }
@@ -492,7 +493,7 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
         err
     })?;
     let rest = &text.as_bytes()[end..];
-    if let Some(r) = rest.iter().position(|b| !b.is_ascii_whitespace()) {
+    if let Some(r) = rest.iter().position(|&b| !is_json_ws(b)) {
         let (l, c) = line_col(bytes, skip + end + r);
         after_document(name, rest[r], l, c, opts)?;
     }
@@ -575,7 +576,7 @@ pub(crate) fn sniff_encoding(name: &str, bytes: &[u8], lenient: bool) -> Result<
 /// The first non-blank character must open an object; say what it is otherwise.
 /// `text` is the input, or (when streaming) the part of it read so far.
 pub(crate) fn check_start(name: &str, text: &str) -> Result<(), InputError> {
-    let start = text.find(|c: char| !c.is_ascii_whitespace());
+    let start = text.bytes().position(|b| !is_json_ws(b));
     let Some(start) = start else {
         return Err(InputError::new(name, "input is empty").hint("did `show -json` fail? check its exit code and stderr"));
     };

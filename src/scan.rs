@@ -7,6 +7,12 @@
 //! read-ahead thread and a whole-file read runs it once over the slice; both
 //! find the same offsets.
 
+/// JSON's whitespace (RFC 8259): space, tab, newline, carriage return. Not
+/// form feed or vertical tab, which `u8::is_ascii_whitespace` counts.
+pub fn is_json_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
 /// Deepest nesting of arrays and objects planview reads. serde_json refuses
 /// more than 127 levels when it builds values; with this limit checked over
 /// the whole text, every value planview parses later (on demand) parses.
@@ -81,7 +87,7 @@ impl Scanner {
                     let hit = if self.lenient {
                         memchr::memchr(b'{', &piece[i..])
                     } else {
-                        piece[i..].iter().position(|b| !b.is_ascii_whitespace())
+                        piece[i..].iter().position(|&b| !is_json_ws(b))
                     };
                     let Some(k) = hit else { break };
                     i += k;
@@ -218,7 +224,7 @@ mod tests {
     /// The plainest possible scanner, byte by byte, to check the fast one against.
     fn reference(bytes: &[u8], lenient: bool) -> Found {
         let mut f = Found::default();
-        let start = if lenient { bytes.iter().position(|&b| b == b'{') } else { bytes.iter().position(|b| !b.is_ascii_whitespace()) };
+        let start = if lenient { bytes.iter().position(|&b| b == b'{') } else { bytes.iter().position(|&b| !is_json_ws(b)) };
         let Some(start) = start else { return f };
         f.start = Some(start);
         let (mut depth, mut in_str, mut esc) = (0usize, false, false);

@@ -318,11 +318,11 @@ impl<'n> Reader<'n> {
     /// Read until the first non-blank character (or the end), then check it
     /// opens an object. `--lenient`: skip to the first `{`, with a warning.
     fn start(&mut self, opts: &ReadOptions) -> Result<(), InputError> {
-        while !self.eof && self.buf.trim_start_matches(|c: char| c.is_ascii_whitespace()).is_empty() {
+        while !self.eof && self.buf.bytes().all(crate::scan::is_json_ws) {
             self.fill()?;
         }
         // Not an object: read a little more so the message can say where the JSON starts.
-        while !self.eof && !self.buf.trim_start().starts_with('{') && self.buf.len() < 64 << 10 {
+        while !self.eof && !self.buf.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') && self.buf.len() < 64 << 10 {
             self.fill()?;
         }
         let strict = check_start(self.name, &self.buf);
@@ -761,6 +761,8 @@ mod tests {
             b"{\"format_version\":\"1.2\",\n\"resource_changes\":[],\"resource_changes\":[]}",
             b"{\"format_version\":\"1.2\",\"resource_changes\":[{\"address\":\"a\",\"address\":\"b\",\"change\":{\"actions\":[]}}]}",
             &[b'['; 300],
+            b"\x0c{\"format_version\":\"1.0\"}",
+            b"{\"format_version\":\"1.0\"}\x0c",
             b"{\"format_version\":\"1.2\",\n\"x\":\"[[[\", \"y\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
         ];
         let lenient_cases: &[&[u8]] = &[
@@ -768,6 +770,7 @@ mod tests {
             b"\xEF\xBB\xBFnoise {\"format_version\":\"1.0\",\n\"x\":[1,,2]}",
             b"noise\nno json here",
             b"\xFF\xFE{\x00}\x00",
+            b"\x0c\x0b noise\n\x0c{\"format_version\":\"1.0\",\"x\":[1,,2]}",
         ];
         let strict = ReadOptions::default();
         let lenient = ReadOptions { lenient: true, ..Default::default() };
@@ -788,6 +791,7 @@ mod tests {
             b"$ tofu show -json plan.out\n{\"format_version\":\"1.2\",\"resource_changes\":[{\"address\":\"a\",\"mode\":\"managed\",\"change\":{\"actions\":[\"delete\"]}}]}\n::debug::done",
             b"\xEF\xBB\xBF{\"format_version\":\"1.0\"}",
             b"  {\"format_version\":\"1.0\"}  ",
+            b"\x0c{\"format_version\":\"1.0\"}\x0c",
         ];
         for case in cases {
             let opts = ReadOptions { lenient: true, ..Default::default() };
