@@ -99,19 +99,3 @@ fn fuzz_failures_of_load_summary_stay_fixed() {
         }
     }
 }
-
-/// Found by `load_summary` (see `plan_gen::form_feed_before_the_json`): with
-/// `--lenient`, a form feed before the JSON is skipped by the whole-document
-/// reader and refused by the streamed one. Ignored until src/input.rs and
-/// src/stream.rs agree; then remove the ignore and the exception in plan_gen.
-#[test]
-#[ignore = "known gap: --lenient and a form feed before the JSON (streamed refuses, whole reads)"]
-fn lenient_form_feed_before_the_json_is_read_alike_streamed_and_whole() {
-    let data = b"\x0c{\"format_version\":\"1.2\",\"resource_changes\":[]}";
-    assert!(plan_gen::form_feed_before_the_json(data));
-    let opts = planview::input::ReadOptions { lenient: true, ..Default::default() };
-    let vis = planview::query::values::Visibility { show_sensitive: false, masker: None };
-    let streamed = planview::summary_streamed("ff.json", std::io::Cursor::new(data.to_vec()), &opts, &vis);
-    let whole = planview::input::parse_with("ff.json", data, &opts);
-    assert_eq!(streamed.is_ok(), whole.is_ok(), "streamed: {:?}", streamed.err());
-}
