@@ -301,12 +301,16 @@ impl<'u, 'a> Gen<'u, 'a> {
         for _ in 0..self.u.int_in_range(0..=3)? {
             let name = unique_key(&o, self.text()?);
             let sensitive: bool = self.u.arbitrary()?;
-            let (value, marker) = self.value(1)?;
-            // An output is marked as a whole: one holding a fresh secret is sensitive.
+            // An output is marked as a whole: one holding a fresh secret is
+            // sensitive. A sensitive one gets a fresh secret, drawn alone: a
+            // value drawn and then dropped would leave its secrets only in
+            // later unmarked copies (found by every_command).
             let (value, sensitive) = if sensitive {
                 (Value::String(self.secret()?), true)
             } else {
-                (value, marks_any(&marker))
+                let (value, marker) = self.value(1)?;
+                let marked = marks_any(&marker);
+                (value, marked)
             };
             o.insert(name, json!({"value": value, "type": "string", "sensitive": sensitive}));
         }
