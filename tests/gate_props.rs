@@ -5,19 +5,16 @@ use planview::model::Plan;
 use planview::query::gate::{evaluate, GateAction, Policy};
 use proptest::prelude::*;
 
-/// Action lists the generator draws from (the last is one planview does not know).
-const LISTS: &[&[&str]] = &[
-    &["no-op"],
-    &["create"],
-    &["read"],
-    &["update"],
-    &["delete"],
-    &["delete", "create"],
-    &["create", "delete"],
-    &["forget"],
-    &["forget", "create"],
-    &["create", "teleport"],
-];
+include!("support/actions.rs");
+
+/// An action list planview does not know; the generator draws it as list
+/// `RECOGNISED.len()`.
+const UNKNOWN: &[&str] = &["create", "teleport"];
+
+/// The action list numbered `i` (the last number is `UNKNOWN`).
+fn list(i: usize) -> &'static [&'static str] {
+    RECOGNISED.get(i).copied().unwrap_or(UNKNOWN)
+}
 
 #[derive(Debug, Clone)]
 struct Entry {
@@ -29,7 +26,7 @@ struct Entry {
 }
 
 fn entry() -> impl Strategy<Value = Entry> {
-    (prop::bool::weighted(0.2), 0..LISTS.len(), any::<bool>(), prop::bool::weighted(0.2), prop::bool::weighted(0.2))
+    (prop::bool::weighted(0.2), 0..=RECOGNISED.len(), any::<bool>(), prop::bool::weighted(0.2), prop::bool::weighted(0.2))
         .prop_map(|(data, list, deposed, importing, moved)| Entry { data, list, deposed, importing, moved })
 }
 
@@ -42,7 +39,7 @@ fn plan_json(entries: &[Entry], errored: bool) -> String {
         .iter()
         .enumerate()
         .map(|(i, e)| {
-            let list = LISTS[e.list];
+            let list = list(e.list);
             let actions = list.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(",");
             let mode = if e.data { "data" } else { "managed" };
             let prefix = if e.data { "data." } else { "" };
@@ -64,8 +61,8 @@ fn direct_count(entries: &[Entry], a: GateAction) -> u64 {
         .iter()
         .filter(|e| !e.data)
         .filter(|e| {
-            let l = LISTS[e.list];
-            let known = e.list != LISTS.len() - 1;
+            let l = list(e.list);
+            let known = e.list != RECOGNISED.len();
             let create = known && l.contains(&"create");
             let update = l == ["update"];
             let delete = l.contains(&"delete");
@@ -101,7 +98,7 @@ proptest! {
         let policy = Policy { deny: deny.clone(), max: max.clone(), allow_errored, ..Default::default() };
         let verdict = evaluate(&plan, &policy);
 
-        let unknown = entries.iter().any(|e| e.list == LISTS.len() - 1);
+        let unknown = entries.iter().any(|e| e.list == RECOGNISED.len());
         let default_rule = !deny.iter().any(|a| matches!(a, GateAction::Delete | GateAction::Any))
             && !max.iter().any(|(a, _)| *a == GateAction::Delete);
         let mut expect_fail = unknown || (errored && !allow_errored);

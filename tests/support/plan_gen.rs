@@ -59,18 +59,7 @@ struct Gen<'u, 'a> {
     secrets: Vec<String>,
 }
 
-/// The action lists planview (and the CLI) recognise.
-const RECOGNISED: &[&[&str]] = &[
-    &["no-op"],
-    &["create"],
-    &["read"],
-    &["update"],
-    &["delete"],
-    &["delete", "create"],
-    &["create", "delete"],
-    &["forget"],
-    &["forget", "create"],
-];
+include!("actions.rs");
 
 /// Action lists no version knows (drawn as often as each recognised one).
 const UNRECOGNISED: &[&[&str]] =
