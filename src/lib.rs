@@ -243,7 +243,12 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
 /// whatever the size, for a file as for a pipe.
 fn summary_of(src: &Source, show: &input::ReadOptions, vis: &Visibility) -> PerFile<query::summary::Summary> {
     let file = src.name();
-    match input::open(src, show).and_then(|r| summary_streamed(&file, r, show, vis)) {
+    // A regular file's reads never wait on a writer: its read-ahead thread is joined.
+    let ahead = match src {
+        input::Source::File(path) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => stream::ReadAhead::Joined,
+        _ => stream::ReadAhead::Detached,
+    };
+    match input::open(src, show).and_then(|r| summary_streamed(&file, r, ahead, show, vis)) {
         Ok((summary, masker)) => PerFile { file, result: Ok(summary), masker },
         Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
     }
@@ -256,11 +261,12 @@ fn summary_of(src: &Source, show: &input::ReadOptions, vis: &Visibility) -> PerF
 pub fn summary_streamed(
     name: &str,
     src: impl std::io::Read + Send + 'static,
+    ahead: stream::ReadAhead,
     opts: &input::ReadOptions,
     vis: &Visibility,
 ) -> Result<(query::summary::Summary, mask::Masker), InputError> {
     let mut both = (query::summary::PlanAccumulator::default(), mask::Masker::default());
-    let skeleton = stream::stream(name, src, opts, &mut both)?;
+    let skeleton = stream::stream(name, src, ahead, opts, &mut both)?;
     // Positions in the skeleton are not positions in the input: drop them.
     let doc = input::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
     let (mut acc, mut masker) = both;

@@ -703,7 +703,13 @@ pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
     let vis = Visibility { show_sensitive: false, masker: None };
     for lenient in [false, true] {
         let opts = ReadOptions { lenient, ..Default::default() };
-        let streamed = planview::summary_streamed("fuzz.json", std::io::Cursor::new(data.to_vec()), &opts, &vis);
+        let streamed = planview::summary_streamed(
+            "fuzz.json",
+            std::io::Cursor::new(data.to_vec()),
+            planview::stream::ReadAhead::Joined,
+            &opts,
+            &vis,
+        );
         let whole = planview::input::parse_with("fuzz.json", data, &opts).and_then(|doc| {
             let masker = planview::mask::Masker::collect(&doc);
             planview::query::summary::summarize(&doc, &vis.with(&masker))
