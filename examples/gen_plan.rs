@@ -160,9 +160,26 @@ impl Expect {
         format!(
             r#"{{"sample_address":{},"resource_changes":{},"totals":{{"import":{},"add":{},"change":{},"destroy":{},"forget":{}}},"actions":{{"no-op":{},"create":{},"update":{},"delete":{},"replace":{},"read":{},"forget":{}}},"moved":{},"deposed":{},"drift":{},"checks":{{"pass":{},"fail":{},"unknown":{}}},"output_changes":{}}}"#,
             json_str(&self.sample_address),
-            self.resource_changes, self.import, self.add, self.change, self.destroy, self.forget, self.no_op,
-            self.create, self.update, self.delete, self.replace, self.read, self.forget, self.moved, self.deposed,
-            self.drift, self.checks_pass, self.checks_fail, self.checks_unknown, self.output_changes
+            self.resource_changes,
+            self.import,
+            self.add,
+            self.change,
+            self.destroy,
+            self.forget,
+            self.no_op,
+            self.create,
+            self.update,
+            self.delete,
+            self.replace,
+            self.read,
+            self.forget,
+            self.moved,
+            self.deposed,
+            self.drift,
+            self.checks_pass,
+            self.checks_fail,
+            self.checks_unknown,
+            self.output_changes
         )
     }
 }
@@ -314,18 +331,32 @@ fn make_res(r: &mut Rng, i: u64) -> Res {
     let env = ["prod", "staging", "dev"][r.below(3) as usize];
     let name = format!("{}_{}", ["web", "api", "worker", "batch", "cache"][r.below(5) as usize], i / 7);
     let (before, sensitive, unknown) = match type_ {
-        "aws_instance" => (instance(r, &name, env, "m6i.large"), "{}", r#"{"arn":true,"id":true,"private_ip":true,"private_dns":true,"public_ip":true,"primary_network_interface_id":true,"root_block_device":[{"volume_id":true}],"tags_all":true}"#),
+        "aws_instance" => (
+            instance(r, &name, env, "m6i.large"),
+            "{}",
+            r#"{"arn":true,"id":true,"private_ip":true,"private_dns":true,"public_ip":true,"primary_network_interface_id":true,"root_block_device":[{"volume_id":true}],"tags_all":true}"#,
+        ),
         "aws_security_group" => (security_group(r, &name, env), "{}", r#"{"arn":true,"id":true,"owner_id":true,"tags_all":true}"#),
         "aws_iam_role_policy" => (role_policy(r, &name), "{}", r#"{"id":true}"#),
-        "aws_db_instance" => (db_instance(r, &name, env), r#"{"password":true}"#, r#"{"address":true,"arn":true,"endpoint":true,"id":true}"#),
+        "aws_db_instance" => {
+            (db_instance(r, &name, env), r#"{"password":true}"#, r#"{"address":true,"arn":true,"endpoint":true,"id":true}"#)
+        }
         _ => (
-            format!(r#"{{"architecture":"x86_64","id":"ami-{}","most_recent":true,"name":"al2023-ami-2023.{}","owners":["amazon"]}}"#, r.hex(17), r.below(999)),
+            format!(
+                r#"{{"architecture":"x86_64","id":"ami-{}","most_recent":true,"name":"al2023-ami-2023.{}","owners":["amazon"]}}"#,
+                r.hex(17),
+                r.below(999)
+            ),
             "{}",
             r#"{"id":true,"name":true}"#,
         ),
     };
     let after = match kind {
-        Kind::Update => before.replacen("\"ManagedBy\":\"terraform\"", "\"ManagedBy\":\"terraform\",\"Revision\":\"2\"", 1).replacen("m6i.large", "m6i.xlarge", 1),
+        Kind::Update => before.replacen("\"ManagedBy\":\"terraform\"", "\"ManagedBy\":\"terraform\",\"Revision\":\"2\"", 1).replacen(
+            "m6i.large",
+            "m6i.xlarge",
+            1,
+        ),
         Kind::ReplaceDeleteFirst | Kind::ReplaceCreateFirst => before.replacen("ami-", "ami-0", 1),
         _ => before.clone(),
     };
@@ -355,13 +386,21 @@ fn write_change(w: &mut dyn Write, res: &Res, drift: bool) -> io::Result<()> {
     let actions = if drift { r#"["update"]"# } else { res.kind.actions() };
     write!(w, r#","change":{{"actions":{actions},"#)?;
     let (before, after, after_unknown, bs, as_) = if drift {
-        (res.before.as_str(), res.before.replacen("\"ManagedBy\":\"terraform\"", "\"ManagedBy\":\"console\"", 1), "{}", res.sensitive, res.sensitive)
+        (
+            res.before.as_str(),
+            res.before.replacen("\"ManagedBy\":\"terraform\"", "\"ManagedBy\":\"console\"", 1),
+            "{}",
+            res.sensitive,
+            res.sensitive,
+        )
     } else {
         match res.kind {
             Kind::Create => ("null", res.after.clone(), res.unknown, "false", res.sensitive),
             Kind::DataRead => ("null", res.after.clone(), res.unknown, "false", res.sensitive),
             Kind::Delete | Kind::DeposedDelete | Kind::Forget => (res.before.as_str(), "null".to_string(), "{}", res.sensitive, "false"),
-            Kind::ReplaceDeleteFirst | Kind::ReplaceCreateFirst => (res.before.as_str(), res.after.clone(), res.unknown, res.sensitive, res.sensitive),
+            Kind::ReplaceDeleteFirst | Kind::ReplaceCreateFirst => {
+                (res.before.as_str(), res.after.clone(), res.unknown, res.sensitive, res.sensitive)
+            }
             _ => (res.before.as_str(), res.after.clone(), "{}", res.sensitive, res.sensitive),
         }
     };
@@ -375,9 +414,13 @@ fn write_change(w: &mut dyn Write, res: &Res, drift: bool) -> io::Result<()> {
     w.write_all(b"}")?;
     if !drift {
         let reason = match res.kind {
-            Kind::ReplaceDeleteFirst => Some(["replace_because_cannot_update", "replace_because_tainted", "replace_by_request"][r.below(3) as usize]),
+            Kind::ReplaceDeleteFirst => {
+                Some(["replace_because_cannot_update", "replace_because_tainted", "replace_by_request"][r.below(3) as usize])
+            }
             Kind::ReplaceCreateFirst => Some("replace_by_triggers"),
-            Kind::Delete => Some(["delete_because_no_resource_config", "delete_because_count_index", "delete_because_no_module"][r.below(3) as usize]),
+            Kind::Delete => {
+                Some(["delete_because_no_resource_config", "delete_because_count_index", "delete_because_no_module"][r.below(3) as usize])
+            }
             Kind::Forget => Some("forgot_because_lifecycle_destroy_in_config"),
             Kind::DataRead => Some("read_because_config_unknown"),
             _ => None,
@@ -475,7 +518,8 @@ pub fn generate(w: &mut dyn Write, target: u64, seed: u64) -> io::Result<Expect>
     write_values(w, &res, true)?;
     // Drift: every 50th managed resource was changed outside Terraform.
     w.write_all(br#","resource_drift":["#)?;
-    let drifted: Vec<&Res> = res.iter().enumerate().filter(|(i, r)| i % 50 == 3 && r.kind != Kind::DataRead && r.kind != Kind::Create).map(|(_, r)| r).collect();
+    let drifted: Vec<&Res> =
+        res.iter().enumerate().filter(|(i, r)| i % 50 == 3 && r.kind != Kind::DataRead && r.kind != Kind::Create).map(|(_, r)| r).collect();
     for (i, r) in drifted.iter().enumerate() {
         if i > 0 {
             w.write_all(b",")?;
@@ -502,7 +546,10 @@ pub fn generate(w: &mut dyn Write, target: u64, seed: u64) -> io::Result<Expect>
             2 => (r#"["create"]"#, "null", "\"c\"", "false"),
             _ => (r#"["update"]"#, "\"old-secret\"", "\"new-secret\"", "true"),
         };
-        write!(w, r#""out_{i}":{{"actions":{actions},"before":{before},"after":{after},"after_unknown":false,"before_sensitive":{sens},"after_sensitive":{sens}}}"#)?;
+        write!(
+            w,
+            r#""out_{i}":{{"actions":{actions},"before":{before},"after":{after},"after_unknown":false,"before_sensitive":{sens},"after_sensitive":{sens}}}"#
+        )?;
     }
     ex.output_changes = outs;
     w.write_all(br#"},"prior_state":{"format_version":"1.0","terraform_version":"1.9.8","values":"#)?;
@@ -512,7 +559,10 @@ pub fn generate(w: &mut dyn Write, target: u64, seed: u64) -> io::Result<Expect>
         if i > 0 {
             w.write_all(b",")?;
         }
-        write!(w, r#"{{"address":"{t}.this","mode":"managed","type":"{t}","name":"this","provider_config_key":"aws","expressions":{{"tags":{{"references":["var.environment"]}}}},"schema_version":1,"count_expression":{{"constant_value":7}}}}"#)?;
+        write!(
+            w,
+            r#"{{"address":"{t}.this","mode":"managed","type":"{t}","name":"this","provider_config_key":"aws","expressions":{{"tags":{{"references":["var.environment"]}}}},"schema_version":1,"count_expression":{{"constant_value":7}}}}"#
+        )?;
     }
     w.write_all(br#"],"variables":{"environment":{"default":"prod"},"db_password":{"sensitive":true}}}},"relevant_attributes":["#)?;
     for (i, r) in drifted.iter().enumerate() {
@@ -530,11 +580,17 @@ pub fn generate(w: &mut dyn Write, target: u64, seed: u64) -> io::Result<Expect>
         }
         match c % 3 {
             0 => {
-                write!(w, r#"{{"address":{{"kind":"resource","mode":"managed","type":"aws_instance","name":"web_{c}","to_display":"aws_instance.web_{c}"}},"status":"pass","instances":[{{"address":{{"to_display":"aws_instance.web_{c}[0]","instance_key":0}},"status":"pass"}},{{"address":{{"to_display":"aws_instance.web_{c}[1]","instance_key":1}},"status":"pass"}}]}}"#)?;
+                write!(
+                    w,
+                    r#"{{"address":{{"kind":"resource","mode":"managed","type":"aws_instance","name":"web_{c}","to_display":"aws_instance.web_{c}"}},"status":"pass","instances":[{{"address":{{"to_display":"aws_instance.web_{c}[0]","instance_key":0}},"status":"pass"}},{{"address":{{"to_display":"aws_instance.web_{c}[1]","instance_key":1}},"status":"pass"}}]}}"#
+                )?;
                 ex.checks_pass += 2;
             }
             1 => {
-                write!(w, r#"{{"address":{{"kind":"check","name":"health_{c}","to_display":"check.health_{c}"}},"status":"fail","instances":[{{"address":{{"to_display":"check.health_{c}"}},"status":"fail","problems":[{{"message":"endpoint {c} returned 503"}}]}}]}}"#)?;
+                write!(
+                    w,
+                    r#"{{"address":{{"kind":"check","name":"health_{c}","to_display":"check.health_{c}"}},"status":"fail","instances":[{{"address":{{"to_display":"check.health_{c}"}},"status":"fail","problems":[{{"message":"endpoint {c} returned 503"}}]}}]}}"#
+                )?;
                 ex.checks_fail += 1;
             }
             _ => {

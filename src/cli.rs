@@ -692,7 +692,9 @@ impl Cli {
             }
         };
         if !filters.action.is_empty() && matches!(kind, CommandKind::Checks | CommandKind::State) {
-            return Err("--action applies to changes; `checks` and `state` list objects, not changes (use --address, --type or --module)".into());
+            return Err(
+                "--action applies to changes; `checks` and `state` list objects, not changes (use --address, --type or --module)".into()
+            );
         }
         Ok(Config {
             command: kind,
@@ -724,11 +726,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
     use crate::render::gate::GateFormat;
     let policy = Policy {
         // The parser accepted only known names; anything else fails closed.
-        deny: a
-            .deny
-            .iter()
-            .map(|d| GateAction::parse(d).ok_or_else(|| format!("unknown action `{d}`")))
-            .collect::<Result<_, _>>()?,
+        deny: a.deny.iter().map(|d| GateAction::parse(d).ok_or_else(|| format!("unknown action `{d}`"))).collect::<Result<_, _>>()?,
         max: a.max.clone(),
         protect: a.protect.iter().map(|g| Glob::new(g)).collect(),
         allow: a.allow.iter().map(|g| Glob::new(g)).collect(),

@@ -47,8 +47,7 @@ impl Filter {
 
     /// `key` is the change kind's key; `moved`/`importing` enable the pseudo actions.
     pub fn action_ok(&self, key: &str, moved: bool, importing: bool) -> bool {
-        self.actions.is_empty()
-            || self.actions.iter().any(|a| a == key || (a == "move" && moved) || (a == "import" && importing))
+        self.actions.is_empty() || self.actions.iter().any(|a| a == key || (a == "move" && moved) || (a == "import" && importing))
     }
 
     /// Address, type and module (for listings without actions: state, checks).
@@ -73,7 +72,9 @@ mod tests {
 
     #[test]
     fn filters_combine_as_and_values_as_or() {
-        let c = rc(r#"{"address":"module.net.aws_vpc.main","module_address":"module.net","type":"aws_vpc","change":{"actions":["delete","create"]}}"#);
+        let c = rc(
+            r#"{"address":"module.net.aws_vpc.main","module_address":"module.net","type":"aws_vpc","change":{"actions":["delete","create"]}}"#,
+        );
         let mut f = Filter::default();
         assert!(f.matches_change(&c));
         f.types = vec!["aws_subnet".into(), "aws_vpc".into()];

@@ -49,9 +49,7 @@ impl Glob {
     /// Whole-address match, or a match of a prefix ending at `.` or `[`.
     pub fn matches(&self, address: &str) -> bool {
         let a: Vec<char> = address.chars().collect();
-        (0..=a.len()).rev().any(|end| {
-            (end == a.len() || a[end] == '.' || a[end] == '[') && match_here(&self.tokens, &a[..end])
-        })
+        (0..=a.len()).rev().any(|end| (end == a.len() || a[end] == '.' || a[end] == '[') && match_here(&self.tokens, &a[..end]))
     }
 
     /// Whole-address match only.

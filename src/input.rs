@@ -3,8 +3,8 @@
 //! `format_version` gate.
 
 use crate::error::InputError;
-use crate::scan::is_json_ws;
 use crate::model::{Plan, RawDocument, State, Values};
+use crate::scan::is_json_ws;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -57,9 +57,8 @@ pub fn json_of(source: &Source, bytes: Vec<u8>, show: &ReadOptions) -> Result<Ve
         Source::File(path) => show_json(&name, path, show),
         Source::Stdin => {
             // `show` needs a file: keep the piped plan in a private temp file.
-            let tmp = TempFile::create(&bytes).map_err(|e| {
-                InputError::new(&name, format!("is a saved plan, and it could not be written to a temporary file: {e}"))
-            })?;
+            let tmp = TempFile::create(&bytes)
+                .map_err(|e| InputError::new(&name, format!("is a saved plan, and it could not be written to a temporary file: {e}")))?;
             show_json(&name, &tmp.0, show)
         }
     }
@@ -536,9 +535,9 @@ pub(crate) fn after_document(name: &str, next: u8, l: usize, c: usize, opts: &Re
             .hint("split them into separate files, one document each"));
     }
     if !opts.lenient {
-        return Err(InputError::new(name, "there is text after the JSON document").at(l, c).hint(
-            "a CI wrapper may have printed it: strip it, run `show -json` without the wrapper, or pass --lenient to ignore it",
-        ));
+        return Err(InputError::new(name, "there is text after the JSON document")
+            .at(l, c)
+            .hint("a CI wrapper may have printed it: strip it, run `show -json` without the wrapper, or pass --lenient to ignore it"));
     }
     opts.notes.push(name, format!("--lenient: ignored the text after the JSON document, from line {l}, column {c}"));
     Ok(())
@@ -704,8 +703,7 @@ fn classify<'a>(name: &str, raw: RawDocument<'a>) -> Result<Document<'a>, InputE
 
 fn neither(name: &str, raw: &RawDocument<'_>, why: &str) -> InputError {
     // Keys come from the input: escaped, and only the first few, cut short.
-    let keys: Vec<String> =
-        raw.other_keys.iter().take(8).map(|k| crate::sanitize::line(k).chars().take(40).collect()).collect();
+    let keys: Vec<String> = raw.other_keys.iter().take(8).map(|k| crate::sanitize::line(k).chars().take(40).collect()).collect();
     let what = if keys.is_empty() { String::new() } else { format!(" (top-level keys: {})", keys.join(", ")) };
     InputError::new(name, format!("not a plan or state from `show -json`: {why}{what}"))
         .hint("pass the output of `tofu show -json PLANFILE`, `terraform show -json PLANFILE` or `terraform show -json` (state)")
@@ -719,16 +717,12 @@ pub fn check_version(name: &str, version: &str) -> Result<semver::Version, Input
         2 => format!("{version}.0"),
         _ => version.to_string(),
     };
-    let v = semver::Version::parse(&padded).map_err(|_| {
-        InputError::new(name, format!("`format_version` {version:?} is not a version number; supported: {SUPPORTED}"))
-    })?;
+    let v = semver::Version::parse(&padded)
+        .map_err(|_| InputError::new(name, format!("`format_version` {version:?} is not a version number; supported: {SUPPORTED}")))?;
     let req = semver::VersionReq::parse("<2.0.0").expect("static requirement");
     if !req.matches(&v) || v.major >= 2 {
-        return Err(InputError::new(
-            name,
-            format!("unsupported format_version {version:?}: planview reads {SUPPORTED}"),
-        )
-        .hint("a new major version may change meanings; upgrade planview"));
+        return Err(InputError::new(name, format!("unsupported format_version {version:?}: planview reads {SUPPORTED}"))
+            .hint("a new major version may change meanings; upgrade planview"));
     }
     Ok(v)
 }
@@ -772,12 +766,17 @@ mod tests {
 
     #[test]
     fn type_errors_do_not_quote_the_value_found() {
-        let e = err(r#"{"format_version":"1.2","resource_changes":[{"address":"a.b","mode":"managed","change":{"actions":"hunter2-secret"}}]}"#);
+        let e = err(
+            r#"{"format_version":"1.2","resource_changes":[{"address":"a.b","mode":"managed","change":{"actions":"hunter2-secret"}}]}"#,
+        );
         assert!(!e.to_string().contains("hunter2"), "{e}");
         assert!(e.message.contains("invalid type: a string, expected"), "{e}");
         let e = err(r#"{"format_version":"1.2","resource_changes":[{"address":123456789,"mode":"managed","change":{"actions":[]}}]}"#);
         assert!(!e.to_string().contains("123456789"), "{e}");
-        assert_eq!(redact_found_value("invalid type: boolean `true`, expected a string"), "invalid type: boolean `true`, expected a string");
+        assert_eq!(
+            redact_found_value("invalid type: boolean `true`, expected a string"),
+            "invalid type: boolean `true`, expected a string"
+        );
         assert_eq!(redact_found_value("invalid value: string \"x\""), "invalid value: a string");
     }
 
@@ -887,7 +886,8 @@ mod tests {
 
     #[test]
     fn hcp_redacted_plan_is_a_plan() {
-        let d = parse("f", br#"{"plan_format_version":"1.2","provider_format_version":"1.0","provider_schemas":{},"resource_changes":[]}"#).unwrap();
+        let d = parse("f", br#"{"plan_format_version":"1.2","provider_format_version":"1.0","provider_schemas":{},"resource_changes":[]}"#)
+            .unwrap();
         match d {
             Document::Plan(p) => assert_eq!(p.format_version, "1.2"),
             _ => panic!("not a plan"),

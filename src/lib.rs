@@ -51,10 +51,7 @@ pub enum Status {
 ///
 /// Saved binary plans are read with the options from the environment; commands
 /// use [`each_input_with`] and `config.read` so `--tf-bin`/`--chdir` apply.
-pub fn each_input<T>(
-    inputs: &[Source],
-    f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
-) -> Vec<PerFile<T>> {
+pub fn each_input<T>(inputs: &[Source], f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>) -> Vec<PerFile<T>> {
     each_input_with(inputs, &input::ReadOptions::from_env(), f)
 }
 
@@ -100,10 +97,7 @@ fn parallel<I: Sync, R: Send>(items: &[I], f: impl Fn(&I) -> R + Sync) -> Vec<R>
     let f = &f;
     std::thread::scope(|s| {
         let handles: Vec<_> = items.iter().map(|i| s.spawn(move || f(i))).collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-            .collect()
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     })
 }
 
@@ -205,8 +199,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         }
         CommandKind::Show => {
             let opts = &config.show.options;
-            let items =
-                each_input_with(&config.inputs, &config.read, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
+            let items = each_input_with(&config.inputs, &config.read, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
             let items: Vec<PerFile<query::show::ShowReport>> = items
                 .into_iter()
                 .map(|mut i| {
@@ -277,9 +270,9 @@ pub fn summary_streamed(
             stream::visit_rest(p, &mut acc);
             Ok((query::summary::Summary::Plan(acc.finish(p)), masker))
         }
-        input::Document::State(_) => query::summary::summarize(&doc, &vis.with(&masker))
-            .map(|s| (s, masker))
-            .map_err(|m| InputError::new(name, m)),
+        input::Document::State(_) => {
+            query::summary::summarize(&doc, &vis.with(&masker)).map(|s| (s, masker)).map_err(|m| InputError::new(name, m))
+        }
     }
 }
 
@@ -296,8 +289,7 @@ fn scrub_fn(config: &Config, masker: &mask::Masker) -> impl Fn(&str) -> String {
 pub fn load_policy(path: &std::path::Path) -> Result<query::gate::PolicyFile, Error> {
     let name = path.display().to_string();
     let bytes = input::read(&Source::File(path.to_path_buf())).map_err(|e| Error::Input(vec![e]))?;
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|_| Error::Input(vec![InputError::new(&name, "policy is not valid UTF-8")]))?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| Error::Input(vec![InputError::new(&name, "policy is not valid UTF-8")]))?;
     query::gate::PolicyFile::parse(text).map_err(|(msg, at)| {
         let mut e = InputError::new(&name, msg).hint("see schemas/gate-policy.schema.json for the keys and values a policy takes");
         if let Some((l, c)) = at {
@@ -316,9 +308,7 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     }
     let items = each_input_with(&config.inputs, &config.read, |doc, _| match doc {
         input::Document::Plan(p) => Ok(query::gate::evaluate(p, &policy)),
-        input::Document::State(_) => {
-            Err("this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)".to_string())
-        }
+        input::Document::State(_) => Err("this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)".to_string()),
     });
     let items: Vec<PerFile<query::gate::PlanVerdict>> = items
         .into_iter()
@@ -400,7 +390,8 @@ mod tests {
         for i in 0..(MAX_PARALLEL * 2 + 3) {
             let p = dir.join(format!("{i}.json"));
             if i % 4 != 3 {
-                let plan = format!(r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.r{i}","change":{{"actions":["create"]}}}}]}}"#);
+                let plan =
+                    format!(r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.r{i}","change":{{"actions":["create"]}}}}]}}"#);
                 std::fs::write(&p, plan).unwrap();
             }
             inputs.push(Source::File(p));

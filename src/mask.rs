@@ -176,8 +176,7 @@ impl Masker {
 
     fn long_secret_inside(&self, s: &str) -> bool {
         let ac = self.long.get_or_init(|| {
-            let long: Vec<&str> =
-                self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).map(String::as_str).collect();
+            let long: Vec<&str> = self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).map(String::as_str).collect();
             if long.is_empty() {
                 return None;
             }
@@ -221,11 +220,8 @@ impl Masker {
             }
         }
         let patterns: Vec<String> = patterns.into_iter().filter(|p| !p.is_empty()).collect();
-        let ac = if patterns.is_empty() {
-            None
-        } else {
-            AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(&patterns).ok()
-        };
+        let ac =
+            if patterns.is_empty() { None } else { AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(&patterns).ok() };
         Scrubber { ac }
     }
 }

@@ -84,11 +84,8 @@ impl Scanner {
             match state {
                 State::Done => break,
                 State::Prefix => {
-                    let hit = if self.lenient {
-                        memchr::memchr(b'{', &piece[i..])
-                    } else {
-                        piece[i..].iter().position(|&b| !is_json_ws(b))
-                    };
+                    let hit =
+                        if self.lenient { memchr::memchr(b'{', &piece[i..]) } else { piece[i..].iter().position(|&b| !is_json_ws(b)) };
                     let Some(k) = hit else { break };
                     i += k;
                     self.found.start = Some(base + i);

@@ -393,9 +393,9 @@ impl<'n> Reader<'n> {
                 let (l, c) = self.location(self.buf.len());
                 Err(InputError::new(self.name, "input is not valid UTF-8").at(l, c).hint("re-encode as UTF-8"))
             }
-            Ok(Piece::Encoding(bytes)) => Err(sniff_encoding(self.name, &bytes, false)
-                .err()
-                .unwrap_or_else(|| InputError::new(self.name, "unreadable encoding"))),
+            Ok(Piece::Encoding(bytes)) => {
+                Err(sniff_encoding(self.name, &bytes, false).err().unwrap_or_else(|| InputError::new(self.name, "unreadable encoding")))
+            }
             Ok(Piece::TooDeep(valid)) => {
                 self.buf.push_str(&valid);
                 if self.pos == 0 && self.base_lines == 0 && self.base_col == 0 {
@@ -677,10 +677,7 @@ fn lines_and_col(bytes: &[u8]) -> (usize, usize) {
 
 /// Count bytes matching `f`, in blocks with a `u8` counter so it vectorises.
 fn count_bytes(bytes: &[u8], f: impl Fn(u8) -> bool) -> usize {
-    bytes
-        .chunks(255)
-        .map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + u8::from(f(b)))))
-        .sum()
+    bytes.chunks(255).map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + u8::from(f(b))))).sum()
 }
 
 #[cfg(test)]
@@ -782,7 +779,9 @@ mod tests {
     #[test]
     fn skipping_walks_values_bigger_than_the_window() {
         let big: String = (0..150_000).map(|i| format!("{{\"k{i}\":[\"v\",{i},true,null]}}")).collect::<Vec<_>>().join(",");
-        let json = format!(r#"{{"format_version":"1.2","prior_state":{{"values":[{big}]}},"resource_changes":[{{"address":"x","change":{{"actions":["no-op"]}}}}]}}"#);
+        let json = format!(
+            r#"{{"format_version":"1.2","prior_state":{{"values":[{big}]}},"resource_changes":[{{"address":"x","change":{{"actions":["no-op"]}}}}]}}"#
+        );
         assert!(json.len() > 2 * SKIP_WINDOW);
         let (c, _) = run(json.as_bytes(), CHUNK).unwrap();
         assert_eq!(c.changes, vec!["x"]);

@@ -130,7 +130,11 @@ fn lenient_skips_a_wrapper_the_same_way_in_every_command() {
         for cmd in subcommands() {
             let o = planview(&[&cmd, "--lenient", &path]);
             // `state` refuses a plan (exit 2) after reading it: the warning comes all the same.
-            assert_eq!(stderr(&o).lines().filter(|l| l.contains("warning")).collect::<Vec<_>>(), warning.lines().collect::<Vec<_>>(), "{cmd} {f}");
+            assert_eq!(
+                stderr(&o).lines().filter(|l| l.contains("warning")).collect::<Vec<_>>(),
+                warning.lines().collect::<Vec<_>>(),
+                "{cmd} {f}"
+            );
         }
         let bytes = std::fs::read(root().join(&path)).unwrap();
         for cmd in ["summary", "gate"] {
@@ -223,7 +227,12 @@ fn nesting_100000_levels_deep_is_an_error_in_every_place_and_command() {
     let docs = [
         ("skipped-key", format!(r#"{{"format_version":"1.0","values":{{}},"x":{deep}}}"#)),
         ("planned-values", format!(r#"{{"format_version":"1.2","planned_values":{deep_obj},"resource_changes":[]}}"#)),
-        ("raw-before", format!(r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","mode":"managed","change":{{"actions":["update"],"before":{deep_obj},"before_sensitive":true}}}}]}}"#)),
+        (
+            "raw-before",
+            format!(
+                r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","mode":"managed","change":{{"actions":["update"],"before":{deep_obj},"before_sensitive":true}}}}]}}"#
+            ),
+        ),
         ("state-output", format!(r#"{{"format_version":"1.0","values":{{"outputs":{{"o":{{"value":{deep},"sensitive":false}}}}}}}}"#)),
         ("typed-part", format!(r#"{{"format_version":"1.2","resource_changes":{deep}}}"#)),
         ("unclosed", format!(r#"{{"format_version":"1.2","x":{}"#, "[".repeat(n))),
@@ -284,7 +293,11 @@ fn error_messages_escape_hostile_file_names_and_keys() {
     let dir = temp_dir("hostile-names");
     // A file name that tries to clear the screen and fake a hint line.
     let f = dir.join("evil\n  hint: all is fine\x1b[2J\u{202e}.json");
-    std::fs::write(&f, "{\"format_version\":\"1.0\",\"\\u001b]52;c;cm0gLXJm\\u0007\":1,\"a\\nplanview: error: fake\":2,\"x\":\"\\u001b[31m\"}").unwrap();
+    std::fs::write(
+        &f,
+        "{\"format_version\":\"1.0\",\"\\u001b]52;c;cm0gLXJm\\u0007\":1,\"a\\nplanview: error: fake\":2,\"x\":\"\\u001b[31m\"}",
+    )
+    .unwrap();
     let bad_version = dir.join("v.json");
     std::fs::write(&bad_version, "{\"format_version\":[\"\\u001b[2J\"],\"values\":{}}").unwrap();
     let dup = dir.join("d.json");

@@ -13,8 +13,8 @@ fn gate_json(args: &[&str]) -> (i32, Value) {
     a.extend_from_slice(args);
     let out = planview(&a);
     let code = out.status.code().expect("exit code");
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{a:?}: not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    let v: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{a:?}: not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
     assert_valid("gate.schema.json", &v, &format!("{a:?}"));
     (code, v)
 }
@@ -102,7 +102,12 @@ fn a_forget_is_not_a_delete_but_deny_forget_catches_it() {
     assert_eq!(code, 1);
     assert_eq!(
         broke(&v, "deny forget"),
-        ["terraform_data.forget_me", "module.legacy.terraform_data.a", "module.legacy.terraform_data.b[0]", "module.legacy.terraform_data.b[1]"]
+        [
+            "terraform_data.forget_me",
+            "module.legacy.terraform_data.a",
+            "module.legacy.terraform_data.b[0]",
+            "module.legacy.terraform_data.b[1]"
+        ]
     );
     assert!(broke(&v, "deny delete").is_empty(), "--allow '*' exempts the deletes");
 }
@@ -272,7 +277,9 @@ fn unreadable_input_never_passes_and_the_worst_verdict_wins() {
     let (code, v) = gate_json(&["testdata/real/state/state.json"]);
     assert_eq!(code, 2);
     assert!(v["files"][0]["error"]["message"].as_str().unwrap().contains("not a plan"));
-    for args in [&["gate", "testdata/edge/empty.json"][..], &["gate", "--format", "junit", "missing.json"], &["gate", "--deny", "explode", REPLACE]] {
+    for args in
+        [&["gate", "testdata/edge/empty.json"][..], &["gate", "--format", "junit", "missing.json"], &["gate", "--deny", "explode", REPLACE]]
+    {
         let out = planview(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }

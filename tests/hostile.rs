@@ -98,7 +98,9 @@ fn describe(name: &str) -> Cmd {
         .lines()
         .map(str::trim_start)
         // `-f, --format <FORMAT>  ...` or `--all  ...`: the long name.
-        .filter_map(|l| if l.starts_with("--") { Some(l) } else { l.strip_prefix('-').and_then(|r| r.split_once(", ").map(|(_, long)| long)) })
+        .filter_map(
+            |l| if l.starts_with("--") { Some(l) } else { l.strip_prefix('-').and_then(|r| r.split_once(", ").map(|(_, long)| long)) },
+        )
         .filter_map(|l| l.split_whitespace().next())
         .collect();
     // `--format`'s values; a command without it runs once in its only format ("").

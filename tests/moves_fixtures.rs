@@ -393,17 +393,16 @@ fn check_with_terraform(tf: &Path, name: &str) {
         let plan: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
         let changes = plan["resource_changes"].as_array().unwrap();
         for (from, to) in &pairs {
-            let rc = changes.iter().find(|c| c["address"] == to.as_str()).unwrap_or_else(|| panic!("{name} ({how}): {to} not in the new plan"));
+            let rc =
+                changes.iter().find(|c| c["address"] == to.as_str()).unwrap_or_else(|| panic!("{name} ({how}): {to} not in the new plan"));
             if expect_previous {
                 assert_eq!(rc["previous_address"], from.as_str(), "{name} ({how}): {to} is not moved from {from}");
             }
             assert_eq!(rc["change"]["actions"], serde_json::json!(["no-op"]), "{name} ({how}): {to} still changes");
             assert!(!changes.iter().any(|c| c["address"] == from.as_str()), "{name} ({how}): {from} still in the plan");
         }
-        let destroys_or_creates = changes
-            .iter()
-            .filter(|c| c["change"]["actions"].as_array().unwrap().iter().any(|a| a == "delete" || a == "create"))
-            .count();
+        let destroys_or_creates =
+            changes.iter().filter(|c| c["change"]["actions"].as_array().unwrap().iter().any(|a| a == "delete" || a == "create")).count();
         assert_eq!(destroys_or_creates, 0, "{name} ({how}): the new plan still deletes or creates");
     };
 

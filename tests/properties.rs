@@ -72,8 +72,7 @@ fn the_harness_catches_a_secret_and_a_raw_escape() {
 
 fn regressions(target: &str) -> Vec<std::path::PathBuf> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions").join(target);
-    let mut v: Vec<_> =
-        std::fs::read_dir(dir).map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
+    let mut v: Vec<_> = std::fs::read_dir(dir).map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
     v.sort();
     v
 }

@@ -75,7 +75,13 @@ fn every_command_json_matches_its_schema_with_the_right_exit_code() {
 fn several_inputs_give_files_arrays_that_match_the_schemas() {
     for (cmd, schema) in COMMANDS {
         let mut args: Vec<&str> = cmd.to_vec();
-        args.extend(["--format", "json", "testdata/real/sensitive/plan.json", "testdata/real/state/state.json", "testdata/edge/format-2.0.json"]);
+        args.extend([
+            "--format",
+            "json",
+            "testdata/real/sensitive/plan.json",
+            "testdata/real/state/state.json",
+            "testdata/edge/format-2.0.json",
+        ]);
         let out = planview(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: an unreadable input makes the run exit 2");
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

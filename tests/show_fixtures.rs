@@ -29,10 +29,9 @@ fn parse_plan_txt(text: &str) -> BTreeSet<Shown> {
     ];
     let mut out = BTreeSet::new();
     let lines: Vec<&str> = text.lines().collect();
-    let Some(start) = lines
-        .iter()
-        .position(|l| l.contains("will perform the following actions:") || l.contains("planned the following actions, but then encountered a problem:"))
-    else {
+    let Some(start) = lines.iter().position(|l| {
+        l.contains("will perform the following actions:") || l.contains("planned the following actions, but then encountered a problem:")
+    }) else {
         return out;
     };
     for (i, raw) in lines.iter().enumerate().skip(start + 1) {

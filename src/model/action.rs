@@ -128,12 +128,8 @@ impl ChangeKind {
             ChangeKind::Read => "read".into(),
             ChangeKind::Update => "update in-place".into(),
             ChangeKind::Delete => "destroy".into(),
-            ChangeKind::Replace(ReplaceOrder::DeleteBeforeCreate) => {
-                "replace (destroy then create)".into()
-            }
-            ChangeKind::Replace(ReplaceOrder::CreateBeforeDestroy) => {
-                "replace (create before destroy)".into()
-            }
+            ChangeKind::Replace(ReplaceOrder::DeleteBeforeCreate) => "replace (destroy then create)".into(),
+            ChangeKind::Replace(ReplaceOrder::CreateBeforeDestroy) => "replace (create before destroy)".into(),
             ChangeKind::Forget => "forget (remove from state, keep the object)".into(),
             ChangeKind::ForgetThenCreate => "forget, then create anew".into(),
             ChangeKind::Unknown(_) => format!("unrecognised action list {}", self.key()),
@@ -222,9 +218,7 @@ impl ActionReason {
     /// the configuration" there, and so do we.
     pub fn words_for(&self, kind: &ChangeKind) -> String {
         match (kind, self.0.as_str()) {
-            (ChangeKind::Forget, "delete_because_no_resource_config") => {
-                "removed from configuration with destroy = false".to_string()
-            }
+            (ChangeKind::Forget, "delete_because_no_resource_config") => "removed from configuration with destroy = false".to_string(),
             _ => self.words(),
         }
     }

@@ -182,7 +182,9 @@ mod tests {
           "module_calls":{"net":{"source":"./net","module":{"outputs":{"id":{"expression":{"references":["a.b"]},"sensitive":true}}}}}}}"#;
         let c: Configuration = serde_json::from_str(json).unwrap();
         let r = &c.root_module.resources[0];
-        assert!(matches!(r.expressions.node("ami"), Some(Ok(ExpressionNode::Expression(e))) if e.constant_value.unwrap().get() == "\"ami-1\""));
+        assert!(
+            matches!(r.expressions.node("ami"), Some(Ok(ExpressionNode::Expression(e))) if e.constant_value.unwrap().get() == "\"ami-1\"")
+        );
         assert!(matches!(r.expressions.node("subnet"), Some(Ok(ExpressionNode::Expression(e))) if e.references.len() == 2));
         assert!(matches!(r.expressions.node("root_block_device"), Some(Ok(ExpressionNode::Block(_)))));
         assert!(matches!(r.expressions.node("ebs"), Some(Ok(ExpressionNode::Blocks(b))) if b.len() == 1));

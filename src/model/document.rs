@@ -87,9 +87,7 @@ impl<'de: 'a, 'a> Visitor<'de> for DocVisitor<'a> {
                 "proposed_unknown" => p.proposed_unknown = map.next_value()?,
                 "resource_drift" => p.resource_drift = map.next_value::<Option<_>>()?.unwrap_or_default(),
                 "resource_changes" => p.resource_changes = map.next_value::<Option<_>>()?.unwrap_or_default(),
-                "relevant_attributes" => {
-                    p.relevant_attributes = map.next_value::<Option<_>>()?.unwrap_or_default()
-                }
+                "relevant_attributes" => p.relevant_attributes = map.next_value::<Option<_>>()?.unwrap_or_default(),
                 "output_changes" => p.output_changes = map.next_value::<OutputChanges<'a>>()?.0,
                 "prior_state" => p.prior_state = map.next_value()?,
                 "configuration" => p.configuration = map.next_value()?,
@@ -143,10 +141,8 @@ mod tests {
 
     #[test]
     fn one_pass_records_kind_markers_and_foreign_keys() {
-        let d: RawDocument = serde_json::from_str(
-            r#"{"format_version":"1.0","provider_schemas":{},"valid":true,"values":{"root_module":{}}}"#,
-        )
-        .unwrap();
+        let d: RawDocument =
+            serde_json::from_str(r#"{"format_version":"1.0","provider_schemas":{},"valid":true,"values":{"root_module":{}}}"#).unwrap();
         assert_eq!(d.other_keys, vec!["provider_schemas", "valid"]);
         assert!(d.values.is_some());
         assert!(!d.plan_keys);

@@ -14,8 +14,8 @@ pub mod values;
 
 pub use action::{Action, ActionReason, ChangeKind, Mode, ReplaceOrder};
 pub use checks::{CheckInstance, CheckKind, CheckObject, CheckStatus};
-pub use document::RawDocument;
 pub use config::{BlockExpressions, Configuration, Expression, ModuleCall, ModuleConfig};
+pub use document::RawDocument;
 pub use plan::{Change, Importing, PathStep, Plan, RelevantAttribute, ResourceChange};
 pub use values::{Module, OutputValue, ResourceValue, State, Values};
 

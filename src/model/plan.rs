@@ -176,7 +176,9 @@ pub struct RelevantAttribute {
 
 fn lenient_path<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<PathStep>, D::Error> {
     Ok(match serde_json::Value::deserialize(d)? {
-        serde_json::Value::Array(a) => a.into_iter().map(|v| serde_json::from_value(v).map_err(serde::de::Error::custom)).collect::<Result<_, _>>()?,
+        serde_json::Value::Array(a) => {
+            a.into_iter().map(|v| serde_json::from_value(v).map_err(serde::de::Error::custom)).collect::<Result<_, _>>()?
+        }
         serde_json::Value::String(s) => vec![PathStep::Key(s)],
         _ => Vec::new(),
     })

@@ -104,10 +104,13 @@ mod tests {
         let s: State = serde_json::from_str(json).unwrap();
         let v = s.values.unwrap();
         let addrs: Vec<_> = v.root_module.walk().iter().map(|(m, r)| (m.map(str::to_string), r.address.clone(), r.tainted)).collect();
-        assert_eq!(addrs, vec![
-            (None, "a.x".to_string(), false),
-            (Some("module.m".to_string()), "module.m.a.y".to_string(), false),
-            (Some("module.m.module.n".to_string()), "module.m.module.n.a.z".to_string(), true),
-        ]);
+        assert_eq!(
+            addrs,
+            vec![
+                (None, "a.x".to_string(), false),
+                (Some("module.m".to_string()), "module.m.a.y".to_string(), false),
+                (Some("module.m.module.n".to_string()), "module.m.module.n.a.z".to_string(), true),
+            ]
+        );
     }
 }

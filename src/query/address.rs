@@ -117,7 +117,10 @@ pub fn hcl_quote(s: &str) -> String {
 
 fn needs_unicode_escape(c: char) -> bool {
     let u = c as u32;
-    u < 0x20 || u == 0x7F || (0x80..=0x9F).contains(&u) || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+    u < 0x20
+        || u == 0x7F
+        || (0x80..=0x9F).contains(&u)
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
 }
 
 struct Parser<'s> {

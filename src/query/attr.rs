@@ -210,8 +210,7 @@ impl ParsedChange {
     /// or the after value is unknown there.
     pub fn differs_at(&self, path: &[PathStep]) -> bool {
         let norm = |v: Option<&Value>| v.filter(|x| !x.is_null()).cloned();
-        norm(Self::at(&self.before, path)) != norm(Self::at(&self.after, path))
-            || marked_within(self.after_unknown.as_ref(), path)
+        norm(Self::at(&self.before, path)) != norm(Self::at(&self.after, path)) || marked_within(self.after_unknown.as_ref(), path)
     }
 }
 
@@ -237,12 +236,7 @@ pub struct AttrChange {
 
 impl AttrChange {
     pub fn at(pc: &ParsedChange, steps: &[PathStep], vis: &Visibility) -> AttrChange {
-        AttrChange {
-            path: hcl_path(steps),
-            steps: steps.to_vec(),
-            before: pc.before_at(steps, vis),
-            after: pc.after_at(steps, vis),
-        }
+        AttrChange { path: hcl_path(steps), steps: steps.to_vec(), before: pc.before_at(steps, vis), after: pc.after_at(steps, vis) }
     }
 
     /// `before -> after` for one line of text.
@@ -300,11 +294,11 @@ mod tests {
     fn relevant_filter_keeps_equal_below_and_narrows_above() {
         let changed = vec![p(r#"["tags","Name"]"#), p(r#"["tags","Env"]"#), p(r#"["disks"]"#), p(r#"["ami"]"#), p(r#"["nic",0,"ip"]"#)];
         let relevant = vec![
-            p(r#"["tags"]"#),               // parent of two changes: both kept
-            p(r#"["disks", 0, "size"]"#),   // below a changed list: narrowed
-            p(r#"["disks", 1, "size"]"#),   // narrowed, but equal there: dropped
-            p(r#"["nic", 0, "ip"]"#),       // exact match with an index step
-            p(r#"["nic", 1]"#),             // an index that did not change
+            p(r#"["tags"]"#),             // parent of two changes: both kept
+            p(r#"["disks", 0, "size"]"#), // below a changed list: narrowed
+            p(r#"["disks", 1, "size"]"#), // narrowed, but equal there: dropped
+            p(r#"["nic", 0, "ip"]"#),     // exact match with an index step
+            p(r#"["nic", 1]"#),           // an index that did not change
         ];
         let differs = |r: &[PathStep]| r == p(r#"["disks", 0, "size"]"#).as_slice();
         let got: Vec<String> = relevant_changes(&changed, &relevant, differs).iter().map(|x| hcl_path(x)).collect();
@@ -330,7 +324,14 @@ mod tests {
             raw(r#"{"pw":true}"#),
             raw(r#"{"pw":true}"#),
         );
-        let ch = crate::model::Change { before: Some(&b), after: Some(&a), after_unknown: Some(&au), before_sensitive: Some(&bs), after_sensitive: Some(&as_), ..Default::default() };
+        let ch = crate::model::Change {
+            before: Some(&b),
+            after: Some(&a),
+            after_unknown: Some(&au),
+            before_sensitive: Some(&bs),
+            after_sensitive: Some(&as_),
+            ..Default::default()
+        };
         let pc = ParsedChange::of(&ch);
         let vis = Visibility::default();
         assert_eq!(AttrChange::at(&pc, &p(r#"["pw"]"#), &vis).arrow(), "(sensitive value) -> (sensitive value)");

@@ -428,7 +428,11 @@ fn string_node(op: Op, before: Option<&Value>, after: Option<&Value>, o: &DiffOp
     }
     let multiline = b.is_some_and(|s| s.contains('\n')) || a.is_some_and(|s| s.contains('\n'));
     if multiline && op != Op::Same {
-        return Some(Node { op, forces_replacement: false, kind: Kind::Lines(line_diff(b.unwrap_or(""), a.unwrap_or(""), b.is_some(), a.is_some(), o.full)) });
+        return Some(Node {
+            op,
+            forces_replacement: false,
+            kind: Kind::Lines(line_diff(b.unwrap_or(""), a.unwrap_or(""), b.is_some(), a.is_some(), o.full)),
+        });
     }
     None
 }
@@ -489,7 +493,14 @@ pub fn flatten(root: &Node, before: Option<&Value>, after: Option<&Value>, vis: 
     out
 }
 
-fn flat(n: &Node, before: Option<&Value>, after: Option<&Value>, vis: &Visibility<'_>, path: &mut Vec<PathStep>, out: &mut Vec<FlatChange>) {
+fn flat(
+    n: &Node,
+    before: Option<&Value>,
+    after: Option<&Value>,
+    vis: &Visibility<'_>,
+    path: &mut Vec<PathStep>,
+    out: &mut Vec<FlatChange>,
+) {
     if n.op == Op::Same && !n.forces_replacement {
         return;
     }
@@ -686,11 +697,7 @@ mod tests {
     fn unknown_values_and_collections_replaced_by_unknown() {
         let au = json!({"id": true, "out": true, "tags": {"b": true}, "l": [false, true]});
         let m = Marks { after_unknown: Some(&au), ..Default::default() };
-        let got = dm(
-            json!({"id": "x", "out": {"k": 1}, "tags": {"a": "1"}, "l": [1]}),
-            json!({"tags": {"a": "1"}, "l": [1, null]}),
-            m,
-        );
+        let got = dm(json!({"id": "x", "out": {"k": 1}, "tags": {"a": "1"}, "l": [1]}), json!({"tags": {"a": "1"}, "l": [1, null]}), m);
         assert_eq!(got, "~{id:~\"x\"->? l:~[+? #1] out:~{k:-1}->? tags:~{b:+? #1}}");
     }
 
@@ -777,7 +784,8 @@ mod tests {
     #[test]
     fn json_encoded_strings_are_structured_diffs() {
         let before = json!({"policy": r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:GetObject"]}]}"#});
-        let after = json!({"policy": r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:GetObject","s3:PutObject"]}]}"#});
+        let after =
+            json!({"policy": r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:GetObject","s3:PutObject"]}]}"#});
         assert_eq!(d(before, after), "~{policy:~J(~{Statement:~[~{Action:~[+\"s3:PutObject\" #1] #1}] #1})}");
         // Not JSON, or a bare JSON scalar: an ordinary string.
         assert_eq!(d(json!({"s": "{nope"}), json!({"s": "{nah"})), "~{s:~\"{nope\"->\"{nah\"}");

@@ -174,9 +174,8 @@ pub fn drift_plan(p: &Plan<'_>, opts: &DriftOptions<'_>, vis: &Visibility) -> Dr
         }
         entries.push(e);
     }
-    let note = (mode == DriftMode::Relevant && !changes_something && matched > 0).then(|| {
-        "the plan changes nothing, so no drift is relevant to it (the CLI shows none either)".to_string()
-    });
+    let note = (mode == DriftMode::Relevant && !changes_something && matched > 0)
+        .then(|| "the plan changes nothing, so no drift is relevant to it (the CLI shows none either)".to_string());
     DriftReport {
         kind: "drift",
         file: String::new(),

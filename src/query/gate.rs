@@ -121,9 +121,7 @@ impl Classes {
             GateAction::Forget => self.forget,
             GateAction::Import => self.import,
             GateAction::Move => self.moves,
-            GateAction::Any => {
-                self.create || self.update || self.delete || self.replace || self.forget || self.import || self.moves
-            }
+            GateAction::Any => self.create || self.update || self.delete || self.replace || self.forget || self.import || self.moves,
         }
     }
 }
@@ -616,13 +614,7 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
             }
         }
         let n = (violations.len() - before) as u64;
-        outcomes.push(RuleOutcome {
-            rule: id,
-            description: rule.description(),
-            default: rule.is_default(),
-            passed: n == 0,
-            violations: n,
-        });
+        outcomes.push(RuleOutcome { rule: id, description: rule.description(), default: rule.is_default(), passed: n == 0, violations: n });
     }
     PlanVerdict {
         file: String::new(),
@@ -718,11 +710,7 @@ mod tests {
 
     #[test]
     fn allow_exempts_but_protect_wins() {
-        let policy = Policy {
-            allow: vec![Glob::new("*")],
-            protect_types: vec![Glob::new("db")],
-            ..Default::default()
-        };
+        let policy = Policy { allow: vec![Glob::new("*")], protect_types: vec![Glob::new("db")], ..Default::default() };
         let v = evaluate(&plan(MIX), &policy);
         assert!(addresses(&v, "deny delete").is_empty());
         assert_eq!(addresses(&v, "protect-type db"), ["db.r2"]);
@@ -753,11 +741,7 @@ mod tests {
 
     #[test]
     fn allow_exempts_only_from_rules_on_destruction() {
-        let policy = Policy {
-            deny: vec![GateAction::Forget, GateAction::Replace],
-            allow: vec![Glob::new("a.*")],
-            ..Default::default()
-        };
+        let policy = Policy { deny: vec![GateAction::Forget, GateAction::Replace], allow: vec![Glob::new("a.*")], ..Default::default() };
         let v = evaluate(&plan(MIX), &policy);
         assert_eq!(addresses(&v, "deny forget"), ["a.fg"]);
         assert_eq!(addresses(&v, "deny replace"), ["db.r2"]);

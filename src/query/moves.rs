@@ -206,11 +206,7 @@ pub const CLOSEST_BUDGET: usize = 100_000;
 fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<String>], report: &mut MovesReport) {
     let before: Vec<Parsed> = deletes
         .iter()
-        .map(|d| Parsed {
-            value: parse_raw(d.rc.change.before),
-            unknown: None,
-            sensitive: parse_raw(d.rc.change.before_sensitive),
-        })
+        .map(|d| Parsed { value: parse_raw(d.rc.change.before), unknown: None, sensitive: parse_raw(d.rc.change.before_sensitive) })
         .collect();
     let after: Vec<Parsed> = creates
         .iter()
@@ -342,8 +338,7 @@ fn normal_mask(m: &Value) -> Option<Value> {
     match m {
         Value::Bool(true) => Some(Value::Bool(true)),
         Value::Object(o) => {
-            let kept: serde_json::Map<String, Value> =
-                o.iter().filter_map(|(k, v)| normal_mask(v).map(|n| (k.clone(), n))).collect();
+            let kept: serde_json::Map<String, Value> = o.iter().filter_map(|(k, v)| normal_mask(v).map(|n| (k.clone(), n))).collect();
             (!kept.is_empty()).then_some(Value::Object(kept))
         }
         Value::Array(a) => {
@@ -602,9 +597,7 @@ fn values_equal(x: &Value, y: &Value) -> bool {
     match (x, y) {
         (Value::Number(a), Value::Number(b)) => numbers_equal(&a.to_string(), &b.to_string()),
         (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(p, q)| values_equal(p, q)),
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| values_equal(v, w)))
-        }
+        (Value::Object(a), Value::Object(b)) => a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| values_equal(v, w))),
         _ => x == y,
     }
 }
@@ -838,31 +831,45 @@ mod tests {
             cre("x_thing.new", r#"{"name":"a","tags":{"when":"tue","team":"x"}}"#, "{}"),
         ]);
         assert!(r.pairs.is_empty());
-        assert_eq!(run_with(&[
-            del("x_thing.old", r#"{"name":"a","tags":{"when":"mon","team":"x"}}"#),
-            cre("x_thing.new", r#"{"name":"a","tags":{"when":"tue","team":"x"}}"#, "{}"),
-        ], &["tags.when"]).pairs.len(), 1);
-        let r = run_with(&[
-            del("x_thing.old", r#"{"name":"a","tags":{"when":"mon"}}"#),
-            cre("x_thing.new", r#"{"name":"a","tags":{"when":"tue","team":"x"}}"#, "{}"),
-        ], &["tags"]);
+        assert_eq!(
+            run_with(
+                &[
+                    del("x_thing.old", r#"{"name":"a","tags":{"when":"mon","team":"x"}}"#),
+                    cre("x_thing.new", r#"{"name":"a","tags":{"when":"tue","team":"x"}}"#, "{}"),
+                ],
+                &["tags.when"]
+            )
+            .pairs
+            .len(),
+            1
+        );
+        let r = run_with(
+            &[
+                del("x_thing.old", r#"{"name":"a","tags":{"when":"mon"}}"#),
+                cre("x_thing.new", r#"{"name":"a","tags":{"when":"tue","team":"x"}}"#, "{}"),
+            ],
+            &["tags"],
+        );
         assert_eq!(r.pairs[0].compared, vec!["name"]);
     }
 
     #[test]
     fn other_types_providers_replacements_deposed_imports_and_data_are_not_candidates() {
         let same = r#"{"name":"a"}"#;
-        let r = run(&[
-            del("x_thing.a", same),
-            cre("x_other.b", same, "{}"),
-            change("x_thing.r", r#"["delete","create"]"#, same, same, "{}"),
-        ]);
+        let r =
+            run(&[del("x_thing.a", same), cre("x_other.b", same, "{}"), change("x_thing.r", r#"["delete","create"]"#, same, same, "{}")]);
         assert!(r.pairs.is_empty());
         let reasons: Vec<&str> = r.unmatched.iter().map(|u| u.reason.as_str()).collect();
         assert_eq!(reasons, vec!["nothing of its type and provider is created", "nothing of its type and provider is deleted"]);
-        let deposed = format!(r#"{{"address":"x_thing.a","mode":"managed","type":"x_thing","name":"a","deposed":"00ab","change":{{"actions":["delete"],"before":{same}}}}}"#);
-        let import = format!(r#"{{"address":"x_thing.b","mode":"managed","type":"x_thing","name":"b","change":{{"actions":["create"],"after":{same},"importing":{{"id":"x"}}}}}}"#);
-        let data = format!(r#"{{"address":"data.x_thing.c","mode":"data","type":"x_thing","name":"c","change":{{"actions":["delete"],"before":{same}}}}}"#);
+        let deposed = format!(
+            r#"{{"address":"x_thing.a","mode":"managed","type":"x_thing","name":"a","deposed":"00ab","change":{{"actions":["delete"],"before":{same}}}}}"#
+        );
+        let import = format!(
+            r#"{{"address":"x_thing.b","mode":"managed","type":"x_thing","name":"b","change":{{"actions":["create"],"after":{same},"importing":{{"id":"x"}}}}}}"#
+        );
+        let data = format!(
+            r#"{{"address":"data.x_thing.c","mode":"data","type":"x_thing","name":"c","change":{{"actions":["delete"],"before":{same}}}}}"#
+        );
         let r = run(&[deposed, import, data]);
         assert!(r.pairs.is_empty() && r.unmatched.is_empty() && r.ambiguous.is_empty(), "{r:?}");
     }
@@ -914,7 +921,9 @@ mod tests {
     #[test]
     fn a_long_unmatched_address_is_kept_whole_so_a_secret_in_it_is_masked_whole() {
         let address = format!("x_thing.{}_hunter2-secret_tail", "a".repeat(250));
-        let bad = format!(r#"{{"address":"{address}","mode":"managed","type":"x_thing","name":"a","change":{{"actions":["delete"],"before":{{"n":1}}}}}}"#);
+        let bad = format!(
+            r#"{{"address":"{address}","mode":"managed","type":"x_thing","name":"a","change":{{"actions":["delete"],"before":{{"n":1}}}}}}"#
+        );
         let r = run(&[bad]);
         assert_eq!(r.unmatched[0].address, address);
         let mut m = crate::mask::Masker::default();

@@ -146,12 +146,15 @@ mod tests {
         let r = plan_outputs(&p, &Visibility::default());
         let rows: Vec<String> =
             r.outputs.iter().map(|o| format!("{} {} {} -> {}", o.name, o.action, o.before.text(), o.after.text())).collect();
-        assert_eq!(rows, vec![
-            "gone delete \"bye\" -> null",
-            "id create null -> (known after apply)",
-            "pw update (sensitive value) -> (sensitive value)",
-            "same no-op {\"a\":[1,2]} -> {\"a\":[1,2]}",
-        ]);
+        assert_eq!(
+            rows,
+            vec![
+                "gone delete \"bye\" -> null",
+                "id create null -> (known after apply)",
+                "pw update (sensitive value) -> (sensitive value)",
+                "same no-op {\"a\":[1,2]} -> {\"a\":[1,2]}",
+            ]
+        );
         assert!(r.outputs[2].sensitive);
         assert_eq!(r.outputs[3].type_.as_ref().unwrap().get(), r#"["object",{"a":["list","number"]}]"#);
         assert_eq!((r.counts["create"], r.counts["no-op"]), (1, 1));

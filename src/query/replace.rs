@@ -63,12 +63,8 @@ pub fn replace(doc: &Document<'_>, filter: &Filter, vis: &Visibility) -> Result<
 }
 
 pub fn replace_plan(p: &Plan<'_>, filter: &Filter, vis: &Visibility) -> ReplaceReport {
-    let replacements: Vec<Replacement> = p
-        .resource_changes
-        .iter()
-        .filter(|rc| filter.matches_change(rc))
-        .filter_map(|rc| replacement(rc, vis))
-        .collect();
+    let replacements: Vec<Replacement> =
+        p.resource_changes.iter().filter(|rc| filter.matches_change(rc)).filter_map(|rc| replacement(rc, vis)).collect();
     let n = |o: ReplaceOrder| replacements.iter().filter(|r| r.order == o).count() as u64;
     ReplaceReport {
         kind: "replace",
@@ -128,11 +124,14 @@ mod tests {
         let a = &r.replacements[0];
         assert_eq!(a.reason_words, "an attribute cannot be updated in place");
         let lines: Vec<String> = a.paths.iter().map(|x| format!("{}: {}", x.path, x.arrow())).collect();
-        assert_eq!(lines, vec![
-            "root_block_device[0].volume_size: 8 -> 16",
-            r#"tags["kubernetes.io/name"]: "x" -> "y""#,
-            "user_data: (sensitive value) -> (known after apply)",
-        ]);
+        assert_eq!(
+            lines,
+            vec![
+                "root_block_device[0].volume_size: 8 -> 16",
+                r#"tags["kubernetes.io/name"]: "x" -> "y""#,
+                "user_data: (sensitive value) -> (known after apply)",
+            ]
+        );
         let b = &r.replacements[1];
         assert_eq!((b.order, b.reason_words.as_str()), (ReplaceOrder::CreateBeforeDestroy, "replace_because_of_the_moon"));
         assert!(b.paths.is_empty());

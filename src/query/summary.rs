@@ -2,8 +2,8 @@
 
 use crate::input::{Document, StateDoc};
 use crate::model::{Change, ChangeKind, CheckObject, Mode, Plan, ReplaceOrder, ResourceChange};
-use crate::stream::PlanVisitor;
 use crate::query::values::{OutputReport, Visibility};
+use crate::stream::PlanVisitor;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -348,8 +348,7 @@ impl PlanVisitor for PlanAccumulator {
         self.outputs.push(OutputChangeEntry {
             name: name.to_string(),
             action: key,
-            sensitive: crate::model::marker_marks_any(ch.before_sensitive)
-                || crate::model::marker_marks_any(ch.after_sensitive),
+            sensitive: crate::model::marker_marks_any(ch.before_sensitive) || crate::model::marker_marks_any(ch.after_sensitive),
         });
     }
 

@@ -171,8 +171,10 @@ mod tests {
 
     #[test]
     fn compact_keeps_strings_and_big_numbers_exact() {
-        assert_eq!(compact("{ \"a b\" : [ 1e400 , 18446744073709551616 ],\n \"c\":\"x \\\" y\" }"),
-            r#"{"a b":[1e400,18446744073709551616],"c":"x \" y"}"#);
+        assert_eq!(
+            compact("{ \"a b\" : [ 1e400 , 18446744073709551616 ],\n \"c\":\"x \\\" y\" }"),
+            r#"{"a b":[1e400,18446744073709551616],"c":"x \" y"}"#
+        );
     }
 
     #[test]

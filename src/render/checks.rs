@@ -109,14 +109,7 @@ impl Report for ChecksReport {
         writeln!(w, "|---|---|---|---|")?;
         for c in &self.checks {
             let problems: Vec<String> = c.problems.iter().map(|p| md_cell(p)).collect();
-            writeln!(
-                w,
-                "| {} | {} | {} | {} |",
-                md_cell(&c.status),
-                md_code(&address_text(c)),
-                md_cell(&c.kind),
-                problems.join("<br>")
-            )?;
+            writeln!(w, "| {} | {} | {} | {} |", md_cell(&c.status), md_code(&address_text(c)), md_cell(&c.kind), problems.join("<br>"))?;
         }
         Ok(())
     }
@@ -130,7 +123,8 @@ mod tests {
 
     #[test]
     fn unknown_check_status_is_escaped_in_the_counts_line() {
-        let plan = r#"{"format_version":"1.2","checks":[{"address":{"kind":"check","to_display":"check.a"},"status":"error\u001b[2J\u009b"}]}"#;
+        let plan =
+            r#"{"format_version":"1.2","checks":[{"address":{"kind":"check","to_display":"check.a"},"status":"error\u001b[2J\u009b"}]}"#;
         let doc = crate::input::parse("p", plan.as_bytes()).unwrap();
         let r = checks(&doc, &ChecksOptions { filter: &Filter::default(), all: true });
         let mut out = Vec::new();

@@ -22,10 +22,9 @@ pub fn verdict(r: &DriftReport) -> String {
         DriftMode::All => format!("{head}; all {} shown.", r.shown),
         DriftMode::RefreshOnly => format!("{head}; refresh-only plan, so all {} shown.", r.shown),
         DriftMode::Relevant if r.hidden == 0 => format!("{head}; {} relevant to this plan, all shown.", r.shown),
-        DriftMode::Relevant => format!(
-            "{head}; {} relevant to this plan shown, {} hidden as not relevant (--all shows them).",
-            r.shown, r.hidden
-        ),
+        DriftMode::Relevant => {
+            format!("{head}; {} relevant to this plan shown, {} hidden as not relevant (--all shows them).", r.shown, r.hidden)
+        }
     }
 }
 

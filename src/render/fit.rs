@@ -34,12 +34,9 @@ pub fn fit(blocks: &[Block], max: usize, scrub: &dyn Fn(&str) -> String) -> Stri
         .iter()
         .map(|b| match b {
             Block::Keep(s) => Block::Keep(scrub(s)),
-            Block::Rows { open, rows, close, what } => Block::Rows {
-                open: scrub(open),
-                rows: rows.iter().map(|r| scrub(r)).collect(),
-                close: scrub(close),
-                what: what.clone(),
-            },
+            Block::Rows { open, rows, close, what } => {
+                Block::Rows { open: scrub(open), rows: rows.iter().map(|r| scrub(r)).collect(), close: scrub(close), what: what.clone() }
+            }
         })
         .collect();
     let full: String = scrubbed.iter().map(whole).collect();
@@ -147,10 +144,7 @@ fn cut(full: &str, max: usize) -> String {
     for _ in 0..open {
         out.push_str("\n</details>\n");
     }
-    out.push_str(&format!(
-        "\n> [!NOTE]\n> Cut at {end} of {} bytes to fit {max}. The full report: `--format json`.\n",
-        full.len()
-    ));
+    out.push_str(&format!("\n> [!NOTE]\n> Cut at {end} of {} bytes to fit {max}. The full report: `--format json`.\n", full.len()));
     out
 }
 

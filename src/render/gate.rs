@@ -51,7 +51,12 @@ pub fn table_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Pol
             Ok(v) => {
                 let (word, tone) = if v.passed() { ("pass", Tone::Good) } else { ("FAIL", Tone::Bad) };
                 let n = if v.passed() { String::new() } else { format!(" ({} violation(s))", v.violations.len()) };
-                writeln!(w, "{} {}", style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold), style.paint(&format!("{word}{n}"), tone))?;
+                writeln!(
+                    w,
+                    "{} {}",
+                    style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold),
+                    style.paint(&format!("{word}{n}"), tone)
+                )?;
                 writeln!(w, "{}", v.plan_line)?;
                 if !v.violations.is_empty() {
                     let rows = v
@@ -86,7 +91,11 @@ pub fn table_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Pol
     }
     writeln!(w, "policy: {rules}")?;
     if !policy.allow.is_empty() {
-        writeln!(w, "may be destroyed or replaced (--allow): {}", policy.allow.iter().map(|a| line(a).into_owned()).collect::<Vec<_>>().join(", "))?;
+        writeln!(
+            w,
+            "may be destroyed or replaced (--allow): {}",
+            policy.allow.iter().map(|a| line(a).into_owned()).collect::<Vec<_>>().join(", ")
+        )?;
     }
     let tone = match overall(&t) {
         "pass" => Tone::Good,
@@ -141,7 +150,10 @@ fn policy_md(policy: &PolicyReport) -> String {
         .collect();
     let mut s = format!("Policy: {}", rules.join(" · "));
     if !policy.allow.is_empty() {
-        s.push_str(&format!("; may be destroyed or replaced (--allow): {}", policy.allow.iter().map(|a| md_code(a)).collect::<Vec<_>>().join(", ")));
+        s.push_str(&format!(
+            "; may be destroyed or replaced (--allow): {}",
+            policy.allow.iter().map(|a| md_code(a)).collect::<Vec<_>>().join(", ")
+        ));
     }
     s.push('\n');
     s

@@ -9,8 +9,8 @@ pub mod moves;
 pub mod outputs;
 pub mod replace;
 pub mod report;
-pub mod state;
 pub mod show;
+pub mod state;
 pub mod summary;
 
 use crate::error::InputError;
@@ -102,12 +102,7 @@ pub fn md_cell(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             // GFM never emphasises an underscore inside a word.
-            '_' if i > 0
-                && chars[i - 1].is_alphanumeric()
-                && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric()) =>
-            {
-                out.push(c)
-            }
+            '_' if i > 0 && chars[i - 1].is_alphanumeric() && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric()) => out.push(c),
             '*' | '_' | '`' | '[' | ']' | '\\' | '#' | '~' => {
                 out.push('\\');
                 out.push(c);

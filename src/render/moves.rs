@@ -55,9 +55,7 @@ fn tf_json(w: &mut dyn Write, r: &MovesReport) -> io::Result<()> {
     let mut comment = header_text(r);
     let (a, u) = (r.ambiguous.len(), r.unmatched.len());
     if a + u > 0 {
-        comment.push_str(&format!(
-            "; left alone: {a} ambiguous, {u} unmatched (details: planview moves --format hcl or --format json)"
-        ));
+        comment.push_str(&format!("; left alone: {a} ambiguous, {u} unmatched (details: planview moves --format hcl or --format json)"));
     }
     let doc = TfJson { comment, moved: r.pairs.iter().map(|p| Moved { from: &p.from, to: &p.to }).collect() };
     crate::render::write_json(w, &doc)

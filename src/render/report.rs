@@ -36,7 +36,10 @@ pub fn errored_banner(w: &mut dyn Write, style: &Style) -> io::Result<()> {
     writeln!(
         w,
         "{}",
-        style.paint("!! PLAN ERRORED: planning failed and this plan cannot be applied; only what was planned before the error is here", Tone::Bad)
+        style.paint(
+            "!! PLAN ERRORED: planning failed and this plan cannot be applied; only what was planned before the error is here",
+            Tone::Bad
+        )
     )
 }
 

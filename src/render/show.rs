@@ -298,7 +298,11 @@ fn footer(r: &ShowReport) -> Vec<String> {
         v.push(if r.filtered_out > 0 { "No changes match the filters.".to_string() } else { "No changes.".to_string() });
     }
     if r.hidden_noop > 0 {
-        v.push(format!("{} unchanged (no-op) change{} hidden (--all shows them)", r.hidden_noop, if r.hidden_noop == 1 { "" } else { "s" }));
+        v.push(format!(
+            "{} unchanged (no-op) change{} hidden (--all shows them)",
+            r.hidden_noop,
+            if r.hidden_noop == 1 { "" } else { "s" }
+        ));
     }
     if r.filtered_out > 0 {
         v.push(format!("{} resource change{} left out by the filters", r.filtered_out, if r.filtered_out == 1 { "" } else { "s" }));

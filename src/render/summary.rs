@@ -130,7 +130,11 @@ fn total_lines(w: &mut dyn Write, t: &SummaryTotal, style: &Style) -> io::Result
         writeln!(w, "{}", style.paint(&format!("{} file(s) could not be read: totals are incomplete", t.failed), Tone::Bad))?;
     }
     if t.unrecognised > 0 {
-        writeln!(w, "{}", style.paint(&format!("{} change(s) with unrecognised actions are not in the totals", t.unrecognised), Tone::Warn))?;
+        writeln!(
+            w,
+            "{}",
+            style.paint(&format!("{} change(s) with unrecognised actions are not in the totals", t.unrecognised), Tone::Warn)
+        )?;
     }
     Ok(())
 }
@@ -176,7 +180,10 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
             w,
             "{}",
             style.paint(
-                &format!("warning: {} change(s) have action lists planview does not recognise; they are listed but not in the totals", p.unrecognised),
+                &format!(
+                    "warning: {} change(s) have action lists planview does not recognise; they are listed but not in the totals",
+                    p.unrecognised
+                ),
                 Tone::Warn
             )
         )?;
@@ -188,10 +195,8 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
     let rows = grouped(&p.resources)
         .into_iter()
         .map(|r| {
-            let sym = crate::model::ChangeKind::from_actions(
-                &r.actions.iter().map(|a| crate::model::Action::parse(a)).collect::<Vec<_>>(),
-            )
-            .symbol();
+            let sym = crate::model::ChangeKind::from_actions(&r.actions.iter().map(|a| crate::model::Action::parse(a)).collect::<Vec<_>>())
+                .symbol();
             let sym = if r.action == "no-op" { "" } else { sym };
             let tone = action_tone(&r.action);
             vec![
@@ -264,12 +269,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
 /// Markdown for a pull-request comment: a verdict line first, resource lists
 /// in `<details>`, never longer than `max_bytes` (rows are left out, and the
 /// comment says so). `scrub` masks secrets in each piece before it is measured.
-pub fn markdown_out(
-    w: &mut dyn Write,
-    items: &[PerFile<Summary>],
-    max_bytes: usize,
-    scrub: &dyn Fn(&str) -> String,
-) -> io::Result<()> {
+pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<Summary>], max_bytes: usize, scrub: &dyn Fn(&str) -> String) -> io::Result<()> {
     w.write_all(fit(&markdown_blocks(items), max_bytes, scrub).as_bytes())
 }
 
@@ -284,7 +284,10 @@ pub fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
         let verdict = if t.plans > 0 { t.totals.plan_line() } else { format!("{} states", t.states) };
         s.push_str(&format!("### Total over {} files — {verdict}\n\n", t.files));
         if t.plans > 0 {
-            s.push_str(&format!("{} plans · moved {} · forgotten {} · read {} · deposed {} · drifted {}\n", t.plans, t.moved, t.forgotten, t.read, t.deposed, t.drift));
+            s.push_str(&format!(
+                "{} plans · moved {} · forgotten {} · read {} · deposed {} · drifted {}\n",
+                t.plans, t.moved, t.forgotten, t.read, t.deposed, t.drift
+            ));
         }
         if t.errored > 0 {
             s.push_str(&format!("\n> [!CAUTION]\n> {} plan(s) errored.\n", t.errored));
@@ -301,11 +304,9 @@ pub fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
         match &item.result {
             Ok(Summary::Plan(p)) => plan_md(&mut blocks, &item.file, p),
             Ok(Summary::State(s)) => state_md(&mut blocks, &item.file, s),
-            Err(e) => blocks.push(Block::Keep(format!(
-                "### :x: {}\n\n**Could not be read:** {}\n",
-                md_code(&item.file),
-                md_cell(&e.to_string())
-            ))),
+            Err(e) => {
+                blocks.push(Block::Keep(format!("### :x: {}\n\n**Could not be read:** {}\n", md_code(&item.file), md_cell(&e.to_string()))))
+            }
         }
     }
     blocks
@@ -315,10 +316,15 @@ fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
     let verdict = if p.has_changes { p.plan_line.clone() } else { "No changes.".into() };
     let mut s = format!("### {} — {}\n\n", md_code(file), verdict);
     if p.errored {
-        s.push_str("> [!CAUTION]\n> **This plan errored** and cannot be applied. Only the changes planned before the error are listed.\n\n");
+        s.push_str(
+            "> [!CAUTION]\n> **This plan errored** and cannot be applied. Only the changes planned before the error are listed.\n\n",
+        );
     }
     if p.unrecognised > 0 {
-        s.push_str(&format!("> [!WARNING]\n> {} change(s) have action lists planview does not recognise; they are not in the totals.\n\n", p.unrecognised));
+        s.push_str(&format!(
+            "> [!WARNING]\n> {} change(s) have action lists planview does not recognise; they are not in the totals.\n\n",
+            p.unrecognised
+        ));
     }
     s.push_str("| moved | imported | forgotten | read | deposed | drifted | checks | outputs |\n");
     s.push_str("|---:|---:|---:|---:|---:|---:|---|---|\n");
@@ -375,7 +381,9 @@ fn state_md(blocks: &mut Vec<Block>, file: &str, s: &StateSummary) {
             rows: s
                 .outputs
                 .iter()
-                .map(|o| format!("| {} | {} | {} |\n", md_code(&o.name), md_cell(&o.display_type()), md_code(&truncate(&o.display_value(), 120))))
+                .map(|o| {
+                    format!("| {} | {} | {} |\n", md_code(&o.name), md_cell(&o.display_type()), md_code(&truncate(&o.display_value(), 120)))
+                })
                 .collect(),
             close: String::new(),
             what: format!("outputs of {}", md_code(file)),
@@ -438,7 +446,11 @@ mod tests {
         );
         assert!(t.contains("1 error\\x1B[2J") && t.contains("1 update\\x1B]52;c;eA==\\x07"), "{t}");
         let mut md = Vec::new();
-        let doc = crate::input::parse("f", br#"{"format_version":"1.2","resource_changes":[],"checks":[{"address":{"to_display":"c"},"status":"x|<b>"}]}"#).unwrap();
+        let doc = crate::input::parse(
+            "f",
+            br#"{"format_version":"1.2","resource_changes":[],"checks":[{"address":{"to_display":"c"},"status":"x|<b>"}]}"#,
+        )
+        .unwrap();
         let s = summarize(&doc, &Visibility::default()).unwrap();
         let items = vec![PerFile { file: "f".into(), result: Ok(s), masker: Default::default() }];
         markdown_out(&mut md, &items, 65536, &|s: &str| s.to_string()).unwrap();

@@ -326,8 +326,11 @@ impl<'u, 'a> Gen<'u, 'a> {
             let name = unique_key(&output_changes, self.text()?);
             let (after, after_sensitive) = self.value(1)?;
             let actions = self.actions()?;
-            output_changes.insert(name, json!({"actions": actions, "before": null, "after": after,
-                "after_unknown": false, "before_sensitive": false, "after_sensitive": after_sensitive}));
+            output_changes.insert(
+                name,
+                json!({"actions": actions, "before": null, "after": after,
+                "after_unknown": false, "before_sensitive": false, "after_sensitive": after_sensitive}),
+            );
         }
         let secret_var = self.secret()?;
         let plain = self.text()?;
@@ -567,8 +570,7 @@ fn check_run(r: &Run, format: &str) -> std::result::Result<Option<Value>, String
         }
     }
     if is_json(format) && !r.out.is_empty() {
-        let v: Value =
-            serde_json::from_slice(&r.out).map_err(|e| format!("{}: JSON output does not parse: {e}", r.what()))?;
+        let v: Value = serde_json::from_slice(&r.out).map_err(|e| format!("{}: JSON output does not parse: {e}", r.what()))?;
         return Ok(Some(v));
     }
     Ok(None)
@@ -687,8 +689,7 @@ pub fn check_raw_bytes(data: &[u8], scratch: &std::path::Path) -> std::result::R
                 extras.push(&["--lenient"]);
             }
             for extra in extras {
-                check_run(&run_args(&args_for(cmd, format, &file, extra)), format)
-                    .map_err(|e| keep_failed(scratch, data, e))?;
+                check_run(&run_args(&args_for(cmd, format, &file, extra)), format).map_err(|e| keep_failed(scratch, data, e))?;
             }
         }
     }
@@ -703,17 +704,11 @@ pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
     let vis = Visibility { show_sensitive: false, masker: None };
     for lenient in [false, true] {
         let opts = ReadOptions { lenient, ..Default::default() };
-        let streamed = planview::summary_streamed(
-            "fuzz.json",
-            std::io::Cursor::new(data.to_vec()),
-            planview::stream::ReadAhead::Joined,
-            &opts,
-            &vis,
-        );
+        let streamed =
+            planview::summary_streamed("fuzz.json", std::io::Cursor::new(data.to_vec()), planview::stream::ReadAhead::Joined, &opts, &vis);
         let whole = planview::input::parse_with("fuzz.json", data, &opts).and_then(|doc| {
             let masker = planview::mask::Masker::collect(&doc);
-            planview::query::summary::summarize(&doc, &vis.with(&masker))
-                .map_err(|m| planview::error::InputError::new("fuzz.json", m))
+            planview::query::summary::summarize(&doc, &vis.with(&masker)).map_err(|m| planview::error::InputError::new("fuzz.json", m))
         });
         let how = if lenient { "--lenient" } else { "strict" };
         match (streamed, whole) {
