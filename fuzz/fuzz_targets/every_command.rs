@@ -14,14 +14,8 @@ use libfuzzer_sys::fuzz_target;
 mod plan_gen;
 
 fuzz_target!(|data: &[u8]| {
-    let scratch = scratch_file("every_command");
+    let scratch = plan_gen::fuzz_scratch_file("every_command");
     if let Err(e) = plan_gen::check_generated_bytes(data, &scratch) {
         panic!("{e}");
     }
 });
-
-/// A per-process scratch file, in memory when /dev/shm exists.
-fn scratch_file(target: &str) -> std::path::PathBuf {
-    let dir = if std::path::Path::new("/dev/shm").is_dir() { "/dev/shm".into() } else { std::env::temp_dir() };
-    dir.join(format!("planview-fuzz-{target}-{}.json", std::process::id()))
-}

@@ -653,6 +653,12 @@ fn check_one(g: &Generated, cmd: &Command, format: &str, file: &str) -> std::res
     Ok(())
 }
 
+/// A fuzz target's per-process scratch file, in memory when /dev/shm exists.
+pub fn fuzz_scratch_file(target: &str) -> std::path::PathBuf {
+    let dir = if std::path::Path::new("/dev/shm").is_dir() { "/dev/shm".into() } else { std::env::temp_dir() };
+    dir.join(format!("planview-fuzz-{target}-{}.json", std::process::id()))
+}
+
 /// Generate from `data`, write the document to `scratch`, check it.
 pub fn check_generated_bytes(data: &[u8], scratch: &std::path::Path) -> std::result::Result<(), String> {
     let mut u = Unstructured::new(data);
