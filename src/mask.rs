@@ -231,33 +231,16 @@ impl Masker {
 /// `$${`/`%%{`, and what Go's `unicode.IsPrint` rejects as `\uxxxx` (controls,
 /// format characters such as the bidi ones, separators, spaces but U+0020).
 fn terraform_key_form(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '$' | '%' if chars.peek() == Some(&'{') => {
-                out.push(c);
-                out.push(c);
-            }
-            c if c.is_control()
-                || (c.is_whitespace() && c != ' ')
-                || matches!(c, '\u{00AD}' | '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}') =>
-            {
-                if (c as u32) < 0x10000 {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    out.push_str(&format!("\\U{:08x}", c as u32));
-                }
-            }
-            c => out.push(c),
+    crate::query::address::hcl_escape(s, |c| {
+        let hidden = c.is_control()
+            || (c.is_whitespace() && c != ' ')
+            || matches!(c, '\u{00AD}' | '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}');
+        match c as u32 {
+            _ if !hidden => None,
+            u @ ..0x10000 => Some(format!("\\u{u:04x}")),
+            u => Some(format!("\\U{u:08x}")),
         }
-    }
-    out
+    })
 }
 
 /// Replaces long secrets inside any output text.

@@ -93,8 +93,15 @@ impl fmt::Display for Address {
 /// introducers escaped, and every control, C1 or bidirectional character written
 /// as `\uXXXX`, so the result is one safe line of plain text.
 pub fn hcl_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
+    format!("\"{}\"", hcl_escape(s, |c| needs_unicode_escape(c).then(|| format!("\\u{:04X}", c as u32))))
+}
+
+/// The inside of an HCL quoted string: `\"`, `\\`, `\n`, `\r`, `\t` and
+/// `$${`/`%%{` escaped, and any other character as `unicode` writes it (`None`:
+/// as it is). Shared by our own quoting and by the secret scrubber's copy of
+/// Terraform's.
+pub(crate) fn hcl_escape(s: &str, unicode: impl Fn(char) -> Option<String>) -> String {
+    let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
@@ -107,11 +114,12 @@ pub fn hcl_quote(s: &str) -> String {
                 out.push(c);
                 out.push(c);
             }
-            c if needs_unicode_escape(c) => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
+            c => match unicode(c) {
+                Some(escaped) => out.push_str(&escaped),
+                None => out.push(c),
+            },
         }
     }
-    out.push('"');
     out
 }
 
