@@ -62,17 +62,16 @@ impl<'de: 'a, 'a> Visitor<'de> for DocVisitor<'a> {
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
         let mut doc = RawDocument::default();
-        let mut seen: Vec<Cow<'de, str>> = Vec::new();
+        let mut seen: std::collections::HashSet<Cow<'de, str>> = std::collections::HashSet::new();
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
             // A repeated top-level key is an error (which value is meant cannot
             // be known), as in the streaming reader; records planview reads
             // refuse duplicate fields too (serde's derive); inside values the
             // last one wins.
-            if seen.contains(&key) {
+            if !seen.insert(key.clone()) {
                 let key = crate::sanitize::line(&key);
                 return Err(serde::de::Error::custom(format_args!("duplicate key `{key}` at the top level of the document")));
             }
-            seen.push(key.clone());
             if PLAN_ONLY.contains(&key.as_ref()) {
                 doc.plan_keys = true;
             }
@@ -149,5 +148,18 @@ mod tests {
         let d: RawDocument = serde_json::from_str(r#"{"format_version":"1.2","errored":true,"resource_changes":null}"#).unwrap();
         assert!(d.plan_keys);
         assert!(d.plan.errored);
+    }
+
+    #[test]
+    fn a_repeated_key_among_a_hundred_thousand_is_found_without_comparing_every_pair() {
+        // Guards the duplicate check's set: a list searched for every key
+        // made 200k keys (3 MB) take a minute.
+        let keys: String = (0..100_000).map(|i| format!(r#","k{i}":1"#)).collect();
+        let ok = format!(r#"{{"format_version":"1.0"{keys},"values":{{"root_module":{{}}}}}}"#);
+        let d: RawDocument = serde_json::from_str(&ok).unwrap();
+        assert_eq!(d.other_keys.len(), 100_000);
+        let repeated = format!(r#"{{"format_version":"1.0"{keys},"k0":2}}"#);
+        let e = serde_json::from_str::<RawDocument>(&repeated).unwrap_err().to_string();
+        assert!(e.starts_with("duplicate key `k0` at the top level"), "{e}");
     }
 }
