@@ -29,7 +29,19 @@ pub struct Masker {
     /// A matcher for the secrets of 8+ characters, built on first use (and
     /// dropped when secrets are added): finding one inside a string costs one
     /// pass over the string, however many secrets there are.
-    long: std::sync::OnceLock<Option<AhoCorasick>>,
+    long: std::sync::OnceLock<Long>,
+    /// The output scrubber, built on first use (and dropped with `long`).
+    scrub: std::sync::OnceLock<Scrubber>,
+}
+
+/// The substring matcher of a [`Masker`].
+#[derive(Debug, Clone)]
+enum Long {
+    /// No secret is long enough to be looked for inside strings.
+    NoSecrets,
+    Matcher(AhoCorasick),
+    /// The matcher could not be built: look for each secret in turn.
+    Unbuilt,
 }
 
 impl Masker {
@@ -132,7 +144,7 @@ impl Masker {
         let (Some(value), Some(marker)) = (value, marker) else { return };
         if let Ok(v) = serde_json::from_str::<Value>(value.get()) {
             walk_marked(&v, marker, &mut self.secrets);
-            self.long = std::sync::OnceLock::new();
+            self.secrets_changed();
         }
     }
 
@@ -140,14 +152,20 @@ impl Masker {
     pub fn add(&mut self, secret: &str) {
         if !secret.is_empty() {
             self.secrets.insert(secret.to_string());
-            self.long = std::sync::OnceLock::new();
+            self.secrets_changed();
         }
     }
 
     /// Union with another document's secrets.
     pub fn merge(&mut self, other: &Masker) {
         self.secrets.extend(other.secrets.iter().cloned());
+        self.secrets_changed();
+    }
+
+    /// Drop the matchers built from the old set of secrets.
+    fn secrets_changed(&mut self) {
         self.long = std::sync::OnceLock::new();
+        self.scrub = std::sync::OnceLock::new();
     }
 
     pub fn is_empty(&self) -> bool {
@@ -175,17 +193,17 @@ impl Masker {
     }
 
     fn long_secret_inside(&self, s: &str) -> bool {
-        let ac = self.long.get_or_init(|| {
+        let long = self.long.get_or_init(|| {
             let long: Vec<&str> = self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).map(String::as_str).collect();
             if long.is_empty() {
-                return None;
+                return Long::NoSecrets;
             }
-            AhoCorasick::new(&long).ok()
+            AhoCorasick::new(&long).map_or(Long::Unbuilt, Long::Matcher)
         });
-        match ac {
-            Some(ac) => ac.is_match(s),
-            // No long secrets (or, should the matcher fail to build, the slow way).
-            None => self.secrets.iter().any(|k| k.chars().count() >= MIN_SUBSTRING && s.contains(k.as_str())),
+        match long {
+            Long::NoSecrets => false,
+            Long::Matcher(ac) => ac.is_match(s),
+            Long::Unbuilt => self.secrets.iter().any(|k| k.chars().count() >= MIN_SUBSTRING && s.contains(k.as_str())),
         }
     }
 
@@ -194,11 +212,21 @@ impl Masker {
     /// Terraform writes it, and as planview's canonical addresses do) or as a
     /// JSON string inside text; each of those as is, JSON-, terminal-,
     /// markdown-, GitHub-command- and XML-escaped. Most secrets are plain
-    /// text, and all of these forms are one pattern.
+    /// text, and all of these forms are one pattern. Built once per set of
+    /// secrets (a clone shares the matcher).
     pub fn scrubber(&self) -> Scrubber {
+        self.scrub.get_or_init(|| self.build_scrubber()).clone()
+    }
+
+    fn build_scrubber(&self) -> Scrubber {
         let mut patterns: BTreeSet<String> = BTreeSet::new();
         for s in &self.secrets {
             if s.chars().count() < MIN_SUBSTRING {
+                continue;
+            }
+            if s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-./+=@^()!?;".contains(&b)) {
+                // No escaper below changes these characters: every form is `s`.
+                patterns.insert(s.clone());
                 continue;
             }
             let (hcl, json) = (crate::query::address::hcl_quote(s), crate::render::json_string(s));
@@ -211,7 +239,19 @@ impl Masker {
                 patterns.insert(crate::sanitize::line(&b).into_owned());
                 patterns.insert(crate::sanitize::text(&b).into_owned());
                 patterns.insert(crate::render::md_cell(&b));
-                patterns.insert(crate::sanitize::line(&b).replace('|', "\\|"));
+                if b.starts_with('_') || b.ends_with('_') {
+                    // GFM leaves an underscore inside a word as it is, so how an
+                    // edge `_` is written depends on the text around the secret.
+                    let (left, right, both) = (
+                        crate::render::md_cell(&format!("a{b}")),
+                        crate::render::md_cell(&format!("{b}a")),
+                        crate::render::md_cell(&format!("a{b}a")),
+                    );
+                    patterns.insert(left[1..].to_string());
+                    patterns.insert(right[..right.len() - 1].to_string());
+                    patterns.insert(both[1..both.len() - 1].to_string());
+                }
+                patterns.insert(crate::render::md_code_text(&b));
                 patterns.insert(crate::render::gate::gh_data(&b));
                 patterns.insert(crate::render::gate::gh_property(&b));
                 patterns.insert(crate::render::gate::xml(&b, true));
@@ -350,6 +390,46 @@ mod tests {
         let out = s.scrub(br#"a pass"word|*x1 b "pass\"word|*x1" c pass"word\|\*x1 tiny"#);
         let out = String::from_utf8(out.into_owned()).unwrap();
         assert_eq!(out, r#"a (sensitive value) b "(sensitive value)" c (sensitive value) tiny"#);
+    }
+
+    #[test]
+    fn scrub_masks_a_secret_with_an_edge_underscore_inside_a_word_in_markdown() {
+        // GFM leaves `x_y` alone but `_y` escaped: md_cell(secret) alone was not
+        // what a markdown cell holding the secret inside a word shows.
+        let mut m = Masker::default();
+        m.add("_pass*word");
+        m.add("pass*word_");
+        m.add("_both*ends_");
+        let sc = m.scrubber();
+        for text in ["token x_pass*word rejected", "token pass*word_x rejected", "x_both*ends_y", "x_both*ends_ y", "x _both*ends_y"] {
+            let cell = crate::render::md_cell(text);
+            let out = String::from_utf8(sc.scrub(cell.as_bytes()).into_owned()).unwrap();
+            assert!(!out.contains("word") && !out.contains("ends"), "{text} -> {cell} -> {out}");
+            assert!(out.contains(MASK), "{out}");
+        }
+    }
+
+    #[test]
+    fn short_secrets_only_are_never_looked_for_inside_strings() {
+        let mut m = Masker::default();
+        m.add("tiny");
+        assert!(m.long.get().is_none());
+        assert!(!m.value_holds_secret(&serde_json::json!(["a tiny thing", {"k": "tinytiny"}])));
+        assert!(matches!(m.long.get(), Some(Long::NoSecrets)));
+        assert!(m.value_holds_secret(&serde_json::json!({"k": ["tiny"]})));
+    }
+
+    #[test]
+    fn the_scrubber_is_built_once_per_set_of_secrets() {
+        let mut m = Masker::default();
+        m.add("plain-secret-123");
+        let (a, b) = (m.scrubber(), m.scrubber());
+        assert!(m.scrub.get().is_some());
+        assert_eq!(&*a.scrub(b"x plain-secret-123 y"), b"x (sensitive value) y".as_slice());
+        assert_eq!(&*b.scrub(b"plain-secret-123"), MASK.as_bytes());
+        m.add("another-secret-456");
+        assert!(m.scrub.get().is_none(), "adding a secret drops the old scrubber");
+        assert_eq!(&*m.scrubber().scrub(b"another-secret-456"), MASK.as_bytes());
     }
 
     #[test]

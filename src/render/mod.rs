@@ -115,11 +115,17 @@ pub fn md_cell(s: &str) -> String {
 
 /// An inline code span for markdown, safe in tables.
 pub fn md_code(s: &str) -> String {
-    let s = sanitize::line(s).replace('|', "\\|");
+    let s = md_code_text(s);
     let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
     let pad = if s.starts_with('`') || s.ends_with('`') { " " } else { "" };
     format!("{fence}{pad}{s}{pad}{fence}")
+}
+
+/// The text of a markdown code span (see [`md_code`]), without its fences:
+/// one line, `|` escaped for tables.
+pub fn md_code_text(s: &str) -> String {
+    sanitize::line(s).replace('|', "\\|")
 }
 
 /// Pretty JSON with a trailing newline. Besides what JSON requires (C0
