@@ -245,19 +245,29 @@ pub struct ReadOptions {
 /// A sink of warnings, shared between threads. Not part of the options'
 /// value: any two sinks compare equal.
 #[derive(Debug, Clone, Default)]
-pub struct Notes(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+pub struct Notes(std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>);
 
 impl Notes {
-    /// Add one warning (`FILE: message`).
+    /// Add one warning about `file`.
     pub fn push(&self, file: &str, message: impl std::fmt::Display) {
         if let Ok(mut v) = self.0.lock() {
-            v.push(format!("{file}: {message}"));
+            v.push((file.to_string(), message.to_string()));
         }
     }
 
-    /// Take the warnings so far, in the order they came.
+    /// Take the warnings so far (`FILE: message`), in the order they came.
     pub fn take(&self) -> Vec<String> {
-        self.0.lock().map(|mut v| std::mem::take(&mut *v)).unwrap_or_default()
+        self.take_ordered(&[])
+    }
+
+    /// Take the warnings so far (`FILE: message`), those of each file in
+    /// `files` in that order (inputs are read in parallel, so they come in
+    /// any order), then the others as they came; each file's own in the order
+    /// they came.
+    pub fn take_ordered(&self, files: &[String]) -> Vec<String> {
+        let mut notes = self.0.lock().map(|mut v| std::mem::take(&mut *v)).unwrap_or_default();
+        notes.sort_by_key(|(file, _)| files.iter().position(|f| f == file).unwrap_or(files.len()));
+        notes.into_iter().map(|(file, message)| format!("{file}: {message}")).collect()
     }
 }
 
@@ -734,6 +744,26 @@ mod tests {
 
     fn err(s: &str) -> InputError {
         parse("f.json", s.as_bytes()).unwrap_err()
+    }
+
+    #[test]
+    fn warnings_of_files_read_in_parallel_come_out_in_input_order() {
+        let notes = Notes::default();
+        notes.push("b.json", "second file, first note");
+        notes.push("c.json", "not an input of this run");
+        notes.push("a.json", "first file");
+        notes.push("b.json", "second file, second note");
+        let files = ["a.json".to_string(), "b.json".to_string()];
+        assert_eq!(
+            notes.take_ordered(&files),
+            [
+                "a.json: first file",
+                "b.json: second file, first note",
+                "b.json: second file, second note",
+                "c.json: not an input of this run"
+            ]
+        );
+        assert!(notes.take().is_empty());
     }
 
     #[test]

@@ -117,7 +117,8 @@ pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result
         Some(s) => w.write_all(&s.scrub(b)),
         None => w.write_all(b),
     };
-    for note in config.read.notes.take() {
+    let files: Vec<String> = config.inputs.iter().map(Source::name).collect();
+    for note in config.read.notes.take_ordered(&files) {
         emit(diag, format!("planview: warning: {}\n", sanitize::line(&note)).as_bytes())?;
     }
     emit(out, &buf)?;
