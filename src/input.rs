@@ -65,13 +65,9 @@ pub fn json_of(source: &Source, bytes: Vec<u8>, show: &ReadOptions) -> Result<Ve
 }
 
 /// Read the bytes of the input as they are. Files are read in one go
-/// (serde_json is several times faster on a slice than on a reader).
-pub fn read_raw(source: &Source) -> Result<Vec<u8>, InputError> {
-    read_raw_with(source, false)
-}
-
-/// [`read_raw`]; stdin stops early on input that can only be refused (see
-/// [`hopeless`]), so `planview gate < /dev/zero` ends instead of filling memory.
+/// (serde_json is several times faster on a slice than on a reader); stdin
+/// stops early on input that can only be refused (see `hopeless`), so
+/// `planview gate < /dev/zero` ends instead of filling memory.
 pub fn read_raw_with(source: &Source, lenient: bool) -> Result<Vec<u8>, InputError> {
     let name = source.name();
     match source {

@@ -6,7 +6,7 @@
 //! sensitive anywhere in the document is collected once ([`Masker::collect`]),
 //! then masked wherever else it appears: as a whole value ([`Masker::is_secret`],
 //! used by value renderers), and, when 8 characters or longer, as a substring of
-//! anything printed ([`Masker::scrub`], applied by `run` to the whole output of
+//! anything printed ([`Masker::scrubber`], applied by `run` to the whole output of
 //! every command and format).
 
 use crate::input::{Document, StateDoc};
