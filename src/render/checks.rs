@@ -14,8 +14,7 @@ fn counts_text(r: &ChecksReport) -> String {
             _ => "no checks".into(),
         };
     }
-    let parts: Vec<String> = r.counts.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {}", line(k))).collect();
-    parts.join(", ")
+    super::counts_line(&r.counts, super::plain)
 }
 
 /// `Checks: 1 fail, 7 pass; 7 passed or unknown not listed (--all lists them).`

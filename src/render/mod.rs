@@ -122,6 +122,22 @@ pub fn md_code(s: &str) -> String {
     format!("{fence}{pad}{s}{pad}{fence}")
 }
 
+/// `3 pass, 1 fail` (`none` when every count is 0): the keys (statuses,
+/// actions) come from the input, escaped with `esc` (e.g. [`plain`], [`md_cell`]).
+pub fn counts_line(m: &std::collections::BTreeMap<String, u64>, esc: impl Fn(&str) -> String) -> String {
+    let parts: Vec<String> = m.iter().filter(|(_, v)| **v > 0).map(|(k, v)| format!("{v} {}", esc(k))).collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// An input string as one line of terminal text (for [`counts_line`]).
+pub fn plain(s: &str) -> String {
+    sanitize::line(s).into_owned()
+}
+
 /// The text of a markdown code span (see [`md_code`]), without its fences:
 /// one line, `|` escaped for tables.
 pub fn md_code_text(s: &str) -> String {

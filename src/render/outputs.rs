@@ -36,8 +36,7 @@ fn plan_verdict(p: &PlanOutputs) -> String {
     if p.outputs.is_empty() {
         return "Outputs: none in this plan.".into();
     }
-    let parts: Vec<String> = p.counts.iter().map(|(k, n)| format!("{n} {}", line(k))).collect();
-    format!("Outputs: {}.", parts.join(", "))
+    format!("Outputs: {}.", super::counts_line(&p.counts, super::plain))
 }
 
 fn plan_table(p: &PlanOutputs, w: &mut dyn Write, style: &Style) -> io::Result<()> {

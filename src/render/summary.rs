@@ -1,7 +1,7 @@
 //! Renders `summary` reports as a terminal table, markdown or JSON.
 
 use super::fit::{fit, Block};
-use super::{action_tone, md_cell, md_code, table, write_json, JsonInputError, Style, Tone};
+use super::{action_tone, counts_line, md_cell, md_code, plain, table, write_json, JsonInputError, Style, Tone};
 use crate::query::summary::{sum, PlanSummary, ResourceEntry, StateSummary, Summary, SummaryTotal};
 use crate::query::values::truncate;
 use crate::sanitize::line;
@@ -60,21 +60,6 @@ pub fn details(r: &ResourceEntry) -> Vec<String> {
         }
     }
     d
-}
-
-/// `3 pass, 1 fail`: the keys (statuses, actions) come from the input, escaped with `esc`.
-fn counts_line(m: &BTreeMap<String, u64>, esc: impl Fn(&str) -> String) -> String {
-    let parts: Vec<String> = m.iter().filter(|(_, v)| **v > 0).map(|(k, v)| format!("{v} {}", esc(k))).collect();
-    if parts.is_empty() {
-        "none".into()
-    } else {
-        parts.join(", ")
-    }
-}
-
-/// For [`counts_line`] in terminal text.
-fn plain(s: &str) -> String {
-    line(s).into_owned()
 }
 
 // ---------------------------------------------------------------- table
