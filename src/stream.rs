@@ -14,8 +14,10 @@
 //!
 //! Each element is parsed by serde_json from the in-memory chunk (`from_str`, as
 //! fast as a whole-file parse); when it does not fit yet, more input is read
-//! and the element is parsed again. Memory is bounded by the largest single
-//! element plus [`SKIP_WINDOW`], whatever the input size.
+//! (as much again as is buffered, so that an element spanning many pieces is
+//! parsed a few times, not once per piece) and the element is parsed again.
+//! Memory is bounded by about twice the largest single element plus
+//! [`SKIP_WINDOW`], whatever the input size.
 
 use crate::error::InputError;
 use crate::input::{after_document, check_start, json_error, skipped_prefix, sniff_encoding, too_deep, ReadOptions};
@@ -386,6 +388,8 @@ impl<'n> Reader<'n> {
                 } else {
                     self.buf.push_str(&t);
                 }
+                #[cfg(test)]
+                tally::buffered(self.buf.len());
                 Ok(true)
             }
             Ok(Piece::BadUtf8(valid)) => {
@@ -507,10 +511,22 @@ impl<'n> Reader<'n> {
         Ok(())
     }
 
-    /// Parse one value starting at `pos` and pass it to `f`; refill and retry
-    /// while it does not fit in the buffer. `Ok(false)` from `give_up` (called
-    /// on a value still incomplete) stops retrying.
-    fn with_value<T, F>(&mut self, mut f: F, give_up: &dyn Fn(usize) -> bool) -> Result<bool, InputError>
+    /// After a parse of the `tried` bytes from `pos` found the value incomplete
+    /// (or an error that more text may undo): read until twice as much is
+    /// buffered (at least one more piece; at most `limit`, when that is more
+    /// than `tried`). Parsing again after every piece would re-parse a value
+    /// that spans n pieces n times (quadratic: a state's `values` is the whole
+    /// state); doubling parses it O(log n) times, O(size) bytes in all.
+    fn fill_more(&mut self, tried: usize, limit: usize) -> Result<(), InputError> {
+        let want = tried.saturating_mul(2).min(limit).max(tried + 1);
+        while self.buf.len() - self.pos < want && self.fill()? {}
+        Ok(())
+    }
+
+    /// Parse one value starting at `pos` and pass it to `f`; read more and retry
+    /// while it does not fit in the buffer. A value still incomplete once `limit`
+    /// bytes or more are buffered is left alone: `Ok(false)`.
+    fn with_value<T, F>(&mut self, mut f: F, limit: usize) -> Result<bool, InputError>
     where
         T: for<'x> serde::Deserialize<'x>,
         F: FnMut(T),
@@ -527,6 +543,11 @@ impl<'n> Reader<'n> {
                     _ => Ok(None),
                 }
             };
+            #[cfg(test)]
+            tally::parsed(match &outcome {
+                Ok(Some((n, _))) => *n,
+                _ => self.buf.len() - self.pos,
+            });
             match outcome {
                 Ok(Some((n, v))) => {
                     self.pos += n;
@@ -536,17 +557,18 @@ impl<'n> Reader<'n> {
                 Err(e) => self.retry_or_fail(&e, &mut last_err)?,
                 Ok(None) => {}
             }
-            if give_up(self.buf.len() - self.pos) {
+            let tried = self.buf.len() - self.pos;
+            if tried >= limit {
                 return Ok(false);
             }
-            self.fill()?;
+            self.fill_more(tried, limit)?;
         }
     }
 
     /// An owned value that is expected to be small (a key, a kept top-level value).
     fn parse_small<T: for<'x> serde::Deserialize<'x>>(&mut self) -> Result<T, InputError> {
         let mut out = None;
-        self.with_value::<T, _>(|v| out = Some(v), &|_| false)?;
+        self.with_value::<T, _>(|v| out = Some(v), usize::MAX)?;
         out.ok_or_else(|| self.eof("EOF while parsing a value"))
     }
 
@@ -556,7 +578,7 @@ impl<'n> Reader<'n> {
             return Err(self.syntax("recursion limit exceeded").hint("the document nests deeper than planview reads (128 levels)"));
         }
         let container = matches!(self.peek()?, Some(b'{' | b'['));
-        if self.with_value::<IgnoredAny, _>(|_| {}, &|len| container && len >= SKIP_WINDOW)? {
+        if self.with_value::<IgnoredAny, _>(|_| {}, if container { SKIP_WINDOW } else { usize::MAX })? {
             return Ok(());
         }
         // Too big: walk its members.
@@ -630,6 +652,11 @@ impl<'n> Reader<'n> {
                         _ => Ok(None),
                     }
                 };
+                #[cfg(test)]
+                tally::parsed(match &outcome {
+                    Ok(Some(n)) => *n,
+                    _ => self.buf.len() - self.pos,
+                });
                 match outcome {
                     Ok(Some(n)) => {
                         self.pos += n;
@@ -638,7 +665,7 @@ impl<'n> Reader<'n> {
                     Err(e) => self.retry_or_fail(&e, &mut last_err)?,
                     Ok(None) => {}
                 }
-                self.fill()?;
+                self.fill_more(self.buf.len() - self.pos, usize::MAX)?;
             }
         }
     }
@@ -678,6 +705,33 @@ fn lines_and_col(bytes: &[u8]) -> (usize, usize) {
 /// Count bytes matching `f`, in blocks with a `u8` counter so it vectorises.
 fn count_bytes(bytes: &[u8], f: impl Fn(u8) -> bool) -> usize {
     bytes.chunks(255).map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + u8::from(f(b))))).sum()
+}
+
+/// What the reader did, counted on the parsing thread (tests only): regression
+/// tests for costs that grow with the input assert on these, not on time.
+#[cfg(test)]
+mod tally {
+    use std::cell::Cell;
+
+    thread_local! {
+        static PARSED: Cell<usize> = const { Cell::new(0) };
+        static MAX_BUFFERED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// serde_json read `n` bytes: a whole value, or all the text it was given for one.
+    pub fn parsed(n: usize) {
+        PARSED.with(|c| c.set(c.get() + n));
+    }
+
+    /// The buffer holds `n` bytes after a refill.
+    pub fn buffered(n: usize) {
+        MAX_BUFFERED.with(|c| c.set(c.get().max(n)));
+    }
+
+    /// Bytes given to serde_json and the largest buffer since the last call; resets both.
+    pub fn take() -> (usize, usize) {
+        (PARSED.with(|c| c.replace(0)), MAX_BUFFERED.with(|c| c.replace(0)))
+    }
 }
 
 #[cfg(test)]
@@ -849,6 +903,45 @@ mod tests {
                 let opts = ReadOptions { lenient: true, ..Default::default() };
                 run_with(case, chunk, &opts).unwrap();
                 assert_eq!(opts.notes.take(), whole, "chunk {chunk}");
+            }
+        }
+    }
+
+    fn run_fast(json: &str, chunk: usize, opts: &ReadOptions) -> Result<(Collect, String), InputError> {
+        let mut c = Collect::default();
+        let src = std::io::Cursor::new(json.as_bytes().to_vec());
+        let skel = stream_chunked("p", src, ReadAhead::Joined, opts, &mut c, chunk)?;
+        Ok((c, skel))
+    }
+
+    /// A value spanning many refills is parsed a few times, not once per refill:
+    /// `summary` of a big state was quadratic (a state's `values` is one value).
+    #[test]
+    fn a_value_spanning_many_refills_is_not_parsed_again_at_each_refill() {
+        let resources: Vec<String> = (0..4000)
+            .map(|i| {
+                format!(r#"{{"address":"t.r[{i}]","mode":"managed","type":"t","name":"r","values":{{"id":"{i:08}","tags":{{"k":"v"}}}}}}"#)
+            })
+            .collect();
+        let resources = resources.join(",");
+        let state =
+            format!(r#"{{"format_version":"1.0","terraform_version":"1.9.0","values":{{"root_module":{{"resources":[{resources}]}}}}}}"#);
+        // One big resource change (streamed) after a big skipped value that fits the window.
+        let plan = format!(
+            r#"{{"format_version":"1.2","prior_state":{{"values":[{resources}]}},"resource_changes":[{{"address":"big","change":{{"actions":["create"],"after":[{resources}]}}}}]}}"#
+        );
+        assert!(state.len() > 300 << 10 && plan.len() < SKIP_WINDOW + (300 << 10));
+        for (what, json) in [("state", &state), ("plan", &plan)] {
+            tally::take();
+            let (c, skel) = run_fast(json, 4 << 10, &ReadOptions::default()).unwrap();
+            let (parsed, _) = tally::take();
+            // Once per refill, this was about len² / (2 × 4 KB): 20 MB and more.
+            assert!(parsed <= 4 * json.len(), "{what}: {parsed} bytes parsed for {} bytes of input", json.len());
+            if what == "state" {
+                assert!(skel.contains(r#""address":"t.r[3999]""#));
+                assert!(matches!(parse("p", skel.as_bytes()).unwrap(), Document::State(_)));
+            } else {
+                assert_eq!(c.changes, vec!["big"]);
             }
         }
     }
