@@ -20,7 +20,7 @@
 //! [`SKIP_WINDOW`], whatever the input size.
 
 use crate::error::InputError;
-use crate::input::{after_document, check_start, json_error, skipped_prefix, sniff_encoding, too_deep, ReadOptions};
+use crate::input::{after_document, check_start_at, json_error, skipped_prefix, sniff_encoding, too_deep, ReadOptions};
 use crate::model::{Change, CheckObject, Plan, ResourceChange};
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
@@ -333,29 +333,37 @@ struct Reader<'n> {
     base_lines: usize,
     /// Characters since the last newline in the dropped text.
     base_col: usize,
+    /// Bytes dropped from the front of `buf`.
+    dropped: usize,
+    /// Nothing but leading blanks read yet: what the input starts with is
+    /// still to be judged ([`Reader::start`]).
+    starting: bool,
 }
 
 impl<'n> Reader<'n> {
     fn new(name: &'n str, src: std::sync::mpsc::Receiver<Piece>) -> Self {
-        Reader { name, src, buf: String::new(), pos: 0, eof: false, base_lines: 0, base_col: 0 }
+        Reader { name, src, buf: String::new(), pos: 0, eof: false, base_lines: 0, base_col: 0, dropped: 0, starting: true }
     }
 
     /// Read until the first non-blank character (or the end), then check it
     /// opens an object. `--lenient`: skip to the first `{`, with a warning.
     fn start(&mut self, opts: &ReadOptions) -> Result<(), InputError> {
-        while !self.eof && self.buf.bytes().all(crate::scan::is_json_ws) {
+        // Blanks are consumed (and so dropped at the next refill) as they come:
+        // megabytes of them are neither kept nor scanned again.
+        self.skip_ws()?;
+        // Not an object: read a little more (up to 64 KB of input, blanks
+        // included) so the message can say where the JSON starts.
+        while !self.eof && !self.buf[self.pos..].starts_with('{') && self.dropped + self.buf.len() < 64 << 10 {
             self.fill()?;
         }
-        // Not an object: read a little more so the message can say where the JSON starts.
-        while !self.eof && !self.buf.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') && self.buf.len() < 64 << 10 {
-            self.fill()?;
-        }
-        let strict = check_start(self.name, &self.buf);
+        let strict = self.check_start();
+        self.starting = false;
         if strict.is_ok() || !opts.lenient {
             return strict;
         }
-        // Skip to the first `{`, forgetting the text before it as it goes.
-        let mut skipped = 0;
+        // Skip to the first `{`, forgetting the text before it as it goes
+        // (counted from the start of the input, blanks included).
+        let mut skipped = self.dropped + self.pos;
         loop {
             if let Some(k) = self.buf[self.pos..].find('{') {
                 self.pos += k;
@@ -371,6 +379,11 @@ impl<'n> Reader<'n> {
         let (l, c) = self.location(self.pos);
         opts.notes.push(self.name, skipped_prefix(skipped, l, c));
         Ok(())
+    }
+
+    /// [`crate::input::check_start`] on the buffer, the blanks dropped before it counted in.
+    fn check_start(&self) -> Result<(), InputError> {
+        check_start_at(self.name, &self.buf, self.dropped == 0, &|at| self.location(at))
     }
 
     /// Take the next piece of text from the read-ahead thread. Returns false at the end.
@@ -402,10 +415,10 @@ impl<'n> Reader<'n> {
             }
             Ok(Piece::TooDeep(valid)) => {
                 self.buf.push_str(&valid);
-                if self.pos == 0 && self.base_lines == 0 && self.base_col == 0 {
+                if self.starting {
                     // Still at the start: what the input starts with is judged
                     // first, as a whole-file read does (`[[[[...` is an array).
-                    check_start(self.name, &self.buf)?;
+                    self.check_start()?;
                 }
                 let (l, c) = self.location(self.buf.len());
                 Err(too_deep(self.name, l, c))
@@ -429,6 +442,7 @@ impl<'n> Reader<'n> {
             self.base_col += col;
         }
         self.buf.drain(..self.pos);
+        self.dropped += self.pos;
         self.pos = 0;
     }
 
@@ -942,6 +956,51 @@ mod tests {
                 assert!(matches!(parse("p", skel.as_bytes()).unwrap(), Document::State(_)));
             } else {
                 assert_eq!(c.changes, vec!["big"]);
+            }
+        }
+    }
+
+    /// Blanks before the document are dropped as they arrive, neither kept nor
+    /// scanned again at each refill, and errors still name the right place.
+    #[test]
+    fn leading_blanks_are_dropped_as_they_arrive() {
+        let blanks = " \n\t\r ".repeat(200 << 10); // 1 MB, 200k lines
+        let json = format!("{blanks}{PLAN}");
+        tally::take();
+        let (c, _) = run_fast(&json, 4 << 10, &ReadOptions::default()).unwrap();
+        let (_, buffered) = tally::take();
+        assert_eq!(c.changes, vec!["a.b", "a.c"]);
+        // Kept whole, the buffer grew to the 1 MB of blanks.
+        assert!(buffered <= 3 * (4 << 10), "the buffer held {buffered} bytes");
+
+        let strict = ReadOptions::default();
+        let lenient = ReadOptions { lenient: true, ..Default::default() };
+        let blanks = &blanks[..20 << 10];
+        let cases = [
+            format!("{blanks}[1]"),
+            format!("{blanks}PK\u{3}\u{4}junk"),
+            format!("{blanks}junk\n{PLAN}"),
+            format!("{blanks}{{\"format_version\":\"1.2\",\n\"x\":[1,,2]}}"),
+            format!("{blanks}{}", "[".repeat(300)),
+            format!("{blanks}{{\"format_version\":\"1.2\",\"x\":{}", "[".repeat(300)),
+            blanks.to_string(),
+        ];
+        for case in &cases {
+            for opts in [&strict, &lenient] {
+                let whole = crate::input::parse_with("p", case.as_bytes(), opts);
+                let whole_notes = opts.notes.take();
+                for chunk in [1, 7, 4 << 10, CHUNK] {
+                    let streamed = run_fast(case, chunk, opts);
+                    assert_eq!(opts.notes.take(), whole_notes, "chunk {chunk}");
+                    match (&whole, streamed) {
+                        (Err(whole), Err(e)) => {
+                            assert_eq!((e.line, e.column), (whole.line, whole.column), "{e} / {whole}");
+                            assert_eq!((&e.message, &e.hint), (&whole.message, &whole.hint), "{e} / {whole}");
+                        }
+                        (Ok(_), Ok(_)) => {}
+                        (whole, streamed) => panic!("chunk {chunk}: whole {:?}, streamed {:?}", whole.is_ok(), streamed.map(|_| ())),
+                    }
+                }
             }
         }
     }
