@@ -581,6 +581,13 @@ pub(crate) fn sniff_encoding(name: &str, bytes: &[u8], lenient: bool) -> Result<
 /// The first non-blank character must open an object; say what it is otherwise.
 /// `text` is the input, or (when streaming) the part of it read so far.
 pub(crate) fn check_start(name: &str, text: &str) -> Result<(), InputError> {
+    check_start_at(name, text, true, &|at| line_col(text.as_bytes(), at))
+}
+
+/// [`check_start`] on a text that may follow blanks already dropped (streaming
+/// drops them as they arrive): `whole` says whether `text` is the very start of
+/// the input, and `locate` turns an offset in `text` into a line and column of the input.
+pub(crate) fn check_start_at(name: &str, text: &str, whole: bool, locate: &dyn Fn(usize) -> (usize, usize)) -> Result<(), InputError> {
     let start = text.bytes().position(|b| !is_json_ws(b));
     let Some(start) = start else {
         return Err(InputError::new(name, "input is empty").hint("did `show -json` fail? check its exit code and stderr"));
@@ -588,17 +595,17 @@ pub(crate) fn check_start(name: &str, text: &str) -> Result<(), InputError> {
     match text.as_bytes()[start] {
         b'{' => {}
         b'[' => {
-            let (l, c) = line_col(text.as_bytes(), start);
+            let (l, c) = locate(start);
             return Err(InputError::new(name, "input is a JSON array, not a plan or state object").at(l, c));
         }
         _ => {
-            let (l, c) = line_col(text.as_bytes(), start);
+            let (l, c) = locate(start);
             let mut e = InputError::new(name, "input does not start with a JSON object").at(l, c);
-            if is_saved_plan(text.as_bytes()) {
+            if whole && is_saved_plan(text.as_bytes()) {
                 return Err(InputError::new(name, "input is a saved plan (a zip archive), not JSON").hint(SHOW_HINT));
             }
             if let Some(brace) = text[start..].find('{') {
-                let (bl, _) = line_col(text.as_bytes(), start + brace);
+                let (bl, _) = locate(start + brace);
                 e = e.hint(format!(
                     "there is text before the JSON (it starts on line {bl}); a CI wrapper may have printed it: strip it, run `tofu show -json` / `terraform show -json` without the wrapper, or pass --lenient to skip it"
                 ));

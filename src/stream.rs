@@ -14,11 +14,13 @@
 //!
 //! Each element is parsed by serde_json from the in-memory chunk (`from_str`, as
 //! fast as a whole-file parse); when it does not fit yet, more input is read
-//! and the element is parsed again. Memory is bounded by the largest single
-//! element plus [`SKIP_WINDOW`], whatever the input size.
+//! (as much again as is buffered, so that an element spanning many pieces is
+//! parsed a few times, not once per piece) and the element is parsed again.
+//! Memory is bounded by about twice the largest single element plus
+//! [`SKIP_WINDOW`], whatever the input size.
 
 use crate::error::InputError;
-use crate::input::{after_document, check_start, json_error, skipped_prefix, sniff_encoding, too_deep, ReadOptions};
+use crate::input::{after_document, check_start_at, json_error, skipped_prefix, sniff_encoding, too_deep, ReadOptions};
 use crate::model::{Change, CheckObject, Plan, ResourceChange};
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
@@ -331,29 +333,37 @@ struct Reader<'n> {
     base_lines: usize,
     /// Characters since the last newline in the dropped text.
     base_col: usize,
+    /// Bytes dropped from the front of `buf`.
+    dropped: usize,
+    /// Nothing but leading blanks read yet: what the input starts with is
+    /// still to be judged ([`Reader::start`]).
+    starting: bool,
 }
 
 impl<'n> Reader<'n> {
     fn new(name: &'n str, src: std::sync::mpsc::Receiver<Piece>) -> Self {
-        Reader { name, src, buf: String::new(), pos: 0, eof: false, base_lines: 0, base_col: 0 }
+        Reader { name, src, buf: String::new(), pos: 0, eof: false, base_lines: 0, base_col: 0, dropped: 0, starting: true }
     }
 
     /// Read until the first non-blank character (or the end), then check it
     /// opens an object. `--lenient`: skip to the first `{`, with a warning.
     fn start(&mut self, opts: &ReadOptions) -> Result<(), InputError> {
-        while !self.eof && self.buf.bytes().all(crate::scan::is_json_ws) {
+        // Blanks are consumed (and so dropped at the next refill) as they come:
+        // megabytes of them are neither kept nor scanned again.
+        self.skip_ws()?;
+        // Not an object: read a little more (up to 64 KB of input, blanks
+        // included) so the message can say where the JSON starts.
+        while !self.eof && !self.buf[self.pos..].starts_with('{') && self.dropped + self.buf.len() < 64 << 10 {
             self.fill()?;
         }
-        // Not an object: read a little more so the message can say where the JSON starts.
-        while !self.eof && !self.buf.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') && self.buf.len() < 64 << 10 {
-            self.fill()?;
-        }
-        let strict = check_start(self.name, &self.buf);
+        let strict = self.check_start();
+        self.starting = false;
         if strict.is_ok() || !opts.lenient {
             return strict;
         }
-        // Skip to the first `{`, forgetting the text before it as it goes.
-        let mut skipped = 0;
+        // Skip to the first `{`, forgetting the text before it as it goes
+        // (counted from the start of the input, blanks included).
+        let mut skipped = self.dropped + self.pos;
         loop {
             if let Some(k) = self.buf[self.pos..].find('{') {
                 self.pos += k;
@@ -371,6 +381,11 @@ impl<'n> Reader<'n> {
         Ok(())
     }
 
+    /// [`crate::input::check_start`] on the buffer, the blanks dropped before it counted in.
+    fn check_start(&self) -> Result<(), InputError> {
+        check_start_at(self.name, &self.buf, self.dropped == 0, &|at| self.location(at))
+    }
+
     /// Take the next piece of text from the read-ahead thread. Returns false at the end.
     fn fill(&mut self) -> Result<bool, InputError> {
         if self.eof {
@@ -386,6 +401,8 @@ impl<'n> Reader<'n> {
                 } else {
                     self.buf.push_str(&t);
                 }
+                #[cfg(test)]
+                tally::buffered(self.buf.len());
                 Ok(true)
             }
             Ok(Piece::BadUtf8(valid)) => {
@@ -398,10 +415,10 @@ impl<'n> Reader<'n> {
             }
             Ok(Piece::TooDeep(valid)) => {
                 self.buf.push_str(&valid);
-                if self.pos == 0 && self.base_lines == 0 && self.base_col == 0 {
+                if self.starting {
                     // Still at the start: what the input starts with is judged
                     // first, as a whole-file read does (`[[[[...` is an array).
-                    check_start(self.name, &self.buf)?;
+                    self.check_start()?;
                 }
                 let (l, c) = self.location(self.buf.len());
                 Err(too_deep(self.name, l, c))
@@ -425,6 +442,7 @@ impl<'n> Reader<'n> {
             self.base_col += col;
         }
         self.buf.drain(..self.pos);
+        self.dropped += self.pos;
         self.pos = 0;
     }
 
@@ -507,10 +525,22 @@ impl<'n> Reader<'n> {
         Ok(())
     }
 
-    /// Parse one value starting at `pos` and pass it to `f`; refill and retry
-    /// while it does not fit in the buffer. `Ok(false)` from `give_up` (called
-    /// on a value still incomplete) stops retrying.
-    fn with_value<T, F>(&mut self, mut f: F, give_up: &dyn Fn(usize) -> bool) -> Result<bool, InputError>
+    /// After a parse of the `tried` bytes from `pos` found the value incomplete
+    /// (or an error that more text may undo): read until twice as much is
+    /// buffered (at least one more piece; at most `limit`, when that is more
+    /// than `tried`). Parsing again after every piece would re-parse a value
+    /// that spans n pieces n times (quadratic: a state's `values` is the whole
+    /// state); doubling parses it O(log n) times, O(size) bytes in all.
+    fn fill_more(&mut self, tried: usize, limit: usize) -> Result<(), InputError> {
+        let want = tried.saturating_mul(2).min(limit).max(tried + 1);
+        while self.buf.len() - self.pos < want && self.fill()? {}
+        Ok(())
+    }
+
+    /// Parse one value starting at `pos` and pass it to `f`; read more and retry
+    /// while it does not fit in the buffer. A value still incomplete once `limit`
+    /// bytes or more are buffered is left alone: `Ok(false)`.
+    fn with_value<T, F>(&mut self, mut f: F, limit: usize) -> Result<bool, InputError>
     where
         T: for<'x> serde::Deserialize<'x>,
         F: FnMut(T),
@@ -527,6 +557,11 @@ impl<'n> Reader<'n> {
                     _ => Ok(None),
                 }
             };
+            #[cfg(test)]
+            tally::parsed(match &outcome {
+                Ok(Some((n, _))) => *n,
+                _ => self.buf.len() - self.pos,
+            });
             match outcome {
                 Ok(Some((n, v))) => {
                     self.pos += n;
@@ -536,17 +571,18 @@ impl<'n> Reader<'n> {
                 Err(e) => self.retry_or_fail(&e, &mut last_err)?,
                 Ok(None) => {}
             }
-            if give_up(self.buf.len() - self.pos) {
+            let tried = self.buf.len() - self.pos;
+            if tried >= limit {
                 return Ok(false);
             }
-            self.fill()?;
+            self.fill_more(tried, limit)?;
         }
     }
 
     /// An owned value that is expected to be small (a key, a kept top-level value).
     fn parse_small<T: for<'x> serde::Deserialize<'x>>(&mut self) -> Result<T, InputError> {
         let mut out = None;
-        self.with_value::<T, _>(|v| out = Some(v), &|_| false)?;
+        self.with_value::<T, _>(|v| out = Some(v), usize::MAX)?;
         out.ok_or_else(|| self.eof("EOF while parsing a value"))
     }
 
@@ -556,7 +592,7 @@ impl<'n> Reader<'n> {
             return Err(self.syntax("recursion limit exceeded").hint("the document nests deeper than planview reads (128 levels)"));
         }
         let container = matches!(self.peek()?, Some(b'{' | b'['));
-        if self.with_value::<IgnoredAny, _>(|_| {}, &|len| container && len >= SKIP_WINDOW)? {
+        if self.with_value::<IgnoredAny, _>(|_| {}, if container { SKIP_WINDOW } else { usize::MAX })? {
             return Ok(());
         }
         // Too big: walk its members.
@@ -630,6 +666,11 @@ impl<'n> Reader<'n> {
                         _ => Ok(None),
                     }
                 };
+                #[cfg(test)]
+                tally::parsed(match &outcome {
+                    Ok(Some(n)) => *n,
+                    _ => self.buf.len() - self.pos,
+                });
                 match outcome {
                     Ok(Some(n)) => {
                         self.pos += n;
@@ -638,7 +679,7 @@ impl<'n> Reader<'n> {
                     Err(e) => self.retry_or_fail(&e, &mut last_err)?,
                     Ok(None) => {}
                 }
-                self.fill()?;
+                self.fill_more(self.buf.len() - self.pos, usize::MAX)?;
             }
         }
     }
@@ -678,6 +719,33 @@ fn lines_and_col(bytes: &[u8]) -> (usize, usize) {
 /// Count bytes matching `f`, in blocks with a `u8` counter so it vectorises.
 fn count_bytes(bytes: &[u8], f: impl Fn(u8) -> bool) -> usize {
     bytes.chunks(255).map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + u8::from(f(b))))).sum()
+}
+
+/// What the reader did, counted on the parsing thread (tests only): regression
+/// tests for costs that grow with the input assert on these, not on time.
+#[cfg(test)]
+mod tally {
+    use std::cell::Cell;
+
+    thread_local! {
+        static PARSED: Cell<usize> = const { Cell::new(0) };
+        static MAX_BUFFERED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// serde_json read `n` bytes: a whole value, or all the text it was given for one.
+    pub fn parsed(n: usize) {
+        PARSED.with(|c| c.set(c.get() + n));
+    }
+
+    /// The buffer holds `n` bytes after a refill.
+    pub fn buffered(n: usize) {
+        MAX_BUFFERED.with(|c| c.set(c.get().max(n)));
+    }
+
+    /// Bytes given to serde_json and the largest buffer since the last call; resets both.
+    pub fn take() -> (usize, usize) {
+        (PARSED.with(|c| c.replace(0)), MAX_BUFFERED.with(|c| c.replace(0)))
+    }
 }
 
 #[cfg(test)]
@@ -849,6 +917,90 @@ mod tests {
                 let opts = ReadOptions { lenient: true, ..Default::default() };
                 run_with(case, chunk, &opts).unwrap();
                 assert_eq!(opts.notes.take(), whole, "chunk {chunk}");
+            }
+        }
+    }
+
+    fn run_fast(json: &str, chunk: usize, opts: &ReadOptions) -> Result<(Collect, String), InputError> {
+        let mut c = Collect::default();
+        let src = std::io::Cursor::new(json.as_bytes().to_vec());
+        let skel = stream_chunked("p", src, ReadAhead::Joined, opts, &mut c, chunk)?;
+        Ok((c, skel))
+    }
+
+    /// A value spanning many refills is parsed a few times, not once per refill:
+    /// `summary` of a big state was quadratic (a state's `values` is one value).
+    #[test]
+    fn a_value_spanning_many_refills_is_not_parsed_again_at_each_refill() {
+        let resources: Vec<String> = (0..4000)
+            .map(|i| {
+                format!(r#"{{"address":"t.r[{i}]","mode":"managed","type":"t","name":"r","values":{{"id":"{i:08}","tags":{{"k":"v"}}}}}}"#)
+            })
+            .collect();
+        let resources = resources.join(",");
+        let state =
+            format!(r#"{{"format_version":"1.0","terraform_version":"1.9.0","values":{{"root_module":{{"resources":[{resources}]}}}}}}"#);
+        // One big resource change (streamed) after a big skipped value that fits the window.
+        let plan = format!(
+            r#"{{"format_version":"1.2","prior_state":{{"values":[{resources}]}},"resource_changes":[{{"address":"big","change":{{"actions":["create"],"after":[{resources}]}}}}]}}"#
+        );
+        assert!(state.len() > 300 << 10 && plan.len() < SKIP_WINDOW + (300 << 10));
+        for (what, json) in [("state", &state), ("plan", &plan)] {
+            tally::take();
+            let (c, skel) = run_fast(json, 4 << 10, &ReadOptions::default()).unwrap();
+            let (parsed, _) = tally::take();
+            // Once per refill, this was about len² / (2 × 4 KB): 20 MB and more.
+            assert!(parsed <= 4 * json.len(), "{what}: {parsed} bytes parsed for {} bytes of input", json.len());
+            if what == "state" {
+                assert!(skel.contains(r#""address":"t.r[3999]""#));
+                assert!(matches!(parse("p", skel.as_bytes()).unwrap(), Document::State(_)));
+            } else {
+                assert_eq!(c.changes, vec!["big"]);
+            }
+        }
+    }
+
+    /// Blanks before the document are dropped as they arrive, neither kept nor
+    /// scanned again at each refill, and errors still name the right place.
+    #[test]
+    fn leading_blanks_are_dropped_as_they_arrive() {
+        let blanks = " \n\t\r ".repeat(200 << 10); // 1 MB, 200k lines
+        let json = format!("{blanks}{PLAN}");
+        tally::take();
+        let (c, _) = run_fast(&json, 4 << 10, &ReadOptions::default()).unwrap();
+        let (_, buffered) = tally::take();
+        assert_eq!(c.changes, vec!["a.b", "a.c"]);
+        // Kept whole, the buffer grew to the 1 MB of blanks.
+        assert!(buffered <= 3 * (4 << 10), "the buffer held {buffered} bytes");
+
+        let strict = ReadOptions::default();
+        let lenient = ReadOptions { lenient: true, ..Default::default() };
+        let blanks = &blanks[..20 << 10];
+        let cases = [
+            format!("{blanks}[1]"),
+            format!("{blanks}PK\u{3}\u{4}junk"),
+            format!("{blanks}junk\n{PLAN}"),
+            format!("{blanks}{{\"format_version\":\"1.2\",\n\"x\":[1,,2]}}"),
+            format!("{blanks}{}", "[".repeat(300)),
+            format!("{blanks}{{\"format_version\":\"1.2\",\"x\":{}", "[".repeat(300)),
+            blanks.to_string(),
+        ];
+        for case in &cases {
+            for opts in [&strict, &lenient] {
+                let whole = crate::input::parse_with("p", case.as_bytes(), opts);
+                let whole_notes = opts.notes.take();
+                for chunk in [1, 7, 4 << 10, CHUNK] {
+                    let streamed = run_fast(case, chunk, opts);
+                    assert_eq!(opts.notes.take(), whole_notes, "chunk {chunk}");
+                    match (&whole, streamed) {
+                        (Err(whole), Err(e)) => {
+                            assert_eq!((e.line, e.column), (whole.line, whole.column), "{e} / {whole}");
+                            assert_eq!((&e.message, &e.hint), (&whole.message, &whole.hint), "{e} / {whole}");
+                        }
+                        (Ok(_), Ok(_)) => {}
+                        (whole, streamed) => panic!("chunk {chunk}: whole {:?}, streamed {:?}", whole.is_ok(), streamed.map(|_| ())),
+                    }
+                }
             }
         }
     }
