@@ -122,7 +122,24 @@ pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result
         emit(diag, format!("planview: warning: {}\n", sanitize::line(&note)).as_bytes())?;
     }
     emit(out, &buf)?;
-    status
+    // Errors quote the input (keys of a document that is not a plan, a failing
+    // `show -json`'s stderr): they are scrubbed of the other inputs' secrets too.
+    status.map_err(|e| match &scrubber {
+        Some(s) => scrub_error(e, s),
+        None => e,
+    })
+}
+
+/// `e` with every secret the scrubber knows masked in its messages and hints.
+fn scrub_error(e: Error, s: &mask::Scrubber) -> Error {
+    let text = |t: String| String::from_utf8_lossy(&s.scrub(t.as_bytes())).into_owned();
+    match e {
+        Error::Usage(m) => Error::Usage(text(m)),
+        Error::Input(errs) => {
+            Error::Input(errs.into_iter().map(|e| InputError { message: text(e.message), hint: e.hint.map(text), ..e }).collect())
+        }
+        other => other,
+    }
 }
 
 fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Result<Status, Error> {

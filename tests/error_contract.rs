@@ -386,3 +386,28 @@ fn endless_input_on_stdin_ends_with_an_error_not_a_hang() {
         assert!(stderr(&o).contains("input does not start with a JSON object"), "{cmd}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn an_error_quoting_the_input_masks_the_secrets_of_the_other_inputs() {
+    // A file that is not a plan has its top-level keys listed in the error;
+    // one of them holds a secret of the plan read beside it.
+    let dir = temp_dir("error-secret");
+    let f = dir.join("keys.json");
+    std::fs::write(&f, r#"{"pass-SECRET-MARKER-var-0001-x": 1}"#).unwrap();
+    let f = f.to_str().unwrap();
+    let mut checked = 0;
+    for cmd in subcommands() {
+        let o = planview(&[&cmd, "testdata/real/sensitive/plan.json", f]);
+        let e = stderr(&o);
+        if e.contains("unexpected argument") {
+            continue; // a command of one input (`moves`)
+        }
+        checked += 1;
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {e}");
+        assert!(e.contains("top-level keys: pass-(sensitive value)-x"), "{cmd}: {e}");
+        let o = planview(&[&cmd, "--show-sensitive", "testdata/real/sensitive/plan.json", f]);
+        assert!(stderr(&o).contains("pass-SECRET-MARKER-var-0001-x"), "{cmd}: --show-sensitive shows it");
+    }
+    assert!(checked >= 8, "only {checked} commands take several inputs");
+    std::fs::remove_dir_all(&dir).ok();
+}
