@@ -487,16 +487,8 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
         let (l, c) = line_col(bytes, skip + at);
         return Err(too_deep(name, l, c));
     }
-    let (raw, end) = parsed.map_err(|e| {
-        let mut err = json_error(name, &e);
-        if skip > 0 && e.line() > 0 {
-            // serde_json counts from the skipped prefix's end.
-            let (l, c) = line_col(bytes, skip);
-            err.line = Some(l + e.line() - 1);
-            err.column = Some(if e.line() == 1 { c + e.column() - 1 } else { e.column() });
-        }
-        err
-    })?;
+    // serde_json counts from the skipped prefix's end.
+    let (raw, end) = parsed.map_err(|e| json_error_at(name, &e, if skip > 0 { line_col(bytes, skip) } else { (1, 1) }))?;
     let rest = &text.as_bytes()[end..];
     if let Some(r) = rest.iter().position(|&b| !is_json_ws(b)) {
         let (l, c) = line_col(bytes, skip + end + r);
@@ -616,6 +608,17 @@ pub(crate) fn check_start_at(name: &str, text: &str, whole: bool, locate: &dyn F
         }
     }
     Ok(())
+}
+
+/// [`json_error`] for text that starts at line `l`, column `c` of the input
+/// (serde_json counts from the start of the text it was given).
+pub(crate) fn json_error_at(name: &str, e: &serde_json::Error, (l, c): (usize, usize)) -> InputError {
+    let mut err = json_error(name, e);
+    if e.line() > 0 {
+        err.line = Some(l + e.line() - 1);
+        err.column = Some(if e.line() == 1 { c + e.column() - 1 } else { e.column() });
+    }
+    err
 }
 
 pub(crate) fn json_error(name: &str, e: &serde_json::Error) -> InputError {

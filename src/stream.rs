@@ -20,7 +20,7 @@
 //! [`SKIP_WINDOW`], whatever the input size.
 
 use crate::error::InputError;
-use crate::input::{after_document, check_start_at, json_error, skipped_prefix, sniff_encoding, too_deep, ReadOptions};
+use crate::input::{after_document, check_start_at, json_error_at, skipped_prefix, sniff_encoding, too_deep, ReadOptions};
 use crate::model::{Change, CheckObject, Plan, ResourceChange};
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
@@ -504,13 +504,7 @@ impl<'n> Reader<'n> {
 
     /// A serde_json error for a value that starts at `start` in `buf`.
     fn json_error(&self, start: usize, e: &serde_json::Error) -> InputError {
-        let mut err = json_error(self.name, e);
-        if e.line() > 0 {
-            let (l, c) = self.location(start);
-            err.line = Some(l + e.line() - 1);
-            err.column = Some(if e.line() == 1 { c + e.column() - 1 } else { e.column() });
-        }
-        err
+        json_error_at(self.name, e, self.location(start))
     }
 
     /// A value that fails to parse may only be cut short by the end of the
