@@ -121,8 +121,6 @@ const KEPT: &[&str] = &[
 pub const SKIP_WINDOW: usize = 1 << 20;
 /// Bytes read from the source per refill (at least).
 const CHUNK: usize = 256 << 10;
-/// Nesting depth at which we stop (as serde_json does).
-const MAX_DEPTH: usize = 128;
 
 /// Stream one document from `src`: changes and drift go to `visitor`; the
 /// returned skeleton holds the rest (streamed and skipped keys set to `null`,
@@ -582,8 +580,10 @@ impl<'n> Reader<'n> {
 
     /// Check and skip one value, walking into containers too big for the window.
     fn skip_value(&mut self, depth: usize) -> Result<(), InputError> {
-        if depth > MAX_DEPTH {
-            return Err(self.syntax("recursion limit exceeded").hint("the document nests deeper than planview reads (128 levels)"));
+        if depth > crate::scan::MAX_DEPTH {
+            // A guard for the recursion: the read-ahead scan stops deeper input first.
+            let (l, c) = self.location(self.pos);
+            return Err(too_deep(self.name, l, c));
         }
         let container = matches!(self.peek()?, Some(b'{' | b'['));
         if self.with_value::<IgnoredAny, _>(|_| {}, if container { SKIP_WINDOW } else { usize::MAX })? {
