@@ -118,16 +118,34 @@ pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result
         None => w.write_all(b),
     };
     let files: Vec<String> = config.inputs.iter().map(Source::name).collect();
+    let mut written = Ok(());
     for note in config.read.notes.take_ordered(&files) {
-        emit(diag, format!("planview: warning: {}\n", sanitize::line(&note)).as_bytes())?;
+        written = written.and_then(|_| emit(diag, format!("planview: warning: {}\n", sanitize::line(&note)).as_bytes()));
     }
-    emit(out, &buf)?;
+    let written = written.and_then(|_| emit(out, &buf));
     // Errors quote the input (keys of a document that is not a plan, a failing
     // `show -json`'s stderr): they are scrubbed of the other inputs' secrets too.
-    status.map_err(|e| match &scrubber {
+    let status = status.map_err(|e| match &scrubber {
         Some(s) => scrub_error(e, s),
         None => e,
-    })
+    });
+    verdict_over_output(status, written)
+}
+
+/// The outcome of a run whose output was written with `written`: a failure to
+/// write never hides a failing verdict or an input error (a reader that went
+/// away early, `planview gate plan.json | head -1`, must not turn exit 1 into
+/// 0). Only a run that succeeded reports the write error, which `main` maps to
+/// exit 0 for a broken pipe.
+pub fn verdict_over_output(status: Result<Status, Error>, written: std::io::Result<()>) -> Result<Status, Error> {
+    match (status, written) {
+        (status, Ok(())) => status,
+        (Ok(Status::Success), Err(e)) => Err(Error::Output(e)),
+        (Ok(Status::Failed), Err(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Status::Failed),
+        // Any other write error on a failing verdict is exit 2: still not a pass.
+        (Ok(Status::Failed), Err(e)) => Err(Error::Output(e)),
+        (Err(e), Err(_)) => Err(e),
+    }
 }
 
 /// `e` with every secret the scrubber knows masked in its messages and hints.

@@ -22,7 +22,10 @@ fn main() -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let result = planview::run(&config, &mut out, &mut std::io::stderr()).and_then(|s| out.flush().map(|_| s).map_err(Error::Output));
+    let result = planview::run(&config, &mut out, &mut std::io::stderr());
+    // The last bytes are written here: a failure to write them never changes a verdict.
+    let flushed = if result.is_ok() { out.flush() } else { Ok(()) };
+    let result = planview::verdict_over_output(result, flushed);
     match result {
         Ok(Status::Success) => ExitCode::from(exit::OK as u8),
         Ok(Status::Failed) => ExitCode::from(exit::FAILED as u8),

@@ -69,3 +69,137 @@ fn no_color_env_and_never_flag_emit_no_escape_bytes() {
     let out = planview(&["summary", "--color", "always", "testdata/real/replace/plan.json"]);
     assert!(out.stdout.contains(&0x1b), "--color always colours even into a pipe");
 }
+
+/// Every fixture a command can be given: real plans and states, edge cases
+/// (broken ones included) and hostile documents.
+fn every_fixture() -> Vec<String> {
+    let mut v = Vec::new();
+    for dir in ["testdata/real", "testdata/edge", "testdata/hostile"] {
+        let mut stack = vec![root().join(dir)];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().filter_map(Result::ok) {
+                let p = e.path();
+                let name = p.file_name().unwrap().to_string_lossy().to_string();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if name.ends_with(".json") && !name.contains("policy") {
+                    v.push(rel(&p));
+                }
+            }
+        }
+    }
+    v.sort();
+    assert!(v.len() > 50, "fixtures not found: {v:?}");
+    v
+}
+
+/// Run with stdout the write end of a pipe whose read end is already closed:
+/// every write fails with a broken pipe, whatever the timing.
+fn run_with_stdout_closed(args: &[String]) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_planview"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run planview")
+}
+
+#[test]
+fn a_closed_stdout_never_changes_the_exit_code_of_any_command_format_or_fixture() {
+    use common::commands::{commands, run_raw};
+    let fixtures = every_fixture();
+    let plans: Vec<String> = real_plans().iter().map(|p| rel(p)).collect();
+    let mut runs: Vec<Vec<String>> = Vec::new();
+    for c in commands() {
+        for format in &c.formats {
+            let mut base = vec![c.name.clone()];
+            if !format.is_empty() {
+                base.extend(["--format".to_string(), format.clone()]);
+            }
+            for f in &fixtures {
+                runs.push(base.iter().cloned().chain([f.clone()]).collect());
+            }
+            if c.many_files {
+                runs.push(base.iter().cloned().chain(plans.iter().cloned()).collect());
+            }
+            if c.takes("--fail-on-checks") {
+                runs.push(base.iter().cloned().chain(["--fail-on-checks".into(), "testdata/edge/condition-results.json".into()]).collect());
+            }
+        }
+    }
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, 8);
+    let chunk = runs.len().div_ceil(workers).max(1);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = runs
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut bad = Vec::new();
+                    for args in part {
+                        let whole = run_raw(args, &[]);
+                        let closed = run_with_stdout_closed(args);
+                        if whole.status.code() != closed.status.code() {
+                            bad.push(format!(
+                                "planview {}: exit {:?} with stdout read, {:?} with stdout closed (stderr: {})",
+                                args.join(" "),
+                                whole.status.code(),
+                                closed.status.code(),
+                                String::from_utf8_lossy(&closed.stderr).lines().next().unwrap_or_default()
+                            ));
+                        }
+                    }
+                    (part.len(), bad)
+                })
+            })
+            .collect();
+        let mut all = Vec::new();
+        let mut n = 0;
+        for h in handles {
+            let (count, bad) = h.join().expect("worker");
+            n += count;
+            all.extend(bad);
+        }
+        assert_eq!(n, runs.len());
+        all
+    });
+    // The sweep covers failing verdicts (else it proves nothing).
+    let failing = run_raw(&["gate".into(), "testdata/real/replace/plan.json".into()], &[]);
+    assert_eq!(failing.status.code(), Some(1));
+    assert!(failures.is_empty(), "{} runs changed their exit code:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn a_failing_gate_exits_one_when_its_reader_takes_one_line_and_goes() {
+    // `planview gate plan.json | head -1` under `set -o pipefail`: the reader
+    // reads the first line and closes; the verdict still decides the exit code.
+    // Each plan is given 300 times, so the output overflows the pipe's buffer
+    // and the write after the reader went away always fails.
+    for (args, want) in [
+        (vec!["gate", "testdata/real/replace/plan.json"], 1),
+        (vec!["gate", "--format", "json", "testdata/real/replace/plan.json"], 1),
+        (vec!["checks", "testdata/real/checks/plan.json"], 1),
+        (vec!["gate", "testdata/real/noop/plan.json"], 0),
+    ] {
+        let (file, flags) = args.split_last().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_planview"))
+            .args(flags)
+            .args(std::iter::repeat_n(file, 300))
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 1];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(want), "planview {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
+    }
+}

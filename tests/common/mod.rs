@@ -2,6 +2,8 @@
 //! validate JSON against our schemas.
 #![allow(dead_code)]
 
+pub mod commands;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
