@@ -698,6 +698,7 @@ fn classify<'a>(name: &str, raw: RawDocument<'a>) -> Result<Document<'a>, InputE
     if raw.plan_keys || hcp {
         let mut plan = raw.plan;
         plan.format_version = version;
+        plan.mark_sensitive_outputs();
         return Ok(Document::Plan(Box::new(plan)));
     }
     if raw.values.is_some() || raw.other_keys.is_empty() {

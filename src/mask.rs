@@ -26,6 +26,11 @@ pub const MIN_SUBSTRING: usize = 8;
 #[derive(Debug, Default, Clone)]
 pub struct Masker {
     secrets: BTreeSet<String>,
+    /// Sensitive numbers, as JSON writes them: masked where a whole value (a
+    /// number, or a string such as `tostring(pin)`) equals one, never looked
+    /// for inside text (digits occur everywhere). Booleans cannot be masked by
+    /// value (`true` is everywhere); they are masked by their markers only.
+    numbers: BTreeSet<String>,
     /// A matcher for the secrets of 8+ characters, built on first use (and
     /// dropped when secrets are added): finding one inside a string costs one
     /// pass over the string, however many secrets there are.
@@ -126,25 +131,64 @@ impl Masker {
         }
     }
 
-    /// Cheap pre-check: a marker without `true` in its text marks nothing.
+    /// The value is parsed only when the marker could mark something in it.
     fn collect_raw_marked(&mut self, value: Option<&RawValue>, marker: Option<&RawValue>) {
         let Some(marker) = marker else { return };
-        if !marker.get().contains("true") {
-            return;
-        }
         let Ok(marker) = serde_json::from_str::<Value>(marker.get()) else {
             // Unreadable marker: fail closed, everything in the value is secret.
             self.collect_marked(value, Some(&Value::Bool(true)));
             return;
         };
-        self.collect_marked(value, Some(&marker));
+        if crate::model::marks_anything(&marker) {
+            self.collect_marked(value, Some(&marker));
+        }
     }
 
     fn collect_marked(&mut self, value: Option<&RawValue>, marker: Option<&Value>) {
         let (Some(value), Some(marker)) = (value, marker) else { return };
         if let Ok(v) = serde_json::from_str::<Value>(value.get()) {
-            walk_marked(&v, marker, &mut self.secrets);
+            self.walk_marked(&v, marker);
             self.secrets_changed();
+        }
+    }
+
+    /// Collect the leaves of `v` under the parts `marker` marks. A marker of a
+    /// shape that does not fit the value (an object marking a list, a string
+    /// where a marker belongs) cannot say which parts it marks: if it could
+    /// mark anything, the whole value is taken as secret (fail closed).
+    fn walk_marked(&mut self, v: &Value, marker: &Value) {
+        match (marker, v) {
+            (Value::Bool(false) | Value::Null, _) => {}
+            (Value::Bool(true), _) => self.collect_all(v),
+            (Value::Object(m), Value::Object(o)) => {
+                for (k, mk) in m {
+                    if let Some(x) = o.get(k) {
+                        self.walk_marked(x, mk);
+                    }
+                }
+            }
+            (Value::Array(m), Value::Array(a)) => {
+                for (x, mk) in a.iter().zip(m.iter()) {
+                    self.walk_marked(x, mk);
+                }
+            }
+            (Value::Object(_) | Value::Array(_), _) if !crate::model::marks_anything(marker) => {}
+            _ => self.collect_all(v),
+        }
+    }
+
+    /// Every leaf of `v`: strings as secrets, numbers as sensitive numbers.
+    fn collect_all(&mut self, v: &Value) {
+        match v {
+            Value::String(s) if !s.is_empty() => {
+                self.secrets.insert(s.clone());
+            }
+            Value::Number(n) => {
+                self.numbers.insert(number_text(n));
+            }
+            Value::Array(a) => a.iter().for_each(|x| self.collect_all(x)),
+            Value::Object(o) => o.values().for_each(|x| self.collect_all(x)),
+            _ => {}
         }
     }
 
@@ -159,6 +203,7 @@ impl Masker {
     /// Union with another document's secrets.
     pub fn merge(&mut self, other: &Masker) {
         self.secrets.extend(other.secrets.iter().cloned());
+        self.numbers.extend(other.numbers.iter().cloned());
         self.secrets_changed();
     }
 
@@ -169,32 +214,44 @@ impl Masker {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.secrets.is_empty()
+        self.secrets.is_empty() && self.numbers.is_empty()
     }
 
     pub fn len(&self) -> usize {
-        self.secrets.len()
+        self.secrets.len() + self.numbers.len()
     }
 
-    /// True when `s` is, as a whole, a sensitive value.
+    /// True when `s` is, as a whole, a sensitive value (a sensitive string, or
+    /// the text of a sensitive number).
     pub fn is_secret(&self, s: &str) -> bool {
-        self.secrets.contains(s)
+        self.secrets.contains(s) || self.numbers.contains(s)
     }
 
-    /// True when a JSON value holds a secret anywhere (as a whole string leaf,
-    /// or a long secret inside a string).
+    /// True when a JSON value holds a secret anywhere: a whole string leaf or
+    /// number equal to one, a long secret inside a string (as is, or in the
+    /// form `jsonencode` writes it inside a JSON-encoded string), or a map key
+    /// that is a secret.
     pub fn value_holds_secret(&self, v: &Value) -> bool {
         match v {
             Value::String(s) => self.is_secret(s) || self.long_secret_inside(s),
+            Value::Number(n) => self.numbers.contains(&number_text(n)),
             Value::Array(a) => a.iter().any(|x| self.value_holds_secret(x)),
-            Value::Object(o) => o.values().any(|x| self.value_holds_secret(x)),
+            Value::Object(o) => o.iter().any(|(k, x)| self.secrets.contains(k) || self.value_holds_secret(x)),
             _ => false,
         }
     }
 
     fn long_secret_inside(&self, s: &str) -> bool {
         let long = self.long.get_or_init(|| {
-            let long: Vec<&str> = self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).map(String::as_str).collect();
+            // Each long secret as is, and as it stands inside a JSON-encoded
+            // string (`jsonencode` writes `&<>` as `\u0026`, `\u003c`, `\u003e`).
+            let mut long: BTreeSet<String> = BTreeSet::new();
+            for k in self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING) {
+                long.insert(go_json_inner(k));
+                let json = crate::render::json_string(k);
+                long.insert(json[1..json.len() - 1].to_string());
+                long.insert(k.clone());
+            }
             if long.is_empty() {
                 return Long::NoSecrets;
             }
@@ -230,9 +287,19 @@ impl Masker {
                 continue;
             }
             let (hcl, json) = (crate::query::address::hcl_quote(s), crate::render::json_string(s));
-            // Quoted inside text first (a key, an import id shown as JSON), then
-            // escaped for the output format.
-            let bases = [s.clone(), terraform_key_form(s), hcl[1..hcl.len() - 1].to_string(), json[1..json.len() - 1].to_string()];
+            // Quoted inside text first (a key, an import id shown as JSON, a
+            // JSON-encoded string as Terraform's `jsonencode` writes it, a word
+            // of a shell command), then escaped for the output format.
+            let go = go_json_inner(s);
+            let bases = [
+                s.clone(),
+                terraform_key_form(s),
+                hcl[1..hcl.len() - 1].to_string(),
+                json[1..json.len() - 1].to_string(),
+                crate::render::json_string(&go).trim_matches('"').to_string(),
+                go,
+            ];
+            let bases = bases.into_iter().flat_map(|b| [shell_inner(&b), b]);
             for b in bases {
                 let json = crate::render::json_string(&b);
                 patterns.insert(json[1..json.len() - 1].to_string());
@@ -262,8 +329,46 @@ impl Masker {
         let patterns: Vec<String> = patterns.into_iter().filter(|p| !p.is_empty()).collect();
         let ac =
             if patterns.is_empty() { None } else { AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(&patterns).ok() };
-        Scrubber { ac }
+        // `patterns` came out of a BTreeSet: sorted, as the prefix search needs.
+        Scrubber { ac, patterns: std::sync::Arc::new(patterns) }
     }
+}
+
+/// The text of a number as the format writes it (integers canonical, so a
+/// copy written `1e3` and one written `1000` compare equal only as integers).
+fn number_text(n: &serde_json::Number) -> String {
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => u.to_string(),
+        (_, Some(i)) => i.to_string(),
+        _ => n.to_string(),
+    }
+}
+
+/// `s` as Go's `encoding/json` writes it inside a string (what Terraform's
+/// `jsonencode` and its JSON output produce), without the quotes: JSON's
+/// escapes, and `&`, `<`, `>`, U+2028 and U+2029 as `\u0026`, `\u003c`,
+/// `\u003e`, `\u2028`, `\u2029`.
+fn go_json_inner(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '&' | '<' | '>' | '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `s` as it stands inside a single-quoted POSIX shell word (`moves --format
+/// commands`): each `'` as `'\''`.
+fn shell_inner(s: &str) -> String {
+    s.replace('\'', "'\\''")
 }
 
 /// A string as Terraform and OpenTofu write it inside an instance key
@@ -287,49 +392,58 @@ fn terraform_key_form(s: &str) -> String {
 #[derive(Debug, Clone)]
 pub struct Scrubber {
     ac: Option<AhoCorasick>,
+    /// Every pattern of `ac`, sorted: for the start of a secret cut short.
+    patterns: std::sync::Arc<Vec<String>>,
 }
+
+/// The shortest start of a secret, cut short by a `…`, that is masked.
+pub const MIN_CUT: usize = 3;
 
 impl Scrubber {
+    /// `text` with every long secret (in any form it takes in our output)
+    /// masked, and the start of one cut short (`SuperSecre…`) too.
     pub fn scrub<'a>(&self, text: &'a [u8]) -> Cow<'a, [u8]> {
-        match &self.ac {
-            Some(ac) if ac.is_match(text) => Cow::Owned(ac.replace_all_bytes(text, &vec![MASK.as_bytes(); ac.patterns_len()])),
-            _ => Cow::Borrowed(text),
-        }
+        let Some(ac) = &self.ac else { return Cow::Borrowed(text) };
+        let text = match ac.is_match(text) {
+            true => Cow::Owned(ac.replace_all_bytes(text, &vec![MASK.as_bytes(); ac.patterns_len()])),
+            false => Cow::Borrowed(text),
+        };
+        self.mask_cut_starts(text)
     }
-}
 
-/// Collect the string leaves of `v` under the parts `marker` marks.
-fn walk_marked(v: &Value, marker: &Value, out: &mut BTreeSet<String>) {
-    match marker {
-        Value::Bool(true) => collect_all(v, out),
-        Value::Object(m) => {
-            if let Value::Object(o) = v {
-                for (k, mk) in m {
-                    if let Some(x) = o.get(k) {
-                        walk_marked(x, mk, out);
+    /// A cell shortened to fit ends with `…`: if what stands before it is the
+    /// start of a secret (at least [`MIN_CUT`] bytes of one), it is masked, so
+    /// shortening never shows part of a secret.
+    fn mask_cut_starts<'a>(&self, text: Cow<'a, [u8]>) -> Cow<'a, [u8]> {
+        const ELLIPSIS: &[u8] = "…".as_bytes();
+        let longest = self.patterns.iter().map(String::len).max().unwrap_or(0);
+        let mut cuts: Vec<(usize, usize)> = Vec::new();
+        for end in memchr::memmem::find_iter(&text, ELLIPSIS) {
+            let starts = (MIN_CUT..=longest.min(end)).rev().map(|k| end - k);
+            // Only whole characters: a start inside one is not a start at all.
+            for start in starts.filter(|&st| (text[st] as i8) >= -0x40) {
+                let piece = &text[start..end];
+                let at = self.patterns.partition_point(|p| p.as_bytes() < piece);
+                if self.patterns.get(at).is_some_and(|p| p.as_bytes().starts_with(piece) && p.len() > piece.len()) {
+                    if cuts.last().is_none_or(|&(_, e)| e <= start) {
+                        cuts.push((start, end + ELLIPSIS.len()));
                     }
+                    break;
                 }
             }
         }
-        Value::Array(m) => {
-            if let Value::Array(a) = v {
-                for (x, mk) in a.iter().zip(m.iter()) {
-                    walk_marked(x, mk, out);
-                }
-            }
+        if cuts.is_empty() {
+            return text;
         }
-        _ => {}
-    }
-}
-
-fn collect_all(v: &Value, out: &mut BTreeSet<String>) {
-    match v {
-        Value::String(s) if !s.is_empty() => {
-            out.insert(s.clone());
+        let mut out = Vec::with_capacity(text.len());
+        let mut from = 0;
+        for (start, end) in cuts {
+            out.extend_from_slice(&text[from..start]);
+            out.extend_from_slice(MASK.as_bytes());
+            from = end;
         }
-        Value::Array(a) => a.iter().for_each(|x| collect_all(x, out)),
-        Value::Object(o) => o.values().for_each(|x| collect_all(x, out)),
-        _ => {}
+        out.extend_from_slice(&text[from..]);
+        Cow::Owned(out)
     }
 }
 
@@ -467,6 +581,81 @@ mod tests {
             let out = String::from_utf8(sc.scrub(o.as_bytes()).into_owned()).unwrap();
             assert!(!out.contains("tok") && out.contains(MASK), "{o} -> {out}");
         }
+    }
+
+    #[test]
+    fn a_secret_inside_a_jsonencoded_string_is_found_and_scrubbed_in_every_form() {
+        let mut m = Masker::default();
+        m.add("S3cret&Pass<word>!");
+        // As Terraform's `jsonencode` writes it, decoded once (an attribute's value).
+        let encoded = r#"{"password":"S3cret\u0026Pass\u003cword\u003e!","user":"svc"}"#;
+        assert!(m.value_holds_secret(&Value::String(encoded.into())));
+        let sc = m.scrubber();
+        let json = crate::render::json_string(encoded);
+        for text in [encoded.to_string(), json.clone(), crate::render::md_cell(encoded), crate::sanitize::line(&json).into_owned()] {
+            let out = String::from_utf8(sc.scrub(text.as_bytes()).into_owned()).unwrap();
+            assert!(!out.contains("S3cret") && out.contains(MASK), "{text} -> {out}");
+        }
+    }
+
+    #[test]
+    fn a_secret_with_a_quote_is_scrubbed_from_a_shell_quoted_word() {
+        let mut m = Masker::default();
+        m.add("it's-a-secret-1");
+        let word = crate::render::moves::shell_quote(r#"a.b["it's-a-secret-1"]"#);
+        let out = String::from_utf8(m.scrubber().scrub(word.as_bytes()).into_owned()).unwrap();
+        assert!(!out.contains("secret-1"), "{word} -> {out}");
+    }
+
+    #[test]
+    fn sensitive_numbers_are_masked_as_whole_values_only() {
+        let doc = parse(
+            "p",
+            br#"{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"actions":["update"],
+              "before":{"pin":987654321,"flag":true},"after":{"pin":987654321},"before_sensitive":{"pin":true,"flag":true}}}]}"#,
+        )
+        .unwrap();
+        let m = Masker::collect(&doc);
+        assert!(m.value_holds_secret(&serde_json::json!({"copy": 987654321})));
+        assert!(m.value_holds_secret(&serde_json::json!("987654321")), "tostring(pin)");
+        assert!(!m.value_holds_secret(&serde_json::json!("order-987654321-x")), "never looked for inside text");
+        assert!(!m.value_holds_secret(&serde_json::json!(98765432)));
+        assert!(!m.value_holds_secret(&serde_json::json!(true)), "booleans are masked by marker only");
+        assert_eq!(&*m.scrubber().scrub(b"id 987654321"), b"id 987654321".as_slice());
+    }
+
+    #[test]
+    fn a_marker_of_an_unexpected_shape_marks_the_whole_value() {
+        for marker in [r#""yes""#, "1", r#"{"a":true}"#, r#"[true]"#, r#"{"x":"?"}"#] {
+            let plan = format!(
+                r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","change":{{"actions":["create"],
+                  "after":"whole-secret-0001","after_sensitive":{marker}}}}}]}}"#
+            );
+            let m = Masker::collect(&parse("p", plan.as_bytes()).unwrap());
+            assert!(m.is_secret("whole-secret-0001"), "marker {marker}");
+        }
+        for marker in ["false", "{}", "[]", r#"{"a":false}"#, "null"] {
+            let plan = format!(
+                r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","change":{{"actions":["create"],
+                  "after":{{"a":"public-value-01"}},"after_sensitive":{marker}}}}}]}}"#
+            );
+            let m = Masker::collect(&parse("p", plan.as_bytes()).unwrap());
+            assert!(m.is_empty(), "marker {marker} marks nothing");
+        }
+    }
+
+    #[test]
+    fn the_start_of_a_secret_cut_short_is_masked() {
+        let mut m = Masker::default();
+        m.add("SuperSecretValue-42");
+        let sc = m.scrubber();
+        let scrub = |t: &str| String::from_utf8(sc.scrub(t.as_bytes()).into_owned()).unwrap();
+        assert_eq!(scrub("| x | SuperSecre… |"), "| x | (sensitive value) |");
+        assert_eq!(scrub("url=https://u:SuperSecretVal…"), "url=https://u:(sensitive value)");
+        assert_eq!(scrub(&crate::query::values::truncate("token SuperSecretValue-42 and more", 12)), "token (sensitive value)");
+        // Text that is not the start of a secret is left alone, as is a start too short to tell.
+        assert_eq!(scrub("| abcdef… |"), "| abcdef… |");
+        assert_eq!(scrub("| Su… | ü… |"), "| Su… | ü… |");
     }
 
     #[test]

@@ -106,3 +106,40 @@ fn no_sensitive_value_is_printed_in_any_format() {
         }
     }
 }
+
+/// `testdata/real/secret-forms`: a sensitive password with `&<>` copied into an
+/// unmarked `jsonencode` string (where Terraform writes `\u0026`, `\u003c`,
+/// `\u003e`), and a sensitive number copied into unmarked attributes and
+/// outputs. No command, in any format, prints either, in any form.
+#[test]
+fn copies_of_secrets_in_jsonencode_form_and_sensitive_numbers_are_never_printed() {
+    use common::commands::{commands, run_raw};
+    let files = ["testdata/real/secret-forms/plan.json", "testdata/real/secret-forms/state.json"];
+    // The fixture holds what the test is about (else it proves nothing).
+    let plan = std::fs::read_to_string(root().join(files[0])).unwrap();
+    assert!(plan.contains(r#"S3cret\\u0026Pass\\u003cword\\u003e!"#) && plan.contains("987654321"));
+    let mut runs = 0;
+    for c in commands() {
+        for format in &c.formats {
+            for file in files {
+                let mut args = vec![c.name.clone()];
+                if !format.is_empty() {
+                    args.extend(["--format".into(), format.clone()]);
+                }
+                args.extend(c.options.iter().filter(|o| ["--all", "--full", "--prior"].contains(&o.as_str())).cloned());
+                args.push(file.into());
+                let out = run_raw(&args, &[]);
+                runs += 1;
+                let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+                for form in ["S3cret", "Pass<word", r"Pass\u003c", "987654321"] {
+                    assert!(!text.contains(form), "planview {} prints {form}:\n{text}", args.join(" "));
+                }
+            }
+        }
+    }
+    assert!(runs > 20);
+    // With --show-sensitive the copies are shown: the masking above is by value, not by accident.
+    let out = run_raw(&["outputs".into(), "--show-sensitive".into(), files[1].into()], &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("987654321") && text.contains(r"S3cret\\u0026Pass"), "{text}");
+}

@@ -35,17 +35,22 @@ pub fn marker_marks_any(raw: Option<&RawValue>) -> bool {
     // structure of only `{}`/`[]`/`false` marks nothing. Keys can contain the
     // text "true", so parse rather than search.
     match serde_json::from_str::<serde_json::Value>(s) {
-        Ok(v) => value_has_true(&v),
+        Ok(v) => marks_anything(&v),
         Err(_) => true, // unreadable marker: fail closed (treat as sensitive)
     }
 }
 
-fn value_has_true(v: &serde_json::Value) -> bool {
-    match v {
-        serde_json::Value::Bool(b) => *b,
-        serde_json::Value::Array(a) => a.iter().any(value_has_true),
-        serde_json::Value::Object(o) => o.values().any(value_has_true),
-        _ => false,
+/// Whether a marker (or part of one) could mark anything: a `true` inside, or
+/// a leaf that is no marker at all (a string or number: unreadable, so it
+/// marks, fail closed).
+pub fn marks_anything(m: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match m {
+        Value::Bool(b) => *b,
+        Value::Null => false,
+        Value::Array(a) => a.iter().any(marks_anything),
+        Value::Object(o) => o.values().any(marks_anything),
+        Value::String(_) | Value::Number(_) => true,
     }
 }
 

@@ -48,6 +48,32 @@ impl<'a> Plan<'a> {
         self.prior_state.map(|r| serde_json::from_str(r.get())).transpose()
     }
 
+    /// Mark the output changes of outputs that `planned_values` says are
+    /// sensitive as sensitive on both sides. Format 0.1 plans (Terraform
+    /// 0.12-0.14) carry no markers on output changes: this is their only mark,
+    /// and without it a sensitive output's value would be shown.
+    pub fn mark_sensitive_outputs(&mut self) {
+        #[derive(Deserialize)]
+        struct Planned {
+            #[serde(default)]
+            outputs: BTreeMap<String, Marked>,
+        }
+        #[derive(Deserialize)]
+        struct Marked {
+            #[serde(default)]
+            sensitive: bool,
+        }
+        let Some(raw) = self.planned_values.filter(|_| !self.output_changes.is_empty()) else { return };
+        let Ok(planned) = serde_json::from_str::<Planned>(raw.get()) else { return };
+        let Ok(whole) = serde_json::from_str::<&'static RawValue>("true") else { return };
+        for (name, _) in planned.outputs.iter().filter(|(_, o)| o.sensitive) {
+            if let Some(ch) = self.output_changes.get_mut(name) {
+                ch.before_sensitive = Some(whole);
+                ch.after_sensitive = Some(whole);
+            }
+        }
+    }
+
     /// The configuration, parsed now.
     pub fn configuration(&self) -> serde_json::Result<Option<Configuration<'a>>> {
         self.configuration.map(|r| serde_json::from_str(r.get())).transpose()

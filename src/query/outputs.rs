@@ -133,6 +133,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_format_0_1_output_marked_sensitive_only_in_planned_values_is_masked() {
+        // Terraform 0.12 writes no markers on output changes.
+        let doc = crate::input::parse(
+            "p",
+            br#"{"format_version":"0.1","output_changes":{"pin":{"actions":["create"],"before":null,"after":987654321},
+                "name":{"actions":["create"],"before":null,"after":"public"}},
+              "planned_values":{"outputs":{"pin":{"sensitive":true,"value":987654321},"name":{"sensitive":false,"value":"public"}}}}"#,
+        )
+        .unwrap();
+        let crate::input::Document::Plan(p) = &doc else { panic!("a plan") };
+        let r = plan_outputs(p, &Visibility::default());
+        let rows: Vec<String> = r.outputs.iter().map(|o| format!("{} {} {}", o.name, o.sensitive, o.after.text())).collect();
+        assert_eq!(rows, ["name false \"public\"", "pin true (sensitive value)"]);
+    }
+
+    #[test]
     fn plan_output_changes_masked_and_unknown() {
         let p: Plan = serde_json::from_str(
             r#"{"format_version":"1.2","output_changes":{

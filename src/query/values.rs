@@ -227,7 +227,7 @@ mod tests {
 
 // ------------------------------------------------------------------ paths and markers
 
-use crate::model::PathStep;
+use crate::model::{marks_anything, PathStep};
 use serde_json::Value;
 
 /// Parse a borrowed raw value (absent and unreadable are `None`).
@@ -248,46 +248,64 @@ pub fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
     Some(cur)
 }
 
-/// Whether a sensitivity/unknown marker marks the value at `path`: true when the
-/// marker is `true` at the path or at any ancestor of it (a whole-object mark
-/// covers everything inside).
-pub fn marked_at(marker: Option<&Value>, path: &[PathStep]) -> bool {
-    let Some(mut cur) = marker else { return false };
+/// Where a marker's walk along a path ends.
+enum MarkerAt<'v> {
+    /// `true` at the path or an ancestor: the whole value is marked.
+    Whole,
+    /// The marker's part for the value at the path.
+    Part(&'v Value),
+    /// The marker says nothing about the path.
+    Nothing,
+}
+
+/// Follow `path` in `marker`. A marker of a shape the path does not fit (a
+/// string, or an object where the value is a list) cannot say what it marks:
+/// if it could mark anything, it marks the whole value (fail closed).
+fn marker_at<'v>(marker: Option<&'v Value>, path: &[PathStep]) -> MarkerAt<'v> {
+    let Some(mut cur) = marker else { return MarkerAt::Nothing };
     for step in path {
         if cur == &Value::Bool(true) {
-            return true;
+            return MarkerAt::Whole;
         }
         cur = match (step, cur) {
+            (_, Value::Bool(false) | Value::Null) => return MarkerAt::Nothing,
             (PathStep::Key(k), Value::Object(o)) => match o.get(k) {
                 Some(x) => x,
-                None => return false,
+                None => return MarkerAt::Nothing,
             },
             (PathStep::Index(i), Value::Array(a)) => match usize::try_from(*i).ok().and_then(|i| a.get(i)) {
                 Some(x) => x,
-                None => return false,
+                None => return MarkerAt::Nothing,
             },
-            _ => return false,
+            _ if marks_anything(cur) => return MarkerAt::Whole,
+            _ => return MarkerAt::Nothing,
         };
     }
-    cur == &Value::Bool(true)
+    if cur == &Value::Bool(true) {
+        MarkerAt::Whole
+    } else {
+        MarkerAt::Part(cur)
+    }
+}
+
+/// Whether a sensitivity/unknown marker marks the value at `path`: true when the
+/// marker is `true` at the path or at any ancestor of it (a whole-object mark
+/// covers everything inside), or is of a shape that cannot be read there.
+pub fn marked_at(marker: Option<&Value>, path: &[PathStep]) -> bool {
+    match marker_at(marker, path) {
+        MarkerAt::Whole => true,
+        MarkerAt::Part(m) => !matches!(m, Value::Bool(_) | Value::Null | Value::Object(_) | Value::Array(_)),
+        MarkerAt::Nothing => false,
+    }
 }
 
 /// Whether a marker marks anything at or below `path` (so showing the value at
 /// `path` would show something marked).
 pub fn marked_within(marker: Option<&Value>, path: &[PathStep]) -> bool {
-    if marked_at(marker, path) {
-        return true;
-    }
-    let Some(m) = marker.and_then(|m| value_at(m, path)) else { return false };
-    any_true(m)
-}
-
-fn any_true(v: &Value) -> bool {
-    match v {
-        Value::Bool(b) => *b,
-        Value::Array(a) => a.iter().any(any_true),
-        Value::Object(o) => o.values().any(any_true),
-        _ => false,
+    match marker_at(marker, path) {
+        MarkerAt::Whole => true,
+        MarkerAt::Part(m) => marks_anything(m),
+        MarkerAt::Nothing => false,
     }
 }
 
@@ -334,6 +352,18 @@ impl Shown {
 mod path_tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_marker_of_an_unexpected_shape_marks_what_it_cannot_place() {
+        let p = |s: &str| -> Vec<PathStep> { serde_json::from_str(s).unwrap() };
+        assert!(marked_at(Some(&json!("yes")), &p("[]")));
+        assert!(marked_at(Some(&json!({"a": "yes"})), &p(r#"["a"]"#)));
+        assert!(marked_at(Some(&json!({"a": true})), &p("[0]")), "an object marking a list");
+        assert!(marked_within(Some(&json!([{"b": 1}])), &p(r#"["x"]"#)), "a list marking an object");
+        assert!(!marked_at(Some(&json!({"a": false})), &p("[0]")), "marks nothing, whatever its shape");
+        assert!(!marked_within(Some(&json!({})), &p(r#"["a", 0]"#)));
+        assert!(!marked_within(Some(&json!(false)), &p(r#"["a"]"#)));
+    }
 
     fn p(s: &str) -> Vec<PathStep> {
         serde_json::from_str(s).unwrap()

@@ -194,6 +194,13 @@ s_sensitive() {
   state                 # state after applying v2: shows where the secrets end up
 }
 
+s_secret_forms() {
+  begin secret-forms
+  load v1; apply v1
+  state                 # state after v1: unmarked copies of the secrets in outputs
+  load v2; plan 0
+}
+
 s_destroy() {
   begin destroy
   load; apply
@@ -265,7 +272,8 @@ s_deposed() {
 
 ALL=(basic replace count-foreach modules moved removed import data-read checks
      errored sensitive destroy noop refresh-only refresh-only-outputs state
-     refactor-rename refactor-count-to-foreach refactor-into-module deposed)
+     refactor-rename refactor-count-to-foreach refactor-into-module deposed
+     secret-forms)
 
 main() {
   command -v "$TERRAFORM" >/dev/null || { log "terraform not found"; exit 1; }

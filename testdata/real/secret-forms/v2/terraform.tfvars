@@ -1,0 +1,2 @@
+pw  = "S3cret&Pass<word>!"
+pin = 987654321
