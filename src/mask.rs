@@ -131,16 +131,56 @@ impl Masker {
         }
     }
 
-    /// The value is parsed only when the marker could mark something in it.
+    /// The value is read only where the marker could mark something: the
+    /// parts it marks are parsed, the rest is skipped over as raw text (no tree
+    /// of the whole value is built).
     fn collect_raw_marked(&mut self, value: Option<&RawValue>, marker: Option<&RawValue>) {
-        let Some(marker) = marker else { return };
+        let (Some(value), Some(marker)) = (value, marker) else { return };
         let Ok(marker) = serde_json::from_str::<Value>(marker.get()) else {
             // Unreadable marker: fail closed, everything in the value is secret.
-            self.collect_marked(value, Some(&Value::Bool(true)));
+            self.collect_text(value.get());
             return;
         };
         if crate::model::marks_anything(&marker) {
-            self.collect_marked(value, Some(&marker));
+            self.walk_marked_text(value.get(), &marker);
+            self.secrets_changed();
+        }
+    }
+
+    /// [`Masker::walk_marked`] over the text of a value: objects and arrays
+    /// are split into raw members, and only the members the marker marks are
+    /// looked into.
+    fn walk_marked_text(&mut self, text: &str, marker: &Value) {
+        match marker {
+            Value::Bool(false) | Value::Null => {}
+            Value::Object(m) => match serde_json::from_str::<RawMembers<'_>>(text) {
+                Ok(members) => {
+                    for (k, v) in members.0 {
+                        if let Some(mk) = m.get(k.as_ref()) {
+                            self.walk_marked_text(v.get(), mk);
+                        }
+                    }
+                }
+                // Not an object: the marker's shape does not fit the value.
+                Err(_) => self.collect_text(text),
+            },
+            Value::Array(m) => match serde_json::from_str::<Vec<&RawValue>>(text) {
+                Ok(items) => {
+                    for (v, mk) in items.iter().zip(m) {
+                        self.walk_marked_text(v.get(), mk);
+                    }
+                }
+                Err(_) => self.collect_text(text),
+            },
+            // `true`, or a leaf that is no marker (fail closed): all of it.
+            _ => self.collect_text(text),
+        }
+    }
+
+    /// Every leaf of the value `text` (unreadable text: nothing to collect).
+    fn collect_text(&mut self, text: &str) {
+        if let Ok(v) = serde_json::from_str::<Value>(text) {
+            self.collect_all(&v);
         }
     }
 
@@ -331,6 +371,48 @@ impl Masker {
             if patterns.is_empty() { None } else { AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(&patterns).ok() };
         // `patterns` came out of a BTreeSet: sorted, as the prefix search needs.
         Scrubber { ac, patterns: std::sync::Arc::new(patterns) }
+    }
+}
+
+/// An object's members as raw text, keys borrowed where they hold no escape.
+struct RawMembers<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de> serde::Deserialize<'de> for RawMembers<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Key<'a>(Cow<'a, str>);
+        impl<'de> serde::Deserialize<'de> for Key<'de> {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> serde::de::Visitor<'de> for V {
+                    type Value = Key<'de>;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str("a key")
+                    }
+                    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
+                        Ok(Key(Cow::Borrowed(s)))
+                    }
+                    fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
+                        Ok(Key(Cow::Owned(s.to_string())))
+                    }
+                }
+                d.deserialize_str(V)
+            }
+        }
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = RawMembers<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RawMembers<'de>, A::Error> {
+                let mut out = Vec::new();
+                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
+                    out.push((k, map.next_value::<&'de RawValue>()?));
+                }
+                Ok(RawMembers(out))
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 
