@@ -694,6 +694,8 @@ pub struct FlatChange {
     pub before: Option<Shown>,
     pub after: Option<Shown>,
     pub forces_replacement: bool,
+    /// The value becomes (or stops being) sensitive here or above.
+    pub sensitivity: Option<SensitivityChange>,
 }
 
 /// Every changed leaf. A collection with a side shown whole (`-> (known after
@@ -702,7 +704,7 @@ pub struct FlatChange {
 pub fn flatten(root: &Node, before: Option<&Value>, after: Option<&Value>, vis: &Visibility<'_>) -> Vec<FlatChange> {
     let mut out = Vec::new();
     let mut path = Vec::new();
-    flat(root, before, after, vis, &mut path, &mut out);
+    flat(root, before, after, vis, None, &mut path, &mut out);
     out
 }
 
@@ -711,6 +713,7 @@ fn flat(
     before: Option<&Value>,
     after: Option<&Value>,
     vis: &Visibility<'_>,
+    inherited: Option<SensitivityChange>,
     path: &mut Vec<PathStep>,
     out: &mut Vec<FlatChange>,
 ) {
@@ -718,10 +721,17 @@ fn flat(
         return;
     }
     let whole = |v: Option<&Value>| v.filter(|v| !v.is_null()).map(|v| Shown::of(Some(v), false, false, vis));
+    let sensitivity = n.sensitivity.map(|s| s.change).or(inherited);
     let push = |out: &mut Vec<FlatChange>, path: &[PathStep], b: Option<Shown>, a: Option<Shown>| {
-        out.push(FlatChange { path: path.to_vec(), op: n.op, before: b, after: a, forces_replacement: n.forces_replacement });
+        out.push(FlatChange { path: path.to_vec(), op: n.op, before: b, after: a, forces_replacement: n.forces_replacement, sensitivity });
     };
     match &n.kind {
+        // Only the sensitivity of a collection changes (shown with
+        // `--show-sensitive`): one change, whole sides.
+        Kind::Collection { .. } if n.sensitivity.is_some_and(|s| s.value_unchanged) => {
+            let side = |v: Option<&Value>| if has_sensitive(n) { v.map(|_| Shown::Sensitive) } else { whole(v) };
+            push(out, path, side(before), side(after))
+        }
         Kind::Leaf { before: b, after: a } => push(out, path, b.clone(), a.clone()),
         Kind::Lines(_) | Kind::Json(_) => push(out, path, whole(before), whole(after)),
         Kind::Collection { before: bs, after: as_, .. } if bs.is_some() || as_.is_some() => {
@@ -737,7 +747,7 @@ fn flat(
                 let cb = e.before_key.as_ref().and_then(|k| before.and_then(|v| step_into(v, k)));
                 let ca = if e.node.op == Op::Remove { None } else { after.and_then(|v| step_into(v, &e.key)) };
                 path.push(e.key.step());
-                flat(&e.node, cb, ca, vis, path, out);
+                flat(&e.node, cb, ca, vis, sensitivity, path, out);
                 path.pop();
             }
         }

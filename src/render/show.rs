@@ -587,6 +587,8 @@ struct JsonChange {
     before: Option<JsonSide>,
     after: Option<JsonSide>,
     forces_replacement: bool,
+    /// `marked` / `unmarked` where the value becomes or stops being sensitive.
+    sensitivity: Option<SensitivityChange>,
 }
 
 fn json_changes(v: &[FlatChange]) -> Vec<JsonChange> {
@@ -598,6 +600,7 @@ fn json_changes(v: &[FlatChange]) -> Vec<JsonChange> {
             before: json_side(&c.before),
             after: json_side(&c.after),
             forces_replacement: c.forces_replacement,
+            sensitivity: c.sensitivity,
         })
         .collect()
 }
