@@ -286,7 +286,11 @@ fn security_group_rules_are_aligned_by_content_not_position() {
     // JSON: the changed paths say the same.
     let changes = show_changes(SG_NEAR, "aws_security_group.web");
     let at = |op: &str, suffix: &str, v: &str| {
-        changes.iter().any(|c| c["op"] == op && c["path_text"].as_str().unwrap().ends_with(suffix) && c["before"]["value"].to_string() == v)
+        changes.iter().any(|c| {
+            c["op"] == op
+                && c["path_text"].as_str().unwrap().ends_with(suffix)
+                && c["before"]["value"] == serde_json::from_str::<serde_json::Value>(v).unwrap()
+        })
     };
     assert!(at("remove", ".from_port", "22"), "{changes:?}");
     assert!(at("update", ".description", "\"HTTPS\""), "{changes:?}");

@@ -323,7 +323,8 @@ mod tests {
 
     #[test]
     fn changed_paths_never_pair_set_elements_by_position() {
-        let rule = |port: u16, cidr: &str, desc: &str| json!({"from_port": port, "to_port": port, "cidr_blocks": [cidr], "description": desc});
+        let rule =
+            |port: u16, cidr: &str, desc: &str| json!({"from_port": port, "to_port": port, "cidr_blocks": [cidr], "description": desc});
         // Rule 443 kept (description edited), 22 gone, 80 new: the elements moved,
         // so the whole list is the change, never `ingress[0].from_port` 443 -> 80.
         let b = json!({"ingress": [rule(443, "0.0.0.0/0", "HTTPS"), rule(22, "10.0.0.0/8", "ssh")]});

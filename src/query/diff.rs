@@ -535,9 +535,9 @@ fn blank(v: &Value) -> bool {
 /// How much a removed and an added element share, when they share most of
 /// their content (`None` otherwise, and for anything but two objects or two
 /// lists). Objects: of the attributes not blank on both sides and known in
-/// the after element, at least half, and at least one, must be equal; the
-/// score is the number equal. Lists: at least half of the longer one's
-/// elements must have an equal in the other.
+/// the after element, more than half must be equal; the score is the number
+/// equal. Lists: more than half of the longer one's elements must have an
+/// equal in the other.
 fn similarity(before: &Value, after: &Value, unknown: Option<&Value>) -> Option<u64> {
     match (before, after) {
         (Value::Object(bo), Value::Object(ao)) => {
@@ -556,7 +556,7 @@ fn similarity(before: &Value, after: &Value, unknown: Option<&Value>) -> Option<
                 telling += 1;
                 equal += u64::from(x == y);
             }
-            (telling == 0 || (equal >= 1 && 2 * equal >= telling)).then_some(equal)
+            (telling == 0 || 2 * equal > telling).then_some(equal)
         }
         (Value::Array(ba), Value::Array(aa)) => {
             if ba.len().saturating_mul(aa.len()) > PAIRING_BUDGET {
@@ -571,7 +571,7 @@ fn similarity(before: &Value, after: &Value, unknown: Option<&Value>) -> Option<
                 }
             }
             let longest = ba.len().max(aa.len()) as u64;
-            (longest == 0 || (common >= 1 && 2 * common >= longest)).then_some(common)
+            (longest == 0 || 2 * common > longest).then_some(common)
         }
         _ => None,
     }
@@ -895,9 +895,14 @@ mod tests {
 
     #[test]
     fn lists_of_objects_change_in_place() {
-        let before = json!([{"port": 80, "cidr": "0.0.0.0/0"}, {"port": 443, "cidr": "0.0.0.0/0"}]);
-        let after = json!([{"port": 80, "cidr": "0.0.0.0/0"}, {"port": 443, "cidr": "10.0.0.0/8"}, {"port": 22, "cidr": "10.0.0.0/8"}]);
-        assert_eq!(d(before, after), "~[~{cidr:~\"0.0.0.0/0\"->\"10.0.0.0/8\" #1} +{cidr:+\"10.0.0.0/8\" port:+22} #1]");
+        let r = |port: u16, cidr: &str| json!({"port": port, "proto": "tcp", "cidr": cidr});
+        let before = json!([r(80, "0.0.0.0/0"), r(443, "0.0.0.0/0")]);
+        let after = json!([r(80, "0.0.0.0/0"), r(443, "10.0.0.0/8"), r(22, "10.0.0.0/8")]);
+        assert_eq!(d(before, after), "~[~{cidr:~\"0.0.0.0/0\"->\"10.0.0.0/8\" #2} +{cidr:+\"10.0.0.0/8\" port:+22 proto:+\"tcp\"} #1]");
+        // Half the attributes changed is not near-equal: removed and added.
+        let before = json!([{"port": 1, "cidr": "a"}, {"port": 2, "cidr": "b"}]);
+        let after = json!([{"port": 1, "cidr": "c"}, {"port": 3, "cidr": "b"}]);
+        assert_eq!(d(before, after), "~[-{cidr:-\"a\" port:-1} -{cidr:-\"b\" port:-2} +{cidr:+\"c\" port:+1} +{cidr:+\"b\" port:+3}]");
     }
 
     #[test]
