@@ -432,3 +432,15 @@ fn check_with_terraform(tf: &Path, name: &str) {
     eprintln!("{name}: terraform moved all {} suggested objects", moved.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_create_whose_configured_attributes_are_all_unknown_pairs_with_nothing() {
+    // Real plan: `old` (input null) deleted, `fresh` created with input unknown
+    // until apply. They share only a null: not a move.
+    let v = json_of(&planview(&["moves", "--format", "json", "testdata/real/moves-unknown/plan.json"]));
+    assert!(pairs_of(&v).is_empty(), "{v}");
+    let unmatched = v["unmatched"].as_array().unwrap();
+    let fresh = unmatched.iter().find(|u| u["address"] == "terraform_data.fresh").expect("fresh is unmatched");
+    assert!(fresh["reason"].as_str().unwrap().contains("nothing to compare"), "{fresh}");
+    assert!(unmatched.iter().any(|u| u["address"] == "terraform_data.old"), "{v}");
+}

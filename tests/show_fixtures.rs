@@ -246,3 +246,125 @@ fn colour_only_when_asked_and_symbols_carry_the_meaning_without_it() {
         assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'), "{f} coloured");
     }
 }
+
+/// `show --format table` of one resource of a plan.
+fn show_text(plan: &str, address: &str, extra: &[&str]) -> String {
+    let mut args = vec!["show", "--color", "never", "--address", address];
+    args.extend_from_slice(extra);
+    args.push(plan);
+    let out = planview(&args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The JSON changes of one resource.
+fn show_changes(plan: &str, address: &str) -> Vec<serde_json::Value> {
+    let v = json_of(&["show", "--format", "json", "--address", address, plan]);
+    v["resources"][0]["changes"].as_array().cloned().unwrap_or_default()
+}
+
+const SG_NEAR: &str = "testdata/real-aws/sg-iam-near/plan.json";
+const SG: &str = "testdata/real-aws/sg-iam/plan.json";
+
+#[test]
+fn security_group_rules_are_aligned_by_content_not_position() {
+    // Real aws provider plan: rule 22 removed, rule 80 added, rule 443 kept with
+    // its description edited. Pairing by position printed 443 -> 80 and 22 -> 443.
+    for format in [&["--format", "table"][..], &["--format", "markdown"][..]] {
+        let text = show_text(SG_NEAR, "aws_security_group.web", format);
+        for never in ["443 -> 80", "22 -> 443", "22 -> 80", "\"ssh\" -> ", "\"HTTPS\" -> \"http\""] {
+            assert!(!text.contains(never), "{format:?} shows `{never}`:\n{text}");
+        }
+        assert!(text.contains("description = \"HTTPS\" -> \"https\""), "{format:?}: rule 443 is an in-place edit:\n{text}");
+        // Table: `- from_port = 22` indented; markdown: the symbol in the first column.
+        let line = |sym: char, port: &str| {
+            text.lines().any(|l| l.trim_start().starts_with(sym) && l.contains("from_port") && l.trim_end().ends_with(&format!("= {port}")))
+        };
+        let (removed, added) = (line('-', "22"), line('+', "80"));
+        assert!(removed && added, "{format:?}: rule 22 removed and rule 80 added:\n{text}");
+    }
+    // JSON: the changed paths say the same.
+    let changes = show_changes(SG_NEAR, "aws_security_group.web");
+    let at = |op: &str, suffix: &str, v: &str| {
+        changes.iter().any(|c| {
+            c["op"] == op
+                && c["path_text"].as_str().unwrap().ends_with(suffix)
+                && c["before"]["value"] == serde_json::from_str::<serde_json::Value>(v).unwrap()
+        })
+    };
+    assert!(at("remove", ".from_port", "22"), "{changes:?}");
+    assert!(at("update", ".description", "\"HTTPS\""), "{changes:?}");
+    assert!(!changes.iter().any(|c| c["op"] == "update" && c["path_text"].as_str().unwrap().ends_with("port")), "{changes:?}");
+    // The CLI's own rendering of the same plan never pairs them either.
+    let cli = std::fs::read_to_string("testdata/real-aws/sg-iam-near/plan.txt").unwrap();
+    assert!(!cli.contains("443 -> 80") && !cli.contains("22 -> 443"));
+    // Rule 443 left exactly as it was: unchanged, hidden.
+    let text = show_text(SG, "aws_security_group.web", &[]);
+    assert!(text.contains("# (1 unchanged element hidden)"), "{text}");
+    assert!(!text.contains("= 443"), "rule 443 is unchanged:\n{text}");
+}
+
+#[test]
+fn iam_policy_list_elements_are_aligned_by_content() {
+    // Action reordered and extended: s3:GetObject moved, it was not removed and added.
+    let text = show_text(SG, "aws_iam_policy.reader", &[]);
+    assert!(!text.contains("- \"s3:GetObject\""), "{text}");
+    assert!(!text.contains("+ \"s3:GetObject\""), "{text}");
+    assert!(text.contains("+ \"s3:PutObject\""), "{text}");
+    assert!(text.contains("# (moved from [0])"), "{text}");
+    // Statements swapped and one edited: the edited one is diffed with itself
+    // (the CLI pairs them by position: Sid "Objects" -> "Describe").
+    let text = show_text(SG_NEAR, "aws_iam_policy.reader", &[]);
+    for never in ["\"Objects\" -> \"Describe\"", "- \"s3:GetObject\"", "+ \"s3:GetObject\"", "- \"ec2:DescribeInstances\""] {
+        assert!(!text.contains(never), "shows `{never}`:\n{text}");
+    }
+    assert!(text.contains("+ \"s3:PutObject\""), "{text}");
+    let changes = show_changes(SG_NEAR, "aws_iam_policy.reader");
+    assert_eq!(changes.len(), 1, "the policy string is one change: {changes:?}");
+}
+
+#[test]
+fn a_change_of_sensitivity_alone_is_shown_like_the_cli_shows_it() {
+    let plan = "testdata/real/sensitivity-only/plan.json";
+    let cli = std::fs::read_to_string("testdata/real/sensitivity-only/plan.txt").unwrap();
+    for (addr, attr, line) in [
+        ("terraform_data.becomes_sensitive", "input", "# display in UI output after applying this change. The value is unchanged."),
+        ("terraform_data.stops_sensitive", "input", "# after applying this change. The value is unchanged."),
+        ("terraform_data.nested", "password", "# display in UI output after applying this change. The value is unchanged."),
+    ] {
+        let text = show_text(plan, addr, &[]);
+        assert!(text.contains(&format!("~ {attr}")) && text.contains("(sensitive value)"), "{addr}:\n{text}");
+        assert!(text.contains(line), "{addr}: no `{line}`:\n{text}");
+        assert!(cli.contains(line), "the CLI prints `{line}`");
+        assert!(!text.contains("SECRET-MARKER") && !text.contains("was-secret-now-plain"), "{addr} printed a value:\n{text}");
+        let md = show_text(plan, addr, &["--format", "markdown"]);
+        assert!(md.contains(line) && !md.contains("SECRET-MARKER"), "{addr} markdown:\n{md}");
+        let changes = show_changes(plan, addr);
+        assert_eq!(changes.len(), 1, "{addr}: {changes:?}");
+        let want = if addr.contains("stops") { "unmarked" } else { "marked" };
+        assert_eq!(changes[0]["sensitivity"], want, "{addr}");
+        assert_eq!(changes[0]["op"], "update");
+        assert_eq!(changes[0]["before"]["state"], "sensitive");
+        assert_eq!(changes[0]["after"]["state"], "sensitive");
+    }
+}
+
+#[test]
+fn a_final_newline_added_or_removed_is_shown() {
+    let plan = "testdata/real/trailing-newline/plan.json";
+    for (addr, want) in [
+        ("terraform_data.drops_newline", "- # (newline at the end of the text removed)"),
+        ("terraform_data.adds_newline", "+ # (newline at the end of the text added)"),
+        ("terraform_data.nested", "- # (newline at the end of the text removed)"),
+    ] {
+        let text = show_text(plan, addr, &[]);
+        assert!(text.contains(want), "{addr}: no `{want}`:\n{text}");
+        let md = show_text(plan, addr, &["--format", "markdown"]);
+        assert!(md.contains("(newline at the end of the text"), "{addr} markdown:\n{md}");
+    }
+    // JSON carries both whole strings, which differ.
+    let changes = show_changes(plan, "terraform_data.drops_newline");
+    let input = changes.iter().find(|c| c["path_text"] == "input").expect("input change");
+    assert_eq!(input["before"]["value"], "line one\nline two\n");
+    assert_eq!(input["after"]["value"], "line one\nline two");
+}

@@ -4,6 +4,7 @@
 //! of a change at one path, masked as needed.
 
 use crate::model::{PathStep, RawValue};
+use crate::query::diff::{align, Slot};
 use crate::query::values::{marked_within, parse_raw, value_at, Shown, Visibility};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -57,7 +58,9 @@ pub fn hcl_path(steps: &[PathStep]) -> String {
 }
 
 /// The paths at which `before` and `after` differ, in a stable order. Objects
-/// are compared key by key (keys sorted) and lists of the same length element by element;
+/// are compared key by key (keys sorted) and lists of the same length element
+/// by element when their elements keep their places (aligned by content, see
+/// [`crate::query::diff::align`]; otherwise the list is one change);
 /// anything else that differs (a scalar, a type change, a list that grew or
 /// shrank, a value that appeared or went away) is reported at its own path.
 /// Absent and `null` are the same.
@@ -82,9 +85,37 @@ fn walk(b: Option<&Value>, a: Option<&Value>, path: &mut Vec<PathStep>, out: &mu
             }
         }
         (Some(Value::Array(ba)), Some(Value::Array(aa))) if ba.len() == aa.len() => {
-            for (i, (x, y)) in ba.iter().zip(aa.iter()).enumerate() {
+            // Aligned by content as `show` aligns them: descend only when every
+            // element keeps its place; an element paired with a near-equal one
+            // is followed into, any other changed element is reported whole; a
+            // list whose elements moved is reported at its own path (a path
+            // cannot name two positions).
+            let slots = align(ba, aa, aa.len(), None);
+            let in_place = slots.iter().all(|s| match s {
+                Slot::Same(i, j) | Slot::Paired(i, j) => i == j,
+                Slot::Moved(..) => false,
+                Slot::Removed(_) | Slot::Added(_) => true,
+            });
+            if !in_place {
+                out.push(path.clone());
+                return;
+            }
+            let mut changed: Vec<(usize, bool)> = slots
+                .iter()
+                .filter_map(|s| match *s {
+                    Slot::Paired(i, _) => Some((i, true)),
+                    Slot::Removed(i) => Some((i, false)),
+                    _ => None,
+                })
+                .collect();
+            changed.sort_unstable();
+            for (i, descend) in changed {
                 path.push(PathStep::Index(i as u64));
-                walk(Some(x), Some(y), path, out);
+                if descend {
+                    walk(ba.get(i), aa.get(i), path, out);
+                } else {
+                    out.push(path.clone());
+                }
                 path.pop();
             }
         }
@@ -288,6 +319,23 @@ mod tests {
         assert_eq!(got, vec!["disks[1].size", "ports", "tags.Name", "tags.New"]);
         assert_eq!(changed_paths(Some(&b), None), vec![Vec::<PathStep>::new()]);
         assert!(changed_paths(Some(&b), Some(&b)).is_empty());
+    }
+
+    #[test]
+    fn changed_paths_never_pair_set_elements_by_position() {
+        let rule =
+            |port: u16, cidr: &str, desc: &str| json!({"from_port": port, "to_port": port, "cidr_blocks": [cidr], "description": desc});
+        // Rule 443 kept (description edited), 22 gone, 80 new: the elements moved,
+        // so the whole list is the change, never `ingress[0].from_port` 443 -> 80.
+        let b = json!({"ingress": [rule(443, "0.0.0.0/0", "HTTPS"), rule(22, "10.0.0.0/8", "ssh")]});
+        let a = json!({"ingress": [rule(80, "0.0.0.0/0", "http"), rule(443, "0.0.0.0/0", "https")]});
+        let got: Vec<String> = changed_paths(Some(&b), Some(&a)).iter().map(|p| hcl_path(p)).collect();
+        assert_eq!(got, vec!["ingress"]);
+        // In place: a near-equal element is followed into, a different one reported whole.
+        let b = json!({"ingress": [rule(443, "0.0.0.0/0", "HTTPS"), rule(22, "10.0.0.0/8", "ssh"), rule(25, "10.1.0.0/16", "smtp")]});
+        let a = json!({"ingress": [rule(443, "0.0.0.0/0", "https"), rule(80, "192.168.0.0/16", "http"), rule(53, "10.2.0.0/16", "dns")]});
+        let got: Vec<String> = changed_paths(Some(&b), Some(&a)).iter().map(|p| hcl_path(p)).collect();
+        assert_eq!(got, vec!["ingress[0].description", "ingress[1]", "ingress[2]"]);
     }
 
     #[test]

@@ -70,6 +70,27 @@ pub enum Brackets {
 pub enum LineItem {
     Line(Op, String),
     Hidden(usize),
+    /// The newline at the end of the text was added (`Op::Add`) or removed
+    /// (`Op::Remove`); the lines themselves may all be unchanged.
+    EndNewline(Op),
+}
+
+/// A sensitivity change on a node, and whether the value itself is unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SensitivityNote {
+    pub change: SensitivityChange,
+    pub value_unchanged: bool,
+}
+
+/// A value whose sensitivity changes in an update (the value itself may be
+/// unchanged): the CLI warns about it above the attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SensitivityChange {
+    /// Not sensitive before, sensitive after.
+    Marked,
+    /// Sensitive before, not after.
+    Unmarked,
 }
 
 /// A child of a collection.
@@ -79,6 +100,8 @@ pub struct Entry {
     pub key: Key,
     /// Where the element was before (lists align, so it can differ from `key`).
     pub before_key: Option<Key>,
+    /// An equal list element found out of order: it moved (from `before_key`).
+    pub moved: bool,
     pub node: Node,
 }
 
@@ -88,6 +111,9 @@ pub struct Node {
     pub op: Op,
     /// The node's path is one of the change's `replace_paths`.
     pub forces_replacement: bool,
+    /// Set where the value becomes, or stops being, sensitive (the topmost
+    /// such node only).
+    pub sensitivity: Option<SensitivityNote>,
     pub kind: Kind,
 }
 
@@ -167,9 +193,35 @@ pub fn diff(before: Option<&Value>, after: Option<&Value>, marks: Marks<'_>, opt
 
 fn node(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &DiffOptions<'_, '_>, path: &mut Vec<PathStep>) -> Node {
     let forces_replacement = !path.is_empty() && o.replace_paths.iter().any(|p| p == path);
-    let mut n = node_inner(before, after, m, o, path);
+    let sensitivity = sensitivity_change(before, after, m);
+    let mut n = match sensitivity {
+        // Below, both sides count as marked: the change is noted once, here
+        // (with `--show-sensitive` the children are still expanded).
+        Some(_) => node_inner(before, after, Marks { before_sensitive: Some(&TRUE), after_sensitive: Some(&TRUE), ..m }, o, path),
+        None => node_inner(before, after, m, o, path),
+    };
+    let value_unchanged = n.op == Op::Same;
+    if sensitivity.is_some() && value_unchanged {
+        // Only the sensitivity changes: still an update, as the CLI shows it.
+        n.op = Op::Update;
+    }
     n.forces_replacement = forces_replacement;
+    n.sensitivity = sensitivity.map(|change| SensitivityNote { change, value_unchanged });
     n
+}
+
+/// Whether this node (not only part of it) becomes or stops being sensitive
+/// in an update: both sides present, marked whole on one side only.
+fn sensitivity_change(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>) -> Option<SensitivityChange> {
+    let present = |v: Option<&Value>| v.is_some_and(|v| !v.is_null());
+    if !present(before) || !(present(after) || is_true(m.after_unknown)) {
+        return None;
+    }
+    match (is_true(m.before_sensitive), is_true(m.after_sensitive)) {
+        (false, true) => Some(SensitivityChange::Marked),
+        (true, false) => Some(SensitivityChange::Unmarked),
+        _ => None,
+    }
 }
 
 fn op_of(before: Option<&Value>, after: Option<&Value>, unknown: bool) -> Op {
@@ -184,7 +236,7 @@ fn op_of(before: Option<&Value>, after: Option<&Value>, unknown: bool) -> Op {
 }
 
 fn leaf(op: Op, before: Option<Shown>, after: Option<Shown>) -> Node {
-    Node { op, forces_replacement: false, kind: Kind::Leaf { before, after } }
+    Node { op, forces_replacement: false, sensitivity: None, kind: Kind::Leaf { before, after } }
 }
 
 fn node_inner(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &DiffOptions<'_, '_>, path: &mut Vec<PathStep>) -> Node {
@@ -274,7 +326,7 @@ fn collection_node(
     };
     let mut entries = Vec::new();
     let mut hidden = 0;
-    for (bkey, akey, b, a) in pairs {
+    for (bkey, akey, b, a, moved) in pairs {
         // Object attributes that are null count as absent (as the CLI shows them).
         let (b, a) = if brackets == Brackets::Object { (b.filter(|v| !v.is_null()), a.filter(|v| !v.is_null())) } else { (b, a) };
         let cm = Marks {
@@ -289,18 +341,23 @@ fn collection_node(
         path.push(key.step());
         let n = node(b, a, cm, o, path);
         path.pop();
-        if n.op == Op::Same && !o.full && !n.forces_replacement {
+        if n.op == Op::Same && !o.full && !n.forces_replacement && !moved {
             hidden += 1;
         } else {
-            entries.push(Entry { key, before_key: bkey, node: n });
+            entries.push(Entry { key, before_key: bkey, moved, node: n });
         }
     }
-    let op = if op == Op::Same && entries.iter().any(|e| e.node.op != Op::Same) { Op::Update } else { op };
-    Node { op, forces_replacement: false, kind: Kind::Collection { brackets, entries, hidden, before: before_shown, after: after_shown } }
+    let op = if op == Op::Same && entries.iter().any(|e| e.node.op != Op::Same || e.moved) { Op::Update } else { op };
+    Node {
+        op,
+        forces_replacement: false,
+        sensitivity: None,
+        kind: Kind::Collection { brackets, entries, hidden, before: before_shown, after: after_shown },
+    }
 }
 
-/// Before key, after key, before value, after value.
-type Pair<'v> = (Option<Key>, Option<Key>, Option<&'v Value>, Option<&'v Value>);
+/// Before key, after key, before value, after value, moved (an equal list element out of order).
+type Pair<'v> = (Option<Key>, Option<Key>, Option<&'v Value>, Option<&'v Value>, bool);
 
 fn object_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: Option<&'v Value>) -> Vec<Pair<'v>> {
     let bo = before.and_then(Value::as_object);
@@ -313,61 +370,211 @@ fn object_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown
     keys.into_iter()
         .map(|k| {
             let b = bo.and_then(|m| m.get(k));
-            (b.map(|_| Key::Attr(k.clone())), Some(Key::Attr(k.clone())), b, ao.and_then(|m| m.get(k)))
+            (b.map(|_| Key::Attr(k.clone())), Some(Key::Attr(k.clone())), b, ao.and_then(|m| m.get(k)), false)
         })
         .collect()
 }
 
-/// Lists (and sets, which the JSON writes as lists): elements are aligned by a
-/// longest common subsequence of equal elements, so an insertion or removal
-/// is shown as such; within a run of differing elements, removed and added
-/// collections are paired up and diffed in place.
+/// Lists (and sets, which the JSON writes as lists): elements are aligned by
+/// content ([`align`]), so an insertion or removal is shown as such, an
+/// element that only moved is unchanged when it keeps its order, and only
+/// near-equal elements are diffed in place.
 fn list_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: Option<&'v Value>) -> Vec<Pair<'v>> {
     static EMPTY: Vec<Value> = Vec::new();
     let b = before.and_then(Value::as_array).unwrap_or(&EMPTY);
     let a = after.and_then(Value::as_array).unwrap_or(&EMPTY);
     let ua = unknown.and_then(Value::as_array);
     let alen = a.len().max(ua.map_or(0, Vec::len));
-    let unknown_at = |j: usize| ua.and_then(|u| u.get(j)).is_some_and(|u| any_true(Some(u)));
-    let same = |i: usize, j: usize| !unknown_at(j) && a.get(j).is_some_and(|x| *x == b[i]);
+    align(b, a, alen, ua.map(Vec::as_slice))
+        .into_iter()
+        .map(|slot| match slot {
+            Slot::Same(i, j) | Slot::Paired(i, j) => (Some(Key::Index(i)), Some(Key::Index(j)), Some(&b[i]), a.get(j), false),
+            Slot::Moved(i, j) => (Some(Key::Index(i)), Some(Key::Index(j)), Some(&b[i]), a.get(j), true),
+            Slot::Removed(i) => (Some(Key::Index(i)), None, Some(&b[i]), None, false),
+            Slot::Added(j) => (None, Some(Key::Index(j)), None, a.get(j), false),
+        })
+        .collect()
+}
 
-    let matches = if b.len().saturating_mul(alen) > 4_000_000 {
+/// How an element of one list corresponds to the other list's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// Equal elements, in order (before index, after index).
+    Same(usize, usize),
+    /// Equal elements out of order: moved (before index, after index).
+    Moved(usize, usize),
+    /// Near-equal collections, diffed in place (before index, after index).
+    Paired(usize, usize),
+    /// Only before.
+    Removed(usize),
+    /// Only after.
+    Added(usize),
+}
+
+/// Leftover pairs to score before giving up on pairing (each score walks two elements).
+const PAIRING_BUDGET: usize = 10_000;
+
+/// Align two lists by content, in display order.
+///
+/// First a longest common subsequence of whole-element equality (an after
+/// element with unknown parts equals nothing); then an equal element left over
+/// on both sides (out of order) is matched as moved, nearest first; then,
+/// among the elements still left over anywhere in the lists (sets come in any
+/// order), a removed and an added collection are paired when they share most of their content ([`similarity`]),
+/// best pairs first; a single element left over on each side, at the same
+/// position and of the same shape, is paired too (a nested block edited in
+/// place); every other leftover is a removal plus an addition, as the CLI
+/// shows set elements. Within each run between equal elements, removals
+/// come first, then additions and paired updates in after order (a paired
+/// update sits at its after position).
+///
+/// `alen` may exceed `after.len()` when the unknown marker is longer (elements
+/// unknown until apply). Shared with `drift`, which descends only into
+/// elements that keep their position.
+pub fn align(before: &[Value], after: &[Value], alen: usize, unknown: Option<&[Value]>) -> Vec<Slot> {
+    let unknown_at = |j: usize| unknown.and_then(|u| u.get(j));
+    let partly_unknown = |j: usize| any_true(unknown_at(j));
+    let same = |i: usize, j: usize| !partly_unknown(j) && after.get(j).is_some_and(|x| *x == before[i]);
+    let n = before.len();
+    let matches = if n.saturating_mul(alen) > 4_000_000 {
         // Too big to align: compare position by position.
-        (0..b.len().min(alen)).filter(|&k| same(k, k)).map(|k| (k, k)).collect()
+        (0..n.min(alen)).filter(|&k| same(k, k)).map(|k| (k, k)).collect()
     } else {
-        lcs(b.len(), alen, same)
+        lcs(n, alen, same)
     };
 
-    let mut out = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    let structural = |v: &Value| v.is_object() || v.is_array();
-    let flush = |i0: usize, i1: usize, j0: usize, j1: usize, out: &mut Vec<Pair<'v>>| {
-        let paired = (i1 - i0).min(j1 - j0);
-        let mut adds = Vec::new();
-        for k in 0..(i1 - i0).max(j1 - j0) {
-            let (bi, aj) = (i0 + k, j0 + k);
-            let pair = k < paired && structural(&b[bi]) && (a.get(aj).is_some_and(structural) || unknown_at(aj));
-            if pair {
-                out.push((Some(Key::Index(bi)), Some(Key::Index(aj)), Some(&b[bi]), a.get(aj)));
-                continue;
-            }
-            if bi < i1 {
-                out.push((Some(Key::Index(bi)), None, Some(&b[bi]), None));
-            }
-            if aj < j1 {
-                adds.push((None, Some(Key::Index(aj)), None, a.get(aj)));
+    // Leftovers on each side.
+    let mut matched_b = vec![false; n];
+    let mut matched_a = vec![false; alen];
+    for &(i, j) in &matches {
+        matched_b[i] = true;
+        matched_a[j] = true;
+    }
+    let left_b: Vec<usize> = (0..n).filter(|&i| !matched_b[i]).collect();
+    let left_a: Vec<usize> = (0..alen).filter(|&j| !matched_a[j]).collect();
+
+    // Equal elements out of order (nearest first), then near-equal leftovers
+    // (best first, then nearest in position).
+    let mut partner_of_a: Vec<Option<(usize, bool)>> = vec![None; alen];
+    let mut paired_b = vec![false; n];
+    if left_b.len().saturating_mul(left_a.len()) <= PAIRING_BUDGET {
+        let mut equal: Vec<(usize, usize, usize)> =
+            left_b.iter().flat_map(|&i| left_a.iter().filter(move |&&j| same(i, j)).map(move |&j| (i.abs_diff(j), i, j))).collect();
+        equal.sort_unstable();
+        for (_, i, j) in equal {
+            if !paired_b[i] && partner_of_a[j].is_none() {
+                paired_b[i] = true;
+                partner_of_a[j] = Some((i, true));
             }
         }
-        out.extend(adds);
+        let mut cands: Vec<(u64, usize, usize, usize)> = Vec::new();
+        for &i in left_b.iter().filter(|&&i| !paired_b[i]) {
+            for &j in left_a.iter().filter(|&&j| partner_of_a[j].is_none()) {
+                // A wholly unknown element has nothing to compare.
+                let Some(x) = after.get(j).filter(|_| !is_true(unknown_at(j))) else { continue };
+                if let Some(score) = similarity(&before[i], x, unknown_at(j)) {
+                    cands.push((score, i.abs_diff(j), i, j));
+                }
+            }
+        }
+        cands.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)).then(x.3.cmp(&y.3)));
+        for (_, _, i, j) in cands {
+            if !paired_b[i] && partner_of_a[j].is_none() {
+                paired_b[i] = true;
+                partner_of_a[j] = Some((i, false));
+            }
+        }
+        // One element left on each side, at the same position, of the same
+        // shape (a nested block edited in place): an update.
+        let rest_b: Vec<usize> = left_b.iter().copied().filter(|&i| !paired_b[i]).collect();
+        let rest_a: Vec<usize> = left_a.iter().copied().filter(|&j| partner_of_a[j].is_none()).collect();
+        if let ([i], [j]) = (rest_b.as_slice(), rest_a.as_slice()) {
+            let same_shape = match (&before[*i], after.get(*j)) {
+                (Value::Object(x), Some(Value::Object(y))) => x.len() == y.len() && x.keys().all(|k| y.contains_key(k)),
+                (Value::Array(_), Some(Value::Array(_))) => true,
+                _ => false,
+            };
+            if i == j && same_shape && !is_true(unknown_at(*j)) {
+                paired_b[*i] = true;
+                partner_of_a[*j] = Some((*i, false));
+            }
+        }
+    }
+
+    let mut out = Vec::with_capacity(n.max(alen));
+    let (mut i, mut j) = (0, 0);
+    let gap = |i0: usize, i1: usize, j0: usize, j1: usize, out: &mut Vec<Slot>| {
+        out.extend((i0..i1).filter(|&k| !paired_b[k]).map(Slot::Removed));
+        out.extend((j0..j1).map(|k| match partner_of_a[k] {
+            Some((p, true)) => Slot::Moved(p, k),
+            Some((p, false)) => Slot::Paired(p, k),
+            None => Slot::Added(k),
+        }));
     };
     for (mi, mj) in matches {
-        flush(i, mi, j, mj, &mut out);
-        out.push((Some(Key::Index(mi)), Some(Key::Index(mj)), Some(&b[mi]), a.get(mj)));
+        gap(i, mi, j, mj, &mut out);
+        out.push(Slot::Same(mi, mj));
         i = mi + 1;
         j = mj + 1;
     }
-    flush(i, b.len(), j, alen, &mut out);
+    gap(i, n, j, alen, &mut out);
     out
+}
+
+/// True for a value that tells nothing apart: null, false, "", [] or {}.
+fn blank(v: &Value) -> bool {
+    match v {
+        Value::Null | Value::Bool(false) => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    }
+}
+
+/// How much a removed and an added element share, when they share most of
+/// their content (`None` otherwise, and for anything but two objects or two
+/// lists). Objects: of the attributes not blank on both sides and known in
+/// the after element, more than half must be equal; the score is the number
+/// equal. Lists: more than half of the longer one's elements must have an
+/// equal in the other.
+fn similarity(before: &Value, after: &Value, unknown: Option<&Value>) -> Option<u64> {
+    match (before, after) {
+        (Value::Object(bo), Value::Object(ao)) => {
+            let uo = unknown.and_then(Value::as_object);
+            let mut keys: Vec<&String> = bo.keys().chain(ao.keys().filter(|k| !bo.contains_key(*k))).collect();
+            keys.sort();
+            let (mut telling, mut equal) = (0u64, 0u64);
+            for k in keys {
+                if uo.is_some_and(|u| any_true(u.get(k))) {
+                    continue;
+                }
+                let (x, y) = (bo.get(k).unwrap_or(&Value::Null), ao.get(k).unwrap_or(&Value::Null));
+                if blank(x) && blank(y) {
+                    continue;
+                }
+                telling += 1;
+                equal += u64::from(x == y);
+            }
+            (telling == 0 || 2 * equal > telling).then_some(equal)
+        }
+        (Value::Array(ba), Value::Array(aa)) => {
+            if ba.len().saturating_mul(aa.len()) > PAIRING_BUDGET {
+                return None;
+            }
+            let mut used = vec![false; ba.len()];
+            let mut common = 0u64;
+            for y in aa {
+                if let Some(k) = (0..ba.len()).find(|&k| !used[k] && ba[k] == *y) {
+                    used[k] = true;
+                    common += 1;
+                }
+            }
+            let longest = ba.len().max(aa.len()) as u64;
+            (longest == 0 || 2 * common > longest).then_some(common)
+        }
+        _ => None,
+    }
 }
 
 /// Longest common subsequence of two sequences given an equality test.
@@ -424,13 +631,14 @@ fn string_node(op: Op, before: Option<&Value>, after: Option<&Value>, o: &DiffOp
         let (bv, av) = (bj.flatten(), aj.flatten());
         let inner_opts = DiffOptions { replace_paths: &[], ..*o };
         let inner = diff(bv.as_ref(), av.as_ref(), Marks::default(), &inner_opts);
-        return Some(Node { op, forces_replacement: false, kind: Kind::Json(Box::new(inner)) });
+        return Some(Node { op, forces_replacement: false, sensitivity: None, kind: Kind::Json(Box::new(inner)) });
     }
     let multiline = b.is_some_and(|s| s.contains('\n')) || a.is_some_and(|s| s.contains('\n'));
     if multiline && op != Op::Same {
         return Some(Node {
             op,
             forces_replacement: false,
+            sensitivity: None,
             kind: Kind::Lines(line_diff(b.unwrap_or(""), a.unwrap_or(""), b.is_some(), a.is_some(), o.full)),
         });
     }
@@ -470,6 +678,11 @@ pub fn line_diff(before: &str, after: &str, has_before: bool, has_after: bool, f
             out.push(LineItem::Line(op, l.to_string()));
         }
     }
+    // Only the final newline differs, or it differs too: say so (the lines
+    // alone would look unchanged).
+    if has_before && has_after && before.ends_with('\n') != after.ends_with('\n') {
+        out.push(LineItem::EndNewline(if after.ends_with('\n') { Op::Add } else { Op::Remove }));
+    }
     out
 }
 
@@ -481,6 +694,8 @@ pub struct FlatChange {
     pub before: Option<Shown>,
     pub after: Option<Shown>,
     pub forces_replacement: bool,
+    /// The value becomes (or stops being) sensitive here or above.
+    pub sensitivity: Option<SensitivityChange>,
 }
 
 /// Every changed leaf. A collection with a side shown whole (`-> (known after
@@ -489,7 +704,7 @@ pub struct FlatChange {
 pub fn flatten(root: &Node, before: Option<&Value>, after: Option<&Value>, vis: &Visibility<'_>) -> Vec<FlatChange> {
     let mut out = Vec::new();
     let mut path = Vec::new();
-    flat(root, before, after, vis, &mut path, &mut out);
+    flat(root, before, after, vis, None, &mut path, &mut out);
     out
 }
 
@@ -498,6 +713,7 @@ fn flat(
     before: Option<&Value>,
     after: Option<&Value>,
     vis: &Visibility<'_>,
+    inherited: Option<SensitivityChange>,
     path: &mut Vec<PathStep>,
     out: &mut Vec<FlatChange>,
 ) {
@@ -505,10 +721,17 @@ fn flat(
         return;
     }
     let whole = |v: Option<&Value>| v.filter(|v| !v.is_null()).map(|v| Shown::of(Some(v), false, false, vis));
+    let sensitivity = n.sensitivity.map(|s| s.change).or(inherited);
     let push = |out: &mut Vec<FlatChange>, path: &[PathStep], b: Option<Shown>, a: Option<Shown>| {
-        out.push(FlatChange { path: path.to_vec(), op: n.op, before: b, after: a, forces_replacement: n.forces_replacement });
+        out.push(FlatChange { path: path.to_vec(), op: n.op, before: b, after: a, forces_replacement: n.forces_replacement, sensitivity });
     };
     match &n.kind {
+        // Only the sensitivity of a collection changes (shown with
+        // `--show-sensitive`): one change, whole sides.
+        Kind::Collection { .. } if n.sensitivity.is_some_and(|s| s.value_unchanged) => {
+            let side = |v: Option<&Value>| if has_sensitive(n) { v.map(|_| Shown::Sensitive) } else { whole(v) };
+            push(out, path, side(before), side(after))
+        }
         Kind::Leaf { before: b, after: a } => push(out, path, b.clone(), a.clone()),
         Kind::Lines(_) | Kind::Json(_) => push(out, path, whole(before), whole(after)),
         Kind::Collection { before: bs, after: as_, .. } if bs.is_some() || as_.is_some() => {
@@ -524,7 +747,7 @@ fn flat(
                 let cb = e.before_key.as_ref().and_then(|k| before.and_then(|v| step_into(v, k)));
                 let ca = if e.node.op == Op::Remove { None } else { after.and_then(|v| step_into(v, &e.key)) };
                 path.push(e.key.step());
-                flat(&e.node, cb, ca, vis, path, out);
+                flat(&e.node, cb, ca, vis, sensitivity, path, out);
                 path.pop();
             }
         }
@@ -588,7 +811,12 @@ mod tests {
             Op::Update => "~",
             Op::Same => "=",
         };
-        let bang = if n.forces_replacement { "!" } else { "" };
+        let bang = match n.sensitivity {
+            Some(SensitivityNote { change: SensitivityChange::Marked, .. }) => "S+",
+            Some(SensitivityNote { change: SensitivityChange::Unmarked, .. }) => "S-",
+            None => "",
+        };
+        let bang = if n.forces_replacement { format!("!{bang}") } else { bang.to_string() };
         let body = match &n.kind {
             Kind::Leaf { before, after } => match n.op {
                 Op::Add => side(after),
@@ -599,9 +827,10 @@ mod tests {
             Kind::Collection { brackets, entries, hidden, before, after } => {
                 let mut parts: Vec<String> = entries
                     .iter()
-                    .map(|e| match &e.key {
-                        Key::Attr(k) => format!("{k}:{}", pic(&e.node)),
-                        Key::Index(_) => pic(&e.node),
+                    .map(|e| match (&e.key, &e.before_key) {
+                        (Key::Attr(k), _) => format!("{k}:{}", pic(&e.node)),
+                        (Key::Index(_), Some(Key::Index(i))) if e.moved => format!("@{i}{}", pic(&e.node)),
+                        (Key::Index(_), _) => pic(&e.node),
                     })
                     .collect();
                 if *hidden > 0 {
@@ -618,6 +847,7 @@ mod tests {
                     .map(|i| match i {
                         LineItem::Line(op, l) => format!("{}{l}", op.symbol()),
                         LineItem::Hidden(k) => format!("#{k}"),
+                        LineItem::EndNewline(op) => format!("{}NL", op.symbol()),
                     })
                     .collect();
                 format!("L({})", parts.join("|"))
@@ -665,9 +895,87 @@ mod tests {
 
     #[test]
     fn lists_of_objects_change_in_place() {
-        let before = json!([{"port": 80, "cidr": "0.0.0.0/0"}, {"port": 443, "cidr": "0.0.0.0/0"}]);
-        let after = json!([{"port": 80, "cidr": "0.0.0.0/0"}, {"port": 443, "cidr": "10.0.0.0/8"}, {"port": 22, "cidr": "10.0.0.0/8"}]);
-        assert_eq!(d(before, after), "~[~{cidr:~\"0.0.0.0/0\"->\"10.0.0.0/8\" #1} +{cidr:+\"10.0.0.0/8\" port:+22} #1]");
+        let r = |port: u16, cidr: &str| json!({"port": port, "proto": "tcp", "cidr": cidr});
+        let before = json!([r(80, "0.0.0.0/0"), r(443, "0.0.0.0/0")]);
+        let after = json!([r(80, "0.0.0.0/0"), r(443, "10.0.0.0/8"), r(22, "10.0.0.0/8")]);
+        assert_eq!(d(before, after), "~[~{cidr:~\"0.0.0.0/0\"->\"10.0.0.0/8\" #2} +{cidr:+\"10.0.0.0/8\" port:+22 proto:+\"tcp\"} #1]");
+        // Half the attributes changed is not near-equal: removed and added.
+        let before = json!([{"port": 1, "cidr": "a"}, {"port": 2, "cidr": "b"}]);
+        let after = json!([{"port": 1, "cidr": "c"}, {"port": 3, "cidr": "b"}]);
+        assert_eq!(d(before, after), "~[-{cidr:-\"a\" port:-1} -{cidr:-\"b\" port:-2} +{cidr:+\"c\" port:+1} +{cidr:+\"b\" port:+3}]");
+    }
+
+    #[test]
+    fn set_elements_pair_only_with_near_equal_elements() {
+        // Security-group rules: 443 kept (its description changes), 22 gone, 80 new.
+        let rule = |port: u16, cidr: &str, desc: &str| {
+            json!({"from_port": port, "to_port": port, "protocol": "tcp", "cidr_blocks": [cidr], "description": desc,
+                   "self": false, "security_groups": [], "ipv6_cidr_blocks": [], "prefix_list_ids": []})
+        };
+        let before = json!([rule(443, "0.0.0.0/0", "HTTPS"), rule(22, "10.0.0.0/8", "ssh")]);
+        let after = json!([rule(80, "0.0.0.0/0", "http"), rule(443, "0.0.0.0/0", "https")]);
+        let got = d(before.clone(), after.clone());
+        assert!(got.contains("~{description:~\"HTTPS\"->\"https\" #8}"), "{got}");
+        assert!(got.contains("-{cidr_blocks:-[-\"10.0.0.0/8\"]"), "{got}");
+        assert!(got.contains("+{cidr_blocks:+[+\"0.0.0.0/0\"]"), "{got}");
+        assert!(!got.contains("443->80") && !got.contains("22->443") && !got.contains("22->80"), "{got}");
+        // Exactly equal elements match wherever they are.
+        let after = json!([rule(80, "0.0.0.0/0", "http"), rule(443, "0.0.0.0/0", "HTTPS")]);
+        let got = d(before, after);
+        assert!(got.ends_with("#1]"), "443 is unchanged: {got}");
+    }
+
+    #[test]
+    fn equal_elements_out_of_order_are_moved_not_removed_and_added() {
+        assert_eq!(d(json!(["a", "b"]), json!(["b", "a", "c"])), "~[@0=\"a\" +\"c\" #1]");
+        // Only reordered: still a change.
+        assert_eq!(d(json!({"l": ["a", "b"]}), json!({"l": ["b", "a"]})), "~{l:~[@0=\"a\" #1]}");
+    }
+
+    #[test]
+    fn elements_with_few_shared_attributes_are_not_paired() {
+        let two = |x: Value| json!([{"k": "keep"}, x]);
+        assert_eq!(
+            d(json!([{"a": 1, "b": 2, "c": 3}, {"k": 0}]), json!([{"a": 1, "b": 5, "c": 6}, {"k": 1}])),
+            "~[-{a:-1 b:-2 c:-3} -{k:-0} +{a:+1 b:+5 c:+6} +{k:+1}]"
+        );
+        // A lone element left on each side, same place and shape: edited in place.
+        assert_eq!(d(two(json!({"a": 1, "b": 2})), two(json!({"a": 3, "b": 4}))), "~[~{a:~1->3 b:~2->4} #1]");
+        assert_eq!(d(json!([{"a": 1, "b": 2, "c": 3}]), json!([{"a": 1, "b": 2, "c": 6}])), "~[~{c:~3->6 #2}]");
+        // Attributes blank on both sides tell nothing apart.
+        assert_eq!(
+            d(json!([{"a": 1, "x": [], "y": false}, 0]), json!([{"a": 2, "x": [], "y": false}, 1])),
+            "~[-{a:-1 x:-[] y:-false} -0 +{a:+2 x:+[] y:+false} +1]"
+        );
+        // Lists of lists: paired when they share most elements.
+        assert_eq!(d(json!([[1, 2, 3]]), json!([[1, 2, 4]])), "~[~[-3 +4 #2]]");
+        assert_eq!(d(json!([[1, 2, 3], [0]]), json!([[7, 8, 9], [5]])), "~[-[-1 -2 -3] -[-0] +[+7 +8 +9] +[+5]]");
+    }
+
+    #[test]
+    fn sensitivity_only_changes_are_updates_with_a_note() {
+        let as_ = json!({"pw": true});
+        let m = Marks { after_sensitive: Some(&as_), ..Default::default() };
+        assert_eq!(dm(json!({"pw": "same", "x": 1}), json!({"pw": "same", "x": 1}), m), "~{pw:~S+S->S #1}");
+        let bs = json!({"pw": true});
+        let m = Marks { before_sensitive: Some(&bs), ..Default::default() };
+        assert_eq!(dm(json!({"pw": "same"}), json!({"pw": "same"}), m), "~{pw:~S-S->S}");
+        // Nested: the note is on the attribute that changes, once.
+        let as_ = json!({"o": {"pw": true}});
+        let m = Marks { after_sensitive: Some(&as_), ..Default::default() };
+        assert_eq!(dm(json!({"o": {"pw": "s", "u": "a"}}), json!({"o": {"pw": "s", "u": "a"}}), m), "~{o:~{pw:~S+S->S #1}}");
+        // A create or a destroy says nothing about it.
+        let vis = Visibility::default();
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let as_ = json!({"pw": true});
+        let m = Marks { after_sensitive: Some(&as_), ..Default::default() };
+        assert_eq!(pic(&diff(None, Some(&json!({"pw": "s"})), m, &opts)), "+{pw:+S}");
+        // With --show-sensitive the value shows, the note stays, and it is not repeated below.
+        let vis = Visibility { show_sensitive: true, masker: None };
+        let opts = DiffOptions { vis: &vis, full: true, replace_paths: &[] };
+        let as_ = json!({"o": true});
+        let m = Marks { after_sensitive: Some(&as_), ..Default::default() };
+        assert_eq!(pic(&diff(Some(&json!({"o": {"k": 1}})), Some(&json!({"o": {"k": 1}})), m, &opts)), "~{o:~S+{k:=1}}");
     }
 
     #[test]
@@ -711,11 +1019,11 @@ mod tests {
             json!({"pw": "b", "obj": {"x": "new"}, "nested": {"inner": {"deep": "s2"}, "plain": 2}}),
             m,
         );
-        assert_eq!(got, "~{nested:~{inner:~S->S plain:~1->2} obj:~S->S pw:~S->S}");
+        assert_eq!(got, "~{nested:~{inner:~S->S plain:~1->2} obj:~S+S->S pw:~S->S}");
         // Marked only after: the before side is masked as well.
         let as_ = json!({"k": true});
         let m = Marks { after_sensitive: Some(&as_), ..Default::default() };
-        assert_eq!(dm(json!({"k": "was-visible"}), json!({"k": "now-secret"}), m), "~{k:~S->S}");
+        assert_eq!(dm(json!({"k": "was-visible"}), json!({"k": "now-secret"}), m), "~{k:~S+S->S}");
     }
 
     #[test]
@@ -779,6 +1087,14 @@ mod tests {
         let vis = Visibility::default();
         let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
         assert_eq!(pic(&diff(None, Some(&json!({"u": "a\nb"})), Marks::default(), &opts)), "+{u:+L(+a|+b)}");
+    }
+
+    #[test]
+    fn a_final_newline_added_or_removed_is_shown() {
+        assert_eq!(d(json!({"u": "a\nb\n"}), json!({"u": "a\nb"})), "~{u:~L(#2|-NL)}");
+        assert_eq!(d(json!({"u": "a\nb"}), json!({"u": "a\nb\n"})), "~{u:~L(#2|+NL)}");
+        assert_eq!(d(json!({"u": "a"}), json!({"u": "a\n"})), "~{u:~L(#1|+NL)}");
+        assert_eq!(d(json!({"u": "a\nb\n"}), json!({"u": "a\nc"})), "~{u:~L(#1|-b|+c|-NL)}");
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! A delete and a create are a candidate pair when both are managed, of the same
 //! type and provider, and every attribute known in the created object's `after`
 //! equals the deleted object's `before` (values known only after apply, and
-//! `--ignore`d attributes, are left out). Only one-to-one pairs are suggested.
+//! `--ignore`d attributes, are left out), and at least one of those compared
+//! is not null (equal nulls alone prove nothing: a create whose configured
+//! attributes are all unknown matches nothing). Only one-to-one pairs are suggested.
 //! Values are compared structurally; numbers by their exact decimal value
 //! (`1` = `1.0` = `1e0`). Sensitive values take part in matching, but nothing
 //! here ever carries a value: only addresses and attribute paths.
@@ -223,9 +225,14 @@ fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<S
     // would be compared, and looked up.
     let mut d_matches: Vec<Vec<usize>> = vec![Vec::new(); deletes.len()];
     let mut c_matches: Vec<Vec<usize>> = vec![Vec::new(); creates.len()];
+    // A create with no known, non-null attribute to compare (everything
+    // configured is unknown until apply) can be paired with nothing.
+    let telling: Vec<bool> = after.iter().map(|a| has_known_value(a, ignore)).collect();
     let mut shapes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (c, a) in after.iter().enumerate() {
-        shapes.entry(shape_of(a, ignore)).or_default().push(c);
+        if telling[c] {
+            shapes.entry(shape_of(a, ignore)).or_default().push(c);
+        }
     }
     for members in shapes.values() {
         let rep = &after[members[0]];
@@ -256,8 +263,12 @@ fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<S
         if !affordable {
             return None;
         }
+        if !d_side && !telling[i] {
+            return None;
+        }
         let n = if d_side { creates.len() } else { deletes.len() };
         (0..n)
+            .filter(|&j| !d_side || telling[j])
             .map(|j| {
                 let diffs = if d_side { compare(&before[i], &after[j], ignore) } else { compare(&before[j], &after[i], ignore) };
                 (j, diffs)
@@ -294,6 +305,10 @@ fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<S
     }
     for (c, m) in c_matches.iter().enumerate() {
         match m.as_slice() {
+            [] if !telling[c] => {
+                let reason = "none of its attributes is known (and not null) before apply: there is nothing to compare".to_string();
+                report.unmatched.push(unmatched(&creates[c], reason, None));
+            }
             [] => {
                 let mut reason = format!("no deleted {} has the same attributes", creates[c].rc.type_);
                 let best = closest(false, c);
@@ -307,6 +322,14 @@ fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<S
             _ => report.ambiguous.push(ambiguous(&creates[c], m, deletes)),
         }
     }
+}
+
+/// True when a created object has a top-level attribute that is compared
+/// (known, not ignored) and not null: a pair needs at least one such value
+/// equal on both sides, not only nulls.
+fn has_known_value(a: &Parsed, ignore: &[Vec<String>]) -> bool {
+    let Some(Value::Object(o)) = &a.value else { return false };
+    known_keys(a, ignore).iter().any(|k| o.get(k).is_some_and(|v| !v.is_null()))
 }
 
 /// The top-level attributes of a created object that are compared: present
@@ -726,6 +749,27 @@ mod tests {
         assert_eq!(r.unmatched.len(), 2);
         assert_eq!(r.unmatched[0].closest.as_deref(), Some("x_thing.new"));
         assert_eq!(r.unmatched[0].differs, vec!["size"]);
+    }
+
+    #[test]
+    fn equal_nulls_alone_make_no_pair() {
+        // Everything configured in the create is unknown; only a null is left to compare.
+        let r = run(&[
+            del("x_thing.old", r#"{"id":"1","input":null,"extra":null}"#),
+            cre("x_thing.fresh", r#"{"extra":null}"#, r#"{"id":true,"input":true}"#),
+        ]);
+        assert!(r.pairs.is_empty(), "{:?}", pairs(&r));
+        let fresh = r.unmatched.iter().find(|u| u.address == "x_thing.fresh").expect("fresh unmatched");
+        assert!(fresh.reason.contains("nothing to compare"), "{}", fresh.reason);
+        assert_eq!(fresh.closest, None);
+        let old = r.unmatched.iter().find(|u| u.address == "x_thing.old").expect("old unmatched");
+        assert_eq!(old.closest, None, "an uncomparable create is no one's closest");
+        // One known, non-null attribute equal on both sides is enough.
+        let r = run(&[
+            del("x_thing.old", r#"{"id":"1","input":"v","extra":null}"#),
+            cre("x_thing.fresh", r#"{"input":"v","extra":null}"#, r#"{"id":true}"#),
+        ]);
+        assert_eq!(pairs(&r), vec![("x_thing.old".to_string(), "x_thing.fresh".to_string())]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::{action_tone, md_cell, md_code, write_json, JsonInputError, Style, Tone};
 use crate::model::ChangeKind;
-use crate::query::diff::{is_ident, path_text, Brackets, FlatChange, Key, Kind, LineItem, Node, Op};
+use crate::query::diff::{is_ident, path_text, Brackets, FlatChange, Key, Kind, LineItem, Node, Op, SensitivityChange, SensitivityNote};
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
 use crate::query::values::Shown;
 use crate::sanitize::line as clean;
@@ -59,7 +59,8 @@ fn leaf_text(op: Op, before: &Option<Shown>, after: &Option<Shown>) -> String {
         (Op::Remove, Some(b), _) => shown(b),
         (Op::Add, _, Some(a)) => shown(a),
         (Op::Same, _, Some(a)) => shown(a),
-        (_, Some(Shown::Sensitive), Some(Shown::Sensitive)) => shown(&Shown::Sensitive),
+        // Equal sides (both masked, or only the sensitivity changes): once.
+        (_, Some(b), Some(a)) if b == a => shown(a),
         (_, Some(b), Some(a)) => format!("{} -> {}", shown(b), shown(a)),
         (_, None, Some(a)) => shown(a),
         (_, Some(b), None) => shown(b),
@@ -79,6 +80,27 @@ fn hidden_line(n: usize, what: &str) -> String {
     format!("# ({n} unchanged {what}{} hidden)", if n == 1 { "" } else { "s" })
 }
 
+/// The CLI's warning above a value whose sensitivity changes, word for word.
+fn sensitivity_warning(s: SensitivityNote) -> [&'static str; 2] {
+    match (s.change, s.value_unchanged) {
+        (SensitivityChange::Marked, false) => [
+            "# Warning: this attribute value will be marked as sensitive and will not",
+            "# display in UI output after applying this change.",
+        ],
+        (SensitivityChange::Marked, true) => [
+            "# Warning: this attribute value will be marked as sensitive and will not",
+            "# display in UI output after applying this change. The value is unchanged.",
+        ],
+        (SensitivityChange::Unmarked, false) => {
+            ["# Warning: this attribute value will no longer be marked as sensitive", "# after applying this change."]
+        }
+        (SensitivityChange::Unmarked, true) => [
+            "# Warning: this attribute value will no longer be marked as sensitive",
+            "# after applying this change. The value is unchanged.",
+        ],
+    }
+}
+
 /// Lines for the entries of an object-like level (attributes, map keys, outputs).
 fn object_entries(out: &mut Vec<Line>, entries: &[(String, &Node)], hidden: usize, depth: usize) {
     let width = entries.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
@@ -92,6 +114,11 @@ fn object_entries(out: &mut Vec<Line>, entries: &[(String, &Node)], hidden: usiz
 
 /// Lines for one node: `key = value`, or an opening line, children and a closing line.
 fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, trail: &str) {
+    if let Some(s) = n.sensitivity {
+        for w in sensitivity_warning(s) {
+            out.push(Line::comment(depth, w.to_string()));
+        }
+    }
     let lead = key.map(|k| format!("{k} = ")).unwrap_or_default();
     let note = n.forces_replacement.then_some("# forces replacement");
     let op = Some(n.op);
@@ -134,6 +161,9 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
                 }
                 Brackets::List => {
                     for e in entries {
+                        if let (true, Some(Key::Index(i))) = (e.moved, &e.before_key) {
+                            out.push(Line::comment(depth + 1, format!("# (moved from [{i}])")));
+                        }
                         node_lines(out, None, &e.node, depth + 1, ",");
                     }
                     if *hidden > 0 {
@@ -151,6 +181,10 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
                 match it {
                     LineItem::Line(lop, text) => out.push(Line::new(Some(*lop), depth + 1, clean(text).into_owned())),
                     LineItem::Hidden(k) => out.push(Line::comment(depth + 1, hidden_line(*k, "line"))),
+                    LineItem::EndNewline(eop) => {
+                        let what = if *eop == Op::Add { "added" } else { "removed" };
+                        out.push(Line::new(Some(*eop), depth + 1, format!("# (newline at the end of the text {what})")));
+                    }
                 }
             }
             out.push(Line::new(None, depth, format!("EOT{trail}")));
@@ -553,6 +587,8 @@ struct JsonChange {
     before: Option<JsonSide>,
     after: Option<JsonSide>,
     forces_replacement: bool,
+    /// `marked` / `unmarked` where the value becomes or stops being sensitive.
+    sensitivity: Option<SensitivityChange>,
 }
 
 fn json_changes(v: &[FlatChange]) -> Vec<JsonChange> {
@@ -564,6 +600,7 @@ fn json_changes(v: &[FlatChange]) -> Vec<JsonChange> {
             before: json_side(&c.before),
             after: json_side(&c.after),
             forces_replacement: c.forces_replacement,
+            sensitivity: c.sensitivity,
         })
         .collect()
 }

@@ -270,10 +270,28 @@ s_deposed() {
   load v3; plan 0
 }
 
+s_sensitivity_only() {
+  begin sensitivity-only
+  load v1; apply v1
+  load v2; plan 0
+}
+
+s_trailing_newline() {
+  begin trailing-newline
+  load v1; apply v1
+  load v2; plan 0
+}
+
+s_moves_unknown() {
+  begin moves-unknown
+  load v1; apply v1
+  load v2; plan 0
+}
+
 ALL=(basic replace count-foreach modules moved removed import data-read checks
      errored sensitive destroy noop refresh-only refresh-only-outputs state
      refactor-rename refactor-count-to-foreach refactor-into-module deposed
-     secret-forms)
+     secret-forms sensitivity-only trailing-newline moves-unknown)
 
 main() {
   command -v "$TERRAFORM" >/dev/null || { log "terraform not found"; exit 1; }

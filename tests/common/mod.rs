@@ -35,9 +35,14 @@ pub fn planview_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
 
 /// Every real plan fixture: `testdata/real/*/plan.json`.
 pub fn real_plans() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("testdata/real"))
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path().join("plan.json")).filter(|p| p.is_file()).collect())
-        .unwrap_or_default();
+    let mut v: Vec<PathBuf> = ["testdata/real", "testdata/real-aws"]
+        .iter()
+        .flat_map(|d| {
+            std::fs::read_dir(root().join(d))
+                .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path().join("plan.json")).filter(|p| p.is_file()).collect())
+                .unwrap_or_else(|_| Vec::new())
+        })
+        .collect();
     v.sort();
     v
 }
