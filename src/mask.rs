@@ -217,17 +217,27 @@ impl Masker {
         }
     }
 
-    /// Every leaf of `v`: strings as secrets, numbers as sensitive numbers.
+    /// Every string of a marked value `v` as a secret; `v` itself, when it is
+    /// a number, as a sensitive number. Numbers inside a marked object or list
+    /// are not taken: a sensitive block's port `443` or count `1` would mask
+    /// every `443` and `1` of the plan, and a number is a secret in its own
+    /// right (a PIN) only when it is marked itself.
     fn collect_all(&mut self, v: &Value) {
+        match v {
+            Value::Number(n) => {
+                self.numbers.insert(number_text(n));
+            }
+            _ => self.collect_strings(v),
+        }
+    }
+
+    fn collect_strings(&mut self, v: &Value) {
         match v {
             Value::String(s) if !s.is_empty() => {
                 self.secrets.insert(s.clone());
             }
-            Value::Number(n) => {
-                self.numbers.insert(number_text(n));
-            }
-            Value::Array(a) => a.iter().for_each(|x| self.collect_all(x)),
-            Value::Object(o) => o.values().for_each(|x| self.collect_all(x)),
+            Value::Array(a) => a.iter().for_each(|x| self.collect_strings(x)),
+            Value::Object(o) => o.values().for_each(|x| self.collect_strings(x)),
             _ => {}
         }
     }
