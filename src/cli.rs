@@ -121,7 +121,7 @@ pub enum MovesFormatArg {
     TfJson,
     /// `moved` blocks in native syntax.
     Hcl,
-    /// `tofu state mv 'FROM' 'TO'` lines, quoted for a POSIX shell.
+    /// `terraform state mv 'FROM' 'TO'` lines (`tofu` when the plan is OpenTofu's), quoted for a POSIX shell.
     Commands,
     /// The pairs, ambiguous and unmatched objects (schemas/moves.schema.json).
     Json,

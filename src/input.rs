@@ -236,7 +236,36 @@ pub struct ReadOptions {
     /// Warnings from reading (what `--lenient` skipped), printed on stderr by
     /// [`crate::run`]. Shared by the clones handed to reading threads.
     pub notes: Notes,
+    /// Which binary turned each saved plan into JSON (`moves --format commands`
+    /// writes `state mv` commands for it). Shared like `notes`.
+    pub shown_by: ShownBy,
 }
+
+/// The binary that ran `show -json` on each saved plan read, by input name.
+/// Shared between threads; not part of the options' value (any two compare equal).
+#[derive(Debug, Clone, Default)]
+pub struct ShownBy(std::sync::Arc<std::sync::Mutex<Vec<(String, PathBuf)>>>);
+
+impl ShownBy {
+    fn push(&self, file: &str, bin: &Path) {
+        if let Ok(mut v) = self.0.lock() {
+            v.push((file.to_string(), bin.to_path_buf()));
+        }
+    }
+
+    /// The binary that showed `file`, if it was a saved plan.
+    pub fn get(&self, file: &str) -> Option<PathBuf> {
+        self.0.lock().ok()?.iter().rev().find(|(f, _)| f == file).map(|(_, b)| b.clone())
+    }
+}
+
+impl PartialEq for ShownBy {
+    fn eq(&self, _: &ShownBy) -> bool {
+        true
+    }
+}
+
+impl Eq for ShownBy {}
 
 /// A sink of warnings, shared between threads. Not part of the options'
 /// value: any two sinks compare equal.
@@ -323,7 +352,8 @@ fn is_executable(p: &Path) -> bool {
 
 const SHOW_HINT: &str = "convert it yourself where `init` was run: `tofu show -json plan.out > plan.json` (or `terraform show -json`), or choose the binary with --tf-bin PATH or PLANVIEW_TF_BIN and the directory with --chdir DIR";
 
-/// Run `BIN show -json PATH` and return its stdout.
+/// Run `BIN show -json -no-color PATH` and return its stdout. `-no-color`:
+/// its errors (quoted in ours) come without the CLI's colour codes.
 fn show_json(name: &str, path: &Path, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
     let bin = match &show.tf_bin {
         Some(b) => b.clone(),
@@ -336,7 +366,7 @@ fn show_json(name: &str, path: &Path, show: &ReadOptions) -> Result<Vec<u8>, Inp
     let plan = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let shown = bin.display().to_string();
     let mut cmd = Command::new(&bin);
-    cmd.arg("show").arg("-json").arg(&plan).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.arg("show").arg("-json").arg("-no-color").arg(&plan).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if let Some(dir) = &show.chdir {
         cmd.current_dir(dir);
     }
@@ -369,6 +399,7 @@ fn show_json(name: &str, path: &Path, show: &ReadOptions) -> Result<Vec<u8>, Inp
             "a saved plan can only be shown in the directory where it was planned (after `init`, with the same providers): use --chdir DIR, or choose the binary with --tf-bin PATH / PLANVIEW_TF_BIN",
         ));
     }
+    show.shown_by.push(name, &bin);
     Ok(out.stdout)
 }
 
