@@ -108,14 +108,14 @@ impl<'a> Matcher<'a> {
         let get = |live: &Vec<u64>, j: usize, i: usize| live[j * words + i / 64] & (1 << (i % 64)) != 0;
         set(&mut live, 0, 0);
         let mut ends = vec![false; n + 1];
-        for j in 0..=n {
+        for (j, end) in ends.iter_mut().enumerate() {
             // In pattern order, so `*` matching nothing passes its position on at once.
             for i in 0..=m {
                 if !get(&live, j, i) {
                     continue;
                 }
                 let Some(t) = self.p.get(i) else {
-                    ends[j] = true;
+                    *end = true;
                     continue;
                 };
                 match t {
