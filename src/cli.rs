@@ -13,6 +13,40 @@ Exit codes:
   1  a gate or check failed (`gate`: a plan broke a rule; `checks`: a check failed or errored, unless --no-fail)
   2  usage error, unreadable or invalid input, unsupported format_version";
 
+/// The help of FILE for the commands that read plans only.
+const PLAN_FILES: &str = "Plan JSON files, or saved plans (`-` for stdin; stdin when none is given and it is piped)";
+
+const SUMMARY_EXIT_CODES: &str = "\
+Exit codes:
+  0  every input was read (whatever the plan does: `summary` never exits 1; use `gate` to fail a build)
+  2  usage error, unreadable or invalid input, unsupported format_version (the other inputs are still reported)";
+
+const READ_EXIT_CODES: &str = "\
+Exit codes:
+  0  every input was read (never 1)
+  2  usage error, unreadable or invalid input, unsupported format_version";
+
+const PLAN_EXIT_CODES: &str = "\
+Exit codes:
+  0  every input was read (never 1)
+  2  usage error, unreadable or invalid input, a state instead of a plan, unsupported format_version";
+
+const STATE_EXIT_CODES: &str = "\
+Exit codes:
+  0  every input was read (never 1)
+  2  usage error, unreadable or invalid input, a plan without --prior, unsupported format_version";
+
+const CHECKS_EXIT_CODES: &str = "\
+Exit codes:
+  0  every input was read and no listed check failed or errored (or --no-fail)
+  1  a listed check instance failed or errored (after the filters), unless --no-fail
+  2  usage error, unreadable or invalid input, unsupported format_version (wins over 1)";
+
+const MOVES_EXIT_CODES: &str = "\
+Exit codes:
+  0  the plan was read, whether or not moves were found (never 1)
+  2  usage error, unreadable or invalid input, a state instead of a plan, unsupported format_version";
+
 const EXAMPLES: &str = "\
 Examples:
   planview summary plan.json
@@ -31,26 +65,38 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// What a plan will do, counted as the CLI counts it; or what a state holds.
-    #[command(after_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
+    #[command(after_help = format!("Reads: a plan or a state.\n\n{EXAMPLES}\n\n{SUMMARY_EXIT_CODES}"))]
     Summary(SummaryArgs),
     /// Objects changed outside Terraform/OpenTofu, and the attributes that changed
     /// (by default only the drift relevant to this plan, as the CLI shows it).
-    #[command(after_help = format!("{DRIFT_EXAMPLES}\n\n{EXIT_CODES}"))]
+    #[command(
+        after_help = format!("Reads: a plan (a state has no drift: exit 2).\n\n{DRIFT_EXAMPLES}\n\n{PLAN_EXIT_CODES}"),
+        mut_arg("files", |a| a.help(PLAN_FILES))
+    )]
     Drift(DriftArgs),
     /// Every resource the plan replaces: order, reason, and the attribute paths that force it.
-    #[command(after_help = format!("{REPLACE_EXAMPLES}\n\n{EXIT_CODES}"))]
+    #[command(
+        after_help = format!("Reads: a plan (a state replaces nothing: exit 2).\n\n{REPLACE_EXAMPLES}\n\n{PLAN_EXIT_CODES}"),
+        mut_arg("files", |a| a.help(PLAN_FILES))
+    )]
     Replace(ReplaceArgs),
     /// Check results (conditions, check blocks, validations); exits 1 when one failed.
-    #[command(after_help = format!("{CHECKS_EXAMPLES}\n\n{EXIT_CODES}"))]
+    #[command(after_help = format!("Reads: a plan or a state.\n\n{CHECKS_EXAMPLES}\n\n{CHECKS_EXIT_CODES}"))]
     Checks(ChecksArgs),
     /// A plan's output changes (before -> after), or a state's outputs with their types.
-    #[command(after_help = format!("{OUTPUTS_EXAMPLES}\n\n{EXIT_CODES}"))]
+    #[command(after_help = format!("Reads: a plan or a state.\n\n{OUTPUTS_EXAMPLES}\n\n{READ_EXIT_CODES}"))]
     Outputs(OutputsArgs),
     /// The resources of a state (or of a plan's prior state, with --prior).
-    #[command(after_help = format!("{STATE_EXAMPLES}\n\n{EXIT_CODES}"))]
+    #[command(
+        after_help = format!("Reads: a state; a plan only with --prior (else exit 2).\n\n{STATE_EXAMPLES}\n\n{STATE_EXIT_CODES}"),
+        mut_arg("files", |a| a.help("State JSON files, or plans with --prior (`-` for stdin; stdin when none is given and it is piped)"))
+    )]
     State(StateArgs),
     /// The attribute-level changes of each resource and output, as a structural diff.
-    #[command(after_help = format!("{SHOW_EXAMPLES}\n\n{EXIT_CODES}"))]
+    #[command(
+        after_help = format!("Reads: a plan (a state changes nothing: exit 2).\n\n{SHOW_EXAMPLES}\n\n{PLAN_EXIT_CODES}"),
+        mut_arg("files", |a| a.help(PLAN_FILES))
+    )]
     Show(ShowArgs),
 
     /// Judge plans against a policy: exit 0 when every plan passes, 1 when one
@@ -60,7 +106,7 @@ pub enum Command {
     /// be deleted, replaced (either order) or a deposed object destroyed. Data
     /// sources never count. An action list planview does not recognise always
     /// fails the gate, and so does an errored plan unless --allow-errored.
-    #[command(after_help = format!("{GATE_EXAMPLES}\n\n{GATE_EXIT_CODES}"))]
+    #[command(after_help = format!("Reads: plans (a state is an unreadable input: exit 2, never a pass).\n\n{GATE_EXAMPLES}\n\n{GATE_EXIT_CODES}"))]
     Gate(GateArgs),
 
     /// Print a shell completion script (bash, zsh, fish, powershell).
@@ -78,7 +124,7 @@ pub enum Command {
     },
     /// Delete + create pairs that are one object moving: writes the `moved` blocks
     /// (or `state mv` commands) that keep it instead of destroying it.
-    #[command(after_help = format!("{MOVES_EXAMPLES}\n\n{EXIT_CODES}"))]
+    #[command(after_help = format!("Reads: one plan (a state has nothing to move: exit 2).\n\n{MOVES_EXAMPLES}\n\n{MOVES_EXIT_CODES}"))]
     Moves(MovesArgs),
 }
 
@@ -121,7 +167,7 @@ pub enum MovesFormatArg {
     TfJson,
     /// `moved` blocks in native syntax.
     Hcl,
-    /// `tofu state mv 'FROM' 'TO'` lines, quoted for a POSIX shell.
+    /// `terraform state mv 'FROM' 'TO'` lines (`tofu` when the plan is OpenTofu's), quoted for a POSIX shell.
     Commands,
     /// The pairs, ambiguous and unmatched objects (schemas/moves.schema.json).
     Json,
@@ -271,8 +317,9 @@ pub struct ReadArgs {
     #[arg(long, value_name = "DIR")]
     pub chdir: Option<PathBuf>,
 
-    /// Skip text a CI wrapper printed before the JSON (and a trailer after it),
-    /// saying so on stderr. Without it such input is refused (exit 2).
+    /// Skip text a CI wrapper printed before the JSON (and a trailer after it,
+    /// unless a line of it starts another document), saying so on stderr.
+    /// Without it such input is refused (exit 2).
     #[arg(long)]
     pub lenient: bool,
 }

@@ -64,56 +64,137 @@ pub fn json_of(source: &Source, bytes: Vec<u8>, show: &ReadOptions) -> Result<Ve
     }
 }
 
-/// Read the bytes of the input as they are. Files are read in one go
-/// (serde_json is several times faster on a slice than on a reader); stdin
-/// stops early on input that can only be refused (see `hopeless`), so
-/// `planview gate < /dev/zero` ends instead of filling memory.
+/// Read the bytes of the input as they are. Regular files are read in one go
+/// (serde_json is several times faster on a slice than on a reader); stdin and
+/// pipes (FIFOs, `<(...)`) stop early on input that can only be refused (see
+/// `hopeless` and [`read_piped`]), so `planview gate < /dev/zero` ends instead
+/// of filling memory. Memory for the input is reserved fallibly: an input too
+/// big for the memory planview may use is an input error, not an abort.
 pub fn read_raw_with(source: &Source, lenient: bool) -> Result<Vec<u8>, InputError> {
     let name = source.name();
     match source {
-        Source::Stdin => {
-            let mut buf = Vec::new();
-            let mut stdin = std::io::stdin().lock();
-            let failed = |e: std::io::Error| InputError::new(&name, format!("cannot read standard input: {e}"));
-            // The start decides: read it, judge it, then read the rest.
-            let mut limit = HEAD;
-            loop {
-                let want = limit - buf.len();
-                let n = (&mut stdin).take(want as u64).read_to_end(&mut buf).map_err(failed)?;
-                if n < want {
-                    return Ok(buf); // the end of the input
-                }
-                if hopeless(&buf, lenient) {
-                    return Ok(buf); // parsing what was read gives the error
-                }
-                if !lenient || memchr::memchr(b'{', &buf).is_some() {
-                    break;
-                }
-                limit = (limit * 4).min(MAX_PREFIX + 1);
-            }
-            // The rest, depth-checked as it comes: an endless `[[[[...` stops
-            // at the limit instead of filling memory.
-            let mut scanner = crate::scan::Scanner::new(lenient);
-            scanner.feed(&buf);
-            loop {
-                if scanner.found().too_deep.is_some() {
-                    return Ok(buf); // parsing what was read gives the error
-                }
-                let from = buf.len();
-                let n = (&mut stdin).take(1 << 20).read_to_end(&mut buf).map_err(failed)?;
-                if n == 0 {
-                    return Ok(buf);
-                }
-                if !scanner.done() {
-                    scanner.feed(&buf[from..]);
-                }
-            }
-        }
+        Source::Stdin => read_piped(&name, std::io::stdin().lock(), lenient),
         Source::File(path) => {
             check_not_dir(&name, path)?;
-            std::fs::read(path).map_err(|e| vanished_or(&name, &e))
+            let file = std::fs::File::open(path).map_err(|e| vanished_or(&name, &e))?;
+            let meta = file.metadata().map_err(|e| open_error(&name, &e))?;
+            if !meta.is_file() {
+                return read_piped(&name, file, lenient);
+            }
+            read_sized(&name, file, meta.len())
         }
     }
+}
+
+/// Read all of `src`, whose size is said to be `size` bytes, into memory
+/// reserved up front without aborting when it cannot be had.
+pub(crate) fn read_sized(name: &str, mut src: impl Read, size: u64) -> Result<Vec<u8>, InputError> {
+    let mut buf = Vec::new();
+    reserve(name, &mut buf, usize::try_from(size).unwrap_or(usize::MAX), true)?;
+    src.read_to_end(&mut buf).map_err(|e| read_error(name, &e))?;
+    Ok(buf)
+}
+
+/// Room for `more` bytes in `buf` (`exact`, or growing geometrically, for
+/// reads in pieces), or an input error: never an abort.
+fn reserve(name: &str, buf: &mut Vec<u8>, more: usize, exact: bool) -> Result<(), InputError> {
+    let reserved = if exact { buf.try_reserve_exact(more) } else { buf.try_reserve(more) };
+    reserved.map_err(|_| {
+        let mb = |n: usize| n.div_ceil(1 << 20);
+        InputError::new(name, format!("is too big to read into memory: {} MB could not be allocated", mb(buf.len().saturating_add(more))))
+            .hint("planview holds the whole input in memory for this command (`summary` streams it); raise the memory limit (`ulimit -v`, the container's limit) or run `summary`")
+    })
+}
+
+fn read_error(name: &str, e: &std::io::Error) -> InputError {
+    if e.kind() == std::io::ErrorKind::OutOfMemory {
+        return InputError::new(name, "is too big to read: memory could not be allocated");
+    }
+    InputError::new(name, format!("cannot read: {e}"))
+}
+
+/// Read a pipe: the start decides (read it, judge it, then read the rest,
+/// depth-checked as it comes). Never more than [`MAX_BLANKS`] of blank space
+/// before the document or [`MAX_TRAILER`] after it: an endless pipe ends.
+fn read_piped(name: &str, mut src: impl Read, lenient: bool) -> Result<Vec<u8>, InputError> {
+    let mut buf = Vec::new();
+    // Read up to `want` more bytes; the number read.
+    let mut more = |buf: &mut Vec<u8>, want: usize| -> Result<usize, InputError> {
+        reserve(name, buf, want, false)?;
+        (&mut src).take(want as u64).read_to_end(buf).map_err(|e| read_error(name, &e))
+    };
+    let mut limit = HEAD;
+    loop {
+        let want = limit - buf.len();
+        let n = more(&mut buf, want)?;
+        if n < want {
+            return Ok(buf); // the end of the input
+        }
+        if hopeless(&buf, lenient) {
+            return Ok(buf); // parsing what was read gives the error
+        }
+        if !lenient || memchr::memchr(b'{', &buf).is_some() {
+            break;
+        }
+        limit = (limit * 4).min(MAX_PREFIX + 1);
+    }
+    // The rest, depth-checked as it comes: an endless `[[[[...` stops
+    // at the limit instead of filling memory.
+    let mut scanner = crate::scan::Scanner::new(lenient);
+    scanner.feed(&buf);
+    loop {
+        let found = scanner.found();
+        if found.too_deep.is_some() {
+            return Ok(buf); // parsing what was read gives the error
+        }
+        if found.start.is_none() && buf.len() > MAX_BLANKS {
+            return Err(too_blank(name));
+        }
+        if found.end.is_some_and(|end| buf.len() - end > MAX_TRAILER) {
+            return Ok(buf); // parsing what was read gives the error (see `after_document`)
+        }
+        let from = buf.len();
+        if more(&mut buf, 1 << 20)? == 0 {
+            return Ok(buf);
+        }
+        if !scanner.done() {
+            scanner.feed(&buf[from..]);
+        }
+    }
+}
+
+/// The most blank space read before the document.
+pub const MAX_BLANKS: usize = 64 << 20;
+
+/// The most text read after the document (blank, or with `--lenient` a trailer).
+pub const MAX_TRAILER: usize = 64 << 20;
+
+/// More than [`MAX_BLANKS`] of blank space and no document yet.
+pub(crate) fn too_blank(name: &str) -> InputError {
+    InputError::new(name, format!("input starts with more than {} MB of blank space and no JSON", MAX_BLANKS >> 20))
+        .hint("is it the right file or pipe? `show -json` prints its JSON at once")
+}
+
+/// More than [`MAX_TRAILER`] after the document.
+pub(crate) fn too_long_trailer(name: &str) -> InputError {
+    InputError::new(name, format!("the input goes on for more than {} MB after the JSON document", MAX_TRAILER >> 20))
+        .hint("planview reads one document per input; is it the right file or pipe?")
+}
+
+/// The offset in `rest` (text after a document) of a `{` that starts a line
+/// (after blanks): a second document, which `--lenient` must not skip as a
+/// trailer. `line_start` says whether `rest` itself starts a line; the second
+/// value is the same for the end of `rest` (to go on with the next piece).
+pub(crate) fn second_document(rest: &[u8], mut line_start: bool) -> (Option<usize>, bool) {
+    for (i, &b) in rest.iter().enumerate() {
+        match b {
+            b'\n' => line_start = true,
+            b' ' | b'\t' | b'\r' => {}
+            b'{' if line_start => return (Some(i), true),
+            _ => line_start = false,
+        }
+    }
+    (None, line_start)
 }
 
 /// Open the input for streaming ([`crate::stream`]), with the same errors as
@@ -236,7 +317,36 @@ pub struct ReadOptions {
     /// Warnings from reading (what `--lenient` skipped), printed on stderr by
     /// [`crate::run`]. Shared by the clones handed to reading threads.
     pub notes: Notes,
+    /// Which binary turned each saved plan into JSON (`moves --format commands`
+    /// writes `state mv` commands for it). Shared like `notes`.
+    pub shown_by: ShownBy,
 }
+
+/// The binary that ran `show -json` on each saved plan read, by input name.
+/// Shared between threads; not part of the options' value (any two compare equal).
+#[derive(Debug, Clone, Default)]
+pub struct ShownBy(std::sync::Arc<std::sync::Mutex<Vec<(String, PathBuf)>>>);
+
+impl ShownBy {
+    fn push(&self, file: &str, bin: &Path) {
+        if let Ok(mut v) = self.0.lock() {
+            v.push((file.to_string(), bin.to_path_buf()));
+        }
+    }
+
+    /// The binary that showed `file`, if it was a saved plan.
+    pub fn get(&self, file: &str) -> Option<PathBuf> {
+        self.0.lock().ok()?.iter().rev().find(|(f, _)| f == file).map(|(_, b)| b.clone())
+    }
+}
+
+impl PartialEq for ShownBy {
+    fn eq(&self, _: &ShownBy) -> bool {
+        true
+    }
+}
+
+impl Eq for ShownBy {}
 
 /// A sink of warnings, shared between threads. Not part of the options'
 /// value: any two sinks compare equal.
@@ -323,7 +433,8 @@ fn is_executable(p: &Path) -> bool {
 
 const SHOW_HINT: &str = "convert it yourself where `init` was run: `tofu show -json plan.out > plan.json` (or `terraform show -json`), or choose the binary with --tf-bin PATH or PLANVIEW_TF_BIN and the directory with --chdir DIR";
 
-/// Run `BIN show -json PATH` and return its stdout.
+/// Run `BIN show -json -no-color PATH` and return its stdout. `-no-color`:
+/// its errors (quoted in ours) come without the CLI's colour codes.
 fn show_json(name: &str, path: &Path, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
     let bin = match &show.tf_bin {
         Some(b) => b.clone(),
@@ -336,11 +447,11 @@ fn show_json(name: &str, path: &Path, show: &ReadOptions) -> Result<Vec<u8>, Inp
     let plan = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let shown = bin.display().to_string();
     let mut cmd = Command::new(&bin);
-    cmd.arg("show").arg("-json").arg(&plan).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.arg("show").arg("-json").arg("-no-color").arg(&plan).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if let Some(dir) = &show.chdir {
         cmd.current_dir(dir);
     }
-    let out = cmd.output().map_err(|e| {
+    let out = run_fallibly(name, &mut cmd).map_err(|e| {
         let what = match e.kind() {
             std::io::ErrorKind::NotFound => "not found".to_string(),
             std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
@@ -353,7 +464,7 @@ fn show_json(name: &str, path: &Path, show: &ReadOptions) -> Result<Vec<u8>, Inp
             }
         }
         InputError::new(name, msg).hint(SHOW_HINT)
-    })?;
+    })??;
     if !out.status.success() {
         let status = match out.status.code() {
             Some(c) => format!("exit status {c}"),
@@ -369,7 +480,40 @@ fn show_json(name: &str, path: &Path, show: &ReadOptions) -> Result<Vec<u8>, Inp
             "a saved plan can only be shown in the directory where it was planned (after `init`, with the same providers): use --chdir DIR, or choose the binary with --tf-bin PATH / PLANVIEW_TF_BIN",
         ));
     }
+    show.shown_by.push(name, &bin);
     Ok(out.stdout)
+}
+
+/// [`Command::output`], with the child's stdout (a plan's JSON, as big as
+/// the plan) read into memory reserved fallibly: too big is an input error.
+fn run_fallibly(name: &str, cmd: &mut Command) -> std::io::Result<Result<std::process::Output, InputError>> {
+    let mut child = cmd.spawn()?;
+    let stderr = child.stderr.take().map(|mut e| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = e.read_to_end(&mut v);
+            v
+        })
+    });
+    let mut stdout = Vec::new();
+    let read = child.stdout.take().map_or(Ok(()), |mut o| loop {
+        if let Err(e) = reserve(name, &mut stdout, 1 << 20, false) {
+            break Err(e);
+        }
+        match (&mut o).take(1 << 20).read_to_end(&mut stdout) {
+            Ok(0) => break Ok(()),
+            Ok(_) => {}
+            Err(e) => break Err(read_error(name, &e)),
+        }
+    });
+    if let Err(e) = read {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Ok(Err(e));
+    }
+    let status = child.wait()?;
+    let stderr = stderr.and_then(|h| h.join().ok()).unwrap_or_default();
+    Ok(Ok(std::process::Output { status, stdout, stderr }))
 }
 
 /// The last `n` lines of `s`.
@@ -479,6 +623,9 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
         InputError::new(name, "input is not valid UTF-8").at(l, c).hint("re-encode as UTF-8")
     })?;
     let text = &all[skip..];
+    if text.bytes().take(MAX_BLANKS + 1).all(is_json_ws) && text.len() > MAX_BLANKS {
+        return Err(too_blank(name));
+    }
     check_start(name, text)?;
     // The depth scan and the parse are independent: on a big input they run
     // side by side. The scan's verdict comes first.
@@ -490,9 +637,24 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
     // serde_json counts from the skipped prefix's end.
     let (raw, end) = parsed.map_err(|e| json_error_at(name, &e, if skip > 0 { line_col(bytes, skip) } else { (1, 1) }))?;
     let rest = &text.as_bytes()[end..];
-    if let Some(r) = rest.iter().position(|&b| !is_json_ws(b)) {
-        let (l, c) = line_col(bytes, skip + end + r);
-        after_document(name, rest[r], l, c, opts)?;
+    match rest.iter().position(|&b| !is_json_ws(b)) {
+        None if rest.len() > MAX_TRAILER => return Err(too_long_trailer(name)),
+        None => {}
+        Some(r) if r > MAX_TRAILER => return Err(too_long_trailer(name)),
+        Some(r) => {
+            if opts.lenient && !matches!(rest[r], b'{' | b'[') {
+                // A trailer may be skipped, unless a document hides in it.
+                if let (Some(k), _) = second_document(&rest[r..rest.len().min(MAX_TRAILER + 1)], false) {
+                    let (l, c) = line_col(bytes, skip + end + r + k);
+                    return Err(two_documents(name, l, c, true));
+                }
+                if rest.len() > MAX_TRAILER {
+                    return Err(too_long_trailer(name));
+                }
+            }
+            let (l, c) = line_col(bytes, skip + end + r);
+            after_document(name, rest[r], l, c, opts)?;
+        }
     }
     classify(name, raw)
 }
@@ -528,9 +690,7 @@ fn parse_first(text: &str) -> Result<(RawDocument<'_>, usize), serde_json::Error
 /// `--lenient`, which ignores it with a warning.
 pub(crate) fn after_document(name: &str, next: u8, l: usize, c: usize, opts: &ReadOptions) -> Result<(), InputError> {
     if matches!(next, b'{' | b'[') {
-        return Err(InputError::new(name, "there are two JSON documents; planview reads one per input")
-            .at(l, c)
-            .hint("split them into separate files, one document each"));
+        return Err(two_documents(name, l, c, false));
     }
     if !opts.lenient {
         return Err(InputError::new(name, "there is text after the JSON document")
@@ -539,6 +699,16 @@ pub(crate) fn after_document(name: &str, next: u8, l: usize, c: usize, opts: &Re
     }
     opts.notes.push(name, format!("--lenient: ignored the text after the JSON document, from line {l}, column {c}"));
     Ok(())
+}
+
+/// A second document at line `l`, column `c` (`between`: after text that
+/// `--lenient` would have skipped as a trailer). Several documents in one input
+/// are refused, never read as the first one alone.
+pub(crate) fn two_documents(name: &str, l: usize, c: usize, between: bool) -> InputError {
+    let what = if between { " (with text between them)" } else { "" };
+    InputError::new(name, format!("there are two JSON documents{what}; planview reads one per input"))
+        .at(l, c)
+        .hint("several documents in one input are not supported yet: split them into separate files, one document each")
 }
 
 /// The warning for a skipped prefix of `bytes` bytes; the JSON starts at line `l`, column `c`.
@@ -868,6 +1038,40 @@ mod tests {
         // Strict reading refuses both.
         assert!(parse("f", b"$ x\n{\"format_version\":\"1.0\"}").is_err());
         assert!(parse("f", b"{\"format_version\":\"1.0\"}\nDone.").is_err());
+    }
+
+    #[test]
+    fn lenient_refuses_a_second_document_hidden_behind_a_trailer() {
+        let lenient = ReadOptions { lenient: true, ..Default::default() };
+        let two = b"{\"format_version\":\"1.0\"}\n::debug::done\nDone.\n  {\"format_version\":\"1.0\"}\n";
+        let e = parse_with("f", two, &lenient).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(4), Some(3)), "{e}");
+        assert!(e.message.contains("two JSON documents (with text between them)"), "{e}");
+        assert!(e.hint.as_deref().unwrap().contains("not supported yet"), "{e}");
+        assert!(lenient.notes.take().is_empty(), "no warning for an input refused");
+        // A `{` inside a trailer's line is text, not a document.
+        parse_with("f", b"{\"format_version\":\"1.0\"}\n::debug::{\"a\":1}\n", &lenient).unwrap();
+        assert_eq!(lenient.notes.take().len(), 1);
+        // Strictly, the text after the first is refused where it starts.
+        let e = parse("f", two).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2), Some(1)), "{e}");
+        assert_eq!(second_document(b"x\n {", false), (Some(3), true));
+        assert_eq!(second_document(b"x {", false), (None, false));
+        assert_eq!(second_document(b"{", true), (Some(0), true));
+        assert_eq!(second_document(b"x\n ", false), (None, true));
+    }
+
+    #[test]
+    fn an_input_too_big_for_memory_is_an_input_error_not_an_abort() {
+        let e = read_sized("big.json", std::io::empty(), u64::MAX / 4).unwrap_err();
+        assert!(e.message.starts_with("is too big to read into memory"), "{e}");
+        assert!(e.hint.as_deref().unwrap().contains("summary"), "{e}");
+        assert_eq!(read_sized("small.json", &b"{}"[..], 2).unwrap(), b"{}");
+        // A size that was wrong (a file that grew) is read all the same.
+        assert_eq!(read_sized("grew.json", &b"{\"a\":1}"[..], 2).unwrap(), b"{\"a\":1}");
+        let mut buf = vec![1u8];
+        let e = reserve("f", &mut buf, usize::MAX / 2, false).unwrap_err();
+        assert!(e.message.contains("could not be allocated"), "{e}");
     }
 
     #[test]

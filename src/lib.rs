@@ -196,13 +196,21 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
                 return Err(Error::Usage("`moves` reads one plan".into()));
             }
             let opts = &config.moves.options;
-            let mut items = each_input_with(&config.inputs, &config.read, |doc, _| query::moves::find_moves(doc, opts));
+            let mut items = each_input_with(&config.inputs, &config.read, |doc, _| {
+                let version = match doc {
+                    input::Document::Plan(p) => p.terraform_version.clone(),
+                    input::Document::State(s) => s.terraform_version.clone(),
+                };
+                query::moves::find_moves(doc, opts).map(|r| (r, version))
+            });
             let item = items.remove(0);
             masker.merge(&item.masker);
             match item.result {
-                Ok(mut report) => {
+                Ok((mut report, version)) => {
+                    let shown_by = config.read.shown_by.get(&item.file);
+                    let mv = render::moves::StateMv::choose(shown_by.as_deref(), version.as_deref(), &report);
                     report.file = item.file;
-                    render::moves::write(out, &report, config.moves.format)?;
+                    render::moves::write_with(out, &report, config.moves.format, &mv)?;
                     Ok(Status::Success)
                 }
                 Err(e) => Err(Error::Input(vec![e])),

@@ -1,6 +1,6 @@
 //! The `planview` binary: parse arguments, run, map the outcome to an exit code.
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use planview::cli::{Cli, Env};
 use planview::error::{exit, Error};
 use planview::Status;
@@ -10,10 +10,22 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { exit::ERROR } else { exit::OK };
+        Err(e) if !e.use_stderr() => {
+            // --help, --version: our own text, on stdout.
             let _ = e.print();
-            return ExitCode::from(code as u8);
+            return ExitCode::from(exit::OK as u8);
+        }
+        Err(_) => {
+            // clap quotes the arguments it refuses (`--format $'\e[31m'`): parsed
+            // again without styles, so the only escapes in its message come from
+            // the arguments, and escaped like any text from outside.
+            let plain = Cli::command().styles(clap::builder::Styles::plain()).try_get_matches();
+            let text = match plain.and_then(|m| Cli::from_arg_matches(&m)) {
+                Err(e) => e.render().ansi().to_string(),
+                Ok(_) => String::from("error: invalid arguments\n"),
+            };
+            let _ = std::io::stderr().lock().write_all(planview::sanitize::text(&text).as_bytes());
+            return ExitCode::from(exit::ERROR as u8);
         }
     };
     let config = match cli.into_config(&Env::detect()) {

@@ -3,7 +3,9 @@
 //! C0 controls (except newline and tab in multi-line text), DEL, C1 controls and
 //! the Unicode bidirectional overrides/isolates are shown as `\xHH` / `\u{HHHH}`,
 //! so no input can move the cursor, set a title, write the clipboard, make a
-//! link or reorder the text on screen.
+//! link or reorder the text on screen. CI runners' log commands (`##[...]`,
+//! `##vso[...]`, `::cmd::` at a line's start) are broken the same way (`\x23`,
+//! `\x3A`), so no input can drive the runner that prints planview's output.
 
 use std::borrow::Cow;
 
@@ -28,6 +30,61 @@ fn needs_escape(c: char, keep_newlines: bool) -> bool {
 }
 
 fn escape(s: &str, keep_newlines: bool) -> Cow<'_, str> {
+    match escape_chars(s, keep_newlines) {
+        Cow::Borrowed(b) => ci_commands(b, keep_newlines).map_or(Cow::Borrowed(b), Cow::Owned),
+        Cow::Owned(o) => Cow::Owned(ci_commands(&o, keep_newlines).unwrap_or(o)),
+    }
+}
+
+/// CI runners read commands from log lines: GitHub's `::cmd::` at a line's
+/// start (after blanks) and its legacy `##[cmd]` anywhere in a line; Azure
+/// DevOps's `##vso[...]` anywhere. In text from the input they are broken the
+/// way control characters are escaped: the first `#` of `##[` / `##vso[` is
+/// written `\x23`, the first `:` of a leading `::` is written `\x3A`. `None`
+/// when there is nothing to break.
+fn ci_commands(s: &str, keep_newlines: bool) -> Option<String> {
+    let leading = |line: &str| line.trim_start_matches([' ', '\t']).starts_with("::");
+    let any_leading = if keep_newlines { s.split('\n').any(leading) } else { leading(s) };
+    if !any_leading && !s.contains("##[") && !s.contains("##vso[") {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut line_start = true;
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if line_start && leading(rest) {
+            let blanks = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+            out.push_str(&rest[..blanks]);
+            out.push_str("\\x3A");
+            rest = &rest[blanks + 1..];
+            line_start = false;
+            continue;
+        }
+        if rest.starts_with("##[") || rest.starts_with("##vso[") {
+            out.push_str("\\x23");
+            rest = &rest[1..];
+            line_start = false;
+            continue;
+        }
+        line_start = keep_newlines && c == '\n';
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    Some(out)
+}
+
+/// True when `s` holds a CI runner command that [`line`] and [`text`] break:
+/// `##[` or `##vso[` anywhere, `::` at the start of a line (after blanks).
+pub fn ci_hazard(s: &str) -> Option<String> {
+    for bad in ["##[", "##vso["] {
+        if let Some(i) = s.find(bad) {
+            return Some(format!("{bad:?} at byte {i}"));
+        }
+    }
+    s.lines().find(|l| l.trim_start_matches([' ', '\t']).starts_with("::")).map(|l| format!("a line starting a workflow command: {l:?}"))
+}
+
+fn escape_chars(s: &str, keep_newlines: bool) -> Cow<'_, str> {
     if !s.chars().any(|c| needs_escape(c, keep_newlines)) {
         return Cow::Borrowed(s);
     }
@@ -103,6 +160,26 @@ mod tests {
         assert_eq!(line("a\r\nb\tc"), "a\\r\\nb\\tc");
         assert_eq!(text("a\r\nb\tc"), "a\\r\nb\tc");
         assert!(matches!(line("plain ünïcode"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn ci_runner_commands_are_broken() {
+        assert_eq!(
+            line("x ##[error]boom ##vso[task.setvariable variable=a]1"),
+            "x \\x23#[error]boom \\x23#vso[task.setvariable variable=a]1"
+        );
+        assert_eq!(line("  ::error::x"), "  \\x3A:error::x");
+        assert_eq!(line("a ::error::x"), "a ::error::x", "not at a line start");
+        assert_eq!(text("ok\n\t::warning::x\n###[y"), "ok\n\t\\x3A:warning::x\n#\\x23#[y");
+        // One line: a newline is escaped, so what follows it starts no line.
+        assert_eq!(line("ok\n::warning::x"), "ok\\n::warning::x");
+        assert_eq!(line("\x1b##[x"), "\\x1B\\x23#[x");
+        for s in ["##[group]x", "a\n ::set-output name=x::y", "##vso[x]", "::::", "#\n#[x"] {
+            assert_eq!(ci_hazard(&text(s)), None, "{s:?} -> {:?}", text(s));
+            assert_eq!(ci_hazard(&line(s)), None, "{s:?}");
+        }
+        assert!(ci_hazard("a ##[error]").is_some() && ci_hazard("x\n ::error::y").is_some());
+        assert!(matches!(line("a # b :: c #[d]"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -20,7 +20,10 @@
 //! [`SKIP_WINDOW`], whatever the input size.
 
 use crate::error::InputError;
-use crate::input::{after_document, check_start_at, json_error_at, skipped_prefix, sniff_encoding, too_deep, ReadOptions};
+use crate::input::{
+    after_document, check_start_at, json_error_at, second_document, skipped_prefix, sniff_encoding, too_blank, too_deep, too_long_trailer,
+    two_documents, ReadOptions, MAX_BLANKS, MAX_TRAILER,
+};
 use crate::model::{Change, CheckObject, Plan, ResourceChange};
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
@@ -301,10 +304,17 @@ fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mut dyn PlanV
         }
     }
     skel.push('}');
-    // Only blanks may follow (or, lenient, a trailer that is not a document).
-    r.skip_ws()?;
+    // Only blanks may follow (or, lenient, a trailer that is not a document),
+    // and not endlessly: the same limits as a whole read.
+    let end = r.dropped + r.pos;
+    if !r.skip_ws_upto(end + MAX_TRAILER)? {
+        return Err(too_long_trailer(r.name));
+    }
     if let Some(next) = r.peek()? {
         let (l, c) = r.location(r.pos);
+        if opts.lenient && !matches!(next, b'{' | b'[') {
+            r.check_trailer(end)?;
+        }
         after_document(r.name, next, l, c, opts)?;
     }
     Ok(skel)
@@ -347,8 +357,10 @@ impl<'n> Reader<'n> {
     /// opens an object. `--lenient`: skip to the first `{`, with a warning.
     fn start(&mut self, opts: &ReadOptions) -> Result<(), InputError> {
         // Blanks are consumed (and so dropped at the next refill) as they come:
-        // megabytes of them are neither kept nor scanned again.
-        self.skip_ws()?;
+        // megabytes of them are neither kept nor scanned again; endless ones end.
+        if !self.skip_ws_upto(MAX_BLANKS)? {
+            return Err(too_blank(self.name));
+        }
         // Not an object: read a little more (up to 64 KB of input, blanks
         // included) so the message can say where the JSON starts.
         while !self.eof && !self.buf[self.pos..].starts_with('{') && self.dropped + self.buf.len() < 64 << 10 {
@@ -471,6 +483,46 @@ impl<'n> Reader<'n> {
             let n = rest.iter().take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')).count();
             self.pos += n;
             if n < rest.len() || !self.fill()? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// [`Reader::skip_ws`], but false once the blanks go on past the offset
+    /// `limit` of the input (the reader is left somewhere past it).
+    fn skip_ws_upto(&mut self, limit: usize) -> Result<bool, InputError> {
+        loop {
+            let rest = &self.buf.as_bytes()[self.pos..];
+            let n = rest.iter().take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')).count();
+            self.pos += n;
+            if self.dropped + self.pos > limit {
+                return Ok(false);
+            }
+            if n < rest.len() || !self.fill()? {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// `--lenient`'s trailer (from `pos`; the document ended at offset `end`):
+    /// read to the end, and refused if a line in it starts a second document
+    /// or it goes on past [`MAX_TRAILER`] (as [`crate::input::parse_with`] does).
+    fn check_trailer(&mut self, end: usize) -> Result<(), InputError> {
+        let mut line_start = false;
+        loop {
+            let room = (end + MAX_TRAILER + 1).saturating_sub(self.dropped + self.pos);
+            let piece = &self.buf.as_bytes()[self.pos..self.buf.len().min(self.pos + room)];
+            let (hit, after) = second_document(piece, line_start);
+            if let Some(k) = hit {
+                let (l, c) = self.location(self.pos + k);
+                return Err(two_documents(self.name, l, c, true));
+            }
+            line_start = after;
+            self.pos += piece.len();
+            if self.dropped + self.pos > end + MAX_TRAILER {
+                return Err(too_long_trailer(self.name));
+            }
+            if !self.fill()? {
                 return Ok(());
             }
         }
@@ -881,6 +933,8 @@ mod tests {
             b"noise\nno json here",
             b"\xFF\xFE{\x00}\x00",
             b"\x0c\x0b noise\n\x0c{\"format_version\":\"1.0\",\"x\":[1,,2]}",
+            b"{\"format_version\":\"1.0\"}\n::debug::done\n\n \t{\"format_version\":\"1.0\"}\n",
+            b"{\"format_version\":\"1.0\"} Done. \xC3\xA9t\xC3\xA9\r\n{}",
         ];
         let strict = ReadOptions::default();
         let lenient = ReadOptions { lenient: true, ..Default::default() };

@@ -411,3 +411,129 @@ fn an_error_quoting_the_input_masks_the_secrets_of_the_other_inputs() {
     assert!(checked >= 8, "only {checked} commands take several inputs");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A plan, a trailer, then a second plan: `--lenient` may skip the trailer but
+/// never reads the input as the first plan alone (the gate passed on it).
+/// Every command and format, file and stdin, streamed and whole: exit 2 at the
+/// second document.
+#[test]
+fn lenient_never_reads_the_first_of_several_documents_alone() {
+    let dir = temp_dir("two-docs");
+    let plan = r#"{"format_version":"1.2","terraform_version":"1.11.4","resource_changes":[]}"#;
+    let destroy = r#"{"format_version":"1.2","resource_changes":[{"address":"a.b","mode":"managed","type":"a","name":"b","change":{"actions":["delete"]}}]}"#;
+    let text = format!("{plan}\n::debug::exitcode: 0\nDone.\n  {destroy}\n");
+    let f = dir.join("two.json");
+    std::fs::write(&f, &text).unwrap();
+    let path = f.to_str().unwrap();
+    let expect = format!("planview: error: {path}:4:3: there are two JSON documents (with text between them); planview reads one per input\n  hint: several documents in one input are not supported yet: split them into separate files, one document each\n");
+    for cmd in subcommands() {
+        for format in formats(&cmd) {
+            let o = planview(&[&cmd, "--lenient", "--format", format, path]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {format}: {}", stderr(&o));
+            assert_eq!(stderr(&o), expect, "{cmd} {format}");
+            if cmd == "gate" && *format == "json" {
+                let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+                assert_eq!(v["verdict"], "error", "{v}");
+            }
+        }
+        let o = planview_with_stdin(&[&cmd, "--lenient"], Some(text.as_bytes()));
+        assert_eq!(o.status.code(), Some(2), "{cmd} stdin");
+        assert_eq!(stderr(&o), expect.replace(path, "<stdin>"), "{cmd} stdin");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// clap quotes the arguments it refuses: they are escaped like input, and the
+/// exit code stays 2.
+#[test]
+fn argument_errors_do_not_echo_control_characters() {
+    for cmd in subcommands() {
+        for args in [vec![cmd.as_str(), "--format", "\x1b[31m\x07"], vec![cmd.as_str(), "--\x1b]0;pwned\x07"]] {
+            let o = planview(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert_eq!(planview::sanitize::terminal_hazard(&o.stderr, false), None, "{args:?}: {}", stderr(&o));
+            let e = stderr(&o);
+            assert!(e.starts_with("error: ") && e.contains("\\x1B") && !e.contains("''"), "shown, escaped: {args:?}: {e}");
+            assert!(o.stdout.is_empty());
+        }
+    }
+}
+
+#[test]
+fn endless_blank_space_before_or_after_the_document_ends_with_an_error() {
+    for cmd in ["summary", "gate"] {
+        for lenient in [false, true] {
+            let mut args = vec![cmd];
+            if lenient {
+                args.push("--lenient");
+            }
+            let o = with_endless_stdin(&args, b"", b" \n");
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert!(
+                stderr(&o).contains("<stdin>: input starts with more than 64 MB of blank space and no JSON"),
+                "{args:?}: {}",
+                stderr(&o)
+            );
+            let o = with_endless_stdin(&args, b"{\"format_version\":\"1.0\"}", if lenient { b"log line\n" } else { b" \t\n" });
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert!(
+                stderr(&o).contains("<stdin>: the input goes on for more than 64 MB after the JSON document"),
+                "{args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
+}
+
+/// A FIFO is read like a pipe: endless blanks in one end, an error naming it.
+#[test]
+#[cfg(unix)]
+fn a_fifo_of_endless_blanks_is_refused_by_name() {
+    use std::io::Write;
+    let dir = temp_dir("fifo");
+    let fifo = dir.join("plan.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mkfifo");
+        return;
+    }
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&fifo) else { return };
+            let block = vec![b' '; 64 << 10];
+            for _ in 0..32 << 10 {
+                if f.write_all(&block).is_err() {
+                    return;
+                }
+            }
+        })
+    };
+    let o = planview(&["gate", fifo.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("plan.fifo: input starts with more than 64 MB of blank space"), "{}", stderr(&o));
+    writer.join().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Under a memory limit, an input bigger than memory is exit 2 with a message,
+/// not an abort (exit 134). The file is sparse: nothing is written to disk.
+#[test]
+#[cfg(target_os = "linux")]
+fn an_input_bigger_than_the_memory_limit_is_an_input_error() {
+    let dir = temp_dir("ulimit");
+    let f = dir.join("huge.json");
+    std::fs::File::create(&f).unwrap().set_len(2 << 30).unwrap();
+    let bin = env!("CARGO_BIN_EXE_planview");
+    for cmd in ["gate", "show"] {
+        let o = std::process::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!("ulimit -v 1000000 && exec '{bin}' {cmd} '{}'", f.display()))
+            .output()
+            .unwrap();
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {e}");
+        assert!(e.contains("huge.json: is too big to read into memory: 2048 MB could not be allocated"), "{cmd}: {e}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -206,3 +206,41 @@ fn a_failing_gate_exits_one_when_its_reader_takes_one_line_and_goes() {
         assert_eq!(out.status.code(), Some(want), "planview {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
     }
 }
+
+/// Every command's help says what it reads and what its exit codes mean for
+/// it: the commands that refuse a state do not claim to read one, and only
+/// `checks` and `gate` speak of exit 1.
+#[test]
+fn each_command_help_says_what_it_reads_and_its_own_exit_codes() {
+    let top = String::from_utf8(planview(&["--help"]).stdout).unwrap();
+    let cmds: Vec<String> = top
+        .lines()
+        .skip_while(|l| l.trim_end() != "Commands:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter(|l| !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| !["help", "completions", "man"].contains(n))
+        .map(str::to_string)
+        .collect();
+    assert!(cmds.len() >= 9, "{cmds:?}");
+    for cmd in &cmds {
+        let help = String::from_utf8(planview(&[cmd, "--help"]).stdout).unwrap();
+        let reads = help.lines().find(|l| l.starts_with("Reads: ")).unwrap_or_else(|| panic!("{cmd}: no `Reads:` line\n{help}"));
+        let exit_codes = help.split("Exit codes:").nth(1).unwrap_or_else(|| panic!("{cmd}: no exit codes\n{help}"));
+        let has_exit_1 = exit_codes.lines().any(|l| l.trim_start().starts_with("1 "));
+        assert_eq!(has_exit_1, ["checks", "gate"].contains(&cmd.as_str()), "{cmd}: exit 1\n{exit_codes}");
+        let plan_only = ["show", "drift", "replace", "gate", "moves"].contains(&cmd.as_str());
+        if plan_only {
+            assert!(!reads.contains("or a state"), "{cmd}: {reads}");
+            let files = help.lines().find(|l| l.trim_start().starts_with("[FILE]")).unwrap_or_default();
+            assert!(!files.contains("or state"), "{cmd}: {files}");
+        } else if cmd != "state" {
+            assert!(reads.contains("a plan or a state"), "{cmd}: {reads}");
+        }
+    }
+    let summary = String::from_utf8(planview(&["summary", "--help"]).stdout).unwrap();
+    assert!(summary.contains("`summary` never exits 1"), "{summary}");
+    let checks = String::from_utf8(planview(&["checks", "--help"]).stdout).unwrap();
+    assert!(checks.contains("unless --no-fail"), "{checks}");
+}

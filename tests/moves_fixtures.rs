@@ -86,10 +86,10 @@ fn commands_are_quoted_for_the_shell_exactly() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     let cmds: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-    assert_eq!(cmds, vec![r#"tofu state mv 'x_bucket.keyed[0]' 'x_bucket.keyed["it'\''s $(touch x) $${var.y}"]'"#]);
+    assert_eq!(cmds, vec![r#"terraform state mv 'x_bucket.keyed[0]' 'x_bucket.keyed["it'\''s $(touch x) $${var.y}"]'"#]);
     // And the shell reads back exactly the canonical address.
     if Path::new("/bin/sh").exists() {
-        let script = cmds[0].replace("tofu state mv", "printf '%s\\n'");
+        let script = cmds[0].replace("terraform state mv", "printf '%s\\n'");
         let o = Command::new("/bin/sh").arg("-c").arg(&script).output().unwrap();
         assert_eq!(String::from_utf8(o.stdout).unwrap(), "x_bucket.keyed[0]\nx_bucket.keyed[\"it's $(touch x) $${var.y}\"]\n");
     }
@@ -144,15 +144,15 @@ fn planview_path(args: &[&str], path: &str, envs: &[(&str, &str)], stdin: Option
     child.wait_with_output().unwrap()
 }
 
-/// A fake CLI that prints a real plan's JSON for `show -json FILE`, noting its
+/// A fake CLI that prints a real plan's JSON for `show -json -no-color FILE`, noting its
 /// arguments and working directory in `$dir/calls`.
 fn fake_cli(dir: &Path, name: &str, json: &Path) {
     let calls = dir.join("calls");
     script(
         &dir.join(name),
         &format!(
-            r#"echo "{name} $* in $(pwd) exists=$(test -f "$3" && echo yes)" >> '{}'
-[ "$1" = show ] && [ "$2" = -json ] || exit 9
+            r#"echo "{name} $* in $(pwd) exists=$(test -f "$4" && echo yes)" >> '{}'
+[ "$1" = show ] && [ "$2" = -json ] && [ "$3" = -no-color ] || exit 9
 cat '{}'"#,
             calls.display(),
             json.display()
@@ -199,7 +199,7 @@ fn saved_plan_is_read_through_tofu_found_on_path_for_every_command() {
     let calls = std::fs::read_to_string(tofu_dir.join("calls")).unwrap();
     let first = calls.lines().next().unwrap();
     let abs = root().join(SAVED);
-    assert_eq!(first, format!("tofu show -json {} in {} exists=yes", abs.display(), root().display()));
+    assert_eq!(first, format!("tofu show -json -no-color {} in {} exists=yes", abs.display(), root().display()));
 
     // A piped saved plan goes through a private temp file, removed afterwards.
     let zip = std::fs::read(root().join(SAVED)).unwrap();
@@ -209,7 +209,7 @@ fn saved_plan_is_read_through_tofu_found_on_path_for_every_command() {
     let calls = std::fs::read_to_string(tofu_dir.join("calls")).unwrap();
     let last = calls.lines().last().unwrap();
     assert!(last.contains("planview-stdin-") && last.ends_with("exists=yes"), "{last}");
-    let tmp = last.split_whitespace().nth(3).unwrap();
+    let tmp = last.split_whitespace().nth(4).unwrap();
     assert!(!Path::new(tmp).exists(), "temp file {tmp} left behind");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -286,6 +286,28 @@ fn failing_show_is_exit_2_with_its_stderr_and_a_hint() {
     let out = planview_path(&["summary", SAVED, "testdata/real/basic/plan.json"], &path, &[], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stdout).contains("testdata/real/basic/plan.json"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `show` runs with `-no-color`: a CLI's coloured error text (what it prints
+/// without the flag) never reaches planview's message, even escaped.
+#[cfg(unix)]
+#[test]
+fn show_runs_without_colour_so_its_errors_are_plain_text() {
+    let dir = temp_dir("nocolor");
+    script(
+        &dir.join("tofu"),
+        r#"for a in "$@"; do [ "$a" = -no-color ] && { echo 'Error: Failed to read plan' >&2; exit 1; }; done
+printf '\033[31m\033[1mError: \033[0mFailed to read plan\n' >&2; exit 1"#,
+    );
+    let path = format!("{}:/usr/bin:/bin", dir.display());
+    for cmd in ["summary", "show", "gate", "moves"] {
+        let out = planview_path(&[cmd, SAVED], &path, &[], None);
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("planview: error: Error: Failed to read plan\n"), "{cmd}: {err}");
+        assert!(!err.contains("\\x1B") && !err.contains('\x1b'), "{cmd}: colour codes in {err:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -414,9 +436,11 @@ fn check_with_terraform(tf: &Path, name: &str) {
     std::fs::write(work.join("moved.tf"), moves("hcl")).unwrap();
     plan_again(true, "hcl");
     std::fs::remove_file(work.join("moved.tf")).unwrap();
-    // 3. The state mv commands, run by the shell (with terraform for tofu), then
-    //    a plan without moved blocks: the state already has the new addresses.
-    let script = String::from_utf8(moves("commands")).unwrap().replace("tofu state mv", &format!("'{}' state mv", tf.display()));
+    // 3. The state mv commands (for terraform: it showed the saved plan), run by
+    //    the shell, then a plan without moved blocks: the state already has the new addresses.
+    let script = String::from_utf8(moves("commands")).unwrap();
+    assert!(script.lines().filter(|l| !l.starts_with('#')).all(|l| l.starts_with("terraform state mv ")), "{script}");
+    let script = script.replace("terraform state mv", &format!("'{}' state mv", tf.display()));
     let out = Command::new("/bin/sh")
         .arg("-c")
         .arg(&script)

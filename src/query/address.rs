@@ -93,7 +93,15 @@ impl fmt::Display for Address {
 /// introducers escaped, and every control, C1 or bidirectional character written
 /// as `\uXXXX`, so the result is one safe line of plain text.
 pub fn hcl_quote(s: &str) -> String {
-    format!("\"{}\"", hcl_escape(s, |c| needs_unicode_escape(c).then(|| format!("\\u{:04X}", c as u32))))
+    let inner = hcl_escape(s, |c| needs_unicode_escape(c).then(|| format!("\\u{:04X}", c as u32)));
+    // CI runners read `##[...]` / `##vso[...]` anywhere in a log line: the
+    // first `#` as `\u0023` means the same key and is no command.
+    let inner = if inner.contains("##[") || inner.contains("##vso[") {
+        inner.replace("##[", "\\u0023#[").replace("##vso[", "\\u0023#vso[")
+    } else {
+        inner
+    };
+    format!("\"{inner}\"")
 }
 
 /// The inside of an HCL quoted string: `\"`, `\\`, `\n`, `\r`, `\t` and

@@ -91,13 +91,33 @@ pub fn action_tone(action: &str) -> Tone {
     }
 }
 
+/// An invisible zero-width space, as an HTML entity: put after `@` and inside
+/// `://` and `www.`, it keeps GitHub from making a mention, an e-mail link or
+/// an autolink of text from the input (the autolinker reads decoded text).
+const ZWSP: &str = "&#8203;";
+
 /// Text for a markdown table cell: escaped for the terminal and for GFM tables.
+/// No input can make HTML, a link, an autolink (`https://...`, `www.`, e-mail)
+/// or an `@mention` (which would notify someone).
 pub fn md_cell(s: &str) -> String {
     let s = sanitize::line(s);
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
     for (i, &c) in chars.iter().enumerate() {
+        let next = |k: usize, t: &str| t.chars().enumerate().all(|(j, x)| chars.get(i + k + j).is_some_and(|y| y.eq_ignore_ascii_case(&x)));
         match c {
+            '@' => {
+                out.push('@');
+                out.push_str(ZWSP);
+            }
+            ':' if next(1, "//") => {
+                out.push_str(ZWSP);
+                out.push(':');
+            }
+            'w' | 'W' if next(0, "www.") => {
+                out.push(c);
+                out.push_str(ZWSP);
+            }
             '|' => out.push_str("\\|"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -197,9 +217,20 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
         self.write_string_fragment(w, fragment)
     }
 
+    /// Also breaks CI runners' log commands (`##[...]`, `##vso[...]`, read
+    /// anywhere in a line): their first `#` is written `\u0023`, which decodes
+    /// to the same string.
     fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
         let mut rest = fragment;
-        while let Some(i) = rest.find(sanitize::is_unsafe_in_json) {
+        let unsafe_at = |s: &str| {
+            let c = s.find(sanitize::is_unsafe_in_json);
+            let ci = s.match_indices("##").find(|(i, _)| s[i + 2..].starts_with('[') || s[i + 2..].starts_with("vso[")).map(|(i, _)| i);
+            match (c, ci) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        };
+        while let Some(i) = unsafe_at(rest) {
             w.write_all(&rest.as_bytes()[..i])?;
             let c = rest[i..].chars().next().unwrap_or_default();
             write!(w, "\\u{:04x}", c as u32)?;
@@ -283,6 +314,23 @@ mod tests {
         assert_eq!(text, "{\"a\\u009b\":[\"\\u202ex\",1e400]}\n");
         let back: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back["a\u{9b}"][0], "\u{202e}x");
+    }
+
+    #[test]
+    fn markdown_cells_make_no_mention_or_autolink() {
+        assert_eq!(md_cell("ping @octocat"), "ping @&#8203;octocat");
+        assert_eq!(md_cell("see https://evil.example/x"), "see https&#8203;://evil.example/x");
+        assert_eq!(md_cell("WWW.evil.example <http://x>"), "W&#8203;WW.evil.example &lt;http&#8203;://x&gt;");
+        assert_eq!(md_cell("a@b.example"), "a@&#8203;b.example");
+    }
+
+    #[test]
+    fn json_breaks_ci_commands_and_decodes_to_the_same_strings() {
+        let s = "x ##[error]boom ##vso[task.complete]1 #[ok] ##";
+        let text = json_string(s);
+        assert!(!text.contains("##[") && !text.contains("##vso["), "{text}");
+        assert!(text.contains("\\u0023#[error]") && text.contains("\\u0023#vso["), "{text}");
+        assert_eq!(serde_json::from_str::<String>(&text).unwrap(), s);
     }
 
     #[test]

@@ -45,8 +45,13 @@ BIDI = "\u202egnp.exe\u202c\u2066iso\u2069\u2067x\u2068y\u2069"
 CTRL = "del\x7fnul\x00bel\x07bs\x08"
 MD = "| a | b |\n# INJECTED\n<script>alert(1)</script>[x](javascript:alert(1))`code`**b**<!--\n```\n# INJECTED after a fence\n"
 SHELL = "'$(touch /tmp/planview-pwned)'`id`;\"x\"${path.cwd}%{if true}"
+# CI runners' log commands (GitHub's `::cmd::` at a line start and legacy
+# `##[cmd]` anywhere, Azure DevOps's `##vso[...]`), and what GitHub markdown
+# would turn into a mention, an autolink or an e-mail link.
+CI = "##[error]legacy ##[group]g ##vso[task.setvariable variable=x]1\n::error::injected\n  ::add-mask::x"
+LINKS = "@octocat https://evil.example/x <http://evil.example/y> www.evil.example me@evil.example"
 ATTACKS = {"csi": CSI, "clear": CLEAR, "osc8": OSC8, "osc52": OSC52, "title": TITLE, "cr": CR,
-           "c1": C1, "bidi": BIDI, "ctrl": CTRL, "markdown": MD, "shell": SHELL}
+           "c1": C1, "bidi": BIDI, "ctrl": CTRL, "markdown": MD, "shell": SHELL, "ci": CI, "links": LINKS}
 ALL = "".join(ATTACKS.values())
 
 
