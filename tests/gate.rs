@@ -415,3 +415,17 @@ fn completions_and_man_page_come_from_the_clap_definitions() {
     assert!(man.contains(".TH planview-gate") && man.contains("protect\\-type"), "{}", &man[..400.min(man.len())]);
     assert_eq!(planview(&["man", "nope"]).status.code(), Some(2));
 }
+
+#[test]
+fn fail_on_checks_agrees_with_checks_on_condition_results() {
+    // Terraform 1.2-1.4 plans carry `condition_results`, not `checks`: the
+    // `checks` command fails on them, so must the gate and the summary count them.
+    let f = "testdata/edge/condition-results.json";
+    let checks = planview(&["checks", f]);
+    assert_eq!(checks.status.code(), Some(1));
+    let (code, v) = gate_json(&["--fail-on-checks", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "fail-on-checks"), ["aws_instance.web", "output.api_url"]);
+    let s: Value = serde_json::from_slice(&planview(&["summary", "--format", "json", f]).stdout).unwrap();
+    assert_eq!((s["checks"]["fail"].as_u64(), s["checks"]["pass"].as_u64()), (Some(2), Some(1)), "{s}");
+}

@@ -48,6 +48,12 @@ impl<'a> Plan<'a> {
         self.prior_state.map(|r| serde_json::from_str(r.get())).transpose()
     }
 
+    /// The check results: `checks`, else `condition_results` (see
+    /// [`super::checks::check_results`]).
+    pub fn check_results(&self) -> (super::checks::ChecksSource, Vec<super::checks::CheckItem>) {
+        super::checks::check_results(self.checks.as_deref(), self.condition_results)
+    }
+
     /// The configuration, parsed now.
     pub fn configuration(&self) -> serde_json::Result<Option<Configuration<'a>>> {
         self.configuration.map(|r| serde_json::from_str(r.get())).transpose()

@@ -481,21 +481,22 @@ pub fn change_words(rc: &ResourceChange<'_>) -> String {
     }
 }
 
-/// A failed check in words: `check block failed`, `variable validation errored`.
-fn check_words(kind: &CheckKind, status: &CheckStatus) -> String {
-    let what = match kind {
+/// A failed check in words: `check block failed`, `variable validation errored`,
+/// `resource condition has status "flaky", which planview does not know`.
+fn check_words(kind: &str, status: &str) -> String {
+    let what = match CheckKind::parse(kind) {
         CheckKind::Resource => "resource condition".to_string(),
         CheckKind::OutputValue => "output condition".to_string(),
         CheckKind::Check => "check block".to_string(),
         CheckKind::Var => "variable validation".to_string(),
         CheckKind::Other(k) => format!("{k} check"),
     };
-    let status = match status {
-        CheckStatus::Fail => "failed".to_string(),
-        CheckStatus::Error => "errored".to_string(),
-        s => s.as_str().to_string(),
-    };
-    format!("{what} {status}")
+    match CheckStatus::parse(status) {
+        CheckStatus::Fail => format!("{what} failed"),
+        CheckStatus::Error => format!("{what} errored"),
+        CheckStatus::Missing => format!("{what} has no status: the gate fails closed"),
+        _ => format!("{what} has status {status:?}, which planview does not know: the gate fails closed"),
+    }
 }
 
 /// The action key of a change for a violation (`move`/`import` for no-ops that do those).
@@ -568,15 +569,12 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
                 }
             }
             Rule::Checks => {
-                for obj in p.checks.iter().flatten() {
-                    for inst in obj.display_instances() {
-                        if matches!(inst.status, CheckStatus::Fail | CheckStatus::Error) {
-                            let problems: Vec<&str> = inst.problems.iter().map(|pr| pr.message.as_str()).collect();
-                            let what = check_words(&inst.address.kind, &inst.status);
-                            let what = if problems.is_empty() { what } else { format!("{what}: {}", problems.join("; ")) };
-                            v(Some(&inst.address.to_display), inst.status.as_str().to_string(), what);
-                        }
-                    }
+                // The one reading of check results (`checks`, else
+                // `condition_results`); a status planview does not know fails.
+                for item in p.check_results().1.iter().filter(|i| i.is_failure()) {
+                    let what = check_words(&item.kind, &item.status);
+                    let what = if item.problems.is_empty() { what } else { format!("{what}: {}", item.problems.join("; ")) };
+                    v(Some(&item.address), item.status.clone(), what);
                 }
             }
             Rule::NotErrored => {
@@ -777,6 +775,37 @@ mod tests {
         assert_eq!(msg.lines().count(), 1, "{msg}");
         assert!(msg.contains("x\\n  hint: all fine\\x1B[2J"), "{msg}");
         assert_eq!(crate::sanitize::terminal_hazard(msg.as_bytes(), false), None);
+    }
+
+    #[test]
+    fn fail_on_checks_reads_condition_results_and_fails_closed_on_unknown_statuses() {
+        let policy = Policy { fail_on_checks: true, ..Default::default() };
+        // Terraform 1.2-1.4: no `checks`, only `condition_results`.
+        let p = plan(
+            r#"{"format_version":"1.1","condition_results":[
+            {"address":"a.b","condition_type":"ResourcePrecondition","result":false,"unknown":false,"error_message":"too small"},
+            {"address":"a.c","condition_type":"ResourcePrecondition","result":true,"unknown":false}]}"#,
+        );
+        let v = evaluate(&p, &policy);
+        assert_eq!(addresses(&v, "fail-on-checks"), ["a.b"]);
+        assert!(v.violations[0].reason.contains("too small"));
+        // A status planview does not know, a missing status, an unreadable
+        // condition result: each fails the gate.
+        for json in [
+            r#"{"format_version":"1.2","checks":[{"address":{"kind":"resource","to_display":"a.b"},"status":"flaky"}]}"#,
+            r#"{"format_version":"1.2","checks":[{"address":{"kind":"resource","to_display":"a.b"},"status":"pass","instances":[{"address":{"to_display":"a.b"}}]}]}"#,
+            r#"{"format_version":"1.1","condition_results":[{"address":"a.b","condition_type":"ResourcePrecondition"}]}"#,
+            r#"{"format_version":"1.1","condition_results":[7]}"#,
+            r#"{"format_version":"1.1","condition_results":"x"}"#,
+        ] {
+            let v = evaluate(&plan(json), &policy);
+            assert_eq!(v.violations.len(), 1, "{json}: {:?}", v.violations);
+            assert_eq!(v.violations[0].rule, "fail-on-checks");
+            assert!(v.violations[0].reason.contains("fails closed"), "{:?}", v.violations[0]);
+        }
+        // pass and unknown do not fail.
+        let p = plan(r#"{"format_version":"1.2","checks":[{"address":{"kind":"check","to_display":"check.x"},"status":"unknown"}]}"#);
+        assert!(evaluate(&p, &policy).passed());
     }
 
     #[test]

@@ -115,7 +115,8 @@ pub struct PlanSummary {
     pub drift: u64,
     /// Entries whose action list this version does not recognise (not in `totals`).
     pub unrecognised: u64,
-    /// Check instances by status (zero-instance objects count as one).
+    /// Check instances by status (zero-instance objects count as one), from
+    /// `checks` or else `condition_results` (Terraform 1.2-1.4).
     pub checks: BTreeMap<String, u64>,
     /// Output changes by action.
     pub output_changes: BTreeMap<String, u64>,
@@ -237,14 +238,10 @@ pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
     }
 }
 
+/// Check instances by status, from `checks` (a state's, or a plan's without
+/// `condition_results`); see [`Plan::check_results`] for plans.
 pub fn check_counts(checks: Option<&Vec<CheckObject>>) -> BTreeMap<String, u64> {
-    let mut m: BTreeMap<String, u64> = CHECK_KEYS.iter().map(|k| (k.to_string(), 0)).collect();
-    for obj in checks.into_iter().flatten() {
-        for inst in obj.display_instances() {
-            *m.entry(inst.status.as_str().to_string()).or_default() += 1;
-        }
-    }
-    m
+    crate::model::checks::count_by_status(&crate::model::checks::check_results(checks.map(|c| c.as_slice()), None).1)
 }
 
 pub fn summarize_plan(p: &Plan<'_>) -> PlanSummary {
@@ -266,7 +263,6 @@ pub struct PlanAccumulator {
     deposed: u64,
     drift: u64,
     unrecognised: u64,
-    checks: BTreeMap<String, u64>,
     output_changes: BTreeMap<String, u64>,
     output_changed: bool,
     outputs: Vec<OutputChangeEntry>,
@@ -285,7 +281,6 @@ impl Default for PlanAccumulator {
             deposed: 0,
             drift: 0,
             unrecognised: 0,
-            checks: check_counts(None),
             output_changes: BTreeMap::new(),
             output_changed: false,
             outputs: Vec::new(),
@@ -351,14 +346,6 @@ impl PlanVisitor for PlanAccumulator {
             sensitive: crate::model::marker_marks_any(ch.before_sensitive) || crate::model::marker_marks_any(ch.after_sensitive),
         });
     }
-
-    fn on_checks(&mut self, checks: &[CheckObject]) {
-        for obj in checks {
-            for inst in obj.display_instances() {
-                bump(&mut self.checks, inst.status.as_str());
-            }
-        }
-    }
 }
 
 impl PlanAccumulator {
@@ -384,7 +371,9 @@ impl PlanAccumulator {
             deposed: self.deposed,
             drift: self.drift,
             unrecognised: self.unrecognised,
-            checks: self.checks,
+            // The one reading of check results (`checks`, else `condition_results`),
+            // from the header: whole or streamed, the same.
+            checks: crate::model::checks::count_by_status(&p.check_results().1),
             output_changes: self.output_changes,
             outputs: self.outputs,
             resources: self.resources,
@@ -556,6 +545,27 @@ mod tests {
     fn plan_line_without_import_or_forget() {
         let t = Totals { add: 2, change: 0, destroy: 1, ..Default::default() };
         assert_eq!(t.plan_line(), "Plan: 2 to add, 0 to change, 1 to destroy.");
+    }
+
+    #[test]
+    fn condition_results_are_counted_whole_and_streamed() {
+        let json = r#"{"format_version":"1.1","condition_results":[
+            {"address":"a.b","condition_type":"ResourcePrecondition","result":false,"unknown":false},
+            {"address":"a.c","condition_type":"ResourcePrecondition","result":true,"unknown":false},
+            {"address":"a.d","condition_type":"ResourcePrecondition","result":false,"unknown":true}]}"#;
+        let whole = plan(json);
+        assert_eq!((whole.checks["fail"], whole.checks["pass"], whole.checks["unknown"]), (1, 1, 1));
+        let opts = crate::input::ReadOptions::default();
+        let (streamed, _) = crate::summary_streamed(
+            "t",
+            std::io::Cursor::new(json.as_bytes().to_vec()),
+            crate::stream::ReadAhead::Joined,
+            &opts,
+            &crate::query::values::Visibility::default(),
+        )
+        .unwrap();
+        let Summary::Plan(streamed) = streamed else { panic!("not a plan") };
+        assert_eq!(streamed.checks, whole.checks);
     }
 
     #[test]
