@@ -429,3 +429,16 @@ fn fail_on_checks_agrees_with_checks_on_condition_results() {
     let s: Value = serde_json::from_slice(&planview(&["summary", "--format", "json", f]).stdout).unwrap();
     assert_eq!((s["checks"]["fail"].as_u64(), s["checks"]["pass"].as_u64()), (Some(2), Some(1)), "{s}");
 }
+
+#[test]
+fn a_moved_and_replaced_protected_resource_fails_the_gate() {
+    // Real plan: `moved { from = terraform_data.prod_db, to = terraform_data.scratch }`
+    // and a triggers_replace change in the same plan.
+    let f = "testdata/real/moved-replaced/plan.json";
+    let (code, v) = gate_json(&["--protect", "terraform_data.prod_db", "--allow", "terraform_data.scratch", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "protect terraform_data.prod_db"), ["terraform_data.scratch"]);
+    assert_eq!(broke(&v, "deny delete"), ["terraform_data.scratch"]);
+    let (code, _) = gate_json(&["--allow", "terraform_data.scratch", "--allow", "terraform_data.prod_db", f]);
+    assert_eq!(code, 0, "both addresses allowed");
+}

@@ -255,11 +255,14 @@ impl Policy {
         rules
     }
 
-    /// True when `--allow` lets `address` do `action`: allowed addresses may be
+    /// True when `--allow` lets the change do `action`: allowed addresses may be
     /// destroyed or replaced, so they are exempt from the rules on `delete` and
-    /// `replace` (the default rule included), and from no other rule.
-    fn allowed(&self, action: GateAction, address: &str) -> bool {
-        matches!(action, GateAction::Delete | GateAction::Replace) && self.allow.iter().any(|g| g.matches(address))
+    /// `replace` (the default rule included), and from no other rule. A moved
+    /// object is allowed only when both its address and its previous address
+    /// are: a `moved` block must not carry an object out of protection.
+    fn allowed(&self, action: GateAction, rc: &ResourceChange<'_>) -> bool {
+        matches!(action, GateAction::Delete | GateAction::Replace)
+            && addresses_of(rc).all(|a| self.allow.iter().any(|g| g.matches(a)))
     }
 
     /// The policy as plain data (for the JSON report).
@@ -508,6 +511,11 @@ fn action_key(rc: &ResourceChange<'_>) -> String {
     }
 }
 
+/// The change's address and, for a move, its previous address.
+fn addresses_of<'r>(rc: &'r ResourceChange<'_>) -> impl Iterator<Item = &'r str> {
+    std::iter::once(rc.address.as_str()).chain(rc.previous_address.as_deref().filter(|p| *p != rc.address))
+}
+
 /// How many addresses a `max` violation names before "and N more".
 const MAX_NAMED: usize = 5;
 
@@ -530,14 +538,14 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
         match rule {
             Rule::Deny { action, .. } => {
                 for (rc, c) in changes {
-                    if c.has(*action) && !policy.allowed(*action, &rc.address) {
+                    if c.has(*action) && !policy.allowed(*action, rc) {
                         v(Some(&rc.address), action_key(rc), change_words(rc));
                     }
                 }
             }
             Rule::Max { action, limit } => {
                 let hits: Vec<&str> = changes
-                    .filter(|(rc, c)| c.has(*action) && !policy.allowed(*action, &rc.address))
+                    .filter(|(rc, c)| c.has(*action) && !policy.allowed(*action, rc))
                     .map(|(rc, _)| rc.address.as_str())
                     .collect();
                 if hits.len() as u64 > *limit {
@@ -555,7 +563,9 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
             Rule::Protect(g) => {
                 let glob = Glob::new(g);
                 for (rc, c) in changes {
-                    if c.delete && glob.matches(&rc.address) {
+                    // Protected under either address: moving an object does
+                    // not take it out of protection.
+                    if c.delete && addresses_of(rc).any(|a| glob.matches(a)) {
                         v(Some(&rc.address), action_key(rc), change_words(rc));
                     }
                 }
@@ -744,6 +754,22 @@ mod tests {
         assert_eq!(addresses(&v, "deny forget"), ["a.fg"]);
         assert_eq!(addresses(&v, "deny replace"), ["db.r2"]);
         assert_eq!(addresses(&v, "deny delete"), ["db.r2"]);
+    }
+
+    #[test]
+    fn a_move_does_not_carry_an_object_out_of_protection_or_into_allowance() {
+        let p = plan(
+            r#"{"format_version":"1.2","resource_changes":[
+            {"address":"scratch.x","previous_address":"prod.db","type":"t","mode":"managed","change":{"actions":["delete","create"]}}]}"#,
+        );
+        let policy = Policy { protect: vec![Glob::new("prod.*")], allow: vec![Glob::new("scratch.*")], ..Default::default() };
+        let v = evaluate(&p, &policy);
+        assert_eq!(addresses(&v, "protect prod.*"), ["scratch.x"]);
+        assert_eq!(addresses(&v, "deny delete"), ["scratch.x"], "allowed only if both addresses are");
+        let policy = Policy { max: vec![(GateAction::Replace, 0)], allow: vec![Glob::new("scratch.*")], ..Default::default() };
+        assert_eq!(evaluate(&p, &policy).violations.iter().filter(|x| x.rule == "max replace=0").count(), 1);
+        let policy = Policy { allow: vec![Glob::new("scratch.*"), Glob::new("prod.*")], ..Default::default() };
+        assert!(evaluate(&p, &policy).passed(), "both addresses allowed");
     }
 
     #[test]
