@@ -392,6 +392,11 @@ pub struct GateArgs {
     #[arg(long)]
     pub allow_errored: bool,
 
+    /// Let an incomplete plan pass (`-target`, changes deferred to a later plan;
+    /// by default it fails the gate).
+    #[arg(long)]
+    pub allow_incomplete: bool,
+
     /// Drift (`resource_drift`) does not fail the gate (the default; overrides a policy file).
     #[arg(long, conflicts_with = "deny_drift")]
     pub allow_drift: bool,
@@ -733,6 +738,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         protect_types: a.protect_type.iter().map(|g| Glob::new(g)).collect(),
         fail_on_checks: a.fail_on_checks,
         allow_errored: a.allow_errored,
+        allow_incomplete: a.allow_incomplete,
         drift: if a.deny_drift {
             Some(DriftPolicy::Deny)
         } else if a.allow_drift {

@@ -51,9 +51,10 @@ fn default_rule_agrees_with_the_summary_destroy_count_on_every_real_plan() {
         let s: Value = serde_json::from_slice(&summary.stdout).unwrap();
         let destroy = s["totals"]["destroy"].as_u64().unwrap();
         let errored = s["errored"].as_bool().unwrap();
+        let incomplete = s["incomplete"].as_bool().unwrap();
         let (code, v) = gate_json(&[&p]);
         assert_eq!(broke(&v, "deny delete").len() as u64, destroy, "{p}: one violation per destroyed object");
-        let should_fail = destroy > 0 || errored;
+        let should_fail = destroy > 0 || errored || incomplete;
         assert_eq!(code, if should_fail { 1 } else { 0 }, "{p}");
         assert_eq!(v["verdict"], if should_fail { "fail" } else { "pass" }, "{p}");
         assert_eq!(v["files"][0]["counts"]["delete"].as_u64().unwrap(), destroy, "{p}");
@@ -303,9 +304,9 @@ fn junit_output_parses_as_xml_with_one_case_per_rule_and_plan() {
     assert_eq!(root.tag_name().name(), "testsuites");
     let suites: Vec<_> = root.children().filter(|n| n.has_tag_name("testsuite")).collect();
     assert_eq!(suites.len(), files.len());
-    // rules in force: deny delete (default), deny forget, fail-on-checks, not-errored, recognised-actions
+    // rules in force: deny delete (default), deny forget, fail-on-checks, not-errored, complete, recognised-actions
     let cases: usize = suites.iter().map(|s| s.children().filter(|n| n.has_tag_name("testcase")).count()).sum();
-    assert_eq!(cases, 5 * (files.len() - 1) + 1);
+    assert_eq!(cases, 6 * (files.len() - 1) + 1);
     assert_eq!(root.attribute("tests").unwrap().parse::<usize>().unwrap(), cases);
     let failures = doc.descendants().filter(|n| n.has_tag_name("failure")).count();
     assert_eq!(root.attribute("failures").unwrap().parse::<usize>().unwrap(), failures);
@@ -441,4 +442,42 @@ fn a_moved_and_replaced_protected_resource_fails_the_gate() {
     assert_eq!(broke(&v, "deny delete"), ["terraform_data.scratch"]);
     let (code, _) = gate_json(&["--allow", "terraform_data.scratch", "--allow", "terraform_data.prod_db", f]);
     assert_eq!(code, 0, "both addresses allowed");
+}
+
+#[test]
+fn an_incomplete_plan_fails_unless_allowed() {
+    // Real `terraform plan -target=terraform_data.web`: "complete": false.
+    let f = "testdata/real/targeted/plan.json";
+    let (code, v) = gate_json(&[f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(rules_broken(&v), ["complete"]);
+    let (code, _) = gate_json(&["--allow-incomplete", f]);
+    assert_eq!(code, 0);
+    let (code, _) = gate_json(&["--policy", "testdata/policy/allow-incomplete.json", f]);
+    assert_eq!(code, 0, "the policy file key");
+}
+
+#[test]
+fn a_deferred_delete_fails_the_gate() {
+    let f = "testdata/edge/deferred-changes.json";
+    let (code, v) = gate_json(&["--allow-incomplete", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "deny delete"), ["kubernetes_namespace.prod"]);
+    assert_eq!(v["files"][0]["counts"]["delete"], 1);
+    assert_eq!(v["files"][0]["counts"]["invoke"], 1, "the deferred action invocation");
+}
+
+#[test]
+fn action_invocations_are_judged() {
+    let f = "testdata/edge/action-invocations.json";
+    let (code, _) = gate_json(&[f]);
+    assert_eq!(code, 0, "invoking is not destroying");
+    let (code, v) = gate_json(&["--deny", "any", f]);
+    assert_eq!(code, 1);
+    assert_eq!(broke(&v, "deny any"), ["action.aws_lambda_invoke.notify", "action.aws_lambda_invoke.warm"]);
+    let (code, v) = gate_json(&["--max", "invoke=1", f]);
+    assert_eq!(code, 1);
+    assert_eq!(v["files"][0]["counts"]["invoke"], 2);
+    let (code, _) = gate_json(&["--deny", "invoke", "testdata/real/basic/plan.json", "--allow", "*"]);
+    assert_eq!(code, 0, "--deny invoke fires only on invocations");
 }

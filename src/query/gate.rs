@@ -30,13 +30,15 @@ pub enum GateAction {
     Import,
     /// A move (`previous_address` differs from `address`).
     Move,
+    /// An action invocation (Terraform 1.14+ `action_invocations`).
+    Invoke,
     /// Any of the above.
     Any,
 }
 
 impl GateAction {
     /// Every action, in the order `--deny` lists them.
-    pub const ALL: [GateAction; 8] = [
+    pub const ALL: [GateAction; 9] = [
         GateAction::Create,
         GateAction::Update,
         GateAction::Delete,
@@ -44,11 +46,12 @@ impl GateAction {
         GateAction::Forget,
         GateAction::Import,
         GateAction::Move,
+        GateAction::Invoke,
         GateAction::Any,
     ];
 
     /// The names `--deny` and `--max` accept.
-    pub const NAMES: [&'static str; 8] = ["create", "update", "delete", "replace", "forget", "import", "move", "any"];
+    pub const NAMES: [&'static str; 9] = ["create", "update", "delete", "replace", "forget", "import", "move", "invoke", "any"];
 
     pub fn as_str(self) -> &'static str {
         Self::NAMES[self as usize]
@@ -68,6 +71,7 @@ impl GateAction {
             GateAction::Forget => "forget",
             GateAction::Import => "import",
             GateAction::Move => "move",
+            GateAction::Invoke => "invoke an action",
             GateAction::Any => "change",
         }
     }
@@ -121,6 +125,8 @@ impl Classes {
             GateAction::Forget => self.forget,
             GateAction::Import => self.import,
             GateAction::Move => self.moves,
+            // Invocations are not resource changes: counted and judged apart.
+            GateAction::Invoke => false,
             GateAction::Any => self.create || self.update || self.delete || self.replace || self.forget || self.import || self.moves,
         }
     }
@@ -148,6 +154,8 @@ pub struct Policy {
     pub protect_types: Vec<Glob>,
     pub fail_on_checks: bool,
     pub allow_errored: bool,
+    /// `--allow-incomplete`: an incomplete plan (`-target`, deferred changes) may pass.
+    pub allow_incomplete: bool,
     /// `None`: not said (allow).
     pub drift: Option<DriftPolicy>,
 }
@@ -173,6 +181,8 @@ pub struct PolicyFile {
     pub fail_on_checks: bool,
     #[serde(default)]
     pub allow_errored: bool,
+    #[serde(default)]
+    pub allow_incomplete: bool,
     #[serde(default)]
     pub drift: Option<DriftPolicy>,
 }
@@ -206,6 +216,7 @@ impl Policy {
         self.protect_types.extend(f.protect_types.iter().map(|g| Glob::new(g)));
         self.fail_on_checks |= f.fail_on_checks;
         self.allow_errored |= f.allow_errored;
+        self.allow_incomplete |= f.allow_incomplete;
         if self.drift.is_none() {
             self.drift = f.drift;
         }
@@ -247,6 +258,9 @@ impl Policy {
         }
         if !self.allow_errored {
             push(Rule::NotErrored);
+        }
+        if !self.allow_incomplete {
+            push(Rule::Complete);
         }
         if self.drift == Some(DriftPolicy::Deny) {
             push(Rule::NoDrift);
@@ -290,6 +304,8 @@ pub enum Rule {
     Checks,
     /// An errored plan fails the gate (unless `--allow-errored`).
     NotErrored,
+    /// An incomplete plan (`-target`, deferred changes) fails the gate (unless `--allow-incomplete`).
+    Complete,
     /// `--deny-drift`: drift fails the gate.
     NoDrift,
     /// Always on: an action list planview does not recognise fails the gate.
@@ -306,6 +322,7 @@ impl Rule {
             Rule::ProtectType(t) => format!("protect-type {t}"),
             Rule::Checks => "fail-on-checks".into(),
             Rule::NotErrored => "not-errored".into(),
+            Rule::Complete => "complete".into(),
             Rule::NoDrift => "deny-drift".into(),
             Rule::RecognisedActions => "recognised-actions".into(),
         }
@@ -328,8 +345,9 @@ impl Rule {
             Rule::ProtectType(t) => format!("resources of type {t} may not be destroyed or replaced"),
             Rule::Checks => "no check may fail or error".into(),
             Rule::NotErrored => "the plan must not have errored".into(),
+            Rule::Complete => "the plan must be complete (not made with -target, nothing deferred to a later plan)".into(),
             Rule::NoDrift => "no resource may have drifted".into(),
-            Rule::RecognisedActions => "every action list must be one planview recognises".into(),
+            Rule::RecognisedActions => "every change must be readable, its action list one planview recognises".into(),
         }
     }
 }
@@ -381,7 +399,9 @@ pub struct ActionCounts {
     pub import: u64,
     #[serde(rename = "move")]
     pub moves: u64,
-    /// Changes that do anything at all (`any`).
+    /// Action invocations, deferred ones included.
+    pub invoke: u64,
+    /// Changes that do anything at all, and invocations (`any`).
     pub any: u64,
 }
 
@@ -403,6 +423,7 @@ impl ActionCounts {
             GateAction::Forget => &mut self.forget,
             GateAction::Import => &mut self.import,
             GateAction::Move => &mut self.moves,
+            GateAction::Invoke => &mut self.invoke,
             GateAction::Any => &mut self.any,
         }
     }
@@ -472,10 +493,7 @@ pub fn change_words(rc: &ResourceChange<'_>) -> String {
         extra.push(format!("moved from {p}"));
     }
     if let Some(i) = &rc.change.importing {
-        extra.push(match &i.id {
-            Some(id) => format!("import id {id}"),
-            None => "imported".into(),
-        });
+        extra.push(i.words().unwrap_or_else(|| "imported".into()));
     }
     if extra.is_empty() {
         s
@@ -502,6 +520,19 @@ fn check_words(kind: &str, status: &str) -> String {
     }
 }
 
+/// What an action invocation would do, in words: `would be invoked,
+/// triggered by after_create of aws_instance.web`.
+pub fn invocation_words(a: &crate::model::ActionInvocation<'_>) -> String {
+    let mut s = "would be invoked".to_string();
+    if let Some(t) = a.trigger_words() {
+        s.push_str(&format!(", triggered by {t}"));
+    }
+    if let Some(r) = &a.deferred_reason {
+        s = format!("deferred to a later plan ({r}): {s}");
+    }
+    s
+}
+
 /// The action key of a change for a violation (`move`/`import` for no-ops that do those).
 fn action_key(rc: &ResourceChange<'_>) -> String {
     match rc.kind() {
@@ -523,8 +554,24 @@ const MAX_NAMED: usize = 5;
 pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
     let rules = policy.rules();
     let mut counts = ActionCounts::default();
-    let classes: Vec<Classes> = p.resource_changes.iter().map(Classes::of).collect();
+    // Deferred changes are judged like the others, their reason in the words.
+    let (deferred, mut unreadable) = p.deferred_changes();
+    let (invocations, bad) = p.action_invocations();
+    unreadable.extend(bad);
+    let all: Vec<(&ResourceChange<'_>, Option<&str>)> = p
+        .resource_changes
+        .iter()
+        .map(|rc| (rc, None))
+        .chain(deferred.iter().map(|d| (&d.resource_change, Some(d.reason.as_str()))))
+        .collect();
+    let classes: Vec<Classes> = all.iter().map(|(rc, _)| Classes::of(rc)).collect();
     classes.iter().for_each(|c| counts.add(c));
+    counts.invoke = invocations.len() as u64;
+    counts.any += counts.invoke;
+    let words = |rc: &ResourceChange<'_>, deferred: Option<&str>| match deferred {
+        Some(r) => format!("deferred to a later plan ({r}): {}", change_words(rc)),
+        None => change_words(rc),
+    };
     let summary = summarize_plan(p);
     let mut violations = Vec::new();
     let mut outcomes = Vec::new();
@@ -534,20 +581,28 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
         let mut v = |address: Option<&str>, action: String, reason: String| {
             violations.push(Violation { rule: id.clone(), address: address.map(str::to_string), action, reason });
         };
-        let changes = p.resource_changes.iter().zip(&classes);
+        let changes = all.iter().map(|(rc, d)| (*rc, *d)).zip(&classes);
         match rule {
             Rule::Deny { action, .. } => {
-                for (rc, c) in changes {
+                for ((rc, d), c) in changes {
                     if c.has(*action) && !policy.allowed(*action, rc) {
-                        v(Some(&rc.address), action_key(rc), change_words(rc));
+                        v(Some(&rc.address), action_key(rc), words(rc, d));
+                    }
+                }
+                if matches!(action, GateAction::Invoke | GateAction::Any) {
+                    for a in &invocations {
+                        v(Some(&a.address), "invoke".into(), invocation_words(a));
                     }
                 }
             }
             Rule::Max { action, limit } => {
-                let hits: Vec<&str> = changes
-                    .filter(|(rc, c)| c.has(*action) && !policy.allowed(*action, rc))
-                    .map(|(rc, _)| rc.address.as_str())
+                let mut hits: Vec<&str> = changes
+                    .filter(|((rc, _), c)| c.has(*action) && !policy.allowed(*action, rc))
+                    .map(|((rc, _), _)| rc.address.as_str())
                     .collect();
+                if matches!(action, GateAction::Invoke | GateAction::Any) {
+                    hits.extend(invocations.iter().map(|a| a.address.as_str()));
+                }
                 if hits.len() as u64 > *limit {
                     let mut named = hits.iter().take(MAX_NAMED).copied().collect::<Vec<_>>().join(", ");
                     if hits.len() > MAX_NAMED {
@@ -562,19 +617,19 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
             }
             Rule::Protect(g) => {
                 let glob = Glob::new(g);
-                for (rc, c) in changes {
+                for ((rc, d), c) in changes {
                     // Protected under either address: moving an object does
                     // not take it out of protection.
                     if c.delete && addresses_of(rc).any(|a| glob.matches(a)) {
-                        v(Some(&rc.address), action_key(rc), change_words(rc));
+                        v(Some(&rc.address), action_key(rc), words(rc, d));
                     }
                 }
             }
             Rule::ProtectType(t) => {
                 let glob = Glob::new(t);
-                for (rc, c) in changes {
+                for ((rc, d), c) in changes {
                     if c.delete && glob.matches_exactly(&rc.type_) {
-                        v(Some(&rc.address), action_key(rc), format!("{} (type {})", change_words(rc), rc.type_));
+                        v(Some(&rc.address), action_key(rc), format!("{} (type {})", words(rc, d), rc.type_));
                     }
                 }
             }
@@ -596,6 +651,26 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
                     );
                 }
             }
+            Rule::Complete => {
+                let deferred_invocations = invocations.iter().filter(|a| a.deferred_reason.is_some()).count();
+                if p.complete == Some(false) && !p.errored {
+                    // Errored plans are always incomplete: `not-errored` judges them.
+                    v(
+                        None,
+                        "incomplete".into(),
+                        "the plan is incomplete (made with -target, or with changes deferred to a later plan): what it leaves out is not judged".into(),
+                    );
+                } else if !deferred.is_empty() || deferred_invocations > 0 {
+                    v(
+                        None,
+                        "incomplete".into(),
+                        format!(
+                            "{} change(s) and {deferred_invocations} action invocation(s) are deferred to a later plan",
+                            deferred.len()
+                        ),
+                    );
+                }
+            }
             Rule::NoDrift => {
                 for rc in &p.resource_drift {
                     let kind = rc.kind();
@@ -608,7 +683,14 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
                 }
             }
             Rule::RecognisedActions => {
-                for rc in &p.resource_changes {
+                for u in &unreadable {
+                    v(
+                        Some(&u.at),
+                        "unreadable".into(),
+                        format!("planview cannot read it ({}): the gate fails closed", crate::sanitize::line(&u.why)),
+                    );
+                }
+                for (rc, _) in &all {
                     let kind = rc.kind();
                     if let ChangeKind::Unknown(list) = &kind {
                         let list: Vec<&str> = list.iter().map(|a| a.as_str()).collect();
@@ -629,7 +711,7 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
         verdict: if violations.is_empty() { "pass" } else { "fail" },
         terraform_version: p.terraform_version.clone(),
         errored: p.errored,
-        plan_line: if summary.has_changes { summary.plan_line } else { "No changes.".into() },
+        plan_line: summary.plan_line,
         counts,
         drift: p.resource_drift.len() as u64,
         rules: outcomes,
@@ -832,6 +914,57 @@ mod tests {
         // pass and unknown do not fail.
         let p = plan(r#"{"format_version":"1.2","checks":[{"address":{"kind":"check","to_display":"check.x"},"status":"unknown"}]}"#);
         assert!(evaluate(&p, &policy).passed());
+    }
+
+    #[test]
+    fn unreadable_deferred_changes_and_invocations_fail_closed() {
+        for json in [
+            r#"{"format_version":"1.2","deferred_changes":[{"reason":"x"}]}"#,
+            r#"{"format_version":"1.2","deferred_changes":{"a":1}}"#,
+            r#"{"format_version":"1.2","deferred_changes":[{"reason":"x","resource_change":7}]}"#,
+            r#"{"format_version":"1.2","action_invocations":[{"type":"t"}]}"#,
+            r#"{"format_version":"1.2","deferred_action_invocations":[{"reason":"x"}]}"#,
+        ] {
+            let policy = Policy { allow_incomplete: true, allow: vec![Glob::new("*")], ..Default::default() };
+            let v = evaluate(&plan(json), &policy);
+            assert_eq!(v.violations.len(), 1, "{json}: {:?}", v.violations);
+            assert_eq!((v.violations[0].rule.as_str(), v.violations[0].action.as_str()), ("recognised-actions", "unreadable"), "{json}");
+        }
+    }
+
+    #[test]
+    fn deferred_changes_are_judged_and_make_the_plan_incomplete() {
+        let p = plan(
+            r#"{"format_version":"1.2","complete":true,"deferred_changes":[
+            {"reason":"provider_config_unknown","resource_change":{"address":"a.b","type":"a","mode":"managed","change":{"actions":["delete"]}}}]}"#,
+        );
+        let v = evaluate(&p, &Policy::default());
+        assert_eq!(addresses(&v, "deny delete"), ["a.b"]);
+        assert!(v.violations[0].reason.starts_with("deferred to a later plan (provider_config_unknown)"), "{:?}", v.violations[0]);
+        assert_eq!(v.violations.iter().filter(|x| x.rule == "complete").count(), 1, "deferred means incomplete");
+        assert_eq!(v.counts.delete, 1);
+        let policy = Policy { allow_incomplete: true, allow: vec![Glob::new("a.*")], ..Default::default() };
+        assert!(evaluate(&p, &policy).passed());
+    }
+
+    #[test]
+    fn invocations_are_their_own_action_and_part_of_any() {
+        let p = plan(
+            r#"{"format_version":"1.2","action_invocations":[
+            {"address":"action.t.a","type":"t","name":"a","invoke_action_trigger":{}},
+            {"address":"action.t.b","type":"t","name":"b","lifecycle_action_trigger":{"triggering_resource_address":"x.y","action_trigger_event":"after_create"}}]}"#,
+        );
+        assert!(evaluate(&p, &Policy::default()).passed());
+        for a in [GateAction::Invoke, GateAction::Any] {
+            let v = evaluate(&p, &Policy { deny: vec![a], ..Default::default() });
+            assert_eq!(addresses(&v, &format!("deny {a}")), ["action.t.a", "action.t.b"]);
+        }
+        let v = evaluate(&p, &Policy { max: vec![(GateAction::Invoke, 1)], ..Default::default() });
+        assert_eq!(v.violations.len(), 1);
+        assert!(evaluate(&p, &Policy { max: vec![(GateAction::Invoke, 2)], ..Default::default() }).passed());
+        assert_eq!((v.counts.invoke, v.counts.any), (2, 2));
+        let v = evaluate(&p, &Policy { deny: vec![GateAction::Invoke], ..Default::default() });
+        assert!(v.violations[1].reason.contains("triggered by after_create of x.y"), "{:?}", v.violations[1]);
     }
 
     #[test]
