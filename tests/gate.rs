@@ -331,7 +331,8 @@ fn github_annotations_are_escaped_one_command_per_line() {
         let (props, _msg) = l["::error ".len()..].split_once("::").unwrap();
         assert!(!props["title=".len()..].contains([':', ',']), "property not escaped: {props}");
     }
-    assert!(lines[0].contains("100%25"), "{}", lines[0]);
+    assert!(lines[0].starts_with("::error title=planview gate::FAILED"), "the verdict first: {}", lines[0]);
+    assert!(lines[1].contains("100%25"), "{}", lines[1]);
     assert!(!text.contains('\r') && !text.contains('\u{1b}'));
     assert!(!lines.iter().any(|l| l.starts_with("::warning")), "no injected command");
     let out = planview(&["gate", "--format", "github", "testdata/real/noop/plan.json"]);
@@ -480,4 +481,53 @@ fn action_invocations_are_judged() {
     assert_eq!(v["files"][0]["counts"]["invoke"], 2);
     let (code, _) = gate_json(&["--deny", "invoke", "testdata/real/basic/plan.json", "--allow", "*"]);
     assert_eq!(code, 0, "--deny invoke fires only on invocations");
+}
+
+#[test]
+fn github_puts_the_verdict_first_and_at_most_nine_violation_annotations() {
+    let out = planview(&["gate", "--format", "github", "--deny", "any", "--deny", "create", REPLACE]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("::error title=planview gate::FAILED: "), "{text}");
+    let (_, v) = gate_json(&["--deny", "any", "--deny", "create", REPLACE]);
+    let n = v["total"]["violations"].as_u64().unwrap() as usize;
+    assert!(n > 10, "the fixture must break more rules than GitHub shows: {n}");
+    let errors = lines.iter().filter(|l| l.starts_with("::error")).count();
+    assert_eq!(errors, 10, "the verdict and 9 violations: {text}");
+    let notices: Vec<&&str> = lines.iter().filter(|l| l.starts_with("::notice")).collect();
+    assert_eq!(notices.len(), 1, "{text}");
+    assert!(notices[0].ends_with(&format!("::{} more violation(s): see the job log, or --format json", n - 9)), "{text}");
+    // The rest are in the log, as plain lines.
+    assert_eq!(lines.iter().filter(|l| l.starts_with("planview gate: ")).count(), n - 9);
+}
+
+#[test]
+fn a_passing_gate_prints_no_fail_in_any_format() {
+    // Atlantis' custom policy check fails any output containing "fail". The only
+    // exceptions are JSON contracts: the key "failed" (total) and the rule id
+    // "fail-on-checks"; and JUnit's `failures="0"` attributes (its XML schema).
+    let flags = ["--fail-on-checks", "--deny-drift", "--allow-errored", "--allow-incomplete", "--allow", "*", "--max", "create=1000"];
+    let mut passed = 0;
+    for plan in real_plans() {
+        let p = rel(&plan);
+        for format in ["table", "markdown", "github", "junit", "json"] {
+            let mut args = vec!["gate", "--format", format];
+            args.extend(flags);
+            args.push(&p);
+            let out = planview(&args);
+            if out.status.code() != Some(0) {
+                continue;
+            }
+            passed += 1;
+            let text = String::from_utf8(out.stdout).unwrap().to_lowercase();
+            let text = match format {
+                "json" => text.replace("\"failed\":", "").replace("\"fail-on-checks\"", ""),
+                "junit" => text.replace("failures=\"0\"", ""),
+                _ => text,
+            };
+            assert!(!text.contains("fail"), "{p} ({format}) passed but prints \"fail\":\n{text}");
+        }
+    }
+    assert!(passed >= 50, "too few passing runs: {passed}");
 }

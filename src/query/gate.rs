@@ -343,7 +343,7 @@ impl Rule {
             Rule::Max { action, limit } => format!("at most {limit} change(s) may {}", action.verb()),
             Rule::Protect(g) => format!("addresses matching {g} may not be destroyed or replaced"),
             Rule::ProtectType(t) => format!("resources of type {t} may not be destroyed or replaced"),
-            Rule::Checks => "no check may fail or error".into(),
+            Rule::Checks => "every check must pass (or be unknown until apply)".into(),
             Rule::NotErrored => "the plan must not have errored".into(),
             Rule::Complete => "the plan must be complete (not made with -target, nothing deferred to a later plan)".into(),
             Rule::NoDrift => "no resource may have drifted".into(),
