@@ -498,8 +498,9 @@ fn github_puts_the_verdict_first_and_at_most_nine_violation_annotations() {
     let notices: Vec<&&str> = lines.iter().filter(|l| l.starts_with("::notice")).collect();
     assert_eq!(notices.len(), 1, "{text}");
     assert!(notices[0].ends_with(&format!("::{} more violation(s): see the job log, or --format json", n - 9)), "{text}");
-    // The rest are in the log, as plain lines.
+    // The rest are in the log, as plain lines in a group.
     assert_eq!(lines.iter().filter(|l| l.starts_with("planview gate: ")).count(), n - 9);
+    assert_eq!(lines.last(), Some(&"::endgroup::"));
 }
 
 #[test]

@@ -187,8 +187,7 @@ pub fn check_results(checks: Option<&[CheckObject]>, condition_results: Option<&
 
 /// Check instances counted by status, the four usual keys always present.
 pub fn count_by_status(items: &[CheckItem]) -> std::collections::BTreeMap<String, u64> {
-    let mut m: std::collections::BTreeMap<String, u64> =
-        ["pass", "fail", "error", "unknown"].iter().map(|k| (k.to_string(), 0)).collect();
+    let mut m: std::collections::BTreeMap<String, u64> = ["pass", "fail", "error", "unknown"].iter().map(|k| (k.to_string(), 0)).collect();
     for i in items {
         *m.entry(i.status.clone()).or_default() += 1;
     }

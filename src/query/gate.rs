@@ -275,8 +275,7 @@ impl Policy {
     /// object is allowed only when both its address and its previous address
     /// are: a `moved` block must not carry an object out of protection.
     fn allowed(&self, action: GateAction, rc: &ResourceChange<'_>) -> bool {
-        matches!(action, GateAction::Delete | GateAction::Replace)
-            && addresses_of(rc).all(|a| self.allow.iter().any(|g| g.matches(a)))
+        matches!(action, GateAction::Delete | GateAction::Replace) && addresses_of(rc).all(|a| self.allow.iter().any(|g| g.matches(a)))
     }
 
     /// The policy as plain data (for the JSON report).
@@ -516,7 +515,7 @@ fn check_words(kind: &str, status: &str) -> String {
         CheckStatus::Fail => format!("{what} failed"),
         CheckStatus::Error => format!("{what} errored"),
         CheckStatus::Missing => format!("{what} has no status: the gate fails closed"),
-        _ => format!("{what} has status {status:?}, which planview does not know: the gate fails closed"),
+        _ => format!("{what} has status \"{status}\", which planview does not know: the gate fails closed"),
     }
 }
 

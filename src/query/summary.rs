@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum Summary {
-    Plan(PlanSummary),
-    State(StateSummary),
+    Plan(Box<PlanSummary>),
+    State(Box<StateSummary>),
 }
 
 /// Totals as the CLI's `Plan:` line counts them (managed resources only).
@@ -237,8 +237,8 @@ impl Summary {
 
 pub fn summarize(doc: &Document<'_>, vis: &Visibility) -> Result<Summary, String> {
     match doc {
-        Document::Plan(p) => Ok(Summary::Plan(summarize_plan(p))),
-        Document::State(s) => summarize_state(s, vis).map(Summary::State),
+        Document::Plan(p) => Ok(Summary::Plan(Box::new(summarize_plan(p)))),
+        Document::State(s) => summarize_state(s, vis).map(|s| Summary::State(Box::new(s))),
     }
 }
 
@@ -389,7 +389,7 @@ impl PlanVisitor for PlanAccumulator {
         }
         let plain_noop = kind == ChangeKind::NoOp && !moved && rc.change.importing.is_none();
         // The CLI lists every change but plain no-ops and deleted data sources.
-        if !plain_noop && !(kind == ChangeKind::Delete && rc.mode != Mode::Managed) {
+        if !(plain_noop || kind == ChangeKind::Delete && rc.mode != Mode::Managed) {
             self.listed += 1;
         }
         if !plain_noop {
@@ -422,10 +422,8 @@ impl PlanAccumulator {
         let (deferred, mut unreadable) = p.deferred_changes();
         let (invocations, bad) = p.action_invocations();
         unreadable.extend(bad);
-        let deferred_changes: Vec<ResourceEntry> = deferred
-            .iter()
-            .map(|d| ResourceEntry { deferred_reason: Some(d.reason.clone()), ..entry(&d.resource_change) })
-            .collect();
+        let deferred_changes: Vec<ResourceEntry> =
+            deferred.iter().map(|d| ResourceEntry { deferred_reason: Some(d.reason.clone()), ..entry(&d.resource_change) }).collect();
         let action_invocations: Vec<InvocationEntry> = invocations.iter().map(InvocationEntry::of).collect();
         let deferred_invocations = action_invocations.iter().any(|a| a.deferred_reason.is_some());
         // Nothing in the JSON says "refresh-only" (REALITY); Terraform leaves

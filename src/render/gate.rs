@@ -302,10 +302,13 @@ pub fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Resu
     if !rest.is_empty() {
         let msg = format!("{} more violation(s): see the job log, or --format json", rest.len());
         writeln!(w, "::notice title={}::{}", gh_property("planview gate"), gh_data(&msg))?;
+        writeln!(w, "::group::{}", gh_data(&format!("planview gate: {} more violation(s)", rest.len())))?;
         for (title, msg) in rest {
-            // Plain log lines: they start with "planview", never with "::".
+            // Plain log lines after a fixed prefix ("planview gate: "): no
+            // input starts a line, so none is a command.
             writeln!(w, "{}: {}", line(title), line(msg))?;
         }
+        writeln!(w, "::endgroup::")?;
     }
     Ok(())
 }
