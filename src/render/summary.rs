@@ -398,6 +398,17 @@ fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
         if p.output_changes.is_empty() { "none".into() } else { counts_line(&p.output_changes, md_cell) }
     ));
     blocks.push(Block::Keep(s));
+    if !p.resources.is_empty() {
+        blocks.push(Block::Rows {
+            open: format!(
+                "\n<details><summary>{} resource change(s)</summary>\n\n| action | address | details |\n|---|---|---|\n",
+                p.resources.len()
+            ),
+            rows: resource_rows(&p.resources),
+            close: "\n</details>\n".into(),
+            what: format!("resource changes of {}", md_code(file)),
+        });
+    }
     if !p.deferred_changes.is_empty() {
         blocks.push(Block::Rows {
             open: format!(
@@ -435,18 +446,6 @@ fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
             what: format!("drift of {}", md_code(file)),
         });
     }
-    if p.resources.is_empty() {
-        return;
-    }
-    blocks.push(Block::Rows {
-        open: format!(
-            "\n<details><summary>{} resource change(s)</summary>\n\n| action | address | details |\n|---|---|---|\n",
-            p.resources.len()
-        ),
-        rows: resource_rows(&p.resources),
-        close: "\n</details>\n".into(),
-        what: format!("resource changes of {}", md_code(file)),
-    });
 }
 
 fn resource_rows(resources: &[ResourceEntry]) -> Vec<String> {
