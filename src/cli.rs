@@ -360,7 +360,8 @@ pub struct GateArgs {
 
     /// Deny every change that does ACTION (repeatable): create, update, delete (a
     /// replace and a deposed object's destruction are deletes), replace, forget,
-    /// import, move, any. `--deny delete` or `--deny any` replaces the default rule.
+    /// import, move, invoke (a Terraform 1.14 action invocation), any. `--deny
+    /// delete` or `--deny any` replaces the default rule.
     #[arg(long, value_name = "ACTION", value_parser = clap::builder::PossibleValuesParser::new(crate::query::gate::GateAction::NAMES))]
     pub deny: Vec<String>,
 

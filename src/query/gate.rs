@@ -448,7 +448,8 @@ pub struct PlanVerdict {
     pub verdict: &'static str,
     pub terraform_version: Option<String>,
     pub errored: bool,
-    /// The CLI's `Plan:` line, recomputed (`No changes.` when nothing changes).
+    /// What the CLI prints for the plan, recomputed: its `Plan:` line or the
+    /// sentence it prints instead (see [`crate::query::summary::PlanSummary::plan_line`]).
     pub plan_line: String,
     pub counts: ActionCounts,
     pub drift: u64,
