@@ -407,7 +407,8 @@ pub struct GateArgs {
 
     /// Deny every change that does ACTION (repeatable): create, update, delete (a
     /// replace and a deposed object's destruction are deletes), replace, forget,
-    /// import, move, any. `--deny delete` or `--deny any` replaces the default rule.
+    /// import, move, invoke (a Terraform 1.14 action invocation), any. `--deny
+    /// delete` or `--deny any` replaces the default rule.
     #[arg(long, value_name = "ACTION", value_parser = clap::builder::PossibleValuesParser::new(crate::query::gate::GateAction::NAMES))]
     pub deny: Vec<String>,
 
@@ -438,6 +439,11 @@ pub struct GateArgs {
     /// Let an errored plan pass (by default an errored plan fails the gate).
     #[arg(long)]
     pub allow_errored: bool,
+
+    /// Let an incomplete plan pass (`-target`, changes deferred to a later plan;
+    /// by default it fails the gate).
+    #[arg(long)]
+    pub allow_incomplete: bool,
 
     /// Drift (`resource_drift`) does not fail the gate (the default; overrides a policy file).
     #[arg(long, conflicts_with = "deny_drift")]
@@ -780,6 +786,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         protect_types: a.protect_type.iter().map(|g| Glob::new(g)).collect(),
         fail_on_checks: a.fail_on_checks,
         allow_errored: a.allow_errored,
+        allow_incomplete: a.allow_incomplete,
         drift: if a.deny_drift {
             Some(DriftPolicy::Deny)
         } else if a.allow_drift {

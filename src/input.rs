@@ -850,7 +850,9 @@ fn looks_utf16(bytes: &[u8]) -> bool {
 fn classify<'a>(name: &str, raw: RawDocument<'a>) -> Result<Document<'a>, InputError> {
     let version_value = raw.format_version.clone().or_else(|| raw.plan_format_version.clone());
     let hcp = raw.format_version.is_none() && raw.plan_format_version.is_some();
-    if raw.other_keys.iter().any(|k| k == "provider_schemas") && !hcp {
+    // A plan can carry `provider_schemas` too (OpenTofu's cloud redacted
+    // plans): keys only plans have make it a plan.
+    if raw.other_keys.iter().any(|k| k == "provider_schemas") && !hcp && !raw.plan_keys {
         return Err(InputError::new(name, "this is provider schemas output (`providers schema -json`), not a plan or state")
             .hint("run `tofu show -json PLANFILE` or `terraform show -json PLANFILE`"));
     }

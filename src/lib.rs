@@ -312,7 +312,7 @@ pub fn summary_streamed(
     match &doc {
         input::Document::Plan(p) => {
             stream::visit_rest(p, &mut acc);
-            Ok((query::summary::Summary::Plan(acc.finish(p)), masker))
+            Ok((query::summary::Summary::Plan(Box::new(acc.finish(p))), masker))
         }
         input::Document::State(_) => {
             query::summary::summarize(&doc, &vis.with(&masker)).map(|s| (s, masker)).map_err(|m| InputError::new(name, m))

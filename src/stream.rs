@@ -112,6 +112,7 @@ const KEPT: &[&str] = &[
     "condition_results",
     "deferred_changes",
     "action_invocations",
+    "deferred_action_invocations",
     "timestamp",
     "applyable",
     "complete",

@@ -51,9 +51,10 @@ fn default_rule_agrees_with_the_summary_destroy_count_on_every_real_plan() {
         let s: Value = serde_json::from_slice(&summary.stdout).unwrap();
         let destroy = s["totals"]["destroy"].as_u64().unwrap();
         let errored = s["errored"].as_bool().unwrap();
+        let incomplete = s["incomplete"].as_bool().unwrap();
         let (code, v) = gate_json(&[&p]);
         assert_eq!(broke(&v, "deny delete").len() as u64, destroy, "{p}: one violation per destroyed object");
-        let should_fail = destroy > 0 || errored;
+        let should_fail = destroy > 0 || errored || incomplete;
         assert_eq!(code, if should_fail { 1 } else { 0 }, "{p}");
         assert_eq!(v["verdict"], if should_fail { "fail" } else { "pass" }, "{p}");
         assert_eq!(v["files"][0]["counts"]["delete"].as_u64().unwrap(), destroy, "{p}");
@@ -303,9 +304,9 @@ fn junit_output_parses_as_xml_with_one_case_per_rule_and_plan() {
     assert_eq!(root.tag_name().name(), "testsuites");
     let suites: Vec<_> = root.children().filter(|n| n.has_tag_name("testsuite")).collect();
     assert_eq!(suites.len(), files.len());
-    // rules in force: deny delete (default), deny forget, fail-on-checks, not-errored, recognised-actions
+    // rules in force: deny delete (default), deny forget, fail-on-checks, not-errored, complete, recognised-actions
     let cases: usize = suites.iter().map(|s| s.children().filter(|n| n.has_tag_name("testcase")).count()).sum();
-    assert_eq!(cases, 5 * (files.len() - 1) + 1);
+    assert_eq!(cases, 6 * (files.len() - 1) + 1);
     assert_eq!(root.attribute("tests").unwrap().parse::<usize>().unwrap(), cases);
     let failures = doc.descendants().filter(|n| n.has_tag_name("failure")).count();
     assert_eq!(root.attribute("failures").unwrap().parse::<usize>().unwrap(), failures);
@@ -330,7 +331,8 @@ fn github_annotations_are_escaped_one_command_per_line() {
         let (props, _msg) = l["::error ".len()..].split_once("::").unwrap();
         assert!(!props["title=".len()..].contains([':', ',']), "property not escaped: {props}");
     }
-    assert!(lines[0].contains("100%25"), "{}", lines[0]);
+    assert!(lines[0].starts_with("::error title=planview gate::FAILED"), "the verdict first: {}", lines[0]);
+    assert!(lines[1].contains("100%25"), "{}", lines[1]);
     assert!(!text.contains('\r') && !text.contains('\u{1b}'));
     assert!(!lines.iter().any(|l| l.starts_with("::warning")), "no injected command");
     let out = planview(&["gate", "--format", "github", "testdata/real/noop/plan.json"]);
@@ -414,4 +416,119 @@ fn completions_and_man_page_come_from_the_clap_definitions() {
     let man = String::from_utf8(out.stdout).unwrap();
     assert!(man.contains(".TH planview-gate") && man.contains("protect\\-type"), "{}", &man[..400.min(man.len())]);
     assert_eq!(planview(&["man", "nope"]).status.code(), Some(2));
+}
+
+#[test]
+fn fail_on_checks_agrees_with_checks_on_condition_results() {
+    // Terraform 1.2-1.4 plans carry `condition_results`, not `checks`: the
+    // `checks` command fails on them, so must the gate and the summary count them.
+    let f = "testdata/edge/condition-results.json";
+    let checks = planview(&["checks", f]);
+    assert_eq!(checks.status.code(), Some(1));
+    let (code, v) = gate_json(&["--fail-on-checks", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "fail-on-checks"), ["aws_instance.web", "output.api_url"]);
+    let s: Value = serde_json::from_slice(&planview(&["summary", "--format", "json", f]).stdout).unwrap();
+    assert_eq!((s["checks"]["fail"].as_u64(), s["checks"]["pass"].as_u64()), (Some(2), Some(1)), "{s}");
+}
+
+#[test]
+fn a_moved_and_replaced_protected_resource_fails_the_gate() {
+    // Real plan: `moved { from = terraform_data.prod_db, to = terraform_data.scratch }`
+    // and a triggers_replace change in the same plan.
+    let f = "testdata/real/moved-replaced/plan.json";
+    let (code, v) = gate_json(&["--protect", "terraform_data.prod_db", "--allow", "terraform_data.scratch", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "protect terraform_data.prod_db"), ["terraform_data.scratch"]);
+    assert_eq!(broke(&v, "deny delete"), ["terraform_data.scratch"]);
+    let (code, _) = gate_json(&["--allow", "terraform_data.scratch", "--allow", "terraform_data.prod_db", f]);
+    assert_eq!(code, 0, "both addresses allowed");
+}
+
+#[test]
+fn an_incomplete_plan_fails_unless_allowed() {
+    // Real `terraform plan -target=terraform_data.web`: "complete": false.
+    let f = "testdata/real/targeted/plan.json";
+    let (code, v) = gate_json(&[f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(rules_broken(&v), ["complete"]);
+    let (code, _) = gate_json(&["--allow-incomplete", f]);
+    assert_eq!(code, 0);
+    let (code, _) = gate_json(&["--policy", "testdata/policy/allow-incomplete.json", f]);
+    assert_eq!(code, 0, "the policy file key");
+}
+
+#[test]
+fn a_deferred_delete_fails_the_gate() {
+    let f = "testdata/edge/deferred-changes.json";
+    let (code, v) = gate_json(&["--allow-incomplete", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "deny delete"), ["kubernetes_namespace.prod"]);
+    assert_eq!(v["files"][0]["counts"]["delete"], 1);
+    assert_eq!(v["files"][0]["counts"]["invoke"], 1, "the deferred action invocation");
+}
+
+#[test]
+fn action_invocations_are_judged() {
+    let f = "testdata/edge/action-invocations.json";
+    let (code, _) = gate_json(&[f]);
+    assert_eq!(code, 0, "invoking is not destroying");
+    let (code, v) = gate_json(&["--deny", "any", f]);
+    assert_eq!(code, 1);
+    assert_eq!(broke(&v, "deny any"), ["action.aws_lambda_invoke.notify", "action.aws_lambda_invoke.warm"]);
+    let (code, v) = gate_json(&["--max", "invoke=1", f]);
+    assert_eq!(code, 1);
+    assert_eq!(v["files"][0]["counts"]["invoke"], 2);
+    let (code, _) = gate_json(&["--deny", "invoke", "testdata/real/basic/plan.json", "--allow", "*"]);
+    assert_eq!(code, 0, "--deny invoke fires only on invocations");
+}
+
+#[test]
+fn github_puts_the_verdict_first_and_at_most_nine_violation_annotations() {
+    let out = planview(&["gate", "--format", "github", "--deny", "any", "--deny", "create", REPLACE]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("::error title=planview gate::FAILED: "), "{text}");
+    let (_, v) = gate_json(&["--deny", "any", "--deny", "create", REPLACE]);
+    let n = v["total"]["violations"].as_u64().unwrap() as usize;
+    assert!(n > 10, "the fixture must break more rules than GitHub shows: {n}");
+    let errors = lines.iter().filter(|l| l.starts_with("::error")).count();
+    assert_eq!(errors, 10, "the verdict and 9 violations: {text}");
+    let notices: Vec<&&str> = lines.iter().filter(|l| l.starts_with("::notice")).collect();
+    assert_eq!(notices.len(), 1, "{text}");
+    assert!(notices[0].ends_with(&format!("::{} more violation(s): see the job log, or --format json", n - 9)), "{text}");
+    // The rest are in the log, as plain lines in a group.
+    assert_eq!(lines.iter().filter(|l| l.starts_with("planview gate: ")).count(), n - 9);
+    assert_eq!(lines.last(), Some(&"::endgroup::"));
+}
+
+#[test]
+fn a_passing_gate_prints_no_fail_in_any_format() {
+    // Atlantis' custom policy check fails any output containing "fail". The only
+    // exceptions are JSON contracts: the key "failed" (total) and the rule id
+    // "fail-on-checks"; and JUnit's `failures="0"` attributes (its XML schema).
+    let flags = ["--fail-on-checks", "--deny-drift", "--allow-errored", "--allow-incomplete", "--allow", "*", "--max", "create=1000"];
+    let mut passed = 0;
+    for plan in real_plans() {
+        let p = rel(&plan);
+        for format in ["table", "markdown", "github", "junit", "json"] {
+            let mut args = vec!["gate", "--format", format];
+            args.extend(flags);
+            args.push(&p);
+            let out = planview(&args);
+            if out.status.code() != Some(0) {
+                continue;
+            }
+            passed += 1;
+            let text = String::from_utf8(out.stdout).unwrap().to_lowercase();
+            let text = match format {
+                "json" => text.replace("\"failed\":", "").replace("\"fail-on-checks\"", ""),
+                "junit" => text.replace("failures=\"0\"", ""),
+                _ => text,
+            };
+            assert!(!text.contains("fail"), "{p} ({format}) passed but prints \"fail\":\n{text}");
+        }
+    }
+    assert!(passed >= 50, "too few passing runs: {passed}");
 }

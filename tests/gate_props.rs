@@ -76,6 +76,8 @@ fn direct_count(entries: &[Entry], a: GateAction) -> u64 {
                 GateAction::Forget => forget,
                 GateAction::Import => e.importing,
                 GateAction::Move => e.moved,
+                // The generated plans invoke no action.
+                GateAction::Invoke => false,
                 GateAction::Any => create || update || delete || forget || e.importing || e.moved,
             }
         })

@@ -143,3 +143,133 @@ fn copies_of_secrets_in_jsonencode_form_and_sensitive_numbers_are_never_printed(
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("987654321") && text.contains(r"S3cret\\u0026Pass"), "{text}");
 }
+
+/// `summary --format FORMAT` of a file, and of the same bytes on stdin (streamed).
+fn summary_both(format: &str, file: &str) -> (String, String) {
+    let out = planview(&["summary", "--format", format, file]);
+    assert_eq!(out.status.code(), Some(0), "{file}: {}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(root().join(file)).unwrap();
+    let piped = planview_with_stdin(&["summary", "--format", format], Some(&bytes));
+    assert_eq!(piped.status.code(), Some(0), "{file} on stdin: {}", String::from_utf8_lossy(&piped.stderr));
+    (String::from_utf8(out.stdout).unwrap(), String::from_utf8(piped.stdout).unwrap())
+}
+
+fn summary_value(file: &str) -> serde_json::Value {
+    let (whole, piped) = summary_both("json", file);
+    let v: serde_json::Value = serde_json::from_str(&whole).unwrap();
+    let mut p: serde_json::Value = serde_json::from_str(&piped).unwrap();
+    p["file"] = v["file"].clone();
+    assert_eq!(v, p, "{file}: whole and streamed summaries differ");
+    assert_valid("summary.schema.json", &v, file);
+    v
+}
+
+#[test]
+fn plan_line_is_what_the_cli_printed_on_every_real_fixture() {
+    // plan-line.txt holds the CLI's own line (or, without one, the sentence it
+    // printed instead, wrapped): compare with blanks normalised.
+    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut compared = 0;
+    for plan in &real_plans() {
+        let Ok(text) = std::fs::read_to_string(plan.with_file_name("plan-line.txt")) else { continue };
+        let v = summary_value(&rel(plan));
+        assert_eq!(v["plan_line"].as_str().unwrap(), norm(&text), "{}", rel(plan));
+        let gate = planview(&["gate", "--format", "json", "--allow-errored", "--allow-incomplete", &rel(plan)]);
+        let g: serde_json::Value = serde_json::from_slice(&gate.stdout).unwrap();
+        assert_eq!(g["files"][0]["plan_line"], v["plan_line"], "{}: the gate says the same", rel(plan));
+        compared += 1;
+    }
+    assert!(compared >= 20, "only {compared} fixtures compared");
+}
+
+#[test]
+fn errored_plan_without_changes_says_planning_failed_not_no_changes() {
+    let p = br#"{"format_version":"1.2","errored":true,"complete":false,"resource_changes":[]}"#;
+    let out = planview_with_stdin(&["summary", "--format", "json"], Some(p));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["plan_line"], "Planning failed. Terraform encountered an error while generating this plan.");
+    let out = planview_with_stdin(&["summary"], Some(p));
+    let t = String::from_utf8(out.stdout).unwrap();
+    assert!(!t.contains("No changes"), "{t}");
+}
+
+#[test]
+fn refresh_only_drift_is_listed() {
+    let f = "testdata/edge/drift-refresh-only.json";
+    let v = summary_value(f);
+    let drifted = v["drifted"].as_array().unwrap();
+    assert_eq!(drifted.len() as u64, v["drift"].as_u64().unwrap());
+    assert!(!drifted.is_empty());
+    let (table, _) = summary_both("table", f);
+    let (md, _) = summary_both("markdown", f);
+    for r in drifted {
+        let a = r["address"].as_str().unwrap();
+        assert!(table.contains(a), "{a} not in the table:\n{table}");
+        assert!(md.contains(a), "{a} not in the markdown:\n{md}");
+    }
+}
+
+#[test]
+fn an_incomplete_plan_is_flagged_in_every_format() {
+    let f = "testdata/real/targeted/plan.json";
+    let v = summary_value(f);
+    assert_eq!((v["complete"].as_bool(), v["incomplete"].as_bool()), (Some(false), Some(true)));
+    let (table, piped) = summary_both("table", f);
+    assert!(table.contains("PLAN INCOMPLETE") && piped.contains("PLAN INCOMPLETE"), "{table}");
+    let (md, _) = summary_both("markdown", f);
+    assert!(md.contains("This plan is incomplete"), "{md}");
+}
+
+#[test]
+fn deferred_changes_are_counted_and_listed_with_their_reason() {
+    let f = "testdata/edge/deferred-changes.json";
+    let v = summary_value(f);
+    assert_eq!(v["deferred"], 2);
+    assert_eq!(v["has_changes"], true);
+    assert!(!v["plan_line"].as_str().unwrap().starts_with("No changes"), "{}", v["plan_line"]);
+    let d = &v["deferred_changes"][0];
+    assert_eq!((d["address"].as_str(), d["action"].as_str()), (Some("kubernetes_namespace.prod"), Some("delete")));
+    assert_eq!(d["deferred_reason"], "provider_config_unknown");
+    assert_eq!(v["action_invocations"][0]["deferred_reason"], "resource_config_unknown");
+    let (table, _) = summary_both("table", f);
+    assert!(table.contains("kubernetes_namespace.prod") && table.contains("deferred: provider_config_unknown"), "{table}");
+    let (md, _) = summary_both("markdown", f);
+    assert!(md.contains("kubernetes_namespace.prod") && md.contains("provider_config_unknown"), "{md}");
+}
+
+#[test]
+fn action_invocations_are_counted_and_listed() {
+    let f = "testdata/edge/action-invocations.json";
+    let v = summary_value(f);
+    assert_eq!(v["invocations"], 2);
+    assert_eq!(v["actions_line"], "Actions: 2 to invoke.");
+    assert_eq!(v["has_changes"], true);
+    assert_eq!(v["action_invocations"][1]["trigger"], "after_update of terraform_data.app");
+    for format in ["table", "markdown"] {
+        let (out, _) = summary_both(format, f);
+        assert!(out.contains("Actions: 2 to invoke.") && out.contains("action.aws_lambda_invoke.warm"), "{format}:\n{out}");
+        assert!(!out.contains("No changes"), "{format}:\n{out}");
+    }
+}
+
+#[test]
+fn a_plan_that_also_carries_provider_schemas_is_a_plan() {
+    let v = summary_value("testdata/edge/plan-with-provider-schemas.json");
+    assert_eq!(v["totals"]["destroy"], 1);
+    // providers schema output itself is still refused.
+    assert_eq!(planview(&["summary", "testdata/edge/provider-schemas.json"]).status.code(), Some(2));
+}
+
+#[test]
+fn import_by_identity_is_shown_wherever_an_import_id_is() {
+    let f = "testdata/edge/import-identity.json";
+    let v = summary_value(f);
+    let identity = r#"identity {account_id = "123456789012", name = "deployer"}"#;
+    assert_eq!(v["resources"][0]["import_identity"]["name"], "deployer", "{v}");
+    let (table, _) = summary_both("table", f);
+    assert!(table.contains(identity), "{table}");
+    let show = String::from_utf8(planview(&["show", f]).stdout).unwrap();
+    assert!(show.contains(identity), "{show}");
+    let gate = String::from_utf8(planview(&["gate", "--format", "json", f]).stdout).unwrap();
+    assert!(gate.contains(r#"identity {account_id = \"123456789012\", name = \"old\"}"#), "{gate}");
+}

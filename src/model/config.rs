@@ -41,6 +41,13 @@ pub struct ModuleConfig<'a> {
     pub variables: BTreeMap<String, VariableConfig<'a>>,
 }
 
+impl ModuleConfig<'_> {
+    /// True when this module or one below it declares a managed resource.
+    pub fn declares_managed(&self) -> bool {
+        self.resources.iter().any(|r| r.mode == super::Mode::Managed) || self.module_calls.values().any(|c| c.module.declares_managed())
+    }
+}
+
 /// An `output` block.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]

@@ -38,6 +38,7 @@ const PLAN_ONLY: &[&str] = &[
     "condition_results",
     "deferred_changes",
     "action_invocations",
+    "deferred_action_invocations",
     "timestamp",
     "applyable",
     "complete",
@@ -85,7 +86,10 @@ impl<'de: 'a, 'a> Visitor<'de> for DocVisitor<'a> {
                 "planned_values" => p.planned_values = map.next_value()?,
                 "proposed_unknown" => p.proposed_unknown = map.next_value()?,
                 "resource_drift" => p.resource_drift = map.next_value::<Option<_>>()?.unwrap_or_default(),
-                "resource_changes" => p.resource_changes = map.next_value::<Option<_>>()?.unwrap_or_default(),
+                "resource_changes" => {
+                    p.resource_changes_key = true;
+                    p.resource_changes = map.next_value::<Option<_>>()?.unwrap_or_default();
+                }
                 "relevant_attributes" => p.relevant_attributes = map.next_value::<Option<_>>()?.unwrap_or_default(),
                 "output_changes" => p.output_changes = map.next_value::<OutputChanges<'a>>()?.0,
                 "prior_state" => p.prior_state = map.next_value()?,
@@ -94,6 +98,7 @@ impl<'de: 'a, 'a> Visitor<'de> for DocVisitor<'a> {
                 "condition_results" => p.condition_results = map.next_value()?,
                 "deferred_changes" => p.deferred_changes = map.next_value()?,
                 "action_invocations" => p.action_invocations = map.next_value()?,
+                "deferred_action_invocations" => p.deferred_action_invocations = map.next_value()?,
                 "timestamp" => p.timestamp = map.next_value()?,
                 "applyable" => p.applyable = map.next_value()?,
                 "complete" => p.complete = map.next_value()?,

@@ -21,6 +21,9 @@ pub struct Plan<'a> {
     pub proposed_unknown: Option<&'a RawValue>,
     pub resource_drift: Vec<ResourceChange<'a>>,
     pub resource_changes: Vec<ResourceChange<'a>>,
+    /// The document has a `resource_changes` key (even `null`, as in a streamed
+    /// skeleton). Terraform leaves it out of refresh-only plans.
+    pub resource_changes_key: bool,
     pub relevant_attributes: Vec<RelevantAttribute>,
     pub output_changes: BTreeMap<String, Change<'a>>,
     pub prior_state: Option<&'a RawValue>,
@@ -29,8 +32,13 @@ pub struct Plan<'a> {
     pub checks: Option<Vec<CheckObject>>,
     /// Terraform 1.2-1.4's predecessor of `checks`, kept raw.
     pub condition_results: Option<&'a RawValue>,
+    /// Changes Terraform deferred to a later plan (kept raw; read with
+    /// [`Plan::deferred_changes`]).
     pub deferred_changes: Option<&'a RawValue>,
+    /// Terraform 1.14+ actions to invoke (kept raw; read with [`Plan::action_invocations`]).
     pub action_invocations: Option<&'a RawValue>,
+    /// Terraform 1.14+ action invocations deferred to a later plan.
+    pub deferred_action_invocations: Option<&'a RawValue>,
     pub timestamp: Option<String>,
     pub applyable: Option<bool>,
     pub complete: Option<bool>,
@@ -74,10 +82,144 @@ impl<'a> Plan<'a> {
         }
     }
 
+    /// The check results: `checks`, else `condition_results` (see
+    /// [`super::checks::check_results`]).
+    pub fn check_results(&self) -> (super::checks::ChecksSource, Vec<super::checks::CheckItem>) {
+        super::checks::check_results(self.checks.as_deref(), self.condition_results)
+    }
+
+    /// `deferred_changes`, parsed now. Elements that cannot be read are
+    /// returned apart, never dropped (a gate must judge what it cannot read).
+    pub fn deferred_changes(&self) -> (Vec<DeferredChange<'a>>, Vec<Unreadable>) {
+        let mut ok = Vec::new();
+        let mut bad = Vec::new();
+        for (at, elem) in elements("deferred_changes", self.deferred_changes, &mut bad) {
+            match serde_json::from_str::<DeferredChange<'a>>(elem.get()) {
+                Ok(d) if !d.resource_change.address.is_empty() => ok.push(d),
+                Ok(_) => bad.push(Unreadable { at, why: "no `resource_change` with an `address`".into() }),
+                Err(e) => bad.push(Unreadable { at, why: e.to_string() }),
+            }
+        }
+        (ok, bad)
+    }
+
+    /// `action_invocations` then `deferred_action_invocations` (each with its
+    /// `reason`), parsed now; unreadable elements returned apart.
+    pub fn action_invocations(&self) -> (Vec<ActionInvocation<'a>>, Vec<Unreadable>) {
+        let mut ok = Vec::new();
+        let mut bad = Vec::new();
+        for (at, elem) in elements("action_invocations", self.action_invocations, &mut bad) {
+            match serde_json::from_str::<ActionInvocation<'a>>(elem.get()) {
+                Ok(a) if !a.address.is_empty() => ok.push(a),
+                Ok(_) => bad.push(Unreadable { at, why: "no `address`".into() }),
+                Err(e) => bad.push(Unreadable { at, why: e.to_string() }),
+            }
+        }
+        for (at, elem) in elements("deferred_action_invocations", self.deferred_action_invocations, &mut bad) {
+            #[derive(Deserialize)]
+            struct Deferred<'b> {
+                #[serde(default)]
+                reason: Option<String>,
+                #[serde(borrow)]
+                action_invocation: Option<ActionInvocation<'b>>,
+            }
+            match serde_json::from_str::<Deferred<'a>>(elem.get()) {
+                Ok(Deferred { reason, action_invocation: Some(mut a) }) if !a.address.is_empty() => {
+                    a.deferred_reason = Some(reason.unwrap_or_default());
+                    ok.push(a);
+                }
+                Ok(_) => bad.push(Unreadable { at, why: "no `action_invocation` with an `address`".into() }),
+                Err(e) => bad.push(Unreadable { at, why: e.to_string() }),
+            }
+        }
+        (ok, bad)
+    }
+
     /// The configuration, parsed now.
     pub fn configuration(&self) -> serde_json::Result<Option<Configuration<'a>>> {
         self.configuration.map(|r| serde_json::from_str(r.get())).transpose()
     }
+}
+
+/// The elements of a top-level array kept raw, each with where it is
+/// (`deferred_changes[3]`). `null` or absent: none; anything but an array: one
+/// [`Unreadable`].
+fn elements<'a>(key: &str, raw: Option<&'a RawValue>, bad: &mut Vec<Unreadable>) -> Vec<(String, &'a RawValue)> {
+    let Some(raw) = raw.filter(|r| r.get().trim() != "null") else { return Vec::new() };
+    match serde_json::from_str::<Vec<&'a RawValue>>(raw.get()) {
+        Ok(v) => v.into_iter().enumerate().map(|(i, e)| (format!("{key}[{i}]"), e)).collect(),
+        Err(_) => {
+            bad.push(Unreadable { at: key.to_string(), why: "not a list".into() });
+            Vec::new()
+        }
+    }
+}
+
+/// A part of the plan planview could not read: where, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// `deferred_changes[2]`, `action_invocations`, ...
+    pub at: String,
+    pub why: String,
+}
+
+/// One element of `deferred_changes`: a change Terraform could not plan yet.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct DeferredChange<'a> {
+    /// Why it was deferred (`resource_config_unknown`, `provider_config_unknown`,
+    /// `instance_count_unknown`, `absent_prereq`, `deferred_prereq`, or a new one).
+    pub reason: String,
+    #[serde(borrow)]
+    pub resource_change: ResourceChange<'a>,
+}
+
+/// One element of `action_invocations` (Terraform 1.14+): an action the apply
+/// would invoke.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(default)]
+pub struct ActionInvocation<'a> {
+    pub address: String,
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub name: String,
+    pub provider_name: Option<String>,
+    #[serde(borrow)]
+    pub config_values: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub config_sensitive: Option<&'a RawValue>,
+    /// Set when a resource's lifecycle `action_trigger` invokes it.
+    pub lifecycle_action_trigger: Option<LifecycleActionTrigger>,
+    /// Set (to an object) when invoked by `terraform apply -invoke`.
+    #[serde(borrow)]
+    pub invoke_action_trigger: Option<&'a RawValue>,
+    /// From `deferred_action_invocations`: why it was deferred.
+    #[serde(skip)]
+    pub deferred_reason: Option<String>,
+}
+
+impl ActionInvocation<'_> {
+    /// What invokes it, in words: `after_create of aws_instance.web`, `-invoke`.
+    pub fn trigger_words(&self) -> Option<String> {
+        if let Some(t) = &self.lifecycle_action_trigger {
+            let event = t.action_trigger_event.as_deref().unwrap_or("lifecycle event");
+            return Some(match &t.triggering_resource_address {
+                Some(a) => format!("{event} of {a}"),
+                None => event.to_string(),
+            });
+        }
+        self.invoke_action_trigger.map(|_| "apply -invoke".to_string())
+    }
+}
+
+/// `lifecycle_action_trigger` of an action invocation.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(default)]
+pub struct LifecycleActionTrigger {
+    pub triggering_resource_address: Option<String>,
+    pub action_trigger_event: Option<String>,
+    pub action_trigger_block_index: Option<serde_json::Value>,
+    pub actions_list_index: Option<serde_json::Value>,
 }
 
 /// One entry of the plan's `variables` map.
@@ -157,6 +299,36 @@ pub struct Importing<'a> {
     #[serde(borrow)]
     pub identity: Option<&'a RawValue>,
     pub unknown: Option<bool>,
+}
+
+impl Importing<'_> {
+    /// The identity (Terraform 1.12+ import by identity), parsed; `None`
+    /// without one (or when it is `null`).
+    pub fn identity_value(&self) -> Option<serde_json::Value> {
+        self.identity.and_then(|r| serde_json::from_str(r.get()).ok()).filter(|v: &serde_json::Value| !v.is_null())
+    }
+
+    /// How the import is named in words: `import id i-123`, `import identity
+    /// {account_id = "1", name = "x"}`, or `None` (neither is known).
+    pub fn words(&self) -> Option<String> {
+        match (&self.id, self.identity_value()) {
+            (Some(id), _) => Some(format!("import id {id}")),
+            (None, Some(v)) => Some(format!("import {}", identity_words(&v))),
+            (None, None) => None,
+        }
+    }
+}
+
+/// An import identity in words, as HCL writes it: `identity {account_id =
+/// "1", name = "x"}` (values as JSON); anything but an object as compact JSON.
+pub fn identity_words(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Object(o) => {
+            let parts: Vec<String> = o.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            format!("identity {{{}}}", parts.join(", "))
+        }
+        other => format!("identity {other}"),
+    }
 }
 
 /// One step of an attribute path: a key or an index.

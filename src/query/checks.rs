@@ -4,11 +4,11 @@
 
 use crate::filter::Filter;
 use crate::input::Document;
-use crate::model::{CheckObject, CheckStatus, RawValue};
 use crate::query::summary::CHECK_KEYS;
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::BTreeMap;
+
+pub use crate::model::checks::{items_from_checks, items_from_condition_results, rank, CheckItem, ChecksSource};
 
 /// What the user asked for.
 #[derive(Debug, Clone, Copy)]
@@ -16,17 +16,6 @@ pub struct ChecksOptions<'f> {
     pub filter: &'f Filter,
     /// `--all`: list pass and unknown too.
     pub all: bool,
-}
-
-/// Where the results came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ChecksSource {
-    Checks,
-    /// Terraform 1.2-1.4's `condition_results`.
-    ConditionResults,
-    /// The document has neither.
-    None,
 }
 
 /// The check results of one document.
@@ -49,187 +38,14 @@ pub struct ChecksReport {
     pub checks: Vec<CheckItem>,
 }
 
-/// One check instance, or an object without instances standing in as a placeholder.
-#[derive(Debug, Clone, Serialize)]
-pub struct CheckItem {
-    /// The instance's `to_display` address.
-    pub address: String,
-    /// The object's `to_display` address (the same for single-instance objects).
-    pub object: String,
-    /// `resource`, `output_value`, `check`, `var`, or a kind kept as written.
-    pub kind: String,
-    /// `pass`, `fail`, `error`, `unknown`, or a status kept as written.
-    pub status: String,
-    /// Every problem message.
-    pub problems: Vec<String>,
-    /// True when the object has no instances and is listed in their place.
-    pub placeholder: bool,
-    pub module: Option<String>,
-    pub instance_key: Option<Value>,
-    #[serde(rename = "type")]
-    pub type_: Option<String>,
-}
-
-impl CheckItem {
-    pub fn is_failure(&self) -> bool {
-        self.status == "fail" || self.status == "error"
-    }
-}
-
-fn rank(status: &str) -> u8 {
-    match status {
-        "error" => 0,
-        "fail" => 1,
-        "unknown" => 3,
-        "pass" => 4,
-        _ => 2,
-    }
-}
-
-/// The listed items of a checks array: each instance, or the object as a
-/// placeholder when it has none.
-pub fn items_from_checks(objects: &[CheckObject]) -> Vec<CheckItem> {
-    let mut out = Vec::new();
-    for obj in objects {
-        let placeholder = obj.instances.is_empty();
-        for inst in obj.display_instances() {
-            let a = &inst.address;
-            out.push(CheckItem {
-                address: a.to_display.clone(),
-                object: obj.address.to_display.clone(),
-                kind: a.kind.as_str().to_string(),
-                status: inst.status.as_str().to_string(),
-                problems: inst.problems.iter().map(|p| p.message.clone()).collect(),
-                placeholder,
-                module: a.module.clone(),
-                instance_key: a.instance_key.clone(),
-                type_: a.type_.clone(),
-            });
-        }
-    }
-    out
-}
-
-/// One element of Terraform 1.2-1.4's `condition_results`.
-#[derive(Debug, Default, serde::Deserialize)]
-#[serde(default)]
-struct ConditionResult {
-    address: String,
-    condition_type: String,
-    result: bool,
-    unknown: bool,
-    error_message: Option<String>,
-}
-
-/// The module part and the resource type of a resource instance address
-/// (`module.a["x"].aws_instance.web[0]` gives `module.a["x"]` and `aws_instance`).
-fn split_address(address: &str) -> (Option<String>, Option<String>) {
-    let mut rest = address;
-    let mut module_end = 0;
-    while let Some(after) = rest.strip_prefix("module.") {
-        let name_len = after.find(['.', '[']).unwrap_or(after.len());
-        let mut len = "module.".len() + name_len;
-        if rest[len..].starts_with('[') {
-            len += index_len(&rest[len..]);
-        }
-        module_end += len;
-        rest = &rest[len..];
-        match rest.strip_prefix('.') {
-            Some(r) => {
-                rest = r;
-                module_end += 1;
-            }
-            None => break,
-        }
-    }
-    let module = (module_end > 0).then(|| address[..module_end].trim_end_matches('.').to_string());
-    let rest = rest.strip_prefix("data.").unwrap_or(rest);
-    let type_ = rest.split('.').next().filter(|t| !t.is_empty() && rest.contains('.')).map(str::to_string);
-    (module, type_)
-}
-
-/// Length of a bracketed instance key at the start of `s`.
-fn index_len(s: &str) -> usize {
-    let mut in_str = false;
-    let mut escaped = false;
-    for (i, c) in s.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if in_str => escaped = true,
-            '"' => in_str = !in_str,
-            ']' if !in_str => return i + 1,
-            _ => {}
-        }
-    }
-    s.len()
-}
-
-/// The items of a `condition_results` value (a list, or a map keyed by the
-/// condition's address): one item per containing object, its status the worst
-/// of its conditions (fail, then unknown, then pass), every message kept.
-pub fn items_from_condition_results(raw: &RawValue) -> Vec<CheckItem> {
-    let v: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
-    let elems: Vec<Value> = match v {
-        Value::Array(a) => a,
-        Value::Object(o) => o.into_iter().map(|(_, x)| x).collect(),
-        _ => Vec::new(),
-    };
-    let mut out: Vec<CheckItem> = Vec::new();
-    for e in elems {
-        let Ok(c) = serde_json::from_value::<ConditionResult>(e) else { continue };
-        let status = if c.unknown {
-            "unknown"
-        } else if c.result {
-            "pass"
-        } else {
-            "fail"
-        };
-        let kind = if c.condition_type.starts_with("Output") {
-            "output_value".to_string()
-        } else if c.condition_type.starts_with("Resource") || c.condition_type.is_empty() {
-            "resource".to_string()
-        } else {
-            c.condition_type.clone()
-        };
-        let problems: Vec<String> = c.error_message.filter(|m| status == "fail" && !m.is_empty()).into_iter().collect();
-        if let Some(item) = out.iter_mut().find(|i| i.address == c.address) {
-            if rank(status) < rank(&item.status) {
-                item.status = status.to_string();
-            }
-            item.problems.extend(problems);
-            continue;
-        }
-        let (module, type_) = if kind == "resource" { split_address(&c.address) } else { (split_address(&c.address).0, None) };
-        out.push(CheckItem {
-            address: c.address.clone(),
-            object: c.address,
-            kind,
-            status: status.to_string(),
-            problems,
-            placeholder: false,
-            module,
-            instance_key: None,
-            type_,
-        });
-    }
-    out
-}
-
 pub fn checks(doc: &Document<'_>, opts: &ChecksOptions<'_>) -> ChecksReport {
     let (document, format_version, terraform_version, errored, source, items) = match doc {
         Document::Plan(p) => {
-            let (source, items) = match (&p.checks, p.condition_results) {
-                (Some(c), _) => (ChecksSource::Checks, items_from_checks(c)),
-                (None, Some(raw)) => (ChecksSource::ConditionResults, items_from_condition_results(raw)),
-                (None, None) => (ChecksSource::None, Vec::new()),
-            };
+            let (source, items) = p.check_results();
             ("plan", p.format_version.clone(), p.terraform_version.clone(), p.errored, source, items)
         }
         Document::State(s) => {
-            let (source, items) = match &s.checks {
-                Some(c) => (ChecksSource::Checks, items_from_checks(c)),
-                None => (ChecksSource::None, Vec::new()),
-            };
+            let (source, items) = crate::model::checks::check_results(s.checks.as_deref(), None);
             ("state", s.format_version.clone(), s.terraform_version.clone(), false, source, items)
         }
     };
@@ -242,8 +58,7 @@ pub fn checks(doc: &Document<'_>, opts: &ChecksOptions<'_>) -> ChecksReport {
             continue;
         }
         *counts.entry(item.status.clone()).or_default() += 1;
-        let quiet = item.status == CheckStatus::Pass.as_str() || item.status == CheckStatus::Unknown.as_str();
-        if quiet && !opts.all {
+        if !item.is_failure() && !opts.all {
             hidden += 1;
         } else {
             listed.push(item);
@@ -336,13 +151,5 @@ mod tests {
         let r = plan_checks(map, true, &Filter::default());
         assert_eq!((r.checks.len(), r.failed), (1, false));
         assert_eq!(r.checks[0].type_.as_deref(), Some("aws_instance"));
-    }
-
-    #[test]
-    fn module_and_type_split_from_addresses() {
-        assert_eq!(split_address("aws_instance.web"), (None, Some("aws_instance".into())));
-        assert_eq!(split_address("data.aws_ami.x"), (None, Some("aws_ami".into())));
-        assert_eq!(split_address("module.a.module.b[0].t.n"), (Some("module.a.module.b[0]".into()), Some("t".into())));
-        assert_eq!(split_address("module.a[\"x.y]\"].t.n[\"k\"]"), (Some("module.a[\"x.y]\"]".into()), Some("t".into())));
     }
 }

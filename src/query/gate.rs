@@ -30,13 +30,15 @@ pub enum GateAction {
     Import,
     /// A move (`previous_address` differs from `address`).
     Move,
+    /// An action invocation (Terraform 1.14+ `action_invocations`).
+    Invoke,
     /// Any of the above.
     Any,
 }
 
 impl GateAction {
     /// Every action, in the order `--deny` lists them.
-    pub const ALL: [GateAction; 8] = [
+    pub const ALL: [GateAction; 9] = [
         GateAction::Create,
         GateAction::Update,
         GateAction::Delete,
@@ -44,11 +46,12 @@ impl GateAction {
         GateAction::Forget,
         GateAction::Import,
         GateAction::Move,
+        GateAction::Invoke,
         GateAction::Any,
     ];
 
     /// The names `--deny` and `--max` accept.
-    pub const NAMES: [&'static str; 8] = ["create", "update", "delete", "replace", "forget", "import", "move", "any"];
+    pub const NAMES: [&'static str; 9] = ["create", "update", "delete", "replace", "forget", "import", "move", "invoke", "any"];
 
     pub fn as_str(self) -> &'static str {
         Self::NAMES[self as usize]
@@ -68,6 +71,7 @@ impl GateAction {
             GateAction::Forget => "forget",
             GateAction::Import => "import",
             GateAction::Move => "move",
+            GateAction::Invoke => "invoke an action",
             GateAction::Any => "change",
         }
     }
@@ -121,6 +125,8 @@ impl Classes {
             GateAction::Forget => self.forget,
             GateAction::Import => self.import,
             GateAction::Move => self.moves,
+            // Invocations are not resource changes: counted and judged apart.
+            GateAction::Invoke => false,
             GateAction::Any => self.create || self.update || self.delete || self.replace || self.forget || self.import || self.moves,
         }
     }
@@ -148,6 +154,8 @@ pub struct Policy {
     pub protect_types: Vec<Glob>,
     pub fail_on_checks: bool,
     pub allow_errored: bool,
+    /// `--allow-incomplete`: an incomplete plan (`-target`, deferred changes) may pass.
+    pub allow_incomplete: bool,
     /// `None`: not said (allow).
     pub drift: Option<DriftPolicy>,
 }
@@ -173,6 +181,8 @@ pub struct PolicyFile {
     pub fail_on_checks: bool,
     #[serde(default)]
     pub allow_errored: bool,
+    #[serde(default)]
+    pub allow_incomplete: bool,
     #[serde(default)]
     pub drift: Option<DriftPolicy>,
 }
@@ -206,6 +216,7 @@ impl Policy {
         self.protect_types.extend(f.protect_types.iter().map(|g| Glob::new(g)));
         self.fail_on_checks |= f.fail_on_checks;
         self.allow_errored |= f.allow_errored;
+        self.allow_incomplete |= f.allow_incomplete;
         if self.drift.is_none() {
             self.drift = f.drift;
         }
@@ -248,6 +259,9 @@ impl Policy {
         if !self.allow_errored {
             push(Rule::NotErrored);
         }
+        if !self.allow_incomplete {
+            push(Rule::Complete);
+        }
         if self.drift == Some(DriftPolicy::Deny) {
             push(Rule::NoDrift);
         }
@@ -255,11 +269,13 @@ impl Policy {
         rules
     }
 
-    /// True when `--allow` lets `address` do `action`: allowed addresses may be
+    /// True when `--allow` lets the change do `action`: allowed addresses may be
     /// destroyed or replaced, so they are exempt from the rules on `delete` and
-    /// `replace` (the default rule included), and from no other rule.
-    fn allowed(&self, action: GateAction, address: &str) -> bool {
-        matches!(action, GateAction::Delete | GateAction::Replace) && self.allow.iter().any(|g| g.matches(address))
+    /// `replace` (the default rule included), and from no other rule. A moved
+    /// object is allowed only when both its address and its previous address
+    /// are: a `moved` block must not carry an object out of protection.
+    fn allowed(&self, action: GateAction, rc: &ResourceChange<'_>) -> bool {
+        matches!(action, GateAction::Delete | GateAction::Replace) && addresses_of(rc).all(|a| self.allow.iter().any(|g| g.matches(a)))
     }
 
     /// The policy as plain data (for the JSON report).
@@ -287,6 +303,8 @@ pub enum Rule {
     Checks,
     /// An errored plan fails the gate (unless `--allow-errored`).
     NotErrored,
+    /// An incomplete plan (`-target`, deferred changes) fails the gate (unless `--allow-incomplete`).
+    Complete,
     /// `--deny-drift`: drift fails the gate.
     NoDrift,
     /// Always on: an action list planview does not recognise fails the gate.
@@ -303,6 +321,7 @@ impl Rule {
             Rule::ProtectType(t) => format!("protect-type {t}"),
             Rule::Checks => "fail-on-checks".into(),
             Rule::NotErrored => "not-errored".into(),
+            Rule::Complete => "complete".into(),
             Rule::NoDrift => "deny-drift".into(),
             Rule::RecognisedActions => "recognised-actions".into(),
         }
@@ -323,10 +342,11 @@ impl Rule {
             Rule::Max { action, limit } => format!("at most {limit} change(s) may {}", action.verb()),
             Rule::Protect(g) => format!("addresses matching {g} may not be destroyed or replaced"),
             Rule::ProtectType(t) => format!("resources of type {t} may not be destroyed or replaced"),
-            Rule::Checks => "no check may fail or error".into(),
+            Rule::Checks => "every check must pass (or be unknown until apply)".into(),
             Rule::NotErrored => "the plan must not have errored".into(),
+            Rule::Complete => "the plan must be complete (not made with -target, nothing deferred to a later plan)".into(),
             Rule::NoDrift => "no resource may have drifted".into(),
-            Rule::RecognisedActions => "every action list must be one planview recognises".into(),
+            Rule::RecognisedActions => "every change must be readable, its action list one planview recognises".into(),
         }
     }
 }
@@ -378,7 +398,9 @@ pub struct ActionCounts {
     pub import: u64,
     #[serde(rename = "move")]
     pub moves: u64,
-    /// Changes that do anything at all (`any`).
+    /// Action invocations, deferred ones included.
+    pub invoke: u64,
+    /// Changes that do anything at all, and invocations (`any`).
     pub any: u64,
 }
 
@@ -400,6 +422,7 @@ impl ActionCounts {
             GateAction::Forget => &mut self.forget,
             GateAction::Import => &mut self.import,
             GateAction::Move => &mut self.moves,
+            GateAction::Invoke => &mut self.invoke,
             GateAction::Any => &mut self.any,
         }
     }
@@ -425,7 +448,8 @@ pub struct PlanVerdict {
     pub verdict: &'static str,
     pub terraform_version: Option<String>,
     pub errored: bool,
-    /// The CLI's `Plan:` line, recomputed (`No changes.` when nothing changes).
+    /// What the CLI prints for the plan, recomputed: its `Plan:` line or the
+    /// sentence it prints instead (see [`crate::query::summary::PlanSummary::plan_line`]).
     pub plan_line: String,
     pub counts: ActionCounts,
     pub drift: u64,
@@ -469,10 +493,7 @@ pub fn change_words(rc: &ResourceChange<'_>) -> String {
         extra.push(format!("moved from {p}"));
     }
     if let Some(i) = &rc.change.importing {
-        extra.push(match &i.id {
-            Some(id) => format!("import id {id}"),
-            None => "imported".into(),
-        });
+        extra.push(i.words().unwrap_or_else(|| "imported".into()));
     }
     if extra.is_empty() {
         s
@@ -481,21 +502,35 @@ pub fn change_words(rc: &ResourceChange<'_>) -> String {
     }
 }
 
-/// A failed check in words: `check block failed`, `variable validation errored`.
-fn check_words(kind: &CheckKind, status: &CheckStatus) -> String {
-    let what = match kind {
+/// A failed check in words: `check block failed`, `variable validation errored`,
+/// `resource condition has status "flaky", which planview does not know`.
+fn check_words(kind: &str, status: &str) -> String {
+    let what = match CheckKind::parse(kind) {
         CheckKind::Resource => "resource condition".to_string(),
         CheckKind::OutputValue => "output condition".to_string(),
         CheckKind::Check => "check block".to_string(),
         CheckKind::Var => "variable validation".to_string(),
         CheckKind::Other(k) => format!("{k} check"),
     };
-    let status = match status {
-        CheckStatus::Fail => "failed".to_string(),
-        CheckStatus::Error => "errored".to_string(),
-        s => s.as_str().to_string(),
-    };
-    format!("{what} {status}")
+    match CheckStatus::parse(status) {
+        CheckStatus::Fail => format!("{what} failed"),
+        CheckStatus::Error => format!("{what} errored"),
+        CheckStatus::Missing => format!("{what} has no status: the gate fails closed"),
+        _ => format!("{what} has status \"{status}\", which planview does not know: the gate fails closed"),
+    }
+}
+
+/// What an action invocation would do, in words: `would be invoked,
+/// triggered by after_create of aws_instance.web`.
+pub fn invocation_words(a: &crate::model::ActionInvocation<'_>) -> String {
+    let mut s = "would be invoked".to_string();
+    if let Some(t) = a.trigger_words() {
+        s.push_str(&format!(", triggered by {t}"));
+    }
+    if let Some(r) = &a.deferred_reason {
+        s = format!("deferred to a later plan ({r}): {s}");
+    }
+    s
 }
 
 /// The action key of a change for a violation (`move`/`import` for no-ops that do those).
@@ -507,6 +542,11 @@ fn action_key(rc: &ResourceChange<'_>) -> String {
     }
 }
 
+/// The change's address and, for a move, its previous address.
+fn addresses_of<'r>(rc: &'r ResourceChange<'_>) -> impl Iterator<Item = &'r str> {
+    std::iter::once(rc.address.as_str()).chain(rc.previous_address.as_deref().filter(|p| *p != rc.address))
+}
+
 /// How many addresses a `max` violation names before "and N more".
 const MAX_NAMED: usize = 5;
 
@@ -514,8 +554,24 @@ const MAX_NAMED: usize = 5;
 pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
     let rules = policy.rules();
     let mut counts = ActionCounts::default();
-    let classes: Vec<Classes> = p.resource_changes.iter().map(Classes::of).collect();
+    // Deferred changes are judged like the others, their reason in the words.
+    let (deferred, mut unreadable) = p.deferred_changes();
+    let (invocations, bad) = p.action_invocations();
+    unreadable.extend(bad);
+    let all: Vec<(&ResourceChange<'_>, Option<&str>)> = p
+        .resource_changes
+        .iter()
+        .map(|rc| (rc, None))
+        .chain(deferred.iter().map(|d| (&d.resource_change, Some(d.reason.as_str()))))
+        .collect();
+    let classes: Vec<Classes> = all.iter().map(|(rc, _)| Classes::of(rc)).collect();
     classes.iter().for_each(|c| counts.add(c));
+    counts.invoke = invocations.len() as u64;
+    counts.any += counts.invoke;
+    let words = |rc: &ResourceChange<'_>, deferred: Option<&str>| match deferred {
+        Some(r) => format!("deferred to a later plan ({r}): {}", change_words(rc)),
+        None => change_words(rc),
+    };
     let summary = summarize_plan(p);
     let mut violations = Vec::new();
     let mut outcomes = Vec::new();
@@ -525,20 +581,28 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
         let mut v = |address: Option<&str>, action: String, reason: String| {
             violations.push(Violation { rule: id.clone(), address: address.map(str::to_string), action, reason });
         };
-        let changes = p.resource_changes.iter().zip(&classes);
+        let changes = all.iter().map(|(rc, d)| (*rc, *d)).zip(&classes);
         match rule {
             Rule::Deny { action, .. } => {
-                for (rc, c) in changes {
-                    if c.has(*action) && !policy.allowed(*action, &rc.address) {
-                        v(Some(&rc.address), action_key(rc), change_words(rc));
+                for ((rc, d), c) in changes {
+                    if c.has(*action) && !policy.allowed(*action, rc) {
+                        v(Some(&rc.address), action_key(rc), words(rc, d));
+                    }
+                }
+                if matches!(action, GateAction::Invoke | GateAction::Any) {
+                    for a in &invocations {
+                        v(Some(&a.address), "invoke".into(), invocation_words(a));
                     }
                 }
             }
             Rule::Max { action, limit } => {
-                let hits: Vec<&str> = changes
-                    .filter(|(rc, c)| c.has(*action) && !policy.allowed(*action, &rc.address))
-                    .map(|(rc, _)| rc.address.as_str())
+                let mut hits: Vec<&str> = changes
+                    .filter(|((rc, _), c)| c.has(*action) && !policy.allowed(*action, rc))
+                    .map(|((rc, _), _)| rc.address.as_str())
                     .collect();
+                if matches!(action, GateAction::Invoke | GateAction::Any) {
+                    hits.extend(invocations.iter().map(|a| a.address.as_str()));
+                }
                 if hits.len() as u64 > *limit {
                     let mut named = hits.iter().take(MAX_NAMED).copied().collect::<Vec<_>>().join(", ");
                     if hits.len() > MAX_NAMED {
@@ -553,30 +617,29 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
             }
             Rule::Protect(g) => {
                 let glob = Glob::new(g);
-                for (rc, c) in changes {
-                    if c.delete && glob.matches(&rc.address) {
-                        v(Some(&rc.address), action_key(rc), change_words(rc));
+                for ((rc, d), c) in changes {
+                    // Protected under either address: moving an object does
+                    // not take it out of protection.
+                    if c.delete && addresses_of(rc).any(|a| glob.matches(a)) {
+                        v(Some(&rc.address), action_key(rc), words(rc, d));
                     }
                 }
             }
             Rule::ProtectType(t) => {
                 let glob = Glob::new(t);
-                for (rc, c) in changes {
+                for ((rc, d), c) in changes {
                     if c.delete && glob.matches_exactly(&rc.type_) {
-                        v(Some(&rc.address), action_key(rc), format!("{} (type {})", change_words(rc), rc.type_));
+                        v(Some(&rc.address), action_key(rc), format!("{} (type {})", words(rc, d), rc.type_));
                     }
                 }
             }
             Rule::Checks => {
-                for obj in p.checks.iter().flatten() {
-                    for inst in obj.display_instances() {
-                        if matches!(inst.status, CheckStatus::Fail | CheckStatus::Error) {
-                            let problems: Vec<&str> = inst.problems.iter().map(|pr| pr.message.as_str()).collect();
-                            let what = check_words(&inst.address.kind, &inst.status);
-                            let what = if problems.is_empty() { what } else { format!("{what}: {}", problems.join("; ")) };
-                            v(Some(&inst.address.to_display), inst.status.as_str().to_string(), what);
-                        }
-                    }
+                // The one reading of check results (`checks`, else
+                // `condition_results`); a status planview does not know fails.
+                for item in p.check_results().1.iter().filter(|i| i.is_failure()) {
+                    let what = check_words(&item.kind, &item.status);
+                    let what = if item.problems.is_empty() { what } else { format!("{what}: {}", item.problems.join("; ")) };
+                    v(Some(&item.address), item.status.clone(), what);
                 }
             }
             Rule::NotErrored => {
@@ -585,6 +648,26 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
                         None,
                         "errored".into(),
                         "planning failed: the plan cannot be applied and lists only the changes planned before the error".into(),
+                    );
+                }
+            }
+            Rule::Complete => {
+                let deferred_invocations = invocations.iter().filter(|a| a.deferred_reason.is_some()).count();
+                if p.complete == Some(false) && !p.errored {
+                    // Errored plans are always incomplete: `not-errored` judges them.
+                    v(
+                        None,
+                        "incomplete".into(),
+                        "the plan is incomplete (made with -target, or with changes deferred to a later plan): what it leaves out is not judged".into(),
+                    );
+                } else if !deferred.is_empty() || deferred_invocations > 0 {
+                    v(
+                        None,
+                        "incomplete".into(),
+                        format!(
+                            "{} change(s) and {deferred_invocations} action invocation(s) are deferred to a later plan",
+                            deferred.len()
+                        ),
                     );
                 }
             }
@@ -600,7 +683,14 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
                 }
             }
             Rule::RecognisedActions => {
-                for rc in &p.resource_changes {
+                for u in &unreadable {
+                    v(
+                        Some(&u.at),
+                        "unreadable".into(),
+                        format!("planview cannot read it ({}): the gate fails closed", crate::sanitize::line(&u.why)),
+                    );
+                }
+                for (rc, _) in &all {
                     let kind = rc.kind();
                     if let ChangeKind::Unknown(list) = &kind {
                         let list: Vec<&str> = list.iter().map(|a| a.as_str()).collect();
@@ -621,7 +711,7 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
         verdict: if violations.is_empty() { "pass" } else { "fail" },
         terraform_version: p.terraform_version.clone(),
         errored: p.errored,
-        plan_line: if summary.has_changes { summary.plan_line } else { "No changes.".into() },
+        plan_line: summary.plan_line,
         counts,
         drift: p.resource_drift.len() as u64,
         rules: outcomes,
@@ -749,6 +839,22 @@ mod tests {
     }
 
     #[test]
+    fn a_move_does_not_carry_an_object_out_of_protection_or_into_allowance() {
+        let p = plan(
+            r#"{"format_version":"1.2","resource_changes":[
+            {"address":"scratch.x","previous_address":"prod.db","type":"t","mode":"managed","change":{"actions":["delete","create"]}}]}"#,
+        );
+        let policy = Policy { protect: vec![Glob::new("prod.*")], allow: vec![Glob::new("scratch.*")], ..Default::default() };
+        let v = evaluate(&p, &policy);
+        assert_eq!(addresses(&v, "protect prod.*"), ["scratch.x"]);
+        assert_eq!(addresses(&v, "deny delete"), ["scratch.x"], "allowed only if both addresses are");
+        let policy = Policy { max: vec![(GateAction::Replace, 0)], allow: vec![Glob::new("scratch.*")], ..Default::default() };
+        assert_eq!(evaluate(&p, &policy).violations.iter().filter(|x| x.rule == "max replace=0").count(), 1);
+        let policy = Policy { allow: vec![Glob::new("scratch.*"), Glob::new("prod.*")], ..Default::default() };
+        assert!(evaluate(&p, &policy).passed(), "both addresses allowed");
+    }
+
+    #[test]
     fn unknown_action_lists_fail_closed_even_when_allowed() {
         let p = plan(r#"{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"actions":["create","teleport"]}}]}"#);
         let policy = Policy { allow: vec![Glob::new("*")], ..Default::default() };
@@ -777,6 +883,88 @@ mod tests {
         assert_eq!(msg.lines().count(), 1, "{msg}");
         assert!(msg.contains("x\\n  hint: all fine\\x1B[2J"), "{msg}");
         assert_eq!(crate::sanitize::terminal_hazard(msg.as_bytes(), false), None);
+    }
+
+    #[test]
+    fn fail_on_checks_reads_condition_results_and_fails_closed_on_unknown_statuses() {
+        let policy = Policy { fail_on_checks: true, ..Default::default() };
+        // Terraform 1.2-1.4: no `checks`, only `condition_results`.
+        let p = plan(
+            r#"{"format_version":"1.1","condition_results":[
+            {"address":"a.b","condition_type":"ResourcePrecondition","result":false,"unknown":false,"error_message":"too small"},
+            {"address":"a.c","condition_type":"ResourcePrecondition","result":true,"unknown":false}]}"#,
+        );
+        let v = evaluate(&p, &policy);
+        assert_eq!(addresses(&v, "fail-on-checks"), ["a.b"]);
+        assert!(v.violations[0].reason.contains("too small"));
+        // A status planview does not know, a missing status, an unreadable
+        // condition result: each fails the gate.
+        for json in [
+            r#"{"format_version":"1.2","checks":[{"address":{"kind":"resource","to_display":"a.b"},"status":"flaky"}]}"#,
+            r#"{"format_version":"1.2","checks":[{"address":{"kind":"resource","to_display":"a.b"},"status":"pass","instances":[{"address":{"to_display":"a.b"}}]}]}"#,
+            r#"{"format_version":"1.1","condition_results":[{"address":"a.b","condition_type":"ResourcePrecondition"}]}"#,
+            r#"{"format_version":"1.1","condition_results":[7]}"#,
+            r#"{"format_version":"1.1","condition_results":"x"}"#,
+        ] {
+            let v = evaluate(&plan(json), &policy);
+            assert_eq!(v.violations.len(), 1, "{json}: {:?}", v.violations);
+            assert_eq!(v.violations[0].rule, "fail-on-checks");
+            assert!(v.violations[0].reason.contains("fails closed"), "{:?}", v.violations[0]);
+        }
+        // pass and unknown do not fail.
+        let p = plan(r#"{"format_version":"1.2","checks":[{"address":{"kind":"check","to_display":"check.x"},"status":"unknown"}]}"#);
+        assert!(evaluate(&p, &policy).passed());
+    }
+
+    #[test]
+    fn unreadable_deferred_changes_and_invocations_fail_closed() {
+        for json in [
+            r#"{"format_version":"1.2","deferred_changes":[{"reason":"x"}]}"#,
+            r#"{"format_version":"1.2","deferred_changes":{"a":1}}"#,
+            r#"{"format_version":"1.2","deferred_changes":[{"reason":"x","resource_change":7}]}"#,
+            r#"{"format_version":"1.2","action_invocations":[{"type":"t"}]}"#,
+            r#"{"format_version":"1.2","deferred_action_invocations":[{"reason":"x"}]}"#,
+        ] {
+            let policy = Policy { allow_incomplete: true, allow: vec![Glob::new("*")], ..Default::default() };
+            let v = evaluate(&plan(json), &policy);
+            assert_eq!(v.violations.len(), 1, "{json}: {:?}", v.violations);
+            assert_eq!((v.violations[0].rule.as_str(), v.violations[0].action.as_str()), ("recognised-actions", "unreadable"), "{json}");
+        }
+    }
+
+    #[test]
+    fn deferred_changes_are_judged_and_make_the_plan_incomplete() {
+        let p = plan(
+            r#"{"format_version":"1.2","complete":true,"deferred_changes":[
+            {"reason":"provider_config_unknown","resource_change":{"address":"a.b","type":"a","mode":"managed","change":{"actions":["delete"]}}}]}"#,
+        );
+        let v = evaluate(&p, &Policy::default());
+        assert_eq!(addresses(&v, "deny delete"), ["a.b"]);
+        assert!(v.violations[0].reason.starts_with("deferred to a later plan (provider_config_unknown)"), "{:?}", v.violations[0]);
+        assert_eq!(v.violations.iter().filter(|x| x.rule == "complete").count(), 1, "deferred means incomplete");
+        assert_eq!(v.counts.delete, 1);
+        let policy = Policy { allow_incomplete: true, allow: vec![Glob::new("a.*")], ..Default::default() };
+        assert!(evaluate(&p, &policy).passed());
+    }
+
+    #[test]
+    fn invocations_are_their_own_action_and_part_of_any() {
+        let p = plan(
+            r#"{"format_version":"1.2","action_invocations":[
+            {"address":"action.t.a","type":"t","name":"a","invoke_action_trigger":{}},
+            {"address":"action.t.b","type":"t","name":"b","lifecycle_action_trigger":{"triggering_resource_address":"x.y","action_trigger_event":"after_create"}}]}"#,
+        );
+        assert!(evaluate(&p, &Policy::default()).passed());
+        for a in [GateAction::Invoke, GateAction::Any] {
+            let v = evaluate(&p, &Policy { deny: vec![a], ..Default::default() });
+            assert_eq!(addresses(&v, &format!("deny {a}")), ["action.t.a", "action.t.b"]);
+        }
+        let v = evaluate(&p, &Policy { max: vec![(GateAction::Invoke, 1)], ..Default::default() });
+        assert_eq!(v.violations.len(), 1);
+        assert!(evaluate(&p, &Policy { max: vec![(GateAction::Invoke, 2)], ..Default::default() }).passed());
+        assert_eq!((v.counts.invoke, v.counts.any), (2, 2));
+        let v = evaluate(&p, &Policy { deny: vec![GateAction::Invoke], ..Default::default() });
+        assert!(v.violations[1].reason.contains("triggered by after_create of x.y"), "{:?}", v.violations[1]);
     }
 
     #[test]

@@ -49,6 +49,8 @@ pub struct ResourceDiff {
     pub deposed: Option<String>,
     pub importing: bool,
     pub import_id: Option<String>,
+    /// Import by identity (Terraform 1.12+), in words: `identity {name = "x"}`.
+    pub import_identity: Option<String>,
     pub generated_config: bool,
     pub root: Node,
     /// Changed leaves with their paths (for JSON).
@@ -147,6 +149,7 @@ fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) 
         deposed: rc.deposed.clone(),
         importing: rc.change.importing.is_some(),
         import_id: rc.change.importing.as_ref().and_then(|i| i.id.clone()),
+        import_identity: rc.change.importing.as_ref().and_then(|i| i.identity_value()).map(|v| crate::model::plan::identity_words(&v)),
         generated_config: rc.change.generated_config.as_ref().is_some_and(|g| !g.is_empty()),
         root,
         changes,

@@ -1,7 +1,7 @@
 //! `summary`: what a plan will do (counted as the CLI counts), or what a state holds.
 
 use crate::input::{Document, StateDoc};
-use crate::model::{Change, ChangeKind, CheckObject, Mode, Plan, ReplaceOrder, ResourceChange};
+use crate::model::{ActionInvocation, Change, ChangeKind, CheckObject, Mode, Plan, ReplaceOrder, ResourceChange};
 use crate::query::values::{OutputReport, Visibility};
 use crate::stream::PlanVisitor;
 use serde::Serialize;
@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum Summary {
-    Plan(PlanSummary),
-    State(StateSummary),
+    Plan(Box<PlanSummary>),
+    State(Box<StateSummary>),
 }
 
 /// Totals as the CLI's `Plan:` line counts them (managed resources only).
@@ -77,8 +77,41 @@ pub struct ResourceEntry {
     pub moved: bool,
     pub importing: bool,
     pub import_id: Option<String>,
+    /// Import by identity (Terraform 1.12+): `change.importing.identity` as written.
+    pub import_identity: Option<serde_json::Value>,
     /// False for action lists this version does not recognise.
     pub recognised: bool,
+    /// Entries of `deferred_changes` only: why Terraform deferred the change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deferred_reason: Option<String>,
+}
+
+/// One action invocation (Terraform 1.14+), deferred or not.
+#[derive(Debug, Clone, Serialize)]
+pub struct InvocationEntry {
+    /// `action.aws_lambda_invoke.notify`
+    pub address: String,
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub name: String,
+    pub provider_name: Option<String>,
+    /// What invokes it: `after_create of aws_instance.web`, `-invoke`, or null.
+    pub trigger: Option<String>,
+    /// From `deferred_action_invocations`: why it was deferred (else null).
+    pub deferred_reason: Option<String>,
+}
+
+impl InvocationEntry {
+    pub fn of(a: &ActionInvocation<'_>) -> InvocationEntry {
+        InvocationEntry {
+            address: a.address.clone(),
+            type_: a.type_.clone(),
+            name: a.name.clone(),
+            provider_name: a.provider_name.clone(),
+            trigger: a.trigger_words(),
+            deferred_reason: a.deferred_reason.clone(),
+        }
+    }
 }
 
 /// An output's change, without its value.
@@ -102,8 +135,18 @@ pub struct PlanSummary {
     pub complete: Option<bool>,
     /// False when the plan changes nothing (the CLI's "No changes.").
     pub has_changes: bool,
-    /// The CLI's own `Plan:` line, recomputed.
+    /// What the CLI prints for this plan, recomputed: its `Plan:` line, or the
+    /// sentence it prints instead (`No changes. ...`, the output-only and
+    /// refresh-only texts, `Planning failed. ...`).
     pub plan_line: String,
+    /// The CLI's `Actions: N to invoke.` line (null without invocations).
+    pub actions_line: Option<String>,
+    /// True when the plan is incomplete: `complete` is false (`-target`, an
+    /// errored plan) or something is deferred to a later plan.
+    pub incomplete: bool,
+    /// True when the plan reads as refresh-only (no `resource_changes` at all
+    /// while the configuration declares resources, or drift).
+    pub refresh_only: bool,
     pub totals: Totals,
     /// Every `resource_changes` entry (all modes) counted by kind.
     pub actions: BTreeMap<String, u64>,
@@ -115,13 +158,26 @@ pub struct PlanSummary {
     pub drift: u64,
     /// Entries whose action list this version does not recognise (not in `totals`).
     pub unrecognised: u64,
-    /// Check instances by status (zero-instance objects count as one).
+    /// `deferred_changes` entries (not in `totals`, as the CLI's line leaves them out).
+    pub deferred: u64,
+    /// Action invocations, deferred ones included.
+    pub invocations: u64,
+    /// Parts of the plan planview could not read (`deferred_changes[2]: why`).
+    pub unreadable: Vec<String>,
+    /// Check instances by status (zero-instance objects count as one), from
+    /// `checks` or else `condition_results` (Terraform 1.2-1.4).
     pub checks: BTreeMap<String, u64>,
     /// Output changes by action.
     pub output_changes: BTreeMap<String, u64>,
     pub outputs: Vec<OutputChangeEntry>,
     /// Every entry that is not a plain no-op (moves and imports stay listed).
     pub resources: Vec<ResourceEntry>,
+    /// Every `deferred_changes` entry, with its `deferred_reason`.
+    pub deferred_changes: Vec<ResourceEntry>,
+    /// Every `action_invocations` and `deferred_action_invocations` entry.
+    pub action_invocations: Vec<InvocationEntry>,
+    /// Every `resource_drift` entry (changes made outside of Terraform/OpenTofu).
+    pub drifted: Vec<ResourceEntry>,
 }
 
 /// One resource of a state.
@@ -181,8 +237,8 @@ impl Summary {
 
 pub fn summarize(doc: &Document<'_>, vis: &Visibility) -> Result<Summary, String> {
     match doc {
-        Document::Plan(p) => Ok(Summary::Plan(summarize_plan(p))),
-        Document::State(s) => summarize_state(s, vis).map(Summary::State),
+        Document::Plan(p) => Ok(Summary::Plan(Box::new(summarize_plan(p)))),
+        Document::State(s) => summarize_state(s, vis).map(|s| Summary::State(Box::new(s))),
     }
 }
 
@@ -233,18 +289,16 @@ pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
         moved: rc.is_move(),
         importing: rc.change.importing.is_some(),
         import_id: rc.change.importing.as_ref().and_then(|i| i.id.clone()),
+        import_identity: rc.change.importing.as_ref().and_then(|i| i.identity_value()),
         recognised: !matches!(kind, ChangeKind::Unknown(_)),
+        deferred_reason: None,
     }
 }
 
+/// Check instances by status, from `checks` (a state's, or a plan's without
+/// `condition_results`); see [`Plan::check_results`] for plans.
 pub fn check_counts(checks: Option<&Vec<CheckObject>>) -> BTreeMap<String, u64> {
-    let mut m: BTreeMap<String, u64> = CHECK_KEYS.iter().map(|k| (k.to_string(), 0)).collect();
-    for obj in checks.into_iter().flatten() {
-        for inst in obj.display_instances() {
-            *m.entry(inst.status.as_str().to_string()).or_default() += 1;
-        }
-    }
-    m
+    crate::model::checks::count_by_status(&crate::model::checks::check_results(checks.map(|c| c.as_slice()), None).1)
 }
 
 pub fn summarize_plan(p: &Plan<'_>) -> PlanSummary {
@@ -266,11 +320,13 @@ pub struct PlanAccumulator {
     deposed: u64,
     drift: u64,
     unrecognised: u64,
-    checks: BTreeMap<String, u64>,
+    /// Entries the CLI lists under its actions (so that it prints a `Plan:` line).
+    listed: u64,
     output_changes: BTreeMap<String, u64>,
     output_changed: bool,
     outputs: Vec<OutputChangeEntry>,
     resources: Vec<ResourceEntry>,
+    drifted: Vec<ResourceEntry>,
 }
 
 impl Default for PlanAccumulator {
@@ -285,11 +341,12 @@ impl Default for PlanAccumulator {
             deposed: 0,
             drift: 0,
             unrecognised: 0,
-            checks: check_counts(None),
+            listed: 0,
             output_changes: BTreeMap::new(),
             output_changed: false,
             outputs: Vec::new(),
             resources: Vec::new(),
+            drifted: Vec::new(),
         }
     }
 }
@@ -331,13 +388,18 @@ impl PlanVisitor for PlanAccumulator {
             _ => {}
         }
         let plain_noop = kind == ChangeKind::NoOp && !moved && rc.change.importing.is_none();
+        // The CLI lists every change but plain no-ops and deleted data sources.
+        if !(plain_noop || kind == ChangeKind::Delete && rc.mode != Mode::Managed) {
+            self.listed += 1;
+        }
         if !plain_noop {
             self.resources.push(entry(rc));
         }
     }
 
-    fn on_drift(&mut self, _rc: &ResourceChange<'_>) {
+    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
         self.drift += 1;
+        self.drifted.push(entry(rc));
     }
 
     fn on_output_change(&mut self, name: &str, ch: &Change<'_>) {
@@ -351,20 +413,31 @@ impl PlanVisitor for PlanAccumulator {
             sensitive: crate::model::marker_marks_any(ch.before_sensitive) || crate::model::marker_marks_any(ch.after_sensitive),
         });
     }
-
-    fn on_checks(&mut self, checks: &[CheckObject]) {
-        for obj in checks {
-            for inst in obj.display_instances() {
-                bump(&mut self.checks, inst.status.as_str());
-            }
-        }
-    }
 }
 
 impl PlanAccumulator {
     /// The summary, once every piece of `p` (its header last) was seen.
     pub fn finish(self, p: &Plan<'_>) -> PlanSummary {
         let t = self.totals;
+        let (deferred, mut unreadable) = p.deferred_changes();
+        let (invocations, bad) = p.action_invocations();
+        unreadable.extend(bad);
+        let deferred_changes: Vec<ResourceEntry> =
+            deferred.iter().map(|d| ResourceEntry { deferred_reason: Some(d.reason.clone()), ..entry(&d.resource_change) }).collect();
+        let action_invocations: Vec<InvocationEntry> = invocations.iter().map(InvocationEntry::of).collect();
+        let deferred_invocations = action_invocations.iter().any(|a| a.deferred_reason.is_some());
+        // Nothing in the JSON says "refresh-only" (REALITY); Terraform leaves
+        // `resource_changes` out of such plans, while a normal plan of a
+        // configuration with resources lists them (as no-ops at least).
+        let refresh_only = !p.resource_changes_key
+            && (self.drift > 0 || p.configuration().ok().flatten().is_some_and(|c| c.root_module.declares_managed()));
+        let kind = PlanKind {
+            listed: self.listed > 0 || !deferred_changes.is_empty() || !action_invocations.is_empty() || !unreadable.is_empty(),
+            outputs: self.output_changed,
+            errored: p.errored,
+            refresh_only,
+            drift: self.drift > 0,
+        };
         PlanSummary {
             kind: "plan",
             file: String::new(),
@@ -373,8 +446,17 @@ impl PlanAccumulator {
             errored: p.errored,
             applyable: p.applyable,
             complete: p.complete,
-            has_changes: !t.is_empty() || self.moved > 0 || self.unrecognised > 0 || self.output_changed,
-            plan_line: t.plan_line(),
+            has_changes: !t.is_empty()
+                || self.moved > 0
+                || self.unrecognised > 0
+                || self.output_changed
+                || !deferred_changes.is_empty()
+                || !action_invocations.is_empty()
+                || !unreadable.is_empty(),
+            plan_line: kind.line(&t),
+            actions_line: (!action_invocations.is_empty()).then(|| format!("Actions: {} to invoke.", action_invocations.len())),
+            incomplete: p.complete == Some(false) || !deferred_changes.is_empty() || deferred_invocations,
+            refresh_only,
             totals: t,
             actions: self.actions,
             moved: self.moved,
@@ -384,10 +466,52 @@ impl PlanAccumulator {
             deposed: self.deposed,
             drift: self.drift,
             unrecognised: self.unrecognised,
-            checks: self.checks,
+            deferred: deferred_changes.len() as u64,
+            invocations: action_invocations.len() as u64,
+            unreadable: unreadable.iter().map(|u| format!("{}: {}", u.at, u.why)).collect(),
+            // The one reading of check results (`checks`, else `condition_results`),
+            // from the header: whole or streamed, the same.
+            checks: crate::model::checks::count_by_status(&p.check_results().1),
             output_changes: self.output_changes,
             outputs: self.outputs,
             resources: self.resources,
+            deferred_changes,
+            action_invocations,
+            drifted: self.drifted,
+        }
+    }
+}
+
+/// What decides the CLI's line for a plan (Terraform's human plan renderer).
+struct PlanKind {
+    /// The CLI lists at least one change (a `Plan:` line follows), or planview
+    /// has deferred changes, invocations or unreadable parts to report.
+    listed: bool,
+    /// Some output changes.
+    outputs: bool,
+    errored: bool,
+    refresh_only: bool,
+    drift: bool,
+}
+
+impl PlanKind {
+    /// The CLI's line for this plan: the `Plan:` line when it lists changes;
+    /// else the output-only sentence; else, errored, `Planning failed.`; else
+    /// the refresh-only texts; else `No changes.`.
+    fn line(&self, t: &Totals) -> String {
+        if self.listed {
+            t.plan_line()
+        } else if self.outputs {
+            "You can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure."
+                .into()
+        } else if self.errored {
+            "Planning failed. Terraform encountered an error while generating this plan.".into()
+        } else if self.refresh_only && self.drift {
+            "This is a refresh-only plan, so Terraform will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the Terraform state without changing any remote objects.".into()
+        } else if self.refresh_only {
+            "No changes. Your infrastructure still matches the configuration.".into()
+        } else {
+            "No changes. Your infrastructure matches the configuration.".into()
         }
     }
 }
@@ -454,6 +578,10 @@ pub struct SummaryTotal {
     pub deposed: u64,
     pub drift: u64,
     pub unrecognised: u64,
+    pub deferred: u64,
+    pub invocations: u64,
+    /// Plans that are incomplete (see [`PlanSummary::incomplete`]).
+    pub incomplete: u64,
     pub checks: BTreeMap<String, u64>,
     pub state_resources: u64,
 }
@@ -482,6 +610,9 @@ pub fn sum(items: &[&Summary], failed: u64) -> SummaryTotal {
                 t.deposed += p.deposed;
                 t.drift += p.drift;
                 t.unrecognised += p.unrecognised;
+                t.deferred += p.deferred;
+                t.invocations += p.invocations;
+                t.incomplete += u64::from(p.incomplete);
                 for (k, v) in &p.checks {
                     *t.checks.entry(k.clone()).or_default() += v;
                 }
@@ -539,6 +670,16 @@ mod tests {
     }
 
     #[test]
+    fn import_by_identity_keeps_the_identity() {
+        let s = plan(
+            r#"{"format_version":"1.2","resource_changes":[
+            {"address":"a.b","mode":"managed","change":{"actions":["no-op"],"importing":{"identity":{"account_id":"1","name":"x"}}}}]}"#,
+        );
+        assert_eq!(s.resources[0].import_identity, Some(serde_json::json!({"account_id": "1", "name": "x"})));
+        assert_eq!(s.totals.import, 1);
+    }
+
+    #[test]
     fn unknown_mode_counts_nowhere_in_the_plan_line() {
         // Found by fuzzing: an import of a resource whose mode is neither
         // managed nor data was counted in "N to import".
@@ -556,6 +697,27 @@ mod tests {
     fn plan_line_without_import_or_forget() {
         let t = Totals { add: 2, change: 0, destroy: 1, ..Default::default() };
         assert_eq!(t.plan_line(), "Plan: 2 to add, 0 to change, 1 to destroy.");
+    }
+
+    #[test]
+    fn condition_results_are_counted_whole_and_streamed() {
+        let json = r#"{"format_version":"1.1","condition_results":[
+            {"address":"a.b","condition_type":"ResourcePrecondition","result":false,"unknown":false},
+            {"address":"a.c","condition_type":"ResourcePrecondition","result":true,"unknown":false},
+            {"address":"a.d","condition_type":"ResourcePrecondition","result":false,"unknown":true}]}"#;
+        let whole = plan(json);
+        assert_eq!((whole.checks["fail"], whole.checks["pass"], whole.checks["unknown"]), (1, 1, 1));
+        let opts = crate::input::ReadOptions::default();
+        let (streamed, _) = crate::summary_streamed(
+            "t",
+            std::io::Cursor::new(json.as_bytes().to_vec()),
+            crate::stream::ReadAhead::Joined,
+            &opts,
+            &crate::query::values::Visibility::default(),
+        )
+        .unwrap();
+        let Summary::Plan(streamed) = streamed else { panic!("not a plan") };
+        assert_eq!(streamed.checks, whole.checks);
     }
 
     #[test]

@@ -39,6 +39,18 @@ pub fn verdict_line(t: &GateTotal) -> String {
     }
 }
 
+/// A rule's name in the human formats (table, markdown, GitHub, JUnit): its
+/// id, except `fail-on-checks`, named `checks-must-pass` there so that a
+/// passing gate prints no "fail" (Atlantis' policy check fails any output
+/// that does). The JSON report keeps the id.
+pub fn rule_name(id: &str) -> &str {
+    if id == "fail-on-checks" {
+        "checks-must-pass"
+    } else {
+        id
+    }
+}
+
 fn address_or_dash(v: &Violation) -> &str {
     v.address.as_deref().unwrap_or("-")
 }
@@ -64,7 +76,7 @@ pub fn table_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Pol
                         .iter()
                         .map(|x| {
                             vec![
-                                line(&x.rule).into_owned(),
+                                line(rule_name(&x.rule)).into_owned(),
                                 line(address_or_dash(x)).into_owned(),
                                 style.paint(&line(&x.action), super::action_tone(&x.action)),
                                 line(&x.reason).into_owned(),
@@ -85,7 +97,7 @@ pub fn table_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Pol
         writeln!(w)?;
     }
     let t = gate_total(items);
-    let mut rules = policy.rules.iter().map(|r| line(r).into_owned()).collect::<Vec<_>>().join(", ");
+    let mut rules = policy.rules.iter().map(|r| line(rule_name(r)).into_owned()).collect::<Vec<_>>().join(", ");
     if policy.default_rule {
         rules = rules.replacen("deny delete", "deny delete (default)", 1);
     }
@@ -146,7 +158,7 @@ fn policy_md(policy: &PolicyReport) -> String {
     let rules: Vec<String> = policy
         .rules
         .iter()
-        .map(|r| if policy.default_rule && r == "deny delete" { format!("{} (default)", md_code(r)) } else { md_code(r) })
+        .map(|r| if policy.default_rule && r == "deny delete" { format!("{} (default)", md_code(r)) } else { md_code(rule_name(r)) })
         .collect();
     let mut s = format!("Policy: {}", rules.join(" · "));
     if !policy.allow.is_empty() {
@@ -210,7 +222,7 @@ pub fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyReport) ->
                 format!(
                     "| {} | {} | {} | {} | {} |\n",
                     md_code(file),
-                    md_code(&x.rule),
+                    md_code(rule_name(&x.rule)),
                     x.address.as_deref().map(md_code).unwrap_or_else(|| "-".into()),
                     md_cell(&x.action),
                     md_cell(&x.reason)
@@ -255,30 +267,50 @@ pub fn gh_property(s: &str) -> String {
     gh_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// One `::error` per violation and per unreadable input, then the verdict as
-/// `::notice` (passed) or `::error`.
+/// GitHub shows at most 10 error annotations per step: the verdict takes one,
+/// violations (and unreadable inputs) at most this many.
+pub const GITHUB_ANNOTATIONS: usize = 9;
+
+/// The verdict first, as `::notice` (passed) or `::error`; then one `::error`
+/// per violation and per unreadable input, at most [`GITHUB_ANNOTATIONS`] of
+/// them; the rest as one `::notice` saying how many more, each of them then
+/// listed as a plain log line (not an annotation).
 pub fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Result<()> {
+    let t = gate_total(items);
+    let level = if overall(&t) == "pass" { "notice" } else { "error" };
+    writeln!(w, "::{level} title={}::{}", gh_property("planview gate"), gh_data(&verdict_line(&t)))?;
+    let mut annotations: Vec<(String, String)> = Vec::new();
     for i in items {
         match &i.result {
             Ok(v) => {
                 for x in &v.violations {
-                    let title = format!("planview gate: {} ({})", x.rule, i.file);
+                    let title = format!("planview gate: {} ({})", rule_name(&x.rule), i.file);
                     let msg = match &x.address {
                         Some(a) => format!("{a}: {} — {}", x.action, x.reason),
                         None => format!("{} — {}", x.action, x.reason),
                     };
-                    writeln!(w, "::error title={}::{}", gh_property(&title), gh_data(&msg))?;
+                    annotations.push((title, msg));
                 }
             }
-            Err(e) => {
-                let title = format!("planview gate: cannot read {}", i.file);
-                writeln!(w, "::error title={}::{}", gh_property(&title), gh_data(&e.to_string()))?;
-            }
+            Err(e) => annotations.push((format!("planview gate: cannot read {}", i.file), e.to_string())),
         }
     }
-    let t = gate_total(items);
-    let level = if overall(&t) == "pass" { "notice" } else { "error" };
-    writeln!(w, "::{level} title={}::{}", gh_property("planview gate"), gh_data(&verdict_line(&t)))
+    for (title, msg) in annotations.iter().take(GITHUB_ANNOTATIONS) {
+        writeln!(w, "::error title={}::{}", gh_property(title), gh_data(msg))?;
+    }
+    let rest = &annotations[annotations.len().min(GITHUB_ANNOTATIONS)..];
+    if !rest.is_empty() {
+        let msg = format!("{} more violation(s): see the job log, or --format json", rest.len());
+        writeln!(w, "::notice title={}::{}", gh_property("planview gate"), gh_data(&msg))?;
+        writeln!(w, "::group::{}", gh_data(&format!("planview gate: {} more violation(s)", rest.len())))?;
+        for (title, msg) in rest {
+            // Plain log lines after a fixed prefix ("planview gate: "): no
+            // input starts a line, so none is a command.
+            writeln!(w, "{}: {}", line(title), line(msg))?;
+        }
+        writeln!(w, "::endgroup::")?;
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------- junit
@@ -321,7 +353,7 @@ pub fn junit_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Resul
                 writeln!(w, r#"      <property name="errored" value="{}"/>"#, v.errored)?;
                 writeln!(w, "    </properties>")?;
                 for r in &v.rules {
-                    let name = xml(&r.rule, true);
+                    let name = xml(rule_name(&r.rule), true);
                     if r.passed {
                         writeln!(w, r#"    <testcase name="{name}" classname="{file}"/>"#)?;
                         continue;

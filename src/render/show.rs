@@ -242,7 +242,7 @@ pub fn header_words(r: &ResourceDiff) -> String {
     if r.importing {
         match &r.import_id {
             Some(id) => parts.push(format!("imported from {}", super::json_string(id))),
-            None => parts.push("imported".into()),
+            None => parts.push(r.import_identity.as_ref().map_or("imported".into(), |i| format!("imported by {i}"))),
         }
     }
     if r.kind == ChangeKind::NoOp && parts.is_empty() {

@@ -2,7 +2,7 @@
 
 use super::fit::{fit, Block};
 use super::{action_tone, counts_line, md_cell, md_code, plain, table, write_json, JsonInputError, Style, Tone};
-use crate::query::summary::{sum, PlanSummary, ResourceEntry, StateSummary, Summary, SummaryTotal};
+use crate::query::summary::{sum, InvocationEntry, PlanSummary, ResourceEntry, StateSummary, Summary, SummaryTotal};
 use crate::query::values::truncate;
 use crate::sanitize::line;
 use crate::PerFile;
@@ -53,10 +53,14 @@ pub fn details(r: &ResourceEntry) -> Vec<String> {
     if let Some(k) = &r.deposed {
         d.push(format!("deposed object {k}"));
     }
+    if let Some(reason) = &r.deferred_reason {
+        d.push(format!("deferred: {reason}"));
+    }
     if r.importing {
-        match &r.import_id {
-            Some(id) => d.push(format!("import id {id}")),
-            None => d.push("imported".into()),
+        match (&r.import_id, &r.import_identity) {
+            (Some(id), _) => d.push(format!("import id {id}")),
+            (None, Some(identity)) => d.push(format!("import {}", crate::model::plan::identity_words(identity))),
+            (None, None) => d.push("imported".into()),
         }
     }
     d
@@ -111,6 +115,12 @@ fn total_lines(w: &mut dyn Write, t: &SummaryTotal, style: &Style) -> io::Result
     if t.errored > 0 {
         writeln!(w, "{}", style.paint(&format!("{} plan(s) ERRORED", t.errored), Tone::Bad))?;
     }
+    if t.incomplete > 0 {
+        writeln!(w, "{}", style.paint(&format!("{} plan(s) INCOMPLETE", t.incomplete), Tone::Bad))?;
+    }
+    if t.deferred + t.invocations > 0 {
+        writeln!(w, "deferred changes {} · actions to invoke {}", t.deferred, t.invocations)?;
+    }
     if t.failed > 0 {
         writeln!(w, "{}", style.paint(&format!("{} file(s) could not be read: totals are incomplete", t.failed), Tone::Bad))?;
     }
@@ -141,10 +151,18 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
             )
         )?;
     }
-    if p.has_changes {
-        writeln!(w, "{}", style.paint(&p.plan_line, Tone::Bold))?;
-    } else {
-        writeln!(w, "{}", style.paint("No changes. Your infrastructure matches the configuration.", Tone::Good))?;
+    if p.incomplete && !p.errored {
+        writeln!(w, "{}", style.paint(INCOMPLETE_BANNER, Tone::Bad))?;
+    }
+    for u in &p.unreadable {
+        writeln!(w, "{}", style.paint(&format!("!! planview could not read {}", line(u)), Tone::Bad))?;
+    }
+    writeln!(w, "{}", style.paint(&p.plan_line, if p.has_changes { Tone::Bold } else { Tone::Good }))?;
+    if let Some(a) = &p.actions_line {
+        writeln!(w, "{}", style.paint(a, Tone::Bold))?;
+    }
+    if p.deferred > 0 {
+        writeln!(w, "{}", style.paint(&format!("{} change(s) deferred to a later plan (not in the Plan line)", p.deferred), Tone::Warn))?;
     }
     writeln!(
         w,
@@ -173,11 +191,50 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
             )
         )?;
     }
-    if p.resources.is_empty() {
-        return Ok(());
+    if !p.resources.is_empty() {
+        writeln!(w)?;
+        resource_table(w, &p.resources, style)?;
     }
-    writeln!(w)?;
-    let rows = grouped(&p.resources)
+    if !p.deferred_changes.is_empty() {
+        writeln!(w)?;
+        writeln!(w, "{}", style.paint("Deferred to a later plan:", Tone::Bold))?;
+        resource_table(w, &p.deferred_changes, style)?;
+    }
+    if !p.action_invocations.is_empty() {
+        writeln!(w)?;
+        let rows = p
+            .action_invocations
+            .iter()
+            .map(|a| vec![style.paint("invoke", Tone::Warn), line(&a.address).into_owned(), line(&invocation_details(a)).into_owned()])
+            .collect();
+        writeln!(w, "{}", table(&["action", "address", "details"], rows))?;
+    }
+    if p.refresh_only && !p.drifted.is_empty() {
+        writeln!(w)?;
+        writeln!(w, "{}", style.paint("Changed outside of Terraform/OpenTofu (refresh-only):", Tone::Bold))?;
+        resource_table(w, &p.drifted, style)?;
+    }
+    Ok(())
+}
+
+/// The banner of an incomplete plan (not errored: that one has its own).
+pub const INCOMPLETE_BANNER: &str =
+    "!! PLAN INCOMPLETE: made with -target, or changes are deferred to a later plan; what it leaves out is not planned";
+
+/// The details of an action invocation: its trigger, and why it was deferred.
+pub fn invocation_details(a: &InvocationEntry) -> String {
+    let mut d = Vec::new();
+    if let Some(t) = &a.trigger {
+        d.push(format!("triggered by {t}"));
+    }
+    if let Some(r) = &a.deferred_reason {
+        d.push(format!("deferred: {r}"));
+    }
+    d.join("; ")
+}
+
+fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], style: &Style) -> io::Result<()> {
+    let rows = grouped(resources)
         .into_iter()
         .map(|r| {
             let sym = crate::model::ChangeKind::from_actions(&r.actions.iter().map(|a| crate::model::Action::parse(a)).collect::<Vec<_>>())
@@ -277,6 +334,9 @@ pub fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
         if t.errored > 0 {
             s.push_str(&format!("\n> [!CAUTION]\n> {} plan(s) errored.\n", t.errored));
         }
+        if t.incomplete > 0 {
+            s.push_str(&format!("\n> [!CAUTION]\n> {} plan(s) incomplete.\n", t.incomplete));
+        }
         if t.failed > 0 {
             s.push_str(&format!("\n> [!WARNING]\n> {} file(s) could not be read: totals are incomplete.\n", t.failed));
         }
@@ -298,8 +358,21 @@ pub fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
 }
 
 fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
-    let verdict = if p.has_changes { p.plan_line.clone() } else { "No changes.".into() };
-    let mut s = format!("### {} — {}\n\n", md_code(file), verdict);
+    let mut s = format!("### {} — {}\n\n", md_code(file), md_cell(&p.plan_line));
+    if let Some(a) = &p.actions_line {
+        s.push_str(&format!("{a}\n\n"));
+    }
+    if p.incomplete && !p.errored {
+        s.push_str(
+            "> [!CAUTION]\n> **This plan is incomplete**: made with `-target`, or changes are deferred to a later plan. What it leaves out is not planned.\n\n",
+        );
+    }
+    for u in &p.unreadable {
+        s.push_str(&format!("> [!CAUTION]\n> planview could not read {}\n\n", md_cell(u)));
+    }
+    if p.deferred > 0 {
+        s.push_str(&format!("{} change(s) deferred to a later plan (not in the Plan line).\n\n", p.deferred));
+    }
     if p.errored {
         s.push_str(
             "> [!CAUTION]\n> **This plan errored** and cannot be applied. Only the changes planned before the error are listed.\n\n",
@@ -325,21 +398,61 @@ fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
         if p.output_changes.is_empty() { "none".into() } else { counts_line(&p.output_changes, md_cell) }
     ));
     blocks.push(Block::Keep(s));
-    if p.resources.is_empty() {
-        return;
+    if !p.resources.is_empty() {
+        blocks.push(Block::Rows {
+            open: format!(
+                "\n<details><summary>{} resource change(s)</summary>\n\n| action | address | details |\n|---|---|---|\n",
+                p.resources.len()
+            ),
+            rows: resource_rows(&p.resources),
+            close: "\n</details>\n".into(),
+            what: format!("resource changes of {}", md_code(file)),
+        });
     }
-    blocks.push(Block::Rows {
-        open: format!(
-            "\n<details><summary>{} resource change(s)</summary>\n\n| action | address | details |\n|---|---|---|\n",
-            p.resources.len()
-        ),
-        rows: grouped(&p.resources)
-            .into_iter()
-            .map(|r| format!("| {} | {} | {} |\n", md_cell(&action_words(r)), md_code(&r.address), md_cell(&details(r).join("; "))))
-            .collect(),
-        close: "\n</details>\n".into(),
-        what: format!("resource changes of {}", md_code(file)),
-    });
+    if !p.deferred_changes.is_empty() {
+        blocks.push(Block::Rows {
+            open: format!(
+                "\n<details><summary>{} deferred change(s)</summary>\n\n| action | address | details |\n|---|---|---|\n",
+                p.deferred_changes.len()
+            ),
+            rows: resource_rows(&p.deferred_changes),
+            close: "\n</details>\n".into(),
+            what: format!("deferred changes of {}", md_code(file)),
+        });
+    }
+    if !p.action_invocations.is_empty() {
+        blocks.push(Block::Rows {
+            open: format!(
+                "\n<details><summary>{} action invocation(s)</summary>\n\n| action | address | details |\n|---|---|---|\n",
+                p.action_invocations.len()
+            ),
+            rows: p
+                .action_invocations
+                .iter()
+                .map(|a| format!("| invoke | {} | {} |\n", md_code(&a.address), md_cell(&invocation_details(a))))
+                .collect(),
+            close: "\n</details>\n".into(),
+            what: format!("action invocations of {}", md_code(file)),
+        });
+    }
+    if p.refresh_only && !p.drifted.is_empty() {
+        blocks.push(Block::Rows {
+            open: format!(
+                "\n<details><summary>{} resource(s) changed outside of Terraform/OpenTofu (refresh-only)</summary>\n\n| action | address | details |\n|---|---|---|\n",
+                p.drifted.len()
+            ),
+            rows: resource_rows(&p.drifted),
+            close: "\n</details>\n".into(),
+            what: format!("drift of {}", md_code(file)),
+        });
+    }
+}
+
+fn resource_rows(resources: &[ResourceEntry]) -> Vec<String> {
+    grouped(resources)
+        .into_iter()
+        .map(|r| format!("| {} | {} | {} |\n", md_cell(&action_words(r)), md_code(&r.address), md_cell(&details(r).join("; "))))
+        .collect()
 }
 
 fn state_md(blocks: &mut Vec<Block>, file: &str, s: &StateSummary) {

@@ -288,10 +288,23 @@ s_moves_unknown() {
   load v2; plan 0
 }
 
+s_targeted() {
+  begin targeted
+  load v1; apply v1
+  load v2; plan 0 -target=terraform_data.web
+}
+
+s_moved_replaced() {
+  begin moved-replaced
+  load v1; apply v1
+  load v2; plan 0
+}
+
 ALL=(basic replace count-foreach modules moved removed import data-read checks
      errored sensitive destroy noop refresh-only refresh-only-outputs state
      refactor-rename refactor-count-to-foreach refactor-into-module deposed
-     secret-forms sensitivity-only trailing-newline moves-unknown)
+     secret-forms sensitivity-only trailing-newline moves-unknown
+     targeted moved-replaced)
 
 main() {
   command -v "$TERRAFORM" >/dev/null || { log "terraform not found"; exit 1; }
