@@ -13,10 +13,11 @@
 
 mod common;
 
+use common::commands::{commands, help, run_raw, Cmd};
 use common::root;
 use planview::sanitize::terminal_hazard;
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const HOSTILE: &[&str] = &[
     "testdata/hostile/hostile-plan.json",
@@ -26,8 +27,6 @@ const HOSTILE: &[&str] = &[
 ];
 const SECRETS: &[&str] =
     &["testdata/hostile/secrets-plan.json", "testdata/hostile/secrets-state.json", "testdata/hostile/secrets-wrapped.json"];
-/// Commands that print help or generated text, not anything from an input.
-const SKIP: &[&str] = &["help", "completions", "man"];
 /// Switches that show more of the input (or cut markdown short): each command
 /// also runs with those it takes.
 const MORE: &[&str] = &["--all", "--full", "--prior", "--fail-on-checks", "--lenient", "--max-bytes=2000"];
@@ -35,95 +34,9 @@ const MORE: &[&str] = &["--all", "--full", "--prior", "--fail-on-checks", "--len
 /// with --show-sensitive).
 const NO_VALUES: &[&str] = &["state"];
 
-/// One subcommand as its help describes it.
-#[derive(Debug, Clone)]
-struct Cmd {
-    name: String,
-    formats: Vec<String>,
-    takes_color: bool,
-    many_files: bool,
-    more: Vec<&'static str>,
-}
-
-fn run_raw(args: &[String], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_planview"));
-    cmd.args(args).current_dir(root()).env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.stdin(Stdio::null()).output().expect("run planview")
-}
-
-fn help(args: &[&str]) -> String {
-    let out = run_raw(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>(), &[]);
-    String::from_utf8(out.stdout).expect("help is UTF-8")
-}
-
-/// The subcommands listed under `Commands:` in `planview --help`, with their
-/// formats (`[possible values: ...]` of `--format`) and switches from `-h`.
-fn commands() -> Vec<Cmd> {
-    static COMMANDS: std::sync::OnceLock<Vec<Cmd>> = std::sync::OnceLock::new();
-    COMMANDS.get_or_init(read_commands).clone()
-}
-
-fn read_commands() -> Vec<Cmd> {
-    let text = help(&["--help"]);
-    let mut names = Vec::new();
-    let mut inside = false;
-    for line in text.lines() {
-        if line.trim_end() == "Commands:" {
-            inside = true;
-        } else if inside && !line.starts_with("  ") {
-            break;
-        } else if inside && !line.starts_with("   ") {
-            let name = line.split_whitespace().next().unwrap_or_default();
-            if !name.is_empty() && !SKIP.contains(&name) {
-                names.push(name.to_string());
-            }
-        }
-    }
-    assert!(names.len() >= 8 && names.iter().any(|n| n == "summary"), "could not read the commands from --help:\n{text}");
-    let cmds: Vec<Cmd> = names.into_iter().map(|name| describe(&name)).collect();
-    // The help is read right (else coverage would shrink silently).
-    assert!(cmds.iter().any(|c| c.takes_color) && cmds.iter().any(|c| c.more.contains(&"--all")), "{cmds:?}");
-    assert!(cmds.iter().all(|c| !c.formats.is_empty()), "{cmds:?}");
-    cmds
-}
-
-fn describe(name: &str) -> Cmd {
-    let h = help(&[name, "-h"]);
-    let flat = h.split_whitespace().collect::<Vec<_>>().join(" ");
-    // The options it takes: lines of the help that start with them.
-    let options: Vec<&str> = h
-        .lines()
-        .map(str::trim_start)
-        // `-f, --format <FORMAT>  ...` or `--all  ...`: the long name.
-        .filter_map(
-            |l| if l.starts_with("--") { Some(l) } else { l.strip_prefix('-').and_then(|r| r.split_once(", ").map(|(_, long)| long)) },
-        )
-        .filter_map(|l| l.split_whitespace().next())
-        .collect();
-    // `--format`'s values; a command without it runs once in its only format ("").
-    let formats: Vec<String> = match flat.find("--format <FORMAT>") {
-        None => vec![String::new()],
-        Some(at) => {
-            let rest = &flat[at..];
-            let values = rest
-                .find("[possible values: ")
-                .map(|i| &rest[i + "[possible values: ".len()..])
-                .and_then(|r| r.find(']').map(|j| &r[..j]))
-                .unwrap_or_else(|| panic!("`{name} -h`: no possible values for --format:\n{h}"));
-            values.split(", ").map(str::to_string).collect()
-        }
-    };
-    let usage = h.lines().find(|l| l.starts_with("Usage:")).unwrap_or_default();
-    Cmd {
-        name: name.to_string(),
-        formats,
-        takes_color: options.contains(&"--color"),
-        many_files: usage.contains("[FILE]..."),
-        more: MORE.iter().copied().filter(|f| options.contains(&f.split('=').next().unwrap_or(f))).collect(),
-    }
+/// The switches of `MORE` a command takes.
+fn more(c: &Cmd) -> Vec<&'static str> {
+    MORE.iter().copied().filter(|f| c.takes(f.split('=').next().unwrap_or(f))).collect()
 }
 
 /// How colour is asked for, and whether SGR colour is allowed in the output.
@@ -169,8 +82,9 @@ fn runs(files: &[&str], colours: &[Colour], extra: &[&str]) -> Vec<Run> {
             sets.push(files.to_vec());
         }
         let mut variants: Vec<Vec<&str>> = vec![vec![]];
-        if !c.more.is_empty() {
-            variants.push(c.more.clone());
+        let more = more(&c);
+        if !more.is_empty() {
+            variants.push(more);
         }
         for format in &c.formats {
             for set in &sets {
@@ -181,8 +95,8 @@ fn runs(files: &[&str], colours: &[Colour], extra: &[&str]) -> Vec<Run> {
                             args.extend(["--format".into(), format.clone()]);
                         }
                         match colour {
-                            Colour::Never if c.takes_color => args.extend(["--color".into(), "never".into()]),
-                            Colour::Always if c.takes_color => args.extend(["--color".into(), "always".into()]),
+                            Colour::Never if c.takes("--color") => args.extend(["--color".into(), "never".into()]),
+                            Colour::Always if c.takes("--color") => args.extend(["--color".into(), "always".into()]),
                             Colour::Always => continue,
                             _ => {}
                         }
