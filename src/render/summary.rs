@@ -398,52 +398,32 @@ fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
         if p.output_changes.is_empty() { "none".into() } else { counts_line(&p.output_changes, md_cell) }
     ));
     blocks.push(Block::Keep(s));
-    if !p.resources.is_empty() {
-        blocks.push(Block::Rows {
-            open: format!(
-                "\n<details><summary>{} resource change(s)</summary>\n\n| action | address | details |\n|---|---|---|\n",
-                p.resources.len()
-            ),
-            rows: resource_rows(&p.resources),
-            close: "\n</details>\n".into(),
-            what: format!("resource changes of {}", md_code(file)),
-        });
-    }
-    if !p.deferred_changes.is_empty() {
-        blocks.push(Block::Rows {
-            open: format!(
-                "\n<details><summary>{} deferred change(s)</summary>\n\n| action | address | details |\n|---|---|---|\n",
-                p.deferred_changes.len()
-            ),
-            rows: resource_rows(&p.deferred_changes),
-            close: "\n</details>\n".into(),
-            what: format!("deferred changes of {}", md_code(file)),
-        });
-    }
-    if !p.action_invocations.is_empty() {
-        blocks.push(Block::Rows {
-            open: format!(
-                "\n<details><summary>{} action invocation(s)</summary>\n\n| action | address | details |\n|---|---|---|\n",
-                p.action_invocations.len()
-            ),
-            rows: p
-                .action_invocations
+    let tables: [(&str, &str, Vec<String>); 4] = [
+        ("resource change(s)", "resource changes", resource_rows(&p.resources)),
+        ("deferred change(s)", "deferred changes", resource_rows(&p.deferred_changes)),
+        (
+            "action invocation(s)",
+            "action invocations",
+            p.action_invocations
                 .iter()
                 .map(|a| format!("| invoke | {} | {} |\n", md_code(&a.address), md_cell(&invocation_details(a))))
                 .collect(),
-            close: "\n</details>\n".into(),
-            what: format!("action invocations of {}", md_code(file)),
-        });
-    }
-    if p.refresh_only && !p.drifted.is_empty() {
+        ),
+        (
+            "resource(s) changed outside of Terraform/OpenTofu (refresh-only)",
+            "drift",
+            if p.refresh_only { resource_rows(&p.drifted) } else { Vec::new() },
+        ),
+    ];
+    for (summary, what, rows) in tables {
+        if rows.is_empty() {
+            continue;
+        }
         blocks.push(Block::Rows {
-            open: format!(
-                "\n<details><summary>{} resource(s) changed outside of Terraform/OpenTofu (refresh-only)</summary>\n\n| action | address | details |\n|---|---|---|\n",
-                p.drifted.len()
-            ),
-            rows: resource_rows(&p.drifted),
+            open: format!("\n<details><summary>{} {summary}</summary>\n\n| action | address | details |\n|---|---|---|\n", rows.len()),
+            rows,
             close: "\n</details>\n".into(),
-            what: format!("drift of {}", md_code(file)),
+            what: format!("{what} of {}", md_code(file)),
         });
     }
 }
