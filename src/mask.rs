@@ -540,14 +540,17 @@ impl Scrubber {
 }
 
 /// Secrets collected while a plan streams by ([`crate::stream`]): resource
-/// changes and drift as they pass; the rest comes from the skeleton with
-/// [`Masker::collect`].
+/// changes, drift and the resources of planned values and prior state as they
+/// pass; the rest (outputs, variables) comes from the skeleton with [`Masker::collect`].
 impl crate::stream::PlanVisitor for Masker {
     fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
         self.collect_change_of(rc);
     }
     fn on_drift(&mut self, rc: &ResourceChange<'_>) {
         self.collect_change_of(rc);
+    }
+    fn on_values_resource(&mut self, r: &crate::model::ResourceValue<'_>) {
+        self.collect_raw_marked(r.values, r.sensitive_values);
     }
 }
 

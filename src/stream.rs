@@ -5,9 +5,10 @@
 //! input in chunks, validates their UTF-8 once, and hands every element of
 //! `resource_changes` and `resource_drift` to a [`PlanVisitor`] as the same
 //! borrowed [`ResourceChange`] a whole-document read produces, then drops it.
-//! The big parts no streaming query needs (`planned_values`, `prior_state`,
-//! `proposed_unknown`, unknown keys) are checked and skipped
-//! piece by piece. Everything else (version, outputs, checks, flags, and a
+//! The resources of `planned_values` and `prior_state` go, one at a time, to
+//! [`PlanVisitor::on_values_resource`] (their secrets are collected there);
+//! their outputs stay in the skeleton. The parts no query needs
+//! (`proposed_unknown`, unknown keys) are checked and skipped piece by piece. Everything else (version, outputs, checks, flags, and a
 //! state's `values`, `configuration`) is kept in a small *skeleton* document, which the caller
 //! parses with [`crate::input::parse`] so detection, the version gate and every
 //! error message stay the same as for files.
@@ -24,7 +25,7 @@ use crate::input::{
     after_document, check_start_at, json_error_at, second_document, skipped_prefix, sniff_encoding, too_blank, too_deep, too_long_trailer,
     two_documents, ReadOptions, MAX_BLANKS, MAX_TRAILER,
 };
-use crate::model::{Change, CheckObject, Plan, ResourceChange};
+use crate::model::{Change, CheckObject, Plan, ResourceChange, ResourceValue};
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use std::io::Read;
@@ -42,10 +43,14 @@ pub trait PlanVisitor {
     fn on_drift(&mut self, _rc: &ResourceChange<'_>) {}
     fn on_output_change(&mut self, _name: &str, _change: &Change<'_>) {}
     fn on_checks(&mut self, _checks: &[CheckObject]) {}
+    /// A resource instance of `planned_values` or `prior_state` (its values and
+    /// `sensitive_values`: a data source read during planning is marked only there).
+    fn on_values_resource(&mut self, _r: &ResourceValue<'_>) {}
     /// The rest of the plan. When streamed, its `resource_changes` and
-    /// `resource_drift` are empty (they went to the methods above) and
-    /// `planned_values`, `prior_state` and `proposed_unknown` are `None`: a
-    /// query that needs those reads the whole document.
+    /// `resource_drift` are empty (they went to the methods above),
+    /// `planned_values` holds only its `outputs` and `prior_state` only its
+    /// `values.outputs` (their resources went to `on_values_resource`), and
+    /// `proposed_unknown` is `None`.
     fn on_header(&mut self, _plan: &Plan<'_>) {}
 }
 
@@ -66,6 +71,10 @@ impl<A: PlanVisitor, B: PlanVisitor> PlanVisitor for (A, B) {
     fn on_checks(&mut self, checks: &[CheckObject]) {
         self.0.on_checks(checks);
         self.1.on_checks(checks);
+    }
+    fn on_values_resource(&mut self, r: &ResourceValue<'_>) {
+        self.0.on_values_resource(r);
+        self.1.on_values_resource(r);
     }
     fn on_header(&mut self, plan: &Plan<'_>) {
         self.0.on_header(plan);
@@ -119,6 +128,18 @@ const KEPT: &[&str] = &[
     "errored",
     "values",
 ];
+
+/// A top-level key holding a values representation (`planned_values`, or
+/// `prior_state`'s `values`): its resources are streamed to
+/// [`PlanVisitor::on_values_resource`], its `outputs` kept in the skeleton.
+struct ValuesHolder {
+    key: &'static str,
+    /// The member that holds the values representation (`None`: the key itself).
+    inner: Option<&'static str>,
+}
+
+const VALUES_HOLDERS: &[ValuesHolder] =
+    &[ValuesHolder { key: "planned_values", inner: None }, ValuesHolder { key: "prior_state", inner: Some("values") }];
 
 /// A value bigger than this that is being skipped is walked member by member
 /// instead of parsed whole, so skipping never needs more memory than this.
@@ -296,6 +317,8 @@ fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mut dyn PlanV
             let drift = key == "resource_drift";
             r.stream_array(|rc| if drift { visitor.on_drift(rc) } else { visitor.on_resource_change(rc) })?;
             skel.push_str("null");
+        } else if let Some(holder) = VALUES_HOLDERS.iter().find(|h| h.key == key) {
+            skel.push_str(&r.walk_values_holder(holder, visitor)?);
         } else if KEPT.contains(&key.as_str()) {
             let raw = r.parse_small::<Box<RawValue>>()?;
             skel.push_str(raw.get());
@@ -643,14 +666,22 @@ impl<'n> Reader<'n> {
             return Ok(());
         }
         // Too big: walk its members.
-        let object = self.peek()? == Some(b'{');
-        self.pos += 1;
-        let close = if object { b'}' } else { b']' };
+        if self.peek()? == Some(b'{') {
+            self.members(|r, _| r.skip_value(depth + 1))
+        } else {
+            self.elements(|r| r.skip_value(depth + 1))
+        }
+    }
+
+    /// Walk the object at `pos`: for each member, `f` is called with the key,
+    /// positioned on its value, and must consume the value.
+    fn members(&mut self, mut f: impl FnMut(&mut Self, String) -> Result<(), InputError>) -> Result<(), InputError> {
+        self.expect(b'{', "expected `{`")?;
         let mut first = true;
         loop {
             self.skip_ws()?;
             match self.peek()? {
-                Some(b) if b == close => {
+                Some(b'}') => {
                     self.pos += 1;
                     return Ok(());
                 }
@@ -659,18 +690,105 @@ impl<'n> Reader<'n> {
                     self.skip_ws()?;
                 }
                 Some(_) if first => {}
-                Some(_) => return Err(self.syntax(if object { "expected `,` or `}`" } else { "expected `,` or `]`" })),
-                None => return Err(self.eof("EOF while parsing a value")),
+                Some(_) => return Err(self.syntax("expected `,` or `}`")),
+                None => return Err(self.eof("EOF while parsing an object")),
             }
             first = false;
-            if object {
-                self.parse_small::<IgnoredAny>()?; // the key
-                self.skip_ws()?;
-                self.expect(b':', "expected `:`")?;
-                self.skip_ws()?;
-            }
-            self.skip_value(depth + 1)?;
+            let key = self.parse_small::<String>()?;
+            self.skip_ws()?;
+            self.expect(b':', "expected `:`")?;
+            self.skip_ws()?;
+            f(self, key)?;
         }
+    }
+
+    /// Walk the array at `pos`: `f` is called on each element and must consume it.
+    fn elements(&mut self, mut f: impl FnMut(&mut Self) -> Result<(), InputError>) -> Result<(), InputError> {
+        self.expect(b'[', "expected `[`")?;
+        let mut first = true;
+        loop {
+            self.skip_ws()?;
+            match self.peek()? {
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b',') if !first => {
+                    self.pos += 1;
+                    self.skip_ws()?;
+                }
+                Some(_) if first => {}
+                Some(_) => return Err(self.syntax("expected `,` or `]`")),
+                None => return Err(self.eof("EOF while parsing a list")),
+            }
+            first = false;
+            f(self)?;
+        }
+    }
+
+    /// `planned_values` or `prior_state`: resources to the visitor, and the
+    /// skeleton's text for the key (`{"outputs":…}`, or `{"values":{"outputs":…}}`;
+    /// `null` for a value that is no object, which a whole read could not use either).
+    fn walk_values_holder(&mut self, holder: &ValuesHolder, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+        if self.peek()? != Some(b'{') {
+            self.skip_value(0)?;
+            return Ok("null".into());
+        }
+        let Some(inner) = holder.inner else { return self.walk_values(visitor) };
+        let mut kept = None;
+        self.members(|r, key| {
+            if key == inner && r.peek()? == Some(b'{') {
+                kept = Some(r.walk_values(visitor)?);
+                Ok(())
+            } else {
+                r.skip_value(1)
+            }
+        })?;
+        Ok(match kept {
+            Some(values) => format!("{{{}:{values}}}", serde_json::to_string(inner).unwrap_or_default()),
+            None => "{}".into(),
+        })
+    }
+
+    /// A values representation (an object): `root_module` walked, `outputs` kept.
+    fn walk_values(&mut self, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+        let mut outputs = None;
+        self.members(|r, key| match key.as_str() {
+            "outputs" => {
+                outputs = Some(r.parse_small::<Box<RawValue>>()?);
+                Ok(())
+            }
+            "root_module" => r.walk_module(visitor, 2),
+            _ => r.skip_value(2),
+        })?;
+        Ok(match outputs {
+            Some(o) => format!("{{\"outputs\":{}}}", o.get()),
+            None => "{}".into(),
+        })
+    }
+
+    /// A module of a values representation: each resource parsed and passed on
+    /// (one at a time; an element that is no resource is skipped, as a whole
+    /// read skips what it cannot read there), child modules walked likewise.
+    fn walk_module(&mut self, visitor: &mut dyn PlanVisitor, depth: usize) -> Result<(), InputError> {
+        if depth > crate::scan::MAX_DEPTH {
+            let (l, c) = self.location(self.pos);
+            return Err(too_deep(self.name, l, c));
+        }
+        if self.peek()? != Some(b'{') {
+            return self.skip_value(depth);
+        }
+        self.members(|r, key| match key.as_str() {
+            "resources" if r.peek()? == Some(b'[') => r.elements(|r| {
+                let raw = r.parse_small::<Box<RawValue>>()?;
+                if let Ok(rv) = serde_json::from_str::<ResourceValue<'_>>(raw.get()) {
+                    visitor.on_values_resource(&rv);
+                }
+                Ok(())
+            }),
+            "child_modules" if r.peek()? == Some(b'[') => r.elements(|r| r.walk_module(visitor, depth + 2)),
+            _ => r.skip_value(depth + 1),
+        })
     }
 
     /// `null` or an array of resource changes, each passed to `f` and dropped.
@@ -805,6 +923,7 @@ mod tests {
         changes: Vec<String>,
         drift: Vec<String>,
         befores: usize,
+        values: Vec<String>,
     }
 
     impl PlanVisitor for Collect {
@@ -814,6 +933,9 @@ mod tests {
         }
         fn on_drift(&mut self, rc: &ResourceChange<'_>) {
             self.drift.push(rc.address.clone());
+        }
+        fn on_values_resource(&mut self, r: &ResourceValue<'_>) {
+            self.values.push(r.address.clone());
         }
     }
 
@@ -832,11 +954,13 @@ mod tests {
         }
     }
 
-    const PLAN: &str = r#" {"format_version":"1.2","planned_values":{"root_module":{"resources":[{"values":{"a":[1,2,{"b":"ü"}]}}]}},
+    const PLAN: &str = r#" {"format_version":"1.2","planned_values":{"root_module":{"resources":[{"address":"p.v","values":{"a":[1,2,{"b":"ü"}]}},7]}},
       "resource_drift":[{"address":"d.x","change":{"actions":["update"]}}],
       "resource_changes":[{"address":"a.b","change":{"actions":["create"],"before":null,"after":{"k":"é€😀"}}},
                           {"address":"a.c","change":{"actions":["delete"],"before":{"n":1e3}}}],
-      "output_changes":{"o":{"actions":["create"]}},"brand_new":[1,2,3],"prior_state":{"values":{}},
+      "output_changes":{"o":{"actions":["create"]}},"brand_new":[1,2,3],
+      "prior_state":{"format_version":"1.0","values":{"outputs":{"s":{"value":"x","sensitive":true}},
+        "root_module":{"child_modules":[{"address":"module.m","resources":[{"address":"module.m.r.s","values":{}}]}]}}},
       "checks":[],"errored":false} "#;
 
     fn run(json: &[u8], chunk: usize) -> Result<(Collect, String), InputError> {
@@ -885,7 +1009,12 @@ mod tests {
             let doc = parse("p", skel.as_bytes()).unwrap();
             let Document::Plan(p) = doc else { panic!("not a plan") };
             assert_eq!(p.format_version, "1.2");
-            assert!(p.resource_changes.is_empty() && p.planned_values.is_none());
+            // Values resources were streamed (the element that is no resource skipped);
+            // only the outputs stay in the skeleton.
+            assert_eq!(c.values, vec!["p.v", "module.m.r.s"]);
+            assert!(p.resource_changes.is_empty());
+            assert_eq!(p.planned_values.map(|r| r.get()), Some("{}"));
+            assert_eq!(p.prior_state.map(|r| r.get()), Some(r#"{"values":{"outputs":{"s":{"value":"x","sensitive":true}}}}"#));
             assert_eq!(p.output_changes.len(), 1);
             assert!(skel.contains(r#""brand_new":null"#), "{skel}");
         }

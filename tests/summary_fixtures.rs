@@ -113,11 +113,22 @@ fn no_sensitive_value_is_printed_in_any_format() {
 /// outputs. No command, in any format, prints either, in any form.
 #[test]
 fn copies_of_secrets_in_jsonencode_form_and_sensitive_numbers_are_never_printed() {
-    use common::commands::{commands, run_raw};
+    use common::commands::run_raw;
     let files = ["testdata/real/secret-forms/plan.json", "testdata/real/secret-forms/state.json"];
     // The fixture holds what the test is about (else it proves nothing).
     let plan = std::fs::read_to_string(root().join(files[0])).unwrap();
     assert!(plan.contains(r#"S3cret\\u0026Pass\\u003cword\\u003e!"#) && plan.contains("987654321"));
+    no_command_prints(&files, &["S3cret", "Pass<word", r"Pass\u003c", "987654321"]);
+    // With --show-sensitive the copies are shown: the masking above is by value, not by accident.
+    let out = run_raw(&["outputs".into(), "--show-sensitive".into(), files[1].into()], &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("987654321") && text.contains(r"S3cret\\u0026Pass"), "{text}");
+}
+
+/// Every command, in every format (with `--all`, `--full`, `--prior` where it
+/// takes them), on each file, from the file and from stdin: none prints any of `forms`.
+fn no_command_prints(files: &[&str], forms: &[&str]) {
+    use common::commands::{commands, run_raw};
     let mut runs = 0;
     for c in commands() {
         for format in &c.formats {
@@ -127,21 +138,34 @@ fn copies_of_secrets_in_jsonencode_form_and_sensitive_numbers_are_never_printed(
                     args.extend(["--format".into(), format.clone()]);
                 }
                 args.extend(c.options.iter().filter(|o| ["--all", "--full", "--prior"].contains(&o.as_str())).cloned());
-                args.push(file.into());
-                let out = run_raw(&args, &[]);
-                runs += 1;
-                let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-                for form in ["S3cret", "Pass<word", r"Pass\u003c", "987654321"] {
-                    assert!(!text.contains(form), "planview {} prints {form}:\n{text}", args.join(" "));
+                let bytes = std::fs::read(root().join(file)).unwrap();
+                let from_file = run_raw(&[args.clone(), vec![file.to_string()]].concat(), &[]);
+                let piped = planview_with_stdin(&args.iter().map(String::as_str).collect::<Vec<_>>(), Some(&bytes));
+                for out in [from_file, piped] {
+                    runs += 1;
+                    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+                    for form in forms {
+                        assert!(!text.contains(form), "planview {} {file} prints {form}:\n{text}", args.join(" "));
+                    }
                 }
             }
         }
     }
     assert!(runs > 20);
-    // With --show-sensitive the copies are shown: the masking above is by value, not by accident.
-    let out = run_raw(&["outputs".into(), "--show-sensitive".into(), files[1].into()], &[]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("987654321") && text.contains(r"S3cret\\u0026Pass"), "{text}");
+}
+
+/// A secret marked only in `prior_state` (a data source's `sensitive_values`;
+/// the real plan of this fixture, marked as a provider with a sensitive
+/// attribute marks it) and copied, through `nonsensitive()`, into an import
+/// id: no command prints it, streamed (`summary`) or read whole.
+#[test]
+fn a_secret_marked_only_in_prior_state_is_never_printed() {
+    let file = "testdata/edge/secret-in-prior-state.json";
+    let plan = std::fs::read_to_string(root().join(file)).unwrap();
+    assert!(plan.contains(r#""importing": {"id": "k3y-From-Remote-42"}"#) && plan.contains(r#""deploy_key": true"#));
+    no_command_prints(&[file], &["k3y-From-Remote", "UNMARKED-remote"]);
+    let out = planview(&["summary", "--show-sensitive", file]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("k3y-From-Remote-42"), "the secret is masked by meaning, not by accident");
 }
 
 /// `summary --format FORMAT` of a file, and of the same bytes on stdin (streamed).

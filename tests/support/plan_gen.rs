@@ -722,7 +722,20 @@ pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
                 let s = serde_json::to_value(&s).map_err(|e| e.to_string())?;
                 let w = serde_json::to_value(&w).map_err(|e| e.to_string())?;
                 if s != w {
-                    return Err(format!("{how}: streamed summary differs from the whole-document one:\n{s}\n{w}"));
+                    let (so, wo) = (s.as_object().cloned().unwrap_or_default(), w.as_object().cloned().unwrap_or_default());
+                    let differ: Vec<String> = so
+                        .keys()
+                        .chain(wo.keys())
+                        .filter(|k| so.get(*k) != wo.get(*k))
+                        .map(|k| {
+                            format!(
+                                "{k}: streamed {} / whole {}",
+                                so.get(k).map_or("-".into(), |v| v.to_string()),
+                                wo.get(k).map_or("-".into(), |v| v.to_string())
+                            )
+                        })
+                        .collect();
+                    return Err(format!("{how}: streamed summary differs from the whole-document one in\n{}", differ.join("\n")));
                 }
             }
             (Err(_), Err(_)) => {}
