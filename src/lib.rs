@@ -166,7 +166,10 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     match config.command {
         CommandKind::Summary => {
             // Streamed, not read whole: bounded memory on plans of any size.
-            let items = config.inputs.iter().map(|src| summary_of(src, &config.read, &vis));
+            let items = config
+                .inputs
+                .iter()
+                .map(|src| streamed(src, &config.read, |name, r, ahead| summary_streamed(name, r, ahead, &config.read, &vis)));
             let items: Vec<PerFile<query::summary::Summary>> = items
                 .into_iter()
                 .map(|mut i| {
@@ -276,25 +279,56 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     }
 }
 
-/// `summary` of one input, streamed (see [`stream`]): memory stays bounded
-/// whatever the size, for a file as for a pipe.
-fn summary_of(src: &Source, show: &input::ReadOptions, vis: &Visibility) -> PerFile<query::summary::Summary> {
+/// One input streamed (see [`stream`]): memory stays bounded whatever the
+/// size, for a file as for a pipe. `run` gets the input's name, its reader and
+/// what to do with the read-ahead thread, and returns the answer and the
+/// input's secrets ([`stream_one`]).
+fn streamed<T>(
+    src: &Source,
+    read: &input::ReadOptions,
+    run: impl FnOnce(&str, Box<dyn std::io::Read + Send>, stream::ReadAhead) -> Result<(T, mask::Masker), InputError>,
+) -> PerFile<T> {
     let file = src.name();
     // A regular file's reads never wait on a writer: its read-ahead thread is joined.
     let ahead = match src {
         input::Source::File(path) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => stream::ReadAhead::Joined,
         _ => stream::ReadAhead::Detached,
     };
-    match input::open(src, show).and_then(|r| summary_streamed(&file, r, ahead, show, vis)) {
-        Ok((summary, masker)) => PerFile { file, result: Ok(summary), masker },
+    match input::open(src, read).and_then(|r| run(&file, r, ahead)) {
+        Ok((answer, masker)) => PerFile { file, result: Ok(answer), masker },
         Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
     }
 }
 
-/// `summary` of a document streamed from `src` (see [`stream`]), and the
-/// document's secrets. A plan's changes are counted (and their secrets
-/// collected) as they arrive, then dropped; a state is summarised from the
-/// skeleton, which holds its `values`.
+/// Stream one document from `src` through `visitor` (and the secret
+/// collector), then answer from the visitor and the skeleton document (which
+/// holds everything but the streamed parts, see [`stream::stream`]). A plan's
+/// changes are seen (and their secrets collected) as they arrive, then
+/// dropped; the rest of the plan is fed to the visitor from the skeleton.
+pub fn stream_one<V: stream::PlanVisitor, T>(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    ahead: stream::ReadAhead,
+    opts: &input::ReadOptions,
+    visitor: V,
+    answer: impl FnOnce(V, &input::Document<'_>, &mask::Masker) -> Result<T, String>,
+) -> Result<(T, mask::Masker), InputError> {
+    let mut both = (visitor, mask::Masker::default());
+    let skeleton = stream::stream(name, src, ahead, opts, &mut both)?;
+    // Positions in the skeleton are not positions in the input: drop them.
+    let doc = input::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
+    let (mut visitor, mut masker) = both;
+    // Output changes, sensitive variables (the skeleton keeps `configuration`), a state's values.
+    masker.merge(&mask::Masker::collect(&doc));
+    if let input::Document::Plan(p) = &doc {
+        stream::visit_rest(p, &mut visitor);
+    }
+    answer(visitor, &doc, &masker).map(|t| (t, masker)).map_err(|m| InputError::new(name, m))
+}
+
+/// `summary` of a document streamed from `src` ([`stream_one`]): a plan is
+/// counted as it streams by; a state is summarised from the skeleton, which
+/// holds its `values`.
 pub fn summary_streamed(
     name: &str,
     src: impl std::io::Read + Send + 'static,
@@ -302,22 +336,24 @@ pub fn summary_streamed(
     opts: &input::ReadOptions,
     vis: &Visibility,
 ) -> Result<(query::summary::Summary, mask::Masker), InputError> {
-    let mut both = (query::summary::PlanAccumulator::default(), mask::Masker::default());
-    let skeleton = stream::stream(name, src, ahead, opts, &mut both)?;
-    // Positions in the skeleton are not positions in the input: drop them.
-    let doc = input::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
-    let (mut acc, mut masker) = both;
-    // Output changes, sensitive variables (the skeleton keeps `configuration`), a state's values.
-    masker.merge(&mask::Masker::collect(&doc));
-    match &doc {
-        input::Document::Plan(p) => {
-            stream::visit_rest(p, &mut acc);
-            Ok((query::summary::Summary::Plan(Box::new(acc.finish(p))), masker))
-        }
-        input::Document::State(_) => {
-            query::summary::summarize(&doc, &vis.with(&masker)).map(|s| (s, masker)).map_err(|m| InputError::new(name, m))
-        }
-    }
+    stream_one(name, src, ahead, opts, query::summary::PlanAccumulator::default(), |acc, doc, masker| match doc {
+        input::Document::Plan(p) => Ok(query::summary::Summary::Plan(Box::new(acc.finish(p)))),
+        input::Document::State(_) => query::summary::summarize(doc, &vis.with(masker)),
+    })
+}
+
+/// The gate's verdict on a document streamed from `src` ([`stream_one`]).
+pub fn gate_streamed(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    ahead: stream::ReadAhead,
+    opts: &input::ReadOptions,
+    policy: &query::gate::Policy,
+) -> Result<(query::gate::PlanVerdict, mask::Masker), InputError> {
+    stream_one(name, src, ahead, opts, query::gate::GateJudge::new(policy), |judge, doc, _| match doc {
+        input::Document::Plan(_) => Ok(judge.finish()),
+        input::Document::State(_) => Err("this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)".to_string()),
+    })
 }
 
 /// Masks secrets in one piece of markdown before it is measured against `--max-bytes`.
@@ -350,12 +386,10 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     if let Some(path) = &opts.policy_file {
         policy.merge_file(&load_policy(path)?);
     }
-    let items = each_input_with(&config.inputs, &config.read, |doc, _| match doc {
-        input::Document::Plan(p) => Ok(query::gate::evaluate(p, &policy)),
-        input::Document::State(_) => Err("this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)".to_string()),
-    });
+    // Streamed, not read whole: bounded memory on plans of any size.
+    let items =
+        config.inputs.iter().map(|src| streamed(src, &config.read, |name, r, ahead| gate_streamed(name, r, ahead, &config.read, &policy)));
     let items: Vec<PerFile<query::gate::PlanVerdict>> = items
-        .into_iter()
         .map(|mut i| {
             if let Ok(v) = &mut i.result {
                 v.file = i.file.clone();

@@ -525,15 +525,25 @@ fn an_input_bigger_than_the_memory_limit_is_an_input_error() {
     let f = dir.join("huge.json");
     std::fs::File::create(&f).unwrap().set_len(2 << 30).unwrap();
     let bin = env!("CARGO_BIN_EXE_planview");
-    for cmd in ["gate", "show"] {
-        let o = std::process::Command::new("/bin/sh")
+    let under_limit = |cmd: &str| {
+        std::process::Command::new("/bin/sh")
             .arg("-c")
             .arg(format!("ulimit -v 1000000 && exec '{bin}' {cmd} '{}'", f.display()))
             .output()
-            .unwrap();
+            .unwrap()
+    };
+    for cmd in ["show", "drift"] {
+        let o = under_limit(cmd);
         let e = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{cmd}: {e}");
         assert!(e.contains("huge.json: is too big to read into memory: 2048 MB could not be allocated"), "{cmd}: {e}");
+    }
+    // Streamed commands never hold the input: they judge what it is (NUL bytes, no JSON).
+    for cmd in ["summary", "gate"] {
+        let o = under_limit(cmd);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {e}");
+        assert!(e.contains("huge.json:1:1: input does not start with a JSON object"), "{cmd}: {e}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -7,7 +7,8 @@
 
 use crate::glob::Glob;
 use crate::model::{ChangeKind, CheckKind, CheckStatus, Mode, Plan, ResourceChange};
-use crate::query::summary::{count_totals, summarize_plan, Totals};
+use crate::query::summary::{count_totals, PlanAccumulator, Totals};
+use crate::stream::PlanVisitor;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -550,172 +551,263 @@ fn addresses_of<'r>(rc: &'r ResourceChange<'_>) -> impl Iterator<Item = &'r str>
 /// How many addresses a `max` violation names before "and N more".
 const MAX_NAMED: usize = 5;
 
-/// Judge one plan.
+/// Judge one plan read whole: a [`GateJudge`] fed in the streaming order
+/// (the same code judges a plan streamed from a pipe).
 pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
-    let rules = policy.rules();
-    let mut counts = ActionCounts::default();
-    // Deferred changes are judged like the others, their reason in the words.
-    let (deferred, mut unreadable) = p.deferred_changes();
-    let (invocations, bad) = p.action_invocations();
-    unreadable.extend(bad);
-    let all: Vec<(&ResourceChange<'_>, Option<&str>)> = p
-        .resource_changes
-        .iter()
-        .map(|rc| (rc, None))
-        .chain(deferred.iter().map(|d| (&d.resource_change, Some(d.reason.as_str()))))
-        .collect();
-    let classes: Vec<Classes> = all.iter().map(|(rc, _)| Classes::of(rc)).collect();
-    classes.iter().for_each(|c| counts.add(c));
-    counts.invoke = invocations.len() as u64;
-    counts.any += counts.invoke;
-    let words = |rc: &ResourceChange<'_>, deferred: Option<&str>| match deferred {
-        Some(r) => format!("deferred to a later plan ({r}): {}", change_words(rc)),
-        None => change_words(rc),
-    };
-    let summary = summarize_plan(p);
-    let mut violations = Vec::new();
-    let mut outcomes = Vec::new();
-    for rule in &rules {
-        let id = rule.id();
-        let before = violations.len();
-        let mut v = |address: Option<&str>, action: String, reason: String| {
-            violations.push(Violation { rule: id.clone(), address: address.map(str::to_string), action, reason });
+    let mut judge = GateJudge::new(policy);
+    crate::stream::visit_plan(p, &mut judge);
+    judge.finish()
+}
+
+/// The gate over one plan, one piece at a time (a [`PlanVisitor`]): each
+/// change is judged by every rule as it passes and dropped; what only the end
+/// of the document says (deferred changes, action invocations, checks, flags)
+/// is judged in `on_header`. Violations are kept per rule, so they come out
+/// in rule order, each rule's in document order, as the policy lists them.
+#[derive(Debug)]
+pub struct GateJudge<'p> {
+    policy: &'p Policy,
+    rules: Vec<Rule>,
+    /// The compiled glob of each `protect`/`protect-type` rule (by rule index).
+    globs: Vec<Option<Glob>>,
+    /// Violations found so far, per rule.
+    found: Vec<Vec<Violation>>,
+    /// Per `max` rule: how many changes count against it, and the first few addresses.
+    hits: Vec<(u64, Vec<String>)>,
+    /// `recognised-actions` violations for entries planview cannot read (listed first).
+    unreadable: Vec<Violation>,
+    counts: ActionCounts,
+    summary: PlanAccumulator,
+    drift: u64,
+    /// Known once the header has been seen.
+    terraform_version: Option<String>,
+    errored: bool,
+    plan_line: String,
+}
+
+impl<'p> GateJudge<'p> {
+    pub fn new(policy: &'p Policy) -> Self {
+        let rules = policy.rules();
+        let globs = rules
+            .iter()
+            .map(|r| match r {
+                Rule::Protect(g) | Rule::ProtectType(g) => Some(Glob::new(g)),
+                _ => None,
+            })
+            .collect();
+        let n = rules.len();
+        GateJudge {
+            policy,
+            rules,
+            globs,
+            found: vec![Vec::new(); n],
+            hits: vec![(0, Vec::new()); n],
+            unreadable: Vec::new(),
+            counts: ActionCounts::default(),
+            summary: PlanAccumulator::default(),
+            drift: 0,
+            terraform_version: None,
+            errored: false,
+            plan_line: String::new(),
+        }
+    }
+
+    /// One change (of `resource_changes`, or deferred for `deferred` reason) by every rule.
+    fn judge(&mut self, rc: &ResourceChange<'_>, deferred: Option<&str>) {
+        let c = Classes::of(rc);
+        self.counts.add(&c);
+        let words = || match deferred {
+            Some(r) => format!("deferred to a later plan ({r}): {}", change_words(rc)),
+            None => change_words(rc),
         };
-        let changes = all.iter().map(|(rc, d)| (*rc, *d)).zip(&classes);
-        match rule {
-            Rule::Deny { action, .. } => {
-                for ((rc, d), c) in changes {
-                    if c.has(*action) && !policy.allowed(*action, rc) {
-                        v(Some(&rc.address), action_key(rc), words(rc, d));
+        for (i, rule) in self.rules.iter().enumerate() {
+            let id = || rule.id();
+            let hit = |reason: String| Violation { rule: id(), address: Some(rc.address.clone()), action: action_key(rc), reason };
+            match (rule, &self.globs[i]) {
+                (Rule::Deny { action, .. }, _) if c.has(*action) && !self.policy.allowed(*action, rc) => self.found[i].push(hit(words())),
+                (Rule::Max { action, .. }, _) if c.has(*action) && !self.policy.allowed(*action, rc) => {
+                    let (n, named) = &mut self.hits[i];
+                    *n += 1;
+                    if named.len() < MAX_NAMED {
+                        named.push(rc.address.clone());
                     }
                 }
-                if matches!(action, GateAction::Invoke | GateAction::Any) {
-                    for a in &invocations {
-                        v(Some(&a.address), "invoke".into(), invocation_words(a));
-                    }
+                // Protected under either address: moving an object does not take it out of protection.
+                (Rule::Protect(_), Some(glob)) if c.delete && addresses_of(rc).any(|a| glob.matches(a)) => self.found[i].push(hit(words())),
+                (Rule::ProtectType(_), Some(glob)) if c.delete && glob.matches_exactly(&rc.type_) => {
+                    self.found[i].push(hit(format!("{} (type {})", words(), rc.type_)))
                 }
-            }
-            Rule::Max { action, limit } => {
-                let mut hits: Vec<&str> = changes
-                    .filter(|((rc, _), c)| c.has(*action) && !policy.allowed(*action, rc))
-                    .map(|((rc, _), _)| rc.address.as_str())
-                    .collect();
-                if matches!(action, GateAction::Invoke | GateAction::Any) {
-                    hits.extend(invocations.iter().map(|a| a.address.as_str()));
-                }
-                if hits.len() as u64 > *limit {
-                    let mut named = hits.iter().take(MAX_NAMED).copied().collect::<Vec<_>>().join(", ");
-                    if hits.len() > MAX_NAMED {
-                        named.push_str(&format!(" and {} more", hits.len() - MAX_NAMED));
-                    }
-                    v(
-                        None,
-                        action.as_str().to_string(),
-                        format!("{} change(s) would {}, more than the {limit} allowed: {named}", hits.len(), action.verb()),
-                    );
-                }
-            }
-            Rule::Protect(g) => {
-                let glob = Glob::new(g);
-                for ((rc, d), c) in changes {
-                    // Protected under either address: moving an object does
-                    // not take it out of protection.
-                    if c.delete && addresses_of(rc).any(|a| glob.matches(a)) {
-                        v(Some(&rc.address), action_key(rc), words(rc, d));
-                    }
-                }
-            }
-            Rule::ProtectType(t) => {
-                let glob = Glob::new(t);
-                for ((rc, d), c) in changes {
-                    if c.delete && glob.matches_exactly(&rc.type_) {
-                        v(Some(&rc.address), action_key(rc), format!("{} (type {})", words(rc, d), rc.type_));
-                    }
-                }
-            }
-            Rule::Checks => {
-                // The one reading of check results (`checks`, else
-                // `condition_results`); a status planview does not know fails.
-                for item in p.check_results().1.iter().filter(|i| i.is_failure()) {
-                    let what = check_words(&item.kind, &item.status);
-                    let what = if item.problems.is_empty() { what } else { format!("{what}: {}", item.problems.join("; ")) };
-                    v(Some(&item.address), item.status.clone(), what);
-                }
-            }
-            Rule::NotErrored => {
-                if p.errored {
-                    v(
-                        None,
-                        "errored".into(),
-                        "planning failed: the plan cannot be applied and lists only the changes planned before the error".into(),
-                    );
-                }
-            }
-            Rule::Complete => {
-                let deferred_invocations = invocations.iter().filter(|a| a.deferred_reason.is_some()).count();
-                if p.complete == Some(false) && !p.errored {
-                    // Errored plans are always incomplete: `not-errored` judges them.
-                    v(
-                        None,
-                        "incomplete".into(),
-                        "the plan is incomplete (made with -target, or with changes deferred to a later plan): what it leaves out is not judged".into(),
-                    );
-                } else if !deferred.is_empty() || deferred_invocations > 0 {
-                    v(
-                        None,
-                        "incomplete".into(),
-                        format!(
-                            "{} change(s) and {deferred_invocations} action invocation(s) are deferred to a later plan",
-                            deferred.len()
-                        ),
-                    );
-                }
-            }
-            Rule::NoDrift => {
-                for rc in &p.resource_drift {
-                    let kind = rc.kind();
-                    let what = match &kind {
-                        ChangeKind::Delete => "deleted outside of Terraform/OpenTofu".to_string(),
-                        ChangeKind::Update => "changed outside of Terraform/OpenTofu".to_string(),
-                        k => format!("drifted ({})", k.key()),
-                    };
-                    v(Some(&rc.address), kind.key(), what);
-                }
-            }
-            Rule::RecognisedActions => {
-                for u in &unreadable {
-                    v(
-                        Some(&u.at),
-                        "unreadable".into(),
-                        format!("planview cannot read it ({}): the gate fails closed", crate::sanitize::line(&u.why)),
-                    );
-                }
-                for (rc, _) in &all {
+                (Rule::RecognisedActions, _) => {
                     let kind = rc.kind();
                     if let ChangeKind::Unknown(list) = &kind {
                         let list: Vec<&str> = list.iter().map(|a| a.as_str()).collect();
-                        v(
-                            Some(&rc.address),
-                            kind.key(),
-                            format!("action list [{}] is not one planview recognises: the gate fails closed", list.join(", ")),
-                        );
+                        let reason = format!("action list [{}] is not one planview recognises: the gate fails closed", list.join(", "));
+                        self.found[i].push(Violation { rule: id(), address: Some(rc.address.clone()), action: kind.key(), reason });
                     }
                 }
+                _ => {}
             }
         }
-        let n = (violations.len() - before) as u64;
-        outcomes.push(RuleOutcome { rule: id, description: rule.description(), default: rule.is_default(), passed: n == 0, violations: n });
     }
-    PlanVerdict {
-        file: String::new(),
-        verdict: if violations.is_empty() { "pass" } else { "fail" },
-        terraform_version: p.terraform_version.clone(),
-        errored: p.errored,
-        plan_line: summary.plan_line,
-        counts,
-        drift: p.resource_drift.len() as u64,
-        rules: outcomes,
-        violations,
+
+    /// A violation of rule `i` not tied to one change.
+    fn push(&mut self, i: usize, address: Option<&str>, action: String, reason: String) {
+        let rule = self.rules[i].id();
+        self.found[i].push(Violation { rule, address: address.map(str::to_string), action, reason });
+    }
+
+    /// The verdict, once the whole plan has been seen.
+    pub fn finish(mut self) -> PlanVerdict {
+        let mut violations = Vec::new();
+        let mut outcomes = Vec::new();
+        for (i, rule) in self.rules.iter().enumerate() {
+            let id = rule.id();
+            let mut found = std::mem::take(&mut self.found[i]);
+            if let Rule::Max { action, limit } = rule {
+                let (n, named) = &self.hits[i];
+                if n > limit {
+                    let mut named = named.join(", ");
+                    if *n > MAX_NAMED as u64 {
+                        named.push_str(&format!(" and {} more", n - MAX_NAMED as u64));
+                    }
+                    let reason = format!("{n} change(s) would {}, more than the {limit} allowed: {named}", action.verb());
+                    found.push(Violation { rule: id.clone(), address: None, action: action.as_str().to_string(), reason });
+                }
+            }
+            if matches!(rule, Rule::RecognisedActions) {
+                found.splice(0..0, std::mem::take(&mut self.unreadable));
+            }
+            let n = found.len() as u64;
+            outcomes.push(RuleOutcome {
+                rule: id,
+                description: rule.description(),
+                default: rule.is_default(),
+                passed: n == 0,
+                violations: n,
+            });
+            violations.extend(found);
+        }
+        PlanVerdict {
+            file: String::new(),
+            verdict: if violations.is_empty() { "pass" } else { "fail" },
+            terraform_version: self.terraform_version,
+            errored: self.errored,
+            plan_line: self.plan_line,
+            counts: self.counts,
+            drift: self.drift,
+            rules: outcomes,
+            violations,
+        }
+    }
+}
+
+impl PlanVisitor for GateJudge<'_> {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        self.summary.on_resource_change(rc);
+        self.judge(rc, None);
+    }
+
+    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
+        self.summary.on_drift(rc);
+        self.drift += 1;
+        for i in 0..self.rules.len() {
+            if matches!(self.rules[i], Rule::NoDrift) {
+                let kind = rc.kind();
+                let what = match &kind {
+                    ChangeKind::Delete => "deleted outside of Terraform/OpenTofu".to_string(),
+                    ChangeKind::Update => "changed outside of Terraform/OpenTofu".to_string(),
+                    k => format!("drifted ({})", k.key()),
+                };
+                self.push(i, Some(&rc.address), kind.key(), what);
+            }
+        }
+    }
+
+    fn on_output_change(&mut self, name: &str, change: &crate::model::Change<'_>) {
+        self.summary.on_output_change(name, change);
+    }
+
+    fn on_checks(&mut self, checks: &[crate::model::CheckObject]) {
+        self.summary.on_checks(checks);
+    }
+
+    fn on_header(&mut self, p: &Plan<'_>) {
+        self.summary.on_header(p);
+        self.plan_line = std::mem::take(&mut self.summary).finish(p).plan_line;
+        self.terraform_version = p.terraform_version.clone();
+        self.errored = p.errored;
+        // Deferred changes are judged like the others, their reason in the words.
+        let (deferred, mut unreadable) = p.deferred_changes();
+        let (invocations, bad) = p.action_invocations();
+        unreadable.extend(bad);
+        for d in &deferred {
+            self.judge(&d.resource_change, Some(d.reason.as_str()));
+        }
+        self.counts.invoke = invocations.len() as u64;
+        self.counts.any += self.counts.invoke;
+        let checks = p.check_results().1;
+        for i in 0..self.rules.len() {
+            match self.rules[i] {
+                Rule::Deny { action: GateAction::Invoke | GateAction::Any, .. } => {
+                    for a in &invocations {
+                        self.push(i, Some(&a.address), "invoke".into(), invocation_words(a));
+                    }
+                }
+                Rule::Max { action: GateAction::Invoke | GateAction::Any, .. } => {
+                    let (n, named) = &mut self.hits[i];
+                    for a in &invocations {
+                        *n += 1;
+                        if named.len() < MAX_NAMED {
+                            named.push(a.address.clone());
+                        }
+                    }
+                }
+                Rule::Checks => {
+                    // The one reading of check results (`checks`, else
+                    // `condition_results`); a status planview does not know fails.
+                    for item in checks.iter().filter(|i| i.is_failure()) {
+                        let what = check_words(&item.kind, &item.status);
+                        let what = if item.problems.is_empty() { what } else { format!("{what}: {}", item.problems.join("; ")) };
+                        self.push(i, Some(&item.address), item.status.clone(), what);
+                    }
+                }
+                Rule::NotErrored if p.errored => self.push(
+                    i,
+                    None,
+                    "errored".into(),
+                    "planning failed: the plan cannot be applied and lists only the changes planned before the error".into(),
+                ),
+                Rule::Complete => {
+                    let deferred_invocations = invocations.iter().filter(|a| a.deferred_reason.is_some()).count();
+                    if p.complete == Some(false) && !p.errored {
+                        // Errored plans are always incomplete: `not-errored` judges them.
+                        self.push(
+                            i,
+                            None,
+                            "incomplete".into(),
+                            "the plan is incomplete (made with -target, or with changes deferred to a later plan): what it leaves out is not judged"
+                                .into(),
+                        );
+                    } else if !deferred.is_empty() || deferred_invocations > 0 {
+                        let reason = format!(
+                            "{} change(s) and {deferred_invocations} action invocation(s) are deferred to a later plan",
+                            deferred.len()
+                        );
+                        self.push(i, None, "incomplete".into(), reason);
+                    }
+                }
+                Rule::RecognisedActions => {
+                    let id = self.rules[i].id();
+                    self.unreadable.extend(unreadable.iter().map(|u| Violation {
+                        rule: id.clone(),
+                        address: Some(u.at.clone()),
+                        action: "unreadable".into(),
+                        reason: format!("planview cannot read it ({}): the gate fails closed", crate::sanitize::line(&u.why)),
+                    }));
+                }
+                _ => {}
+            }
+        }
     }
 }
 

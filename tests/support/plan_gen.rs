@@ -702,46 +702,79 @@ pub fn check_raw_bytes(data: &[u8], scratch: &std::path::Path) -> std::result::R
     streamed_equals_whole(data).map_err(|e| keep_failed(scratch, data, e))
 }
 
-/// `summary` streamed and `summary` of the document read whole agree, strict
-/// and `--lenient`.
+/// `summary` and `gate` (the default policy and one with every rule) streamed
+/// agree with the same command over the document read whole, strict and `--lenient`.
 pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
-    use planview::input::ReadOptions;
+    use planview::error::InputError;
+    use planview::input::{Document, ReadOptions};
+    use planview::query::gate::{DriftPolicy, GateAction, Policy};
     use planview::query::values::Visibility;
     let vis = Visibility { show_sensitive: false, masker: None };
+    let strict = Policy {
+        deny: vec![GateAction::Replace, GateAction::Import, GateAction::Invoke],
+        max: vec![(GateAction::Any, 1), (GateAction::Create, 0)],
+        protect: vec![planview::glob::Glob::new("*.r1*")],
+        allow: vec![planview::glob::Glob::new("module.*")],
+        protect_types: vec![planview::glob::Glob::new("terraform_*")],
+        fail_on_checks: true,
+        drift: Some(DriftPolicy::Deny),
+        ..Policy::default()
+    };
+    let cursor = || std::io::Cursor::new(data.to_vec());
+    let ahead = planview::stream::ReadAhead::Joined;
     for lenient in [false, true] {
         let opts = ReadOptions { lenient, ..Default::default() };
-        let streamed =
-            planview::summary_streamed("fuzz.json", std::io::Cursor::new(data.to_vec()), planview::stream::ReadAhead::Joined, &opts, &vis);
-        let whole = planview::input::parse_with("fuzz.json", data, &opts).and_then(|doc| {
-            let masker = planview::mask::Masker::collect(&doc);
-            planview::query::summary::summarize(&doc, &vis.with(&masker)).map_err(|m| planview::error::InputError::new("fuzz.json", m))
-        });
         let how = if lenient { "--lenient" } else { "strict" };
-        match (streamed, whole) {
-            (Ok((s, _)), Ok(w)) => {
-                let s = serde_json::to_value(&s).map_err(|e| e.to_string())?;
-                let w = serde_json::to_value(&w).map_err(|e| e.to_string())?;
-                if s != w {
-                    let (so, wo) = (s.as_object().cloned().unwrap_or_default(), w.as_object().cloned().unwrap_or_default());
-                    let differ: Vec<String> = so
-                        .keys()
-                        .chain(wo.keys())
-                        .filter(|k| so.get(*k) != wo.get(*k))
-                        .map(|k| {
-                            format!(
-                                "{k}: streamed {} / whole {}",
-                                so.get(k).map_or("-".into(), |v| v.to_string()),
-                                wo.get(k).map_or("-".into(), |v| v.to_string())
-                            )
-                        })
-                        .collect();
-                    return Err(format!("{how}: streamed summary differs from the whole-document one in\n{}", differ.join("\n")));
-                }
-            }
-            (Err(_), Err(_)) => {}
-            (Ok(_), Err(e)) => return Err(format!("{how}: streamed summary accepts what the whole-document reader refuses: {e}")),
-            (Err(e), Ok(_)) => return Err(format!("{how}: streamed summary refuses what the whole-document reader accepts: {e}")),
+        let whole = || planview::input::parse_with("fuzz.json", data, &opts);
+        let streamed = planview::summary_streamed("fuzz.json", cursor(), ahead, &opts, &vis).map(|(s, _)| s);
+        let read_whole = whole().and_then(|doc| {
+            let masker = planview::mask::Masker::collect(&doc);
+            planview::query::summary::summarize(&doc, &vis.with(&masker)).map_err(|m| InputError::new("fuzz.json", m))
+        });
+        same(&format!("{how} summary"), streamed, read_whole)?;
+        for (name, policy) in [("default", Policy::default()), ("every-rule", strict.clone())] {
+            let streamed = planview::gate_streamed("fuzz.json", cursor(), ahead, &opts, &policy).map(|(v, _)| v);
+            let read_whole = whole().and_then(|doc| match &doc {
+                Document::Plan(p) => Ok(planview::query::gate::evaluate(p, &policy)),
+                Document::State(_) => Err(InputError::new("fuzz.json", "a state")),
+            });
+            same(&format!("{how} gate ({name} policy)"), streamed, read_whole)?;
         }
     }
     Ok(())
+}
+
+/// Two answers to the same question, streamed and read whole, serialise the
+/// same (or both fail); else the fields that differ.
+fn same<T: serde::Serialize>(
+    what: &str,
+    streamed: Result<T, planview::error::InputError>,
+    whole: Result<T, planview::error::InputError>,
+) -> std::result::Result<(), String> {
+    match (streamed, whole) {
+        (Ok(s), Ok(w)) => {
+            let s = serde_json::to_value(&s).map_err(|e| e.to_string())?;
+            let w = serde_json::to_value(&w).map_err(|e| e.to_string())?;
+            if s != w {
+                let (so, wo) = (s.as_object().cloned().unwrap_or_default(), w.as_object().cloned().unwrap_or_default());
+                let differ: Vec<String> = so
+                    .keys()
+                    .chain(wo.keys())
+                    .filter(|k| so.get(*k) != wo.get(*k))
+                    .map(|k| {
+                        format!(
+                            "{k}: streamed {} / whole {}",
+                            so.get(k).map_or("-".into(), |v| v.to_string()),
+                            wo.get(k).map_or("-".into(), |v| v.to_string())
+                        )
+                    })
+                    .collect();
+                return Err(format!("{what}: streamed differs from the whole-document answer in\n{}", differ.join("\n")));
+            }
+            Ok(())
+        }
+        (Err(_), Err(_)) => Ok(()),
+        (Ok(_), Err(e)) => Err(format!("{what}: streamed accepts what the whole-document reader refuses: {e}")),
+        (Err(e), Ok(_)) => Err(format!("{what}: streamed refuses what the whole-document reader accepts: {e}")),
+    }
 }
