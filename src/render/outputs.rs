@@ -1,7 +1,7 @@
 //! Renders `outputs` reports as a terminal table, markdown or JSON.
 
 use super::report::{errored_banner, heading, md_errored_banner, md_heading, Report};
-use super::{action_tone, md_cell, md_code, table, Style, Tone};
+use super::{action_tone, md_cell, md_code, Style, Tone};
 use crate::query::outputs::{OutputChange, OutputsReport, PlanOutputs, StateOutputs};
 use crate::query::values::truncate;
 use crate::sanitize::line;
@@ -61,7 +61,7 @@ fn plan_table(p: &PlanOutputs, w: &mut dyn Write, style: &Style) -> io::Result<(
             ]
         })
         .collect();
-    writeln!(w, "{}", table(&["output", "action", "type", "value"], rows))
+    writeln!(w, "{}", style.table(&["output", "action", "type", "value"], rows))
 }
 
 fn state_table(s: &StateOutputs, w: &mut dyn Write, style: &Style) -> io::Result<()> {
@@ -80,7 +80,7 @@ fn state_table(s: &StateOutputs, w: &mut dyn Write, style: &Style) -> io::Result
             vec![line(&o.name).into_owned(), line(&truncate(&o.display_type(), 40)).into_owned(), v]
         })
         .collect();
-    writeln!(w, "{}", table(&["output", "type", "value"], rows))
+    writeln!(w, "{}", style.table(&["output", "type", "value"], rows))
 }
 
 impl Report for OutputsReport {

@@ -1,7 +1,7 @@
 //! Renders `summary` reports as a terminal table, markdown or JSON.
 
 use super::fit::{fit, Block};
-use super::{action_tone, counts_line, md_cell, md_code, plain, table, write_json, JsonInputError, Style, Tone};
+use super::{action_tone, counts_line, md_cell, md_code, plain, write_json, JsonInputError, Style, Tone};
 use crate::query::summary::{sum, InvocationEntry, PlanSummary, ResourceEntry, StateSummary, Summary, SummaryTotal};
 use crate::query::values::truncate;
 use crate::sanitize::line;
@@ -68,7 +68,14 @@ pub fn details(r: &ResourceEntry) -> Vec<String> {
 
 // ---------------------------------------------------------------- table
 
+/// The terminal report, lines wider than the style's width wrapped (tables fit already).
 pub fn table_out(w: &mut dyn Write, items: &[PerFile<Summary>], style: &Style) -> io::Result<()> {
+    let mut buf = Vec::new();
+    table_unfitted(&mut buf, items, style)?;
+    w.write_all(style.fit_lines(&String::from_utf8_lossy(&buf)).as_bytes())
+}
+
+fn table_unfitted(w: &mut dyn Write, items: &[PerFile<Summary>], style: &Style) -> io::Result<()> {
     let many = items.len() > 1;
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
@@ -207,7 +214,7 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
             .iter()
             .map(|a| vec![style.paint("invoke", Tone::Warn), line(&a.address).into_owned(), line(&invocation_details(a)).into_owned()])
             .collect();
-        writeln!(w, "{}", table(&["action", "address", "details"], rows))?;
+        writeln!(w, "{}", style.table(&["action", "address", "details"], rows))?;
     }
     if p.refresh_only && !p.drifted.is_empty() {
         writeln!(w)?;
@@ -248,7 +255,7 @@ fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], style: &Style)
             ]
         })
         .collect();
-    writeln!(w, "{}", table(&["action", "address", "details"], rows))
+    writeln!(w, "{}", style.table(&["action", "address", "details"], rows))
 }
 
 fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -> io::Result<()> {
@@ -267,7 +274,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
         }
         writeln!(w)?;
         let rows = by.into_iter().map(|((m, t), n)| vec![line(&m).into_owned(), line(&t).into_owned(), n.to_string()]).collect();
-        writeln!(w, "{}", table(&["module", "type", "count"], rows))?;
+        writeln!(w, "{}", style.table(&["module", "type", "count"], rows))?;
         writeln!(w)?;
         let rows = s
             .resources
@@ -288,7 +295,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
                 ]
             })
             .collect();
-        writeln!(w, "{}", table(&["address", "mode", "provider", "marks"], rows))?;
+        writeln!(w, "{}", style.table(&["address", "mode", "provider", "marks"], rows))?;
     }
     if !s.outputs.is_empty() {
         writeln!(w)?;
@@ -301,7 +308,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
                 vec![line(&o.name).into_owned(), line(&truncate(&o.display_type(), 40)).into_owned(), v]
             })
             .collect();
-        writeln!(w, "{}", table(&["output", "type", "value"], rows))?;
+        writeln!(w, "{}", style.table(&["output", "type", "value"], rows))?;
     }
     Ok(())
 }
