@@ -31,8 +31,9 @@ pub enum Kind {
 fn column_of(heading: &str) -> (Kind, u8) {
     match heading {
         "address" => (Kind::Address, 1),
+        "attribute" | "forced by" => (Kind::Address, 2),
         "action" | "status" | "drift" | "order" | "rule" | "count" | "mode" => (Kind::Text, 0),
-        "output" | "name" | "type" | "module" => (Kind::Text, 1),
+        "output" | "name" | "module" => (Kind::Text, 1),
         _ => (Kind::Text, 2),
     }
 }
@@ -85,19 +86,22 @@ fn widest_unit(s: &str) -> usize {
     s.split('\n').flat_map(|l| units(l).into_iter().map(|u| u.width)).max().unwrap_or(0)
 }
 
-/// How good a break before unit `p` is (lower is better; 3: anywhere).
+/// How good a break before unit `p` is (lower is better; 4: anywhere).
 fn break_rank(u: &[Unit<'_>], p: usize, kind: Kind) -> u8 {
     let (before, at) = (u[p - 1].text, u[p].text);
     let dot = before == "." || at == "[";
     let space = before == " ";
-    let punct = matches!(before, "/" | "," | ";" | ":" | "-" | "_" | "=" | ")" | "]" | "}") || matches!(at, "(" | "{" | "\"");
+    // Between list items and keys of a value (`, `, `": "`), before a value.
+    let item = matches!(before, "," | ";" | ":" | "=") || matches!(at, "(" | "{" | "\"");
+    let punct = matches!(before, "/" | "-" | "_" | ")" | "]" | "}");
     match kind {
         Kind::Address if dot => 0,
-        Kind::Text if space => 0,
         Kind::Address if space => 1,
-        Kind::Text if dot => 1,
-        _ if punct => 2,
-        _ => 3,
+        Kind::Text if space => 0,
+        Kind::Text if item => 1,
+        Kind::Text if dot => 2,
+        _ if item || punct => 3,
+        _ => 4,
     }
 }
 
