@@ -305,7 +305,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
             .map(|o| {
                 let v = line(&truncate(&o.display_value(), 80)).into_owned();
                 let v = if o.masked { style.paint(&v, Tone::Muted) } else { v };
-                vec![line(&o.name).into_owned(), line(&truncate(&o.display_type(), 40)).into_owned(), v]
+                vec![line(&o.name).into_owned(), line(&o.display_type()).into_owned(), v]
             })
             .collect();
         writeln!(w, "{}", style.table(&["output", "type", "value"], rows))?;
