@@ -53,9 +53,9 @@ fn units(s: &str) -> Vec<Unit<'_>> {
     let mut i = 0;
     while i < s.len() {
         let rest = &s[i..];
-        let len = if rest.starts_with("\u{1b}[") {
+        let len = if let Some(csi) = rest.strip_prefix("\u{1b}[") {
             // CSI: parameters, then one final byte in 0x40..=0x7E.
-            let end = rest[2..].bytes().position(|c| (0x40..=0x7E).contains(&c)).map_or(rest.len(), |p| p + 3);
+            let end = csi.bytes().position(|c| (0x40..=0x7E).contains(&c)).map_or(rest.len(), |p| p + 3);
             out.push(Unit { text: &rest[..end], width: 0, sgr: true });
             i += end;
             continue;
@@ -185,12 +185,9 @@ fn allot(natural: &[usize], floor: &[usize], rank: &[u8], avail: usize) -> Vec<u
         1 => avail / 2,
         _ => (fair * 2 / 3).max(12),
     };
-    let stages: Vec<(Option<u8>, Box<dyn Fn(usize) -> usize>)> = vec![
-        (Some(2), Box::new(|i| floor[i].max(natural[i].min(soft(2))))),
-        (Some(1), Box::new(|i| floor[i].max(natural[i].min(soft(1))))),
-        (Some(0), Box::new(|i| floor[i].max(natural[i].min(soft(0))))),
-        (None, Box::new(|i| floor[i])),
-    ];
+    let soft_floor = |r: u8| -> Vec<usize> { (0..w.len()).map(|i| floor[i].max(natural[i].min(soft(r)))).collect() };
+    let stages: [(Option<u8>, Vec<usize>); 4] =
+        [(Some(2), soft_floor(2)), (Some(1), soft_floor(1)), (Some(0), soft_floor(0)), (None, floor.to_vec())];
     for (only, low) in &stages {
         loop {
             let sum: usize = w.iter().sum();
@@ -198,7 +195,7 @@ fn allot(natural: &[usize], floor: &[usize], rank: &[u8], avail: usize) -> Vec<u
                 return w;
             }
             let widest =
-                (0..w.len()).filter(|&i| only.is_none_or(|r| rank[i] == r) && w[i] > low(i)).max_by_key(|&i| (w[i], std::cmp::Reverse(i)));
+                (0..w.len()).filter(|&i| only.is_none_or(|r| rank[i] == r) && w[i] > low[i]).max_by_key(|&i| (w[i], std::cmp::Reverse(i)));
             match widest {
                 Some(i) => w[i] -= 1,
                 None => break,
