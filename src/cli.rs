@@ -194,6 +194,7 @@ impl MovesArgs {
             format: if format == MovesFormat::Json { FormatArg::Json } else { FormatArg::Table },
             color: ColorArg::Never,
             show_sensitive: false,
+            width: None,
             read: self.read,
         };
         (common, MovesConfig { options: crate::query::moves::MovesOptions { ignore: self.ignore }, format })
@@ -300,6 +301,12 @@ pub struct CommonArgs {
     #[arg(long)]
     pub show_sensitive: bool,
 
+    /// Fit tables to N columns, wrapping long cells (0: no limit). By default the
+    /// terminal's width when stdout is a terminal, else COLUMNS when set, else no
+    /// limit. Markdown and JSON are never fitted.
+    #[arg(long, value_name = "N")]
+    pub width: Option<u16>,
+
     #[command(flatten)]
     pub read: ReadArgs,
 }
@@ -404,6 +411,12 @@ pub struct GateArgs {
     /// Print values marked sensitive instead of masking them.
     #[arg(long)]
     pub show_sensitive: bool,
+
+    /// Fit tables to N columns, wrapping long cells (0: no limit). By default the
+    /// terminal's width when stdout is a terminal, else COLUMNS when set, else no
+    /// limit. Markdown and JSON are never fitted.
+    #[arg(long, value_name = "N")]
+    pub width: Option<u16>,
 
     /// Deny every change that does ACTION (repeatable): create, update, delete (a
     /// replace and a deposed object's destruction are deletes), replace, forget,
@@ -573,6 +586,8 @@ pub struct Config {
     pub format: Format,
     pub color: bool,
     pub show_sensitive: bool,
+    /// The width terminal tables are fitted to (see [`decide_width`]).
+    pub width: Option<usize>,
     /// Cap on markdown output (`--max-bytes`).
     pub max_bytes: usize,
     /// The policy and format of `gate`.
@@ -646,6 +661,10 @@ pub struct Env {
     pub no_color: bool,
     /// PLANVIEW_TF_BIN, when set and non-empty.
     pub tf_bin: Option<PathBuf>,
+    /// The width of the terminal on stdout, when it is one and says.
+    pub terminal_width: Option<usize>,
+    /// COLUMNS, when set to a whole number above 0.
+    pub columns: Option<usize>,
 }
 
 impl Env {
@@ -655,7 +674,20 @@ impl Env {
             stdout_is_terminal: std::io::stdout().is_terminal(),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             tf_bin: crate::input::tf_bin_from_env(),
+            terminal_width: terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0)).filter(|w| *w > 0),
+            columns: std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok()).filter(|c| *c > 0),
         }
+    }
+}
+
+/// The width tables are fitted to: `--width` (0: no limit), else the
+/// terminal's when stdout is a terminal, else COLUMNS, else no limit.
+pub fn decide_width(arg: Option<u16>, env: &Env) -> Option<usize> {
+    match arg {
+        Some(0) => None,
+        Some(n) => Some(usize::from(n)),
+        None if env.stdout_is_terminal && env.terminal_width.is_some() => env.terminal_width,
+        None => env.columns,
     }
 }
 
@@ -693,6 +725,7 @@ impl Cli {
             format: Format::Table,
             color: false,
             show_sensitive: false,
+            width: None,
             filter: crate::filter::Filter::default(),
             all: false,
             no_fail: false,
@@ -759,6 +792,7 @@ impl Cli {
             },
             color: decide_color(common.color, env) && common.format == FormatArg::Table,
             show_sensitive: common.show_sensitive,
+            width: decide_width(common.width, env),
             filter: filters.to_filter(),
             all,
             no_fail,
@@ -812,6 +846,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         },
         color: decide_color(a.color, env) && a.format == GateFormatArg::Table,
         show_sensitive: a.show_sensitive,
+        width: decide_width(a.width, env),
         max_bytes: a.max_bytes,
         gate: Some(GateOptions { policy, policy_file: a.policy, format }),
         read: a.read.to_options(env),
@@ -859,6 +894,21 @@ mod tests {
         assert!(decide_color(ColorArg::Always, &tty_nc));
         assert!(!decide_color(ColorArg::Never, &tty));
         assert!(!decide_color(ColorArg::Auto, &Env::default()));
+    }
+
+    #[test]
+    fn width_flag_then_terminal_then_columns() {
+        let tty = Env { stdout_is_terminal: true, terminal_width: Some(100), columns: Some(70), ..Default::default() };
+        let pipe = Env { terminal_width: Some(100), columns: Some(70), ..Default::default() };
+        assert_eq!(decide_width(Some(80), &tty), Some(80));
+        assert_eq!(decide_width(Some(0), &tty), None, "0: no limit");
+        assert_eq!(decide_width(None, &tty), Some(100));
+        assert_eq!(decide_width(None, &pipe), Some(70));
+        assert_eq!(decide_width(None, &Env { stdout_is_terminal: true, columns: Some(70), ..Default::default() }), Some(70));
+        assert_eq!(decide_width(None, &Env::default()), None);
+        let cfg = |args: &[&str]| Cli::parse_from(args).into_config(&pipe).unwrap().width;
+        assert_eq!(cfg(&["planview", "gate", "--width", "90", "p.json"]), Some(90));
+        assert_eq!(cfg(&["planview", "state", "p.json"]), Some(70));
     }
 
     #[test]

@@ -184,7 +184,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             // A single unreadable input prints nothing on stdout: no partial answer.
             if !(all_failed && config.format != Format::Json && items.len() == 1) {
                 match config.format {
-                    Format::Table => render::summary::table_out(out, &items, &style)?,
+                    Format::Table => render::summary::table_out(out, &items, &style_for(config, masker))?,
                     Format::Markdown => {
                         let scrub = scrub_fn(config, masker);
                         render::summary::markdown_out(out, &items, config.max_bytes, &scrub)?
@@ -356,6 +356,14 @@ pub fn gate_streamed(
     })
 }
 
+/// The style of terminal output: colour, the width tables fit, and (when
+/// tables are fitted) the secrets to mask in cells before they are wrapped,
+/// since a secret wrapped over two lines would escape the output's scrubbing.
+fn style_for(config: &Config, masker: &mask::Masker) -> Style {
+    let scrub = (!config.show_sensitive && config.width.is_some()).then(|| masker.scrubber());
+    Style::new(config.color).with_width(config.width).with_scrub(scrub)
+}
+
 /// Masks secrets in one piece of markdown before it is measured against `--max-bytes`.
 fn scrub_fn(config: &Config, masker: &mask::Masker) -> impl Fn(&str) -> String {
     let scrubber = (!config.show_sensitive).then(|| masker.scrubber());
@@ -399,7 +407,7 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         .collect();
     items.iter().for_each(|i| masker.merge(&i.masker));
     let report = policy.describe();
-    let style = Style::new(config.color);
+    let style = style_for(config, masker);
     let single_failed = items.len() == 1 && items[0].result.is_err();
     match opts.format {
         // A single unreadable input: the error on stderr says it all.
@@ -430,7 +438,6 @@ fn run_report<T: render::report::Report>(
     masker: &mut mask::Masker,
     mut query: impl FnMut(&input::Document<'_>, &Visibility) -> Result<T, String>,
 ) -> Result<Vec<PerFile<T>>, Error> {
-    let style = Style::new(config.color);
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
     let mut items = each_input_with(&config.inputs, &config.read, |doc, m| query(doc, &vis.with(m)));
     for i in &mut items {
@@ -441,7 +448,7 @@ fn run_report<T: render::report::Report>(
     items.iter().for_each(|i| masker.merge(&i.masker));
     let all_failed = items.iter().all(|i| i.result.is_err());
     if !(all_failed && config.format != Format::Json && items.len() == 1) {
-        render::report::write(out, config.format, &items, &style)?;
+        render::report::write(out, config.format, &items, &style_for(config, masker))?;
     }
     Ok(items)
 }

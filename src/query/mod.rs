@@ -12,4 +12,5 @@ pub mod replace;
 pub mod show;
 pub mod state;
 pub mod summary;
+pub mod type_expr;
 pub mod values;

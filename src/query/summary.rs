@@ -167,6 +167,11 @@ pub struct PlanSummary {
     /// Check instances by status (zero-instance objects count as one), from
     /// `checks` or else `condition_results` (Terraform 1.2-1.4).
     pub checks: BTreeMap<String, u64>,
+    /// The check instances that did not pass (any status but pass and
+    /// unknown), each with its first problem line: named in the table and
+    /// markdown (JSON has the counts; `checks --format json` the rest).
+    #[serde(skip)]
+    pub failing_checks: Vec<FailingCheck>,
     /// Output changes by action.
     pub output_changes: BTreeMap<String, u64>,
     pub outputs: Vec<OutputChangeEntry>,
@@ -297,6 +302,29 @@ pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
 
 /// Check instances by status, from `checks` (a state's, or a plan's without
 /// `condition_results`); see [`Plan::check_results`] for plans.
+/// A check instance that did not pass, as `summary` names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailingCheck {
+    pub address: String,
+    pub status: String,
+    /// The first line of its first problem message (empty when it has none).
+    pub problem: String,
+}
+
+/// The check instances that did not pass: every status but `pass` and
+/// `unknown` (as `checks` and `gate --fail-on-checks` judge them).
+pub fn failing_checks(items: &[crate::model::checks::CheckItem]) -> Vec<FailingCheck> {
+    items
+        .iter()
+        .filter(|c| c.status != "pass" && c.status != "unknown")
+        .map(|c| FailingCheck {
+            address: c.address.clone(),
+            status: c.status.clone(),
+            problem: c.problems.first().and_then(|p| p.lines().next()).unwrap_or_default().to_string(),
+        })
+        .collect()
+}
+
 pub fn check_counts(checks: Option<&Vec<CheckObject>>) -> BTreeMap<String, u64> {
     crate::model::checks::count_by_status(&crate::model::checks::check_results(checks.map(|c| c.as_slice()), None).1)
 }
@@ -472,6 +500,7 @@ impl PlanAccumulator {
             // The one reading of check results (`checks`, else `condition_results`),
             // from the header: whole or streamed, the same.
             checks: crate::model::checks::count_by_status(&p.check_results().1),
+            failing_checks: failing_checks(&p.check_results().1),
             output_changes: self.output_changes,
             outputs: self.outputs,
             resources: self.resources,

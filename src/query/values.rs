@@ -86,11 +86,8 @@ impl OutputReport {
     pub fn display_type(&self) -> String {
         match &self.type_ {
             None => String::new(),
-            Some(t) => {
-                let s = t.get();
-                // Primitive types print bare: string, number, bool.
-                s.strip_prefix('"').and_then(|x| x.strip_suffix('"')).unwrap_or(s).to_string()
-            }
+            // In Terraform's syntax: `string`, `list(number)`, `object({ a = string })`.
+            Some(t) => crate::query::type_expr::type_text(t.get()),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Renders `checks` reports as a terminal table, markdown or JSON.
 
 use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
-use super::{md_cell, md_code, table, Style, Tone};
+use super::{md_cell, md_code, Style, Tone};
 use crate::query::checks::{CheckItem, ChecksReport, ChecksSource};
 use crate::sanitize::line;
 use std::io::{self, Write};
@@ -89,7 +89,7 @@ impl Report for ChecksReport {
                 ]
             })
             .collect();
-        writeln!(w, "{}", table(&["status", "address", "kind", "problems"], rows))
+        writeln!(w, "{}", style.table(&["status", "address", "kind", "problems"], rows))
     }
 
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {

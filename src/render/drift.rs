@@ -1,7 +1,7 @@
 //! Renders `drift` reports as a terminal table, markdown or JSON.
 
 use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
-use super::{action_tone, md_cell, md_code, table, Style, Tone};
+use super::{action_tone, md_cell, md_code, Style, Tone};
 use crate::query::drift::{DriftEntry, DriftMode, DriftReport};
 use crate::query::values::truncate;
 use crate::sanitize::line;
@@ -86,7 +86,7 @@ impl Report for DriftReport {
                 ]
             })
             .collect();
-        writeln!(w, "{}", table(&["drift", "address", "attribute", "before -> after"], rows))
+        writeln!(w, "{}", style.table(&["drift", "address", "attribute", "before -> after"], rows))
     }
 
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {

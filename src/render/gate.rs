@@ -2,7 +2,7 @@
 //! Actions workflow commands, and JUnit XML.
 
 use super::fit::{fit, Block};
-use super::{md_cell, md_code, table, write_json, JsonErrorBody, JsonInputError, Style, Tone};
+use super::{md_cell, md_code, write_json, JsonErrorBody, JsonInputError, Style, Tone};
 use crate::query::gate::{overall, total, GateTotal, PlanVerdict, PolicyReport, Violation};
 use crate::sanitize::{line, text};
 use crate::PerFile;
@@ -57,7 +57,14 @@ fn address_or_dash(v: &Violation) -> &str {
 
 // ---------------------------------------------------------------- table
 
+/// The terminal report, lines wider than the style's width wrapped (tables fit already).
 pub fn table_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport, style: &Style) -> io::Result<()> {
+    let mut buf = Vec::new();
+    table_unfitted(&mut buf, items, policy, style)?;
+    w.write_all(style.fit_lines(&String::from_utf8_lossy(&buf)).as_bytes())
+}
+
+fn table_unfitted(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport, style: &Style) -> io::Result<()> {
     for item in items {
         match &item.result {
             Ok(v) => {
@@ -83,7 +90,7 @@ pub fn table_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Pol
                             ]
                         })
                         .collect();
-                    writeln!(w, "{}", table(&["rule", "address", "action", "reason"], rows))?;
+                    writeln!(w, "{}", style.table(&["rule", "address", "action", "reason"], rows))?;
                 }
             }
             Err(e) => {

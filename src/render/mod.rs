@@ -5,6 +5,7 @@ pub mod checks;
 pub mod drift;
 pub mod fit;
 pub mod gate;
+pub mod layout;
 pub mod moves;
 pub mod outputs;
 pub mod replace;
@@ -28,10 +29,15 @@ pub enum Format {
     Markdown,
 }
 
-/// How to draw: colour on or off (decided once, in `cli`).
-#[derive(Debug, Clone, Copy, Default)]
+/// How to draw terminal text: colour on or off, and the width tables fit
+/// (both decided once, in `cli`).
+#[derive(Debug, Clone, Default)]
 pub struct Style {
     pub color: bool,
+    /// The width tables are fitted to (`None`: no limit).
+    pub width: Option<usize>,
+    /// Masks secrets in table cells before they are wrapped (see [`layout::table`]).
+    pub scrub: Option<crate::mask::Scrubber>,
 }
 
 /// Colours by meaning.
@@ -55,7 +61,45 @@ impl Style {
             // Only ever turned on: colour-off paths never call `colored`.
             colored::control::set_override(true);
         }
-        Style { color }
+        Style { color, width: None, scrub: None }
+    }
+
+    /// This style, fitting tables to `width` (`None`: no limit).
+    pub fn with_width(self, width: Option<usize>) -> Self {
+        Style { width, ..self }
+    }
+
+    /// This style, masking the secrets `scrub` knows in table cells before
+    /// they are wrapped (`None` with `--show-sensitive`).
+    pub fn with_scrub(self, scrub: Option<crate::mask::Scrubber>) -> Self {
+        Style { scrub, ..self }
+    }
+
+    /// Terminal text fitted to this style's width: a line wider than the
+    /// width (a heading, a banner; table rows fit already) is wrapped at word
+    /// boundaries, its secrets masked first (see [`layout::table`]).
+    pub fn fit_lines(&self, text: &str) -> String {
+        let Some(max) = self.width else { return text.to_string() };
+        let mut out = String::with_capacity(text.len());
+        for l in text.split_inclusive('\n') {
+            let (body, nl) = l.strip_suffix('\n').map_or((l, ""), |b| (b, "\n"));
+            if layout::width(body) <= max || body.starts_with(['╭', '│', '├', '╰']) {
+                out.push_str(l);
+                continue;
+            }
+            let body = match &self.scrub {
+                Some(sc) => String::from_utf8_lossy(&sc.scrub(body.as_bytes())).into_owned(),
+                None => body.to_string(),
+            };
+            out.push_str(&layout::wrap(&body, max, layout::Kind::Text));
+            out.push_str(nl);
+        }
+        out
+    }
+
+    /// A table in the house style, fitted to this style's width (see [`layout::table`]).
+    pub fn table(&self, header: &[&str], rows: Vec<Vec<String>>) -> String {
+        layout::table(header, rows, self.width, self.scrub.as_ref())
     }
 
     /// Paint already-sanitised text.
@@ -265,17 +309,10 @@ impl<'a> JsonInputError<'a> {
     }
 }
 
-/// A table with the house style.
+/// A table with the house style, of any width ([`Style::table`] fits one to
+/// the terminal).
 pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {
-    use tabled::settings::Style as TStyle;
-    let mut b = tabled::builder::Builder::default();
-    b.push_record(header.iter().map(|s| s.to_string()));
-    for r in rows {
-        b.push_record(r);
-    }
-    let mut t = b.build();
-    t.with(TStyle::rounded());
-    t.to_string()
+    layout::table(header, rows, None, None)
 }
 
 #[cfg(test)]
@@ -335,6 +372,6 @@ mod tests {
 
     #[test]
     fn colour_off_paints_nothing() {
-        assert_eq!(Style { color: false }.paint("x", Tone::Bad), "x");
+        assert_eq!(Style::default().paint("x", Tone::Bad), "x");
     }
 }

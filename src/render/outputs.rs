@@ -1,7 +1,7 @@
 //! Renders `outputs` reports as a terminal table, markdown or JSON.
 
 use super::report::{errored_banner, heading, md_errored_banner, md_heading, Report};
-use super::{action_tone, md_cell, md_code, table, Style, Tone};
+use super::{action_tone, md_cell, md_code, Style, Tone};
 use crate::query::outputs::{OutputChange, OutputsReport, PlanOutputs, StateOutputs};
 use crate::query::values::truncate;
 use crate::sanitize::line;
@@ -22,14 +22,9 @@ pub fn change_text(o: &OutputChange, width: usize) -> String {
     }
 }
 
+/// A type in Terraform's syntax (`list(string)`), empty when the plan gives none.
 fn type_text(t: Option<&serde_json::value::RawValue>) -> String {
-    match t {
-        None => String::new(),
-        Some(t) => {
-            let s = t.get();
-            s.strip_prefix('"').and_then(|x| x.strip_suffix('"')).unwrap_or(s).to_string()
-        }
-    }
+    t.map(|t| crate::query::type_expr::type_text(t.get())).unwrap_or_default()
 }
 
 fn plan_verdict(p: &PlanOutputs) -> String {
@@ -56,12 +51,12 @@ fn plan_table(p: &PlanOutputs, w: &mut dyn Write, style: &Style) -> io::Result<(
             vec![
                 line(&o.name).into_owned(),
                 style.paint(&line(&o.action), action_tone(&o.action)),
-                line(&truncate(&type_text(o.type_.as_deref()), 40)).into_owned(),
+                line(&type_text(o.type_.as_deref())).into_owned(),
                 line(&change_text(o, TABLE_WIDTH)).into_owned(),
             ]
         })
         .collect();
-    writeln!(w, "{}", table(&["output", "action", "type", "value"], rows))
+    writeln!(w, "{}", style.table(&["output", "action", "type", "value"], rows))
 }
 
 fn state_table(s: &StateOutputs, w: &mut dyn Write, style: &Style) -> io::Result<()> {
@@ -77,10 +72,10 @@ fn state_table(s: &StateOutputs, w: &mut dyn Write, style: &Style) -> io::Result
         .map(|o| {
             let v = line(&truncate(&o.display_value(), TABLE_WIDTH)).into_owned();
             let v = if o.masked { style.paint(&v, Tone::Muted) } else { v };
-            vec![line(&o.name).into_owned(), line(&truncate(&o.display_type(), 40)).into_owned(), v]
+            vec![line(&o.name).into_owned(), line(&o.display_type()).into_owned(), v]
         })
         .collect();
-    writeln!(w, "{}", table(&["output", "type", "value"], rows))
+    writeln!(w, "{}", style.table(&["output", "type", "value"], rows))
 }
 
 impl Report for OutputsReport {

@@ -1,7 +1,7 @@
 //! Renders `replace` reports as a terminal table, markdown or JSON.
 
 use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
-use super::{md_cell, md_code, table, Style, Tone};
+use super::{md_cell, md_code, Style, Tone};
 use crate::model::ReplaceOrder;
 use crate::query::replace::{ReplaceReport, Replacement};
 use crate::query::values::truncate;
@@ -78,7 +78,7 @@ impl Report for ReplaceReport {
                 ]
             })
             .collect();
-        writeln!(w, "{}", table(&["order", "address", "reason", "forced by", "before -> after"], rows))
+        writeln!(w, "{}", style.table(&["order", "address", "reason", "forced by", "before -> after"], rows))
     }
 
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {

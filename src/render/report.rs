@@ -88,7 +88,11 @@ pub fn write<T: Report>(w: &mut dyn Write, format: Format, items: &[PerFile<T>],
                     writeln!(w)?;
                 }
                 match &item.result {
-                    Ok(r) => r.table(w, style)?,
+                    Ok(r) => {
+                        let mut buf = Vec::new();
+                        r.table(&mut buf, style)?;
+                        w.write_all(style.fit_lines(&String::from_utf8_lossy(&buf)).as_bytes())?;
+                    }
                     Err(e) => {
                         writeln!(w, "{}", style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold))?;
                         writeln!(w, "{} {}", style.paint("error:", Tone::Bad), line(&e.to_string()))?;

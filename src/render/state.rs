@@ -1,7 +1,7 @@
 //! Renders `state` reports as a terminal table, markdown or JSON.
 
 use super::report::{heading, md_heading, Report};
-use super::{md_cell, md_code, table, Style, Tone};
+use super::{md_cell, md_code, Style, Tone};
 use crate::query::state::StateReport;
 use crate::query::summary::StateResource;
 use crate::sanitize::line;
@@ -70,10 +70,10 @@ impl Report for StateReport {
                 ]
             })
             .collect();
-        writeln!(w, "{}", table(&["module", "type", "name", "mode", "provider", "marks"], rows))?;
+        writeln!(w, "{}", style.table(&["module", "type", "name", "mode", "provider", "marks"], rows))?;
         writeln!(w)?;
         let rows = self.counts.by_type.iter().map(|(t, n)| vec![line(t).into_owned(), n.to_string()]).collect();
-        writeln!(w, "{}", table(&["type", "count"], rows))
+        writeln!(w, "{}", style.table(&["type", "count"], rows))
     }
 
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {

@@ -1,7 +1,7 @@
 //! Renders `summary` reports as a terminal table, markdown or JSON.
 
 use super::fit::{fit, Block};
-use super::{action_tone, counts_line, md_cell, md_code, plain, table, write_json, JsonInputError, Style, Tone};
+use super::{action_tone, counts_line, md_cell, md_code, plain, write_json, JsonInputError, Style, Tone};
 use crate::query::summary::{sum, InvocationEntry, PlanSummary, ResourceEntry, StateSummary, Summary, SummaryTotal};
 use crate::query::values::truncate;
 use crate::sanitize::line;
@@ -68,7 +68,14 @@ pub fn details(r: &ResourceEntry) -> Vec<String> {
 
 // ---------------------------------------------------------------- table
 
+/// The terminal report, lines wider than the style's width wrapped (tables fit already).
 pub fn table_out(w: &mut dyn Write, items: &[PerFile<Summary>], style: &Style) -> io::Result<()> {
+    let mut buf = Vec::new();
+    table_unfitted(&mut buf, items, style)?;
+    w.write_all(style.fit_lines(&String::from_utf8_lossy(&buf)).as_bytes())
+}
+
+fn table_unfitted(w: &mut dyn Write, items: &[PerFile<Summary>], style: &Style) -> io::Result<()> {
     let many = items.len() > 1;
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
@@ -174,6 +181,26 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
         let fails = p.checks.get("fail").copied().unwrap_or(0) + p.checks.get("error").copied().unwrap_or(0);
         let tone = if fails > 0 { Tone::Bad } else { Tone::Good };
         writeln!(w, "checks: {}", style.paint(&counts_line(&p.checks, plain), tone))?;
+        for c in p.failing_checks.iter().take(FAILING_CHECKS_LISTED) {
+            writeln!(w, "  {} {}: {}", style.paint(&line(&c.status), Tone::Bad), line(&c.address), line(&c.problem))?;
+        }
+        if let Some(more) = more_failing(p) {
+            writeln!(w, "  {more}")?;
+        }
+    }
+    let imported_then_destroyed = imported_then_destroyed(p);
+    if !imported_then_destroyed.is_empty() {
+        writeln!(
+            w,
+            "{}",
+            style.paint(
+                &format!(
+                    "warning: this will destroy the imported resource(s) (the CLI's warning): {}",
+                    line(&imported_then_destroyed.join(", "))
+                ),
+                Tone::Warn
+            )
+        )?;
     }
     if !p.output_changes.is_empty() {
         writeln!(w, "outputs: {}", counts_line(&p.output_changes, plain))?;
@@ -207,7 +234,7 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
             .iter()
             .map(|a| vec![style.paint("invoke", Tone::Warn), line(&a.address).into_owned(), line(&invocation_details(a)).into_owned()])
             .collect();
-        writeln!(w, "{}", table(&["action", "address", "details"], rows))?;
+        writeln!(w, "{}", style.table(&["action", "address", "details"], rows))?;
     }
     if p.refresh_only && !p.drifted.is_empty() {
         writeln!(w)?;
@@ -215,6 +242,26 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
         resource_table(w, &p.drifted, style)?;
     }
     Ok(())
+}
+
+/// How many failing checks `summary` names (the rest are counted; `checks` lists them all).
+const FAILING_CHECKS_LISTED: usize = 5;
+
+/// `... and N more: planview checks lists them`, when more checks fail than are named.
+fn more_failing(p: &PlanSummary) -> Option<String> {
+    let n = p.failing_checks.len().saturating_sub(FAILING_CHECKS_LISTED);
+    (n > 0).then(|| format!("... and {n} more: `planview checks` lists them"))
+}
+
+/// The managed resources this plan imports and then destroys (a delete or a
+/// replace of an object being imported): the import brings the object under
+/// management only for it to be destroyed.
+pub fn imported_then_destroyed(p: &PlanSummary) -> Vec<String> {
+    p.resources
+        .iter()
+        .filter(|r| r.importing && r.mode == "managed" && r.actions.iter().any(|a| a == "delete"))
+        .map(|r| r.address.clone())
+        .collect()
 }
 
 /// The banner of an incomplete plan (not errored: that one has its own).
@@ -248,7 +295,7 @@ fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], style: &Style)
             ]
         })
         .collect();
-    writeln!(w, "{}", table(&["action", "address", "details"], rows))
+    writeln!(w, "{}", style.table(&["action", "address", "details"], rows))
 }
 
 fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -> io::Result<()> {
@@ -267,7 +314,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
         }
         writeln!(w)?;
         let rows = by.into_iter().map(|((m, t), n)| vec![line(&m).into_owned(), line(&t).into_owned(), n.to_string()]).collect();
-        writeln!(w, "{}", table(&["module", "type", "count"], rows))?;
+        writeln!(w, "{}", style.table(&["module", "type", "count"], rows))?;
         writeln!(w)?;
         let rows = s
             .resources
@@ -288,7 +335,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
                 ]
             })
             .collect();
-        writeln!(w, "{}", table(&["address", "mode", "provider", "marks"], rows))?;
+        writeln!(w, "{}", style.table(&["address", "mode", "provider", "marks"], rows))?;
     }
     if !s.outputs.is_empty() {
         writeln!(w)?;
@@ -298,10 +345,10 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
             .map(|o| {
                 let v = line(&truncate(&o.display_value(), 80)).into_owned();
                 let v = if o.masked { style.paint(&v, Tone::Muted) } else { v };
-                vec![line(&o.name).into_owned(), line(&truncate(&o.display_type(), 40)).into_owned(), v]
+                vec![line(&o.name).into_owned(), line(&o.display_type()).into_owned(), v]
             })
             .collect();
-        writeln!(w, "{}", table(&["output", "type", "value"], rows))?;
+        writeln!(w, "{}", style.table(&["output", "type", "value"], rows))?;
     }
     Ok(())
 }
@@ -397,6 +444,22 @@ fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
         counts_line(&p.checks, md_cell),
         if p.output_changes.is_empty() { "none".into() } else { counts_line(&p.output_changes, md_cell) }
     ));
+    if !p.failing_checks.is_empty() {
+        s.push('\n');
+    }
+    for c in p.failing_checks.iter().take(FAILING_CHECKS_LISTED) {
+        s.push_str(&format!("- **{}** {}: {}\n", md_cell(&c.status), md_code(&c.address), md_cell(&c.problem)));
+    }
+    if let Some(more) = more_failing(p) {
+        s.push_str(&format!("- {}\n", md_cell(&more)));
+    }
+    let imported_then_destroyed = imported_then_destroyed(p);
+    if !imported_then_destroyed.is_empty() {
+        let list: Vec<String> = imported_then_destroyed.iter().take(FAILING_CHECKS_LISTED).map(|a| md_code(a)).collect();
+        let more = imported_then_destroyed.len().saturating_sub(FAILING_CHECKS_LISTED);
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        s.push_str(&format!("\n> [!WARNING]\n> This will destroy the imported resource(s): {}{more}\n", list.join(", ")));
+    }
     blocks.push(Block::Keep(s));
     let tables: [(&str, &str, Vec<String>); 4] = [
         ("resource change(s)", "resource changes", resource_rows(&p.resources)),
@@ -534,6 +597,20 @@ mod tests {
         markdown_out(&mut md, &items, 65536, &|s: &str| s.to_string()).unwrap();
         let md = String::from_utf8(md).unwrap();
         assert!(md.contains("1 x\\|&lt;b&gt;"), "{md}");
+    }
+
+    #[test]
+    fn failing_checks_are_named_and_imports_then_destroyed_warned_of() {
+        let t = table_of(
+            r#"{"format_version":"1.2","resource_changes":[
+                 {"address":"a.b","mode":"managed","type":"a","name":"b","change":{"actions":["delete"],"importing":{"id":"i-1"}}},
+                 {"address":"a.c","mode":"managed","type":"a","name":"c","change":{"actions":["create"],"importing":{"id":"i-2"}}}],
+               "checks":[{"address":{"kind":"check","to_display":"check.ok"},"status":"pass","instances":[{"address":{"to_display":"check.ok"},"status":"pass"}]},
+                         {"address":{"kind":"check","to_display":"check.bad"},"status":"fail","instances":[{"address":{"to_display":"check.bad"},"status":"fail","problems":[{"message":"too small\nsecond line"}]}]}]}"#,
+        );
+        assert!(t.contains("  fail check.bad: too small\n"), "{t}");
+        assert!(!t.contains("second line") && !t.contains("check.ok"), "{t}");
+        assert!(t.contains("warning: this will destroy the imported resource(s) (the CLI's warning): a.b\n"), "{t}");
     }
 
     #[test]

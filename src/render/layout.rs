@@ -1,0 +1,355 @@
+//! Table layout for terminal output: every table of every command is drawn
+//! here, fitted to a width by wrapping its cells (never by cutting them).
+//!
+//! A cell is split into units that are never cut: one character, a visible
+//! escape written by [`crate::sanitize`] (`\x1B`, `\u{009B}`), a mask
+//! (`(sensitive value)`, `(known after apply)`), or a colour sequence (no
+//! width). Lines break where a reader expects them: addresses after a `.` or
+//! before a `[`, other text at a space, then at punctuation, and only as a last
+//! resort between any two units. A colour that runs over a break is closed at
+//! the end of the line and opened again on the next.
+//!
+//! Columns keep their natural width when the table fits. Otherwise the
+//! columns of least importance give way first: free text (details, reasons,
+//! values), then addresses, then the short key columns (action, status).
+
+use unicode_width::UnicodeWidthChar;
+
+/// The masks a line never breaks inside.
+const ATOMS: &[&str] = &[crate::mask::MASK, "(known after apply)"];
+
+/// How a column's text breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A resource address: after `.`, before `[`, then anywhere.
+    Address,
+    /// Words: at spaces, then punctuation, then anywhere.
+    Text,
+}
+
+/// The kind and importance (0 kept longest) of a column, by its heading.
+fn column_of(heading: &str) -> (Kind, u8) {
+    match heading {
+        "address" => (Kind::Address, 1),
+        "attribute" | "forced by" => (Kind::Address, 2),
+        "action" | "status" | "drift" | "order" | "rule" | "count" | "mode" => (Kind::Text, 0),
+        "output" | "name" | "module" => (Kind::Text, 1),
+        _ => (Kind::Text, 2),
+    }
+}
+
+/// One piece of a line that is never cut.
+#[derive(Debug, Clone, Copy)]
+struct Unit<'a> {
+    text: &'a str,
+    width: usize,
+    /// A colour (SGR) sequence: no width.
+    sgr: bool,
+}
+
+fn units(s: &str) -> Vec<Unit<'_>> {
+    let mut out = Vec::new();
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < s.len() {
+        let rest = &s[i..];
+        let len = if let Some(csi) = rest.strip_prefix("\u{1b}[") {
+            // CSI: parameters, then one final byte in 0x40..=0x7E.
+            let end = csi.bytes().position(|c| (0x40..=0x7E).contains(&c)).map_or(rest.len(), |p| p + 3);
+            out.push(Unit { text: &rest[..end], width: 0, sgr: true });
+            i += end;
+            continue;
+        } else if let Some(a) = ATOMS.iter().find(|a| rest.starts_with(**a)) {
+            a.len()
+        } else if rest.starts_with("\\x") && rest.len() >= 4 && b[i + 2..i + 4].iter().all(u8::is_ascii_hexdigit) {
+            4
+        } else if rest.starts_with("\\u{") {
+            rest.find('}').filter(|&e| e > 3 && e <= 10 && rest[3..e].bytes().all(|c| c.is_ascii_hexdigit())).map_or(1, |e| e + 1)
+        } else {
+            rest.chars().next().map_or(1, char::len_utf8)
+        };
+        let text = &rest[..len];
+        out.push(Unit { text, width: text.chars().map(|c| c.width().unwrap_or(0)).sum(), sgr: false });
+        i += len;
+    }
+    out
+}
+
+/// The width `s` takes on a terminal (colour sequences take none), over its
+/// longest line.
+pub fn width(s: &str) -> usize {
+    s.split('\n').map(|l| units(l).iter().map(|u| u.width).sum()).max().unwrap_or(0)
+}
+
+/// The widest unit of `s` (what a column cannot be narrower than).
+fn widest_unit(s: &str) -> usize {
+    s.split('\n').flat_map(|l| units(l).into_iter().map(|u| u.width)).max().unwrap_or(0)
+}
+
+/// How good a break before unit `p` is (lower is better; 4: anywhere).
+fn break_rank(u: &[Unit<'_>], p: usize, kind: Kind) -> u8 {
+    let (before, at) = (u[p - 1].text, u[p].text);
+    let dot = before == "." || at == "[";
+    let space = before == " ";
+    // Between list items and keys of a value (`, `, `": "`), before a value.
+    let item = matches!(before, "," | ";" | ":" | "=") || matches!(at, "(" | "{" | "\"");
+    let punct = matches!(before, "/" | "-" | "_" | ")" | "]" | "}");
+    match kind {
+        Kind::Address if dot => 0,
+        Kind::Address if space => 1,
+        Kind::Text if space => 0,
+        Kind::Text if item => 1,
+        Kind::Text if dot => 2,
+        _ if item || punct => 3,
+        _ => 4,
+    }
+}
+
+/// One line of text wrapped to `max` columns (at least one unit a line, so a
+/// unit wider than `max` stands alone on its line).
+fn wrap_line(s: &str, max: usize, kind: Kind) -> Vec<String> {
+    let u = units(s);
+    let total: usize = u.iter().map(|x| x.width).sum();
+    if total <= max {
+        return vec![s.trim_end_matches(' ').to_string()];
+    }
+    let mut lines = Vec::new();
+    // The colour in force where the current line starts.
+    let mut colour: Vec<&str> = Vec::new();
+    let mut start = 0;
+    while start < u.len() {
+        // Skip the blanks a break left at the start of a line.
+        while start < u.len() && u[start].text == " " {
+            start += 1;
+        }
+        if start >= u.len() {
+            break;
+        }
+        // The furthest end that fits (at least one visible unit).
+        let mut w = 0;
+        let mut end = start;
+        while end < u.len() && (w + u[end].width <= max || (w == 0 && u[..end].iter().skip(start).all(|x| x.sgr))) {
+            w += u[end].width;
+            end += 1;
+        }
+        let cut = if end >= u.len() {
+            u.len()
+        } else {
+            // The best break in (start, end]: lowest rank, latest position.
+            let mut best: Option<(u8, usize)> = None;
+            for p in (start + 1..=end).rev() {
+                let r = break_rank(&u, p, kind);
+                if best.is_none_or(|(br, _)| r < br) {
+                    best = Some((r, p));
+                }
+            }
+            best.map_or(end, |(_, p)| p)
+        };
+        let mut line: String = colour.concat();
+        for x in &u[start..cut] {
+            line.push_str(x.text);
+            if x.sgr {
+                if matches!(x.text, "\u{1b}[0m" | "\u{1b}[m") {
+                    colour.clear();
+                } else {
+                    colour.push(x.text);
+                }
+            }
+        }
+        let trimmed = line.trim_end_matches(' ').len();
+        line.truncate(trimmed);
+        if !colour.is_empty() && cut < u.len() {
+            line.push_str("\u{1b}[0m");
+        }
+        lines.push(line);
+        start = cut;
+    }
+    lines
+}
+
+/// `s` (which may hold several lines) wrapped to `max` columns.
+pub fn wrap(s: &str, max: usize, kind: Kind) -> String {
+    s.split('\n').flat_map(|l| wrap_line(l, max.max(1), kind)).collect::<Vec<_>>().join("\n")
+}
+
+/// Column widths for a table of natural widths `natural` in `avail` columns
+/// of text (borders excluded). `floor` is what each column cannot go below.
+fn allot(natural: &[usize], floor: &[usize], rank: &[u8], avail: usize) -> Vec<usize> {
+    let mut w = natural.to_vec();
+    let n = w.len().max(1);
+    let fair = avail / n;
+    // Lowest importance first, each down to a soft floor, then every column
+    // down to its hard floor; the widest column always gives way first.
+    let soft = |r: u8| match r {
+        2 => (avail / (2 * n)).max(16),
+        1 => avail / 2,
+        _ => (fair * 2 / 3).max(12),
+    };
+    let soft_floor = |r: u8| -> Vec<usize> { (0..w.len()).map(|i| floor[i].max(natural[i].min(soft(r)))).collect() };
+    let stages: [(Option<u8>, Vec<usize>); 4] =
+        [(Some(2), soft_floor(2)), (Some(1), soft_floor(1)), (Some(0), soft_floor(0)), (None, floor.to_vec())];
+    for (only, low) in &stages {
+        loop {
+            let sum: usize = w.iter().sum();
+            if sum <= avail {
+                return w;
+            }
+            let widest =
+                (0..w.len()).filter(|&i| only.is_none_or(|r| rank[i] == r) && w[i] > low[i]).max_by_key(|&i| (w[i], std::cmp::Reverse(i)));
+            match widest {
+                Some(i) => w[i] -= 1,
+                None => break,
+            }
+        }
+    }
+    w
+}
+
+/// A table in the house style (rounded borders), its cells wrapped so that it
+/// fits `max` columns when given (as far as units that cannot be cut allow).
+/// `scrub` masks secrets in each cell before it is measured and wrapped: a
+/// secret wrapped over two lines would escape the scrubbing of the output.
+pub fn table(header: &[&str], rows: Vec<Vec<String>>, max: Option<usize>, scrub: Option<&crate::mask::Scrubber>) -> String {
+    use tabled::settings::Style as TStyle;
+    let cols = header.len();
+    let clean = |s: String| match scrub {
+        Some(sc) => match sc.scrub(s.as_bytes()) {
+            std::borrow::Cow::Borrowed(_) => s,
+            std::borrow::Cow::Owned(o) => String::from_utf8(o).unwrap_or(s),
+        },
+        None => s,
+    };
+    let mut grid: Vec<Vec<String>> = Vec::with_capacity(rows.len() + 1);
+    grid.push(header.iter().map(|h| h.to_string()).collect());
+    grid.extend(rows.into_iter().map(|r| r.into_iter().map(clean).collect()));
+    if let Some(max) = max {
+        let kinds: Vec<(Kind, u8)> = header.iter().map(|h| column_of(h)).collect();
+        let natural: Vec<usize> = (0..cols).map(|c| grid.iter().map(|r| r.get(c).map_or(0, |s| width(s))).max().unwrap_or(0)).collect();
+        // A column keeps room for its widest unit, and for 8 columns of text
+        // (or its natural width, when less).
+        let floor: Vec<usize> = (0..cols)
+            .map(|c| grid.iter().map(|r| r.get(c).map_or(0, |s| widest_unit(s))).max().unwrap_or(0).max(natural[c].min(8)))
+            .collect();
+        let rank: Vec<u8> = kinds.iter().map(|k| k.1).collect();
+        let avail = max.saturating_sub(3 * cols + 1);
+        let widths = allot(&natural, &floor, &rank, avail);
+        for row in &mut grid {
+            for (c, cell) in row.iter_mut().enumerate() {
+                if c < cols && width(cell) > widths[c] {
+                    *cell = wrap(cell, widths[c], kinds[c].0);
+                }
+            }
+        }
+    }
+    let mut b = tabled::builder::Builder::default();
+    for r in grid {
+        b.push_record(r);
+    }
+    let mut t = b.build();
+    t.with(TStyle::rounded());
+    t.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_fit(s: &str, max: usize) -> bool {
+        s.lines().all(|l| width(l) <= max)
+    }
+
+    #[test]
+    fn addresses_wrap_after_dots_and_before_brackets() {
+        let a = "module.network.aws_subnet.private[\"us-east-1a\"]";
+        assert_eq!(wrap(a, 20, Kind::Address), "module.network.\naws_subnet.private\n[\"us-east-1a\"]");
+        assert_eq!(wrap(a, 100, Kind::Address), a);
+    }
+
+    #[test]
+    fn text_wraps_at_words_and_never_inside_a_mask_or_an_escape() {
+        assert_eq!(wrap("an attribute cannot be updated in place", 16, Kind::Text), "an attribute\ncannot be\nupdated in place");
+        let s = "a -> (sensitive value) x \\u{009B}\\x1B[2J";
+        for max in 1..40 {
+            let w = wrap(s, max, Kind::Text);
+            assert!(w.contains("(sensitive value)"), "{max}: {w}");
+            assert!(w.contains("\\u{009B}") && w.contains("\\x1B"), "{max}: {w}");
+            assert_eq!(w.replace(['\n', ' '], ""), s.replace(' ', ""), "nothing lost at {max}");
+        }
+    }
+
+    #[test]
+    fn long_words_are_broken_rather_than_lost() {
+        let s = "x".repeat(50);
+        let w = wrap(&s, 20, Kind::Text);
+        assert_eq!(w.lines().map(str::len).collect::<Vec<_>>(), vec![20, 20, 10]);
+    }
+
+    #[test]
+    fn colour_is_closed_and_reopened_around_a_break() {
+        let s = "\u{1b}[31mreplace (destroy then create)\u{1b}[0m";
+        let w = wrap(s, 12, Kind::Text);
+        for l in w.lines() {
+            assert!(l.starts_with("\u{1b}[31m") && l.ends_with("\u{1b}[0m"), "{w:?}");
+            assert!(width(l) <= 12);
+        }
+        assert_eq!(width(s), 29);
+    }
+
+    #[test]
+    fn tables_fit_their_width_and_keep_every_word() {
+        let rows = vec![
+            vec![
+                "-/+ replace (destroy then create)".to_string(),
+                "module.a.aws_instance.web[\"x\"]".into(),
+                "is tainted, so it must be replaced".into(),
+            ],
+            vec!["~ update in-place".to_string(), "terraform_data.x".into(), String::new()],
+        ];
+        for max in [40, 60, 80, 100] {
+            let t = table(&["action", "address", "details"], rows.clone(), Some(max), None);
+            assert!(lines_fit(&t, max), "{max}:\n{t}");
+            for word in ["tainted,", "replaced", "module.", "[\"x\"]", "in-place"] {
+                assert!(t.contains(word), "{word} at {max}:\n{t}");
+            }
+        }
+        let wide = table(&["action", "address", "details"], rows.clone(), None, None);
+        assert_eq!(wide, table(&["action", "address", "details"], rows, Some(1000), None), "a table that fits is unchanged");
+        assert_eq!(wide.lines().count(), 6);
+    }
+
+    #[test]
+    fn the_key_columns_give_way_last() {
+        let rows = vec![vec!["~ update in-place".to_string(), "a.b".into(), "word ".repeat(40)]];
+        let t = table(&["action", "address", "details"], rows, Some(60), None);
+        assert!(t.contains("│ ~ update in-place │ a.b     │ word"), "{t}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_table_fits_a_width_its_units_allow(
+            cells in proptest::collection::vec("[a-z .\\[\\]\"_-]{0,60}|\\(sensitive value\\) [a-z]{0,30}", 1..12),
+            cols in 1usize..6,
+            max in 30usize..200,
+        ) {
+            let header: Vec<&str> = ["action", "address", "details", "reason", "type", "value"][..cols].to_vec();
+            let rows: Vec<Vec<String>> = cells.chunks(cols).map(|c| {
+                let mut r = c.to_vec();
+                r.resize(cols, String::new());
+                r
+            }).collect();
+            let t = table(&header, rows.clone(), Some(max), None);
+            let need = 3 * cols + 1 + cols * 17;
+            if max >= need {
+                proptest::prop_assert!(lines_fit(&t, max), "{}:\n{}", max, t);
+            }
+            // Nothing is lost: each column holds the same non-blank
+            // characters, in order (rows are not separated by rules).
+            let body: Vec<Vec<&str>> = t.lines().skip(3).filter(|l| l.starts_with('│')).map(|l| l.split('│').collect()).collect();
+            for c in 0..cols {
+                let want: String = rows.iter().flat_map(|r| r[c].chars()).filter(|ch| !ch.is_whitespace()).collect();
+                let got: String = body.iter().flat_map(|l| l[c + 1].chars()).filter(|ch| !ch.is_whitespace()).collect();
+                proptest::prop_assert_eq!(want, got, "column {}:\n{}", c, t);
+            }
+        }
+    }
+}
