@@ -5,6 +5,7 @@
 //! query is a pure function in [`query`], every format a renderer in [`render`].
 
 pub mod cli;
+pub mod compare;
 pub mod error;
 pub mod filter;
 pub mod glob;
@@ -265,6 +266,8 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             finish(items.iter().map(|i| &i.result))
         }
         CommandKind::Gate => run_gate(config, out, masker),
+        CommandKind::Diff => compare::run_diff(config, out, masker),
+        CommandKind::Fingerprint => compare::run_fingerprint(config, out, masker),
         CommandKind::Completions(shell) => {
             cli::write_completions(shell, out);
             Ok(Status::Success)
@@ -350,8 +353,11 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     if let Some(path) = &opts.policy_file {
         policy.merge_file(&load_policy(path)?);
     }
-    let items = each_input_with(&config.inputs, &config.read, |doc, _| match doc {
-        input::Document::Plan(p) => Ok(query::gate::evaluate(p, &policy)),
+    let items = each_input_with(&config.inputs, &config.read, |doc, m| match doc {
+        input::Document::Plan(p) => {
+            let fingerprint = policy.expect_fingerprint.as_ref().map(|_| compare::fingerprint_of(p, m));
+            Ok(query::gate::evaluate_with(p, &policy, fingerprint.as_deref()))
+        }
         input::Document::State(_) => Err("this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)".to_string()),
     });
     let items: Vec<PerFile<query::gate::PlanVerdict>> = items

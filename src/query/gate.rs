@@ -158,6 +158,8 @@ pub struct Policy {
     pub allow_incomplete: bool,
     /// `None`: not said (allow).
     pub drift: Option<DriftPolicy>,
+    /// `--expect-fingerprint sha256:...`: the plan must be the one reviewed.
+    pub expect_fingerprint: Option<String>,
 }
 
 /// The policy file (`--policy FILE`): the same rules as the flags, in JSON.
@@ -265,6 +267,9 @@ impl Policy {
         if self.drift == Some(DriftPolicy::Deny) {
             push(Rule::NoDrift);
         }
+        if let Some(f) = &self.expect_fingerprint {
+            push(Rule::Fingerprint(f.clone()));
+        }
         push(Rule::RecognisedActions);
         rules
     }
@@ -309,6 +314,8 @@ pub enum Rule {
     NoDrift,
     /// Always on: an action list planview does not recognise fails the gate.
     RecognisedActions,
+    /// `--expect-fingerprint`: the plan must do what the reviewed plan did.
+    Fingerprint(String),
 }
 
 impl Rule {
@@ -324,6 +331,7 @@ impl Rule {
             Rule::Complete => "complete".into(),
             Rule::NoDrift => "deny-drift".into(),
             Rule::RecognisedActions => "recognised-actions".into(),
+            Rule::Fingerprint(_) => "fingerprint".into(),
         }
     }
 
@@ -347,6 +355,7 @@ impl Rule {
             Rule::Complete => "the plan must be complete (not made with -target, nothing deferred to a later plan)".into(),
             Rule::NoDrift => "no resource may have drifted".into(),
             Rule::RecognisedActions => "every change must be readable, its action list one planview recognises".into(),
+            Rule::Fingerprint(f) => format!("the plan must do what the reviewed plan did (fingerprint {f})"),
         }
     }
 }
@@ -552,6 +561,12 @@ const MAX_NAMED: usize = 5;
 
 /// Judge one plan.
 pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
+    evaluate_with(p, policy, None)
+}
+
+/// [`evaluate`], given the plan's fingerprint ([`crate::query::intent`]) for
+/// `--expect-fingerprint`; without one that rule fails closed.
+pub fn evaluate_with(p: &Plan<'_>, policy: &Policy, fingerprint: Option<&str>) -> PlanVerdict {
     let rules = policy.rules();
     let mut counts = ActionCounts::default();
     // Deferred changes are judged like the others, their reason in the words.
@@ -682,6 +697,17 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
                     v(Some(&rc.address), kind.key(), what);
                 }
             }
+            Rule::Fingerprint(expected) => match fingerprint {
+                Some(actual) if actual == expected => {}
+                Some(actual) => v(
+                    None,
+                    "fingerprint".into(),
+                    format!(
+                        "this plan would not do what the reviewed plan did: its fingerprint is {actual}, the reviewed plan's {expected} (`planview diff REVIEWED NEW` lists what differs)"
+                    ),
+                ),
+                None => v(None, "fingerprint".into(), "the plan's fingerprint could not be computed: the gate fails closed".into()),
+            },
             Rule::RecognisedActions => {
                 for u in &unreadable {
                     v(

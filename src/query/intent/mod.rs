@@ -214,6 +214,11 @@ pub fn canon(v: Option<&Value>, sensitive: Option<&Value>, unknown: Option<&Valu
     if is_true(unknown) {
         return marker(UNKNOWN_KEY, Value::Bool(true));
     }
+    let absent = matches!(v, None | Some(Value::Null));
+    if absent && !unknown.is_some_and(crate::model::marks_anything) {
+        // Nothing to hide in a value that is not there.
+        return Value::Null;
+    }
     if is_true(sensitive) || misplaced(sensitive, v) {
         return secret(&plain(v));
     }
@@ -345,6 +350,65 @@ fn write_canonical(v: &Value, out: &mut Vec<u8>) {
             out.push(b']');
         }
         other => out.extend(serde_json::to_string(other).unwrap_or_default().into_bytes()),
+    }
+}
+
+/// `planview fingerprint --format json`: the fingerprint and what went into it.
+#[derive(Debug, Clone, Serialize)]
+pub struct FingerprintReport {
+    pub kind: &'static str,
+    pub file: String,
+    pub fingerprint: String,
+    pub canonical_version: &'static str,
+    /// The canonical form the fingerprint hashes (serialised by [`canonical_bytes`]).
+    pub canonical: Value,
+}
+
+impl FingerprintReport {
+    pub fn new(file: &str, intent: &Intent) -> Self {
+        FingerprintReport {
+            kind: "fingerprint",
+            file: file.to_string(),
+            fingerprint: intent.fingerprint(),
+            canonical_version: CANONICAL_VERSION,
+            canonical: intent.canonical(),
+        }
+    }
+}
+
+/// One of the two plans of a `diff`.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanRef {
+    pub file: String,
+    pub terraform_version: Option<String>,
+    pub fingerprint: String,
+}
+
+/// `planview diff OLD NEW`: what the new plan would do differently.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiffReport {
+    pub kind: &'static str,
+    pub old: PlanRef,
+    pub new: PlanRef,
+    #[serde(flatten)]
+    pub comparison: Comparison,
+}
+
+impl DiffReport {
+    /// Compare two plans' models; each given with its file name and CLI version.
+    pub fn new(old: (&str, Option<String>, &Intent), new: (&str, Option<String>, &Intent)) -> Self {
+        let plan_ref = |(file, tf, i): (&str, Option<String>, &Intent)| PlanRef { file: file.to_string(), terraform_version: tf, fingerprint: i.fingerprint() };
+        DiffReport { kind: "diff", comparison: compare(old.2, new.2), old: plan_ref(old), new: plan_ref(new) }
+    }
+
+    /// One line: `The plans would do the same.` or what differs, counted.
+    pub fn verdict(&self) -> String {
+        let c = &self.comparison.counts;
+        if self.comparison.same {
+            "The two plans would do the same.".to_string()
+        } else {
+            format!("The plans differ: {} added, {} gone, {} changed.", c.added, c.gone, c.changed)
+        }
     }
 }
 
@@ -542,12 +606,19 @@ fn entry_diff(section: Section, key: &str, old_key: Option<String>, old: Option<
                     let mut path = Vec::new();
                     values(f, Some(a).filter(|v| !v.is_null()), Some(b).filter(|v| !v.is_null()), &mut path, &mut fields);
                 } else {
-                    fields.push(field(f, &[], Some(a), Some(b), None));
+                    fields.push(field(f, &[], o.map(|_| a), n.map(|_| b), None));
                 }
             }
         }
         // A check's status (a plain value).
         _ => fields.push(field("status", &[], old, new, None)),
+    }
+    if status != Status::Changed {
+        // Who it is is in the entry's own address.
+        let empty = |s: &Option<Shown>| matches!(s, None | Some(Shown::Null)) || matches!(s, Some(Shown::Value(v)) if v == "[]");
+        fields.retain(|f| {
+            !matches!(f.field.as_str(), "address" | "mode" | "type" | "provider_name" | "deposed") && !(empty(&f.old) && empty(&f.new))
+        });
     }
     let (old_action, new_action) = match section {
         Section::Resource | Section::Drift | Section::Output => (action_of(old), action_of(new)),
@@ -659,6 +730,17 @@ fn values(name: &str, old: Option<&Value>, new: Option<&Value>, path: &mut Vec<P
                 path.pop();
             }
         }
+        // One side absent: the other one's parts one by one (as `show` lists a create).
+        (None, Some(Value::Object(b))) => b.iter().for_each(|(k, x)| {
+            path.push(PathStep::Key(unescape_key(k).to_string()));
+            values(name, None, Some(x).filter(|x| !x.is_null()), path, out);
+            path.pop();
+        }),
+        (Some(Value::Object(a)), None) => a.iter().for_each(|(k, x)| {
+            path.push(PathStep::Key(unescape_key(k).to_string()));
+            values(name, Some(x).filter(|x| !x.is_null()), None, path, out);
+            path.pop();
+        }),
         _ => out.push(field(name, path, old, new, None)),
     }
 }
