@@ -127,7 +127,7 @@ fn copies_of_secrets_in_jsonencode_form_and_sensitive_numbers_are_never_printed(
                     args.extend(["--format".into(), format.clone()]);
                 }
                 args.extend(c.options.iter().filter(|o| ["--all", "--full", "--prior"].contains(&o.as_str())).cloned());
-                args.push(file.into());
+                args.extend(c.files(&[file]));
                 let out = run_raw(&args, &[]);
                 runs += 1;
                 let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
