@@ -1,11 +1,11 @@
 //! The runs of `planview diff OLD NEW` and `planview fingerprint PLAN`: read
 //! the plans, build each one's model ([`crate::query::intent`]), render.
 
+use crate::cli::Config;
 use crate::error::{Error, InputError};
 use crate::query::intent::{intent_of, DiffReport, FingerprintReport, Intent};
 use crate::render::{Format, JsonInputError, Style};
 use crate::{each_input_with, mask, render, Status};
-use crate::cli::Config;
 
 /// A plan's model and the CLI version that made it.
 type Read = (Intent, Option<String>);

@@ -189,10 +189,7 @@ pub fn json(w: &mut dyn Write, r: &DiffReport) -> io::Result<()> {
                 .collect(),
         })
         .collect();
-    write_json(
-        w,
-        &JsonDiff { kind: r.kind, old: &r.old, new: &r.new, same: r.comparison.same, counts: &r.comparison.counts, entries },
-    )
+    write_json(w, &JsonDiff { kind: r.kind, old: &r.old, new: &r.new, same: r.comparison.same, counts: &r.comparison.counts, entries })
 }
 
 /// `fingerprint`: `sha256:<hex>` on one line.

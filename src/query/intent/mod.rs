@@ -397,7 +397,11 @@ pub struct DiffReport {
 impl DiffReport {
     /// Compare two plans' models; each given with its file name and CLI version.
     pub fn new(old: (&str, Option<String>, &Intent), new: (&str, Option<String>, &Intent)) -> Self {
-        let plan_ref = |(file, tf, i): (&str, Option<String>, &Intent)| PlanRef { file: file.to_string(), terraform_version: tf, fingerprint: i.fingerprint() };
+        let plan_ref = |(file, tf, i): (&str, Option<String>, &Intent)| PlanRef {
+            file: file.to_string(),
+            terraform_version: tf,
+            fingerprint: i.fingerprint(),
+        };
         DiffReport { kind: "diff", comparison: compare(old.2, new.2), old: plan_ref(old), new: plan_ref(new) }
     }
 
@@ -540,7 +544,8 @@ fn compare_map(section: Section, old: &BTreeMap<String, Value>, new: &BTreeMap<S
 /// previous address, or with the old entry that moved from its address.
 fn compare_changes(section: Section, old: &BTreeMap<String, Value>, new: &BTreeMap<String, Value>, out: &mut Vec<EntryDiff>) {
     let prev = |v: &Value| v.get("previous_address").and_then(Value::as_str).map(str::to_string);
-    let deposed_suffix = |k: &str, v: &Value| k.strip_prefix(v.get("address").and_then(Value::as_str).unwrap_or_default()).map(str::to_string);
+    let deposed_suffix =
+        |k: &str, v: &Value| k.strip_prefix(v.get("address").and_then(Value::as_str).unwrap_or_default()).map(str::to_string);
     let mut claimed: std::collections::BTreeSet<&String> = new.keys().filter(|k| old.contains_key(*k)).collect();
     let mut pairs: Vec<(&String, Option<&String>)> = Vec::new();
     for (k, v) in new {
@@ -555,7 +560,10 @@ fn compare_changes(section: Section, old: &BTreeMap<String, Value>, new: &BTreeM
             let addr = v.get("address").and_then(Value::as_str)?;
             old.iter()
                 .find(|(ok, ov)| {
-                    !claimed.contains(ok) && !new.contains_key(*ok) && prev(ov).as_deref() == Some(addr) && deposed_suffix(ok, ov).unwrap_or_default() == suffix
+                    !claimed.contains(ok)
+                        && !new.contains_key(*ok)
+                        && prev(ov).as_deref() == Some(addr)
+                        && deposed_suffix(ok, ov).unwrap_or_default() == suffix
                 })
                 .map(|(ok, _)| ok)
         };
@@ -783,13 +791,18 @@ mod tests {
         assert!(!c.same);
         assert_eq!(c.counts, DiffCounts { added: 0, gone: 0, changed: 1 });
         let f = &c.entries[0].fields[0];
-        assert_eq!((f.path_text.as_str(), f.old.clone(), f.new.clone()), ("after.x", Some(Shown::Value("2".into())), Some(Shown::Value("3".into()))));
+        assert_eq!(
+            (f.path_text.as_str(), f.old.clone(), f.new.clone()),
+            ("after.x", Some(Shown::Value("2".into())), Some(Shown::Value("3".into())))
+        );
     }
 
     #[test]
     fn secrets_are_compared_by_hash_and_never_shown() {
         let rc = |v: &str| {
-            format!(r#"{{"address":"a.b","mode":"managed","type":"a","name":"b","change":{{"actions":["create"],"after":{{"p":"{v}"}},"after_sensitive":{{"p":true}}}}}}"#)
+            format!(
+                r#"{{"address":"a.b","mode":"managed","type":"a","name":"b","change":{{"actions":["create"],"after":{{"p":"{v}"}},"after_sensitive":{{"p":true}}}}}}"#
+            )
         };
         let (a, b, c) = (intent(&plan(&rc("hunter22"))), intent(&plan(&rc("hunter22"))), intent(&plan(&rc("hunter23"))));
         assert_eq!(a.fingerprint(), b.fingerprint());
@@ -806,7 +819,9 @@ mod tests {
     #[test]
     fn a_key_like_a_marker_cannot_pass_for_one() {
         let rc = |after: &str, unknown: &str| {
-            format!(r#"{{"address":"a.b","mode":"managed","type":"a","name":"b","change":{{"actions":["create"],"after":{after},"after_unknown":{unknown}}}}}"#)
+            format!(
+                r#"{{"address":"a.b","mode":"managed","type":"a","name":"b","change":{{"actions":["create"],"after":{after},"after_unknown":{unknown}}}}}"#
+            )
         };
         let real = intent(&plan(&rc(r#"{"m":{"$unknown":true}}"#, "{}")));
         let unknown = intent(&plan(&rc("{}", r#"{"m":true}"#)));
@@ -830,7 +845,9 @@ mod tests {
 
     #[test]
     fn numbers_are_written_by_exact_value() {
-        for (a, b) in [("1.0", "1"), ("10e-1", "1"), ("0.50", "0.5"), ("-0.0", "0"), ("1e3", "1000"), ("1e400", "1e+400"), ("0.001", "0.001")] {
+        for (a, b) in
+            [("1.0", "1"), ("10e-1", "1"), ("0.50", "0.5"), ("-0.0", "0"), ("1e3", "1000"), ("1e400", "1e+400"), ("0.001", "0.001")]
+        {
             assert_eq!(canonical_bytes(&number(a)), b.as_bytes(), "{a}");
         }
         assert_eq!(canonical_bytes(&json!({"b": 1, "a": [true, null, "x"]})), br#"{"a":[true,null,"x"],"b":1}"#);
