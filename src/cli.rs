@@ -10,7 +10,8 @@ use std::path::PathBuf;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success (also when the reader of the output goes away, e.g. `| head`)
-  1  a gate or check failed (`gate`: a plan broke a rule; `checks`: a check failed or errored, unless --no-fail)
+  1  a gate or check failed (`gate`: a plan broke a rule; `checks`: a check failed or errored, unless --no-fail;
+     `diff`: the two plans would do something different)
   2  usage error, unreadable or invalid input, unsupported format_version";
 
 /// The help of FILE for the commands that read plans only.

@@ -72,7 +72,9 @@ fn a_replan_of_the_same_configuration_is_the_same_plan() {
 #[test]
 fn each_change_to_the_plan_is_a_difference_with_another_fingerprint() {
     let reviewed = pair("reviewed");
-    let cases: &[(&str, (&str, &str, &str, &[&str]))] = &[
+    /// Fixture, then the one entry expected: section, address, status, field paths.
+    type Case<'a> = (&'a str, (&'a str, &'a str, &'a str, &'a [&'a str]));
+    let cases: &[Case] = &[
         ("changed-attribute", ("resource", "terraform_data.app", "changed", &["after.input.size"])),
         ("new-resource", ("resource", "terraform_data.extra", "added", &["actions", "after.id", "after.input", "after.output"])),
         ("replace-reason", ("resource", "terraform_data.cache", "changed", &["reason"])),

@@ -125,8 +125,8 @@ fn key_of(rc: &ResourceChange<'_>) -> String {
 
 /// Insert under `key`, or `key#2`, `key#3`... when the plan repeats it (never drop one).
 fn insert(map: &mut BTreeMap<String, Value>, key: String, v: Value) {
-    if !map.contains_key(&key) {
-        map.insert(key, v);
+    if let std::collections::btree_map::Entry::Vacant(e) = map.entry(key.clone()) {
+        e.insert(v);
         return;
     }
     let mut n = 2;
@@ -152,7 +152,7 @@ fn change_entry(rc: &ResourceChange<'_>, masker: &Masker) -> Value {
     o.insert("actions".into(), Value::Array(ch.actions.iter().map(|a| Value::String(a.as_str().into())).collect()));
     o.insert("reason".into(), opt_string(rc.action_reason.as_ref().map(|r| r.code())));
     let mut paths: Vec<Value> = ch.replace_paths.iter().map(|p| path_value(p)).collect();
-    paths.sort_by_key(|p| canonical_bytes(p));
+    paths.sort_by_key(canonical_bytes);
     paths.dedup();
     o.insert("replace_paths".into(), Value::Array(paths));
     let importing = ch.importing.as_ref().map(|i| {
@@ -625,7 +625,8 @@ fn entry_diff(section: Section, key: &str, old_key: Option<String>, old: Option<
         // Who it is is in the entry's own address.
         let empty = |s: &Option<Shown>| matches!(s, None | Some(Shown::Null)) || matches!(s, Some(Shown::Value(v)) if v == "[]");
         fields.retain(|f| {
-            !matches!(f.field.as_str(), "address" | "mode" | "type" | "provider_name" | "deposed") && !(empty(&f.old) && empty(&f.new))
+            let identity = matches!(f.field.as_str(), "address" | "mode" | "type" | "provider_name" | "deposed");
+            !(identity || empty(&f.old) && empty(&f.new))
         });
     }
     let (old_action, new_action) = match section {
