@@ -10,7 +10,8 @@ use std::path::PathBuf;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success (also when the reader of the output goes away, e.g. `| head`)
-  1  a gate or check failed (`gate`: a plan broke a rule; `checks`: a check failed or errored, unless --no-fail)
+  1  a gate or check failed (`gate`: a plan broke a rule; `checks`: a check failed or errored, unless --no-fail;
+     `diff`: the two plans would do something different)
   2  usage error, unreadable or invalid input, unsupported format_version";
 
 /// The help of FILE for the commands that read plans only.
@@ -126,6 +127,98 @@ pub enum Command {
     /// (or `state mv` commands) that keep it instead of destroying it.
     #[command(after_help = format!("Reads: one plan (a state has nothing to move: exit 2).\n\n{MOVES_EXAMPLES}\n\n{MOVES_EXIT_CODES}"))]
     Moves(MovesArgs),
+    /// What the second plan would do differently from the first (by meaning, not
+    /// bytes): exit 0 when both would do the same, 1 when they differ.
+    #[command(after_help = format!("Reads: two plans (a state is an input error: exit 2).\n\n{DIFF_EXAMPLES}\n\n{DIFF_EXIT_CODES}"))]
+    Diff(DiffArgs),
+    /// The fingerprint (`sha256:...`) of what a plan would do: equal for two plans
+    /// exactly when `planview diff` finds no difference.
+    #[command(after_help = format!("Reads: one plan (a state is an input error: exit 2).\n\n{FINGERPRINT_EXAMPLES}\n\n{FINGERPRINT_EXIT_CODES}"))]
+    Fingerprint(FingerprintArgs),
+}
+
+const DIFF_EXAMPLES: &str = "\
+Compared: per resource change (by address, following moves) its actions, reason,
+replace paths, import and before/after values; drift; output changes; check
+statuses; errored and complete. Values unknown until apply are equal to each
+other whatever the JSON holds there; timestamp, terraform_version and key order
+never count. Secrets are compared (by a hash) and never printed.
+
+Examples:
+  planview diff reviewed.json applied.json
+  planview diff --format markdown reviewed.json applied.json > comment.md
+  planview diff --format json reviewed.json applied.json | jq '.entries[].address'";
+
+const DIFF_EXIT_CODES: &str = "\
+Exit codes:
+  0  both plans were read and would do the same
+  1  they would do something different (each difference is listed)
+  2  usage error, unreadable or invalid input, a state instead of a plan, unsupported format_version";
+
+const FINGERPRINT_EXAMPLES: &str = "\
+Examples:
+  planview fingerprint plan.json
+  planview fingerprint --format json plan.json | jq .canonical.resources
+  planview gate --expect-fingerprint \"$(planview fingerprint reviewed.json)\" plan.json";
+
+const FINGERPRINT_EXIT_CODES: &str = "\
+Exit codes:
+  0  the plan was read (never 1)
+  2  usage error, unreadable or invalid input, a state instead of a plan, unsupported format_version";
+
+/// `planview diff OLD NEW`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The plan reviewed: plan JSON, or a saved plan (`-` for stdin).
+    #[arg(value_name = "OLD")]
+    pub old: String,
+
+    /// The plan to compare with it (the one to be applied).
+    #[arg(value_name = "NEW")]
+    pub new: String,
+
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Table)]
+    pub format: FormatArg,
+
+    /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// `planview fingerprint PLAN`.
+#[derive(Debug, Args)]
+pub struct FingerprintArgs {
+    /// Plan JSON, or a saved plan (`-` or none: stdin when piped).
+    #[arg(value_name = "FILE")]
+    pub file: Option<String>,
+
+    /// Output format: `text` prints `sha256:<hex>`; `json` adds the canonical form
+    /// it hashes (schemas/fingerprint.schema.json; secrets as hashes).
+    #[arg(long, short = 'f', value_enum, default_value_t = FingerprintFormatArg::Text)]
+    pub format: FingerprintFormatArg,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FingerprintFormatArg {
+    Text,
+    Json,
+}
+
+/// `--expect-fingerprint sha256:<64 hex digits>`.
+fn parse_fingerprint(s: &str) -> Result<String, String> {
+    let hex = s.strip_prefix("sha256:").unwrap_or_default();
+    if hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(format!("sha256:{}", hex.to_ascii_lowercase()))
+    } else {
+        Err("expected sha256:<64 hex digits>, as `planview fingerprint` prints it".into())
+    }
 }
 
 const MOVES_EXAMPLES: &str = "\
@@ -466,6 +559,11 @@ pub struct GateArgs {
     #[arg(long)]
     pub deny_drift: bool,
 
+    /// The plan must do what the reviewed plan did: its fingerprint (`planview
+    /// fingerprint`) must be this one (rule `fingerprint`).
+    #[arg(long, value_name = "SHA256", value_parser = parse_fingerprint)]
+    pub expect_fingerprint: Option<String>,
+
     /// A JSON policy file (schema: schemas/gate-policy.schema.json); its rules add to the flags'.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<std::path::PathBuf>,
@@ -629,6 +727,8 @@ pub enum CommandKind {
     Show,
     Moves,
     Gate,
+    Diff,
+    Fingerprint,
     Completions(Shell),
     /// The man page of the main command, or of one subcommand.
     Man,
@@ -776,6 +876,29 @@ impl Cli {
                 moves = m;
                 (CommandKind::Moves, "moves", common, none, false, false, false, default_max)
             }
+            Command::Diff(a) => {
+                let common = CommonArgs {
+                    files: vec![a.old, a.new],
+                    format: a.format,
+                    color: a.color,
+                    show_sensitive: false,
+                    width: None,
+                    read: a.read,
+                };
+                (CommandKind::Diff, "diff", common, none, false, false, false, default_max)
+            }
+            Command::Fingerprint(a) => {
+                let format = if a.format == FingerprintFormatArg::Json { FormatArg::Json } else { FormatArg::Table };
+                let common = CommonArgs {
+                    files: a.file.into_iter().collect(),
+                    format,
+                    color: ColorArg::Never,
+                    show_sensitive: false,
+                    width: None,
+                    read: a.read,
+                };
+                (CommandKind::Fingerprint, "fingerprint", common, none, false, false, false, default_max)
+            }
         };
         if !filters.action.is_empty() && matches!(kind, CommandKind::Checks | CommandKind::State) {
             return Err(
@@ -828,6 +951,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         } else {
             None
         },
+        expect_fingerprint: a.expect_fingerprint.clone(),
     };
     let format = match a.format {
         GateFormatArg::Table => GateFormat::Table,

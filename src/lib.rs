@@ -5,6 +5,7 @@
 //! query is a pure function in [`query`], every format a renderer in [`render`].
 
 pub mod cli;
+pub mod compare;
 pub mod error;
 pub mod filter;
 pub mod glob;
@@ -268,6 +269,8 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             finish(items.iter().map(|i| &i.result))
         }
         CommandKind::Gate => run_gate(config, out, masker),
+        CommandKind::Diff => compare::run_diff(config, out, masker),
+        CommandKind::Fingerprint => compare::run_fingerprint(config, out, masker),
         CommandKind::Completions(shell) => {
             cli::write_completions(shell, out);
             Ok(Status::Success)
@@ -352,9 +355,12 @@ pub fn gate_streamed(
 ) -> Result<(query::gate::PlanVerdict, mask::Masker), InputError> {
     stream_one(name, src, ahead, opts, query::gate::GateJudge::new(policy), |judge, doc, _| match doc {
         input::Document::Plan(_) => Ok(judge.finish()),
-        input::Document::State(_) => Err("this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)".to_string()),
+        input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
     })
 }
+
+/// Why the gate refuses a state.
+const NOT_A_PLAN: &str = "this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)";
 
 /// The style of terminal output: colour, the width tables fit, and (when
 /// tables are fitted) the secrets to mask in cells before they are wrapped,
@@ -394,10 +400,22 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     if let Some(path) = &opts.policy_file {
         policy.merge_file(&load_policy(path)?);
     }
-    // Streamed, not read whole: bounded memory on plans of any size.
-    let items =
-        config.inputs.iter().map(|src| streamed(src, &config.read, |name, r, ahead| gate_streamed(name, r, ahead, &config.read, &policy)));
+    let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() {
+        // The fingerprint is computed over the plan read whole (`query::intent`).
+        each_input_with(&config.inputs, &config.read, |doc, m| match doc {
+            input::Document::Plan(p) => Ok(query::gate::evaluate_with(p, &policy, Some(&compare::fingerprint_of(p, m)))),
+            input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
+        })
+    } else {
+        // Streamed, not read whole: bounded memory on plans of any size.
+        config
+            .inputs
+            .iter()
+            .map(|src| streamed(src, &config.read, |name, r, ahead| gate_streamed(name, r, ahead, &config.read, &policy)))
+            .collect()
+    };
     let items: Vec<PerFile<query::gate::PlanVerdict>> = items
+        .into_iter()
         .map(|mut i| {
             if let Ok(v) = &mut i.result {
                 v.file = i.file.clone();

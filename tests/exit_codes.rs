@@ -125,7 +125,7 @@ fn a_closed_stdout_never_changes_the_exit_code_of_any_command_format_or_fixture(
                 base.extend(["--format".to_string(), format.clone()]);
             }
             for f in &fixtures {
-                runs.push(base.iter().cloned().chain([f.clone()]).collect());
+                runs.push(base.iter().cloned().chain(c.files(&[f.as_str()])).collect());
             }
             if c.many_files {
                 runs.push(base.iter().cloned().chain(plans.iter().cloned()).collect());
@@ -209,7 +209,7 @@ fn a_failing_gate_exits_one_when_its_reader_takes_one_line_and_goes() {
 
 /// Every command's help says what it reads and what its exit codes mean for
 /// it: the commands that refuse a state do not claim to read one, and only
-/// `checks` and `gate` speak of exit 1.
+/// `checks`, `gate` and `diff` speak of exit 1.
 #[test]
 fn each_command_help_says_what_it_reads_and_its_own_exit_codes() {
     let cmds: Vec<String> = common::commands::commands().into_iter().map(|c| c.name).collect();
@@ -219,8 +219,8 @@ fn each_command_help_says_what_it_reads_and_its_own_exit_codes() {
         let reads = help.lines().find(|l| l.starts_with("Reads: ")).unwrap_or_else(|| panic!("{cmd}: no `Reads:` line\n{help}"));
         let exit_codes = help.split("Exit codes:").nth(1).unwrap_or_else(|| panic!("{cmd}: no exit codes\n{help}"));
         let has_exit_1 = exit_codes.lines().any(|l| l.trim_start().starts_with("1 "));
-        assert_eq!(has_exit_1, ["checks", "gate"].contains(&cmd.as_str()), "{cmd}: exit 1\n{exit_codes}");
-        let plan_only = ["show", "drift", "replace", "gate", "moves"].contains(&cmd.as_str());
+        assert_eq!(has_exit_1, ["checks", "gate", "diff"].contains(&cmd.as_str()), "{cmd}: exit 1\n{exit_codes}");
+        let plan_only = ["show", "drift", "replace", "gate", "moves", "diff", "fingerprint"].contains(&cmd.as_str());
         if plan_only {
             assert!(!reads.contains("or a state"), "{cmd}: {reads}");
             let files = help.lines().find(|l| l.trim_start().starts_with("[FILE]")).unwrap_or_default();

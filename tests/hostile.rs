@@ -101,7 +101,7 @@ fn runs(files: &[&str], colours: &[Colour], extra: &[&str]) -> Vec<Run> {
                             _ => {}
                         }
                         args.extend(variant.iter().chain(extra).map(|s| s.to_string()));
-                        args.extend(set.iter().map(|s| s.to_string()));
+                        args.extend(c.files(set));
                         let fixture = set.iter().map(|f| f.rsplit('/').next().unwrap_or(f)).collect::<Vec<_>>().join("+");
                         v.push(Run { cmd: c.name.clone(), format: format.clone(), fixture, colour, args });
                     }

@@ -139,9 +139,10 @@ fn no_command_prints(files: &[&str], forms: &[&str]) {
                 }
                 args.extend(c.options.iter().filter(|o| ["--all", "--full", "--prior"].contains(&o.as_str())).cloned());
                 let bytes = std::fs::read(root().join(file)).unwrap();
-                let from_file = run_raw(&[args.clone(), vec![file.to_string()]].concat(), &[]);
-                let piped = planview_with_stdin(&args.iter().map(String::as_str).collect::<Vec<_>>(), Some(&bytes));
-                for out in [from_file, piped] {
+                let from_file = run_raw(&[args.clone(), c.files(&[file])].concat(), &[]);
+                // A command of two plans (`diff`) reads both from files.
+                let piped = (!c.pair).then(|| planview_with_stdin(&args.iter().map(String::as_str).collect::<Vec<_>>(), Some(&bytes)));
+                for out in std::iter::once(from_file).chain(piped) {
                     runs += 1;
                     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
                     for form in forms {

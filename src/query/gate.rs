@@ -159,6 +159,8 @@ pub struct Policy {
     pub allow_incomplete: bool,
     /// `None`: not said (allow).
     pub drift: Option<DriftPolicy>,
+    /// `--expect-fingerprint sha256:...`: the plan must be the one reviewed.
+    pub expect_fingerprint: Option<String>,
 }
 
 /// The policy file (`--policy FILE`): the same rules as the flags, in JSON.
@@ -266,6 +268,9 @@ impl Policy {
         if self.drift == Some(DriftPolicy::Deny) {
             push(Rule::NoDrift);
         }
+        if let Some(f) = &self.expect_fingerprint {
+            push(Rule::Fingerprint(f.clone()));
+        }
         push(Rule::RecognisedActions);
         rules
     }
@@ -310,6 +315,8 @@ pub enum Rule {
     NoDrift,
     /// Always on: an action list planview does not recognise fails the gate.
     RecognisedActions,
+    /// `--expect-fingerprint`: the plan must do what the reviewed plan did.
+    Fingerprint(String),
 }
 
 impl Rule {
@@ -325,6 +332,7 @@ impl Rule {
             Rule::Complete => "complete".into(),
             Rule::NoDrift => "deny-drift".into(),
             Rule::RecognisedActions => "recognised-actions".into(),
+            Rule::Fingerprint(_) => "fingerprint".into(),
         }
     }
 
@@ -348,6 +356,7 @@ impl Rule {
             Rule::Complete => "the plan must be complete (not made with -target, nothing deferred to a later plan)".into(),
             Rule::NoDrift => "no resource may have drifted".into(),
             Rule::RecognisedActions => "every change must be readable, its action list one planview recognises".into(),
+            Rule::Fingerprint(f) => format!("the plan must do what the reviewed plan did (fingerprint {f})"),
         }
     }
 }
@@ -554,7 +563,14 @@ const MAX_NAMED: usize = 5;
 /// Judge one plan read whole: a [`GateJudge`] fed in the streaming order
 /// (the same code judges a plan streamed from a pipe).
 pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
+    evaluate_with(p, policy, None)
+}
+
+/// [`evaluate`], given the plan's fingerprint ([`crate::query::intent`]) for
+/// `--expect-fingerprint`; without one that rule fails closed.
+pub fn evaluate_with(p: &Plan<'_>, policy: &Policy, fingerprint: Option<&str>) -> PlanVerdict {
     let mut judge = GateJudge::new(policy);
+    judge.fingerprint = fingerprint.map(str::to_string);
     crate::stream::visit_plan(p, &mut judge);
     judge.finish()
 }
@@ -583,6 +599,8 @@ pub struct GateJudge<'p> {
     terraform_version: Option<String>,
     errored: bool,
     plan_line: String,
+    /// The plan's fingerprint, for `--expect-fingerprint` (computed from the whole plan).
+    fingerprint: Option<String>,
 }
 
 impl<'p> GateJudge<'p> {
@@ -609,6 +627,7 @@ impl<'p> GateJudge<'p> {
             terraform_version: None,
             errored: false,
             plan_line: String::new(),
+            fingerprint: None,
         }
     }
 
@@ -672,6 +691,18 @@ impl<'p> GateJudge<'p> {
                     }
                     let reason = format!("{n} change(s) would {}, more than the {limit} allowed: {named}", action.verb());
                     found.push(Violation { rule: id.clone(), address: None, action: action.as_str().to_string(), reason });
+                }
+            }
+            if let Rule::Fingerprint(expected) = rule {
+                let reason = match &self.fingerprint {
+                    Some(actual) if actual == expected => None,
+                    Some(actual) => Some(format!(
+                        "this plan would not do what the reviewed plan did: its fingerprint is {actual}, the reviewed plan's {expected} (`planview diff REVIEWED NEW` lists what differs)"
+                    )),
+                    None => Some("the plan's fingerprint could not be computed: the gate fails closed".to_string()),
+                };
+                if let Some(reason) = reason {
+                    found.push(Violation { rule: id.clone(), address: None, action: "fingerprint".into(), reason });
                 }
             }
             if matches!(rule, Rule::RecognisedActions) {

@@ -6,6 +6,7 @@ pub mod checks;
 pub mod diff;
 pub mod drift;
 pub mod gate;
+pub mod intent;
 pub mod moves;
 pub mod outputs;
 pub mod replace;

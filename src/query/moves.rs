@@ -649,7 +649,7 @@ pub fn path_text(path: &[PathStep]) -> String {
 
 /// A JSON number's exact decimal value: (negative, significant digits without
 /// leading or trailing zeros, exponent of the last digit). Zero is `(false, "", 0)`.
-fn decimal(text: &str) -> Option<(bool, String, i128)> {
+pub(crate) fn decimal(text: &str) -> Option<(bool, String, i128)> {
     let (neg, rest) = match text.strip_prefix('-') {
         Some(r) => (true, r),
         None => (false, text),

@@ -294,6 +294,52 @@ s_targeted() {
   load v2; plan 0 -target=terraform_data.web
 }
 
+# plan_pair NAME EXPECTED_RC [EXTRA_ARGS...]: `plan`, kept as NAME.json (the
+# text files of the run are not kept: pairs are read by `planview diff`).
+plan_pair() {
+  local name="$1"; shift
+  plan "$@"
+  mv "$OUT/plan.json" "$OUT/$name.json"
+  rm -f "$OUT/plan.txt" "$OUT/plan-line.txt" "$OUT/plan-stdout.txt" "$OUT/plan-stderr.txt"
+}
+
+# Pairs of plans for `planview diff` / `fingerprint`: each is compared with
+# reviewed.json. replan: the same configuration planned again (a new
+# timestamp; the job's id and input unknown again). changed-attribute,
+# new-resource, moved: one change to the configuration. replace-reason: the
+# same replacement of cache, tainted instead of requested with -replace.
+# drift.json: replan.json with drift added by the python below (terraform_data
+# never drifts: its read changes nothing).
+s_plan_pairs() {
+  begin plan-pairs
+  rm -f "$OUT"/*.json
+  load v1; apply v1
+  load reviewed; plan_pair reviewed 0 -replace=terraform_data.cache
+  sleep 1
+  plan_pair replan 0 -replace=terraform_data.cache
+  load changed-attribute; plan_pair changed-attribute 0 -replace=terraform_data.cache
+  load new-resource; plan_pair new-resource 0 -replace=terraform_data.cache
+  load moved; plan_pair moved 0 -replace=terraform_data.cache
+  load reviewed
+  run taint taint -no-color terraform_data.cache
+  plan_pair replace-reason 0
+  python3 - "$OUT" <<'PY'
+import json, pathlib, sys
+out = pathlib.Path(sys.argv[1])
+plan = json.loads((out / "replan.json").read_text())
+app = next(rc for rc in plan["resource_changes"] if rc["address"] == "terraform_data.app")
+before = app["change"]["before"]
+drifted = dict(before, input=dict(before["input"], team="b"))
+plan["resource_drift"] = [{
+    "address": app["address"], "mode": app["mode"], "type": app["type"], "name": app["name"],
+    "provider_name": app["provider_name"],
+    "change": {"actions": ["update"], "before": before, "after": drifted,
+               "after_unknown": {}, "before_sensitive": {}, "after_sensitive": {}},
+}]
+(out / "drift.json").write_text(json.dumps(plan))
+PY
+}
+
 s_moved_replaced() {
   begin moved-replaced
   load v1; apply v1
@@ -304,7 +350,7 @@ ALL=(basic replace count-foreach modules moved removed import data-read checks
      errored sensitive destroy noop refresh-only refresh-only-outputs state
      refactor-rename refactor-count-to-foreach refactor-into-module deposed
      secret-forms sensitivity-only trailing-newline moves-unknown
-     targeted moved-replaced)
+     targeted moved-replaced plan-pairs)
 
 main() {
   command -v "$TERRAFORM" >/dev/null || { log "terraform not found"; exit 1; }

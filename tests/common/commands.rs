@@ -18,9 +18,32 @@ pub struct Cmd {
     pub options: Vec<String>,
     /// True when it reads several files (`[FILE]...`).
     pub many_files: bool,
+    /// True when it compares two plans (`<OLD> <NEW>`): harnesses that give
+    /// one file give it as NEW, after [`BASE_PLAN`] as OLD ([`Cmd::files`]).
+    pub pair: bool,
+}
+
+/// The OLD plan a command comparing two plans is given beside the file under test.
+pub const BASE_PLAN: &str = "testdata/real/basic/plan.json";
+
+/// The file arguments that give `files` to the command named `name`: as they
+/// are, or after [`BASE_PLAN`] for a command comparing two plans given one.
+pub fn file_args(name: &str, files: &[&str]) -> Vec<String> {
+    let pair = commands().iter().any(|c| c.name == name && c.pair);
+    let mut v: Vec<String> = Vec::new();
+    if pair && files.len() == 1 {
+        v.push(BASE_PLAN.to_string());
+    }
+    v.extend(files.iter().map(|f| f.to_string()));
+    v
 }
 
 impl Cmd {
+    /// [`file_args`] for this command.
+    pub fn files(&self, files: &[&str]) -> Vec<String> {
+        file_args(&self.name, files)
+    }
+
     pub fn takes(&self, option: &str) -> bool {
         self.options.iter().any(|o| o == option)
     }
@@ -101,5 +124,5 @@ fn describe(name: &str) -> Cmd {
         }
     };
     let usage = h.lines().find(|l| l.starts_with("Usage:")).unwrap_or_default();
-    Cmd { name: name.to_string(), formats, options, many_files: usage.contains("[FILE]...") }
+    Cmd { name: name.to_string(), formats, options, many_files: usage.contains("[FILE]..."), pair: usage.contains("<OLD> <NEW>") }
 }

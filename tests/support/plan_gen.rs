@@ -447,6 +447,8 @@ pub struct Command {
     pub show_sensitive: bool,
     pub lenient: bool,
     pub tf_bin: bool,
+    /// Compares two plans (`OLD NEW`): given the file as both.
+    pub pair: bool,
 }
 
 /// The subcommands that read documents (from planview's clap definition, so
@@ -470,6 +472,7 @@ pub fn commands() -> Vec<Command> {
                 show_sensitive: has("show_sensitive"),
                 lenient: has("lenient"),
                 tf_bin: has("tf_bin"),
+                pair: has("old") && has("new"),
             }
         })
         .collect()
@@ -542,6 +545,9 @@ pub fn args_for(cmd: &Command, format: &str, file: &str, extra: &[&str]) -> Vec<
         a.extend(["--tf-bin".into(), NO_TF_BIN.into()]);
     }
     a.extend(extra.iter().map(|s| s.to_string()));
+    if cmd.pair {
+        a.push(file.into());
+    }
     a.push(file.into());
     a
 }

@@ -1,0 +1,856 @@
+//! What a plan would do, as one canonical model: the ground of `planview
+//! diff` (two models compared) and `planview fingerprint` (the SHA-256 of one
+//! model's canonical serialisation), so "same fingerprint" and "`diff` finds
+//! nothing" are the same statement by construction.
+//!
+//! The model keeps, per resource change (every change but a plain no-op):
+//! address, previous address, deposed key, mode, type, provider, actions,
+//! reason, replace paths, import, and the before and after values; every
+//! `resource_drift` entry; every output change but no-ops; the status of every
+//! check instance; and whether the plan errored or is incomplete. Values are
+//! normalised: a position unknown until apply is `{"$unknown": true}` whatever
+//! the JSON holds there; a position marked sensitive, or holding a secret known
+//! from elsewhere in the plan, is `{"$sensitive": "sha256:..."}` (a salted hash
+//! of the value, so a changed secret still counts); numbers are written by
+//! their exact decimal value (`1.0` is `1`); object keys sorted; a key of the
+//! value that starts with `$` gets another `$`, so nothing in a value can pass
+//! for a marker. `timestamp`, `terraform_version`, `format_version`, the
+//! configuration, planned values, prior state and key order never count.
+
+mod sha256;
+
+use crate::input::Document;
+use crate::mask::Masker;
+use crate::model::{PathStep, Plan, ResourceChange};
+use crate::query::diff::{align, Slot};
+use crate::query::values::Shown;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// The version of the canonical form: part of every fingerprint, so a change
+/// of the rules can never make two different plans compare equal.
+pub const CANONICAL_VERSION: &str = "planview-intent/1";
+
+/// Salt of the hashes of sensitive values.
+const SECRET_SALT: &str = "planview-secret/1\n";
+
+const UNKNOWN_KEY: &str = "$unknown";
+const SENSITIVE_KEY: &str = "$sensitive";
+
+/// What one plan would do (see the module documentation).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Intent {
+    pub errored: bool,
+    pub complete: bool,
+    /// Resource changes by address (` (deposed KEY)` appended for deposed objects).
+    pub resources: BTreeMap<String, Value>,
+    /// `resource_drift` entries, keyed the same way.
+    pub drift: BTreeMap<String, Value>,
+    /// Output changes (no-ops left out) by name.
+    pub outputs: BTreeMap<String, Value>,
+    /// Check instances by address: their status.
+    pub checks: BTreeMap<String, Value>,
+}
+
+impl Intent {
+    /// The model of `plan`; `masker` holds the plan's secrets (for values that
+    /// hold one without a marker).
+    pub fn of(plan: &Plan<'_>, masker: &Masker) -> Intent {
+        let mut resources = BTreeMap::new();
+        for rc in plan.resource_changes.iter().filter(|rc| counts(rc)) {
+            insert(&mut resources, key_of(rc), change_entry(rc, masker));
+        }
+        let mut drift = BTreeMap::new();
+        for rc in &plan.resource_drift {
+            insert(&mut drift, key_of(rc), change_entry(rc, masker));
+        }
+        let mut outputs = BTreeMap::new();
+        for (name, ch) in &plan.output_changes {
+            if ch.kind() == crate::model::ChangeKind::NoOp {
+                continue;
+            }
+            let mut o = Map::new();
+            o.insert("actions".into(), Value::Array(ch.actions.iter().map(|a| Value::String(a.as_str().into())).collect()));
+            o.insert("before".into(), side(ch.before, ch.before_sensitive, None, masker));
+            o.insert("after".into(), side(ch.after, ch.after_sensitive, ch.after_unknown, masker));
+            outputs.insert(name.clone(), Value::Object(o));
+        }
+        let mut checks = BTreeMap::new();
+        for item in plan.check_results().1 {
+            insert(&mut checks, item.address.clone(), Value::String(item.status.clone()));
+        }
+        Intent { errored: plan.errored, complete: plan.complete != Some(false), resources, drift, outputs, checks }
+    }
+
+    /// The canonical form as one JSON object.
+    pub fn canonical(&self) -> Value {
+        let map = |m: &BTreeMap<String, Value>| Value::Object(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
+        let mut o = Map::new();
+        o.insert("canonical_version".into(), Value::String(CANONICAL_VERSION.into()));
+        o.insert("errored".into(), Value::Bool(self.errored));
+        o.insert("complete".into(), Value::Bool(self.complete));
+        o.insert("resources".into(), map(&self.resources));
+        o.insert("drift".into(), map(&self.drift));
+        o.insert("outputs".into(), map(&self.outputs));
+        o.insert("checks".into(), map(&self.checks));
+        Value::Object(o)
+    }
+
+    /// `sha256:<hex>` of the canonical serialisation ([`canonical_bytes`]).
+    pub fn fingerprint(&self) -> String {
+        format!("sha256:{}", sha256::hex(&canonical_bytes(&self.canonical())))
+    }
+}
+
+/// The model and fingerprint of a document; a state is refused.
+pub fn intent_of(doc: &Document<'_>, masker: &Masker) -> Result<Intent, String> {
+    match doc {
+        Document::Plan(p) => Ok(Intent::of(p, masker)),
+        Document::State(_) => Err("this is a state, not a plan: only plans are compared (`tofu show -json PLANFILE`)".into()),
+    }
+}
+
+/// Only changes that do something count: a plain no-op (no move, no import) does nothing.
+fn counts(rc: &ResourceChange<'_>) -> bool {
+    rc.kind() != crate::model::ChangeKind::NoOp || rc.is_move() || rc.change.importing.is_some()
+}
+
+fn key_of(rc: &ResourceChange<'_>) -> String {
+    match &rc.deposed {
+        Some(d) => format!("{} (deposed {d})", rc.address),
+        None => rc.address.clone(),
+    }
+}
+
+/// Insert under `key`, or `key#2`, `key#3`... when the plan repeats it (never drop one).
+fn insert(map: &mut BTreeMap<String, Value>, key: String, v: Value) {
+    if let std::collections::btree_map::Entry::Vacant(e) = map.entry(key.clone()) {
+        e.insert(v);
+        return;
+    }
+    let mut n = 2;
+    while map.contains_key(&format!("{key}#{n}")) {
+        n += 1;
+    }
+    map.insert(format!("{key}#{n}"), v);
+}
+
+fn opt_string(s: Option<&str>) -> Value {
+    s.map_or(Value::Null, |s| Value::String(s.into()))
+}
+
+fn change_entry(rc: &ResourceChange<'_>, masker: &Masker) -> Value {
+    let ch = &rc.change;
+    let mut o = Map::new();
+    o.insert("address".into(), Value::String(rc.address.clone()));
+    o.insert("previous_address".into(), opt_string(rc.previous_address.as_deref().filter(|p| *p != rc.address)));
+    o.insert("deposed".into(), opt_string(rc.deposed.as_deref()));
+    o.insert("mode".into(), Value::String(rc.mode.as_str().into()));
+    o.insert("type".into(), Value::String(rc.type_.clone()));
+    o.insert("provider_name".into(), opt_string(rc.provider_name.as_deref()));
+    o.insert("actions".into(), Value::Array(ch.actions.iter().map(|a| Value::String(a.as_str().into())).collect()));
+    o.insert("reason".into(), opt_string(rc.action_reason.as_ref().map(|r| r.code())));
+    let mut paths: Vec<Value> = ch.replace_paths.iter().map(|p| path_value(p)).collect();
+    paths.sort_by_key(canonical_bytes);
+    paths.dedup();
+    o.insert("replace_paths".into(), Value::Array(paths));
+    let importing = ch.importing.as_ref().map(|i| {
+        let mut m = Map::new();
+        m.insert("id".into(), canon(i.id.as_ref().map(|s| Value::String(s.clone())).as_ref(), None, None, masker));
+        m.insert("identity".into(), canon(i.identity_value().as_ref(), None, None, masker));
+        Value::Object(m)
+    });
+    o.insert("importing".into(), importing.unwrap_or(Value::Null));
+    o.insert("before".into(), side(ch.before, ch.before_sensitive, None, masker));
+    o.insert("after".into(), side(ch.after, ch.after_sensitive, ch.after_unknown, masker));
+    Value::Object(o)
+}
+
+fn path_value(p: &[PathStep]) -> Value {
+    Value::Array(
+        p.iter()
+            .map(|s| match s {
+                PathStep::Index(i) => Value::Number((*i).into()),
+                PathStep::Key(k) => Value::String(k.clone()),
+                PathStep::Other(v) => v.clone(),
+            })
+            .collect(),
+    )
+}
+
+fn parse(raw: Option<&crate::model::RawValue>) -> Option<Value> {
+    raw.and_then(|r| serde_json::from_str(r.get()).ok())
+}
+
+/// One side of a change, canonical. An unreadable marker is parsed as `true`
+/// (it masks the whole value, failing closed).
+fn side(
+    value: Option<&crate::model::RawValue>,
+    sensitive: Option<&crate::model::RawValue>,
+    unknown: Option<&crate::model::RawValue>,
+    masker: &Masker,
+) -> Value {
+    let marker = |r: Option<&crate::model::RawValue>| r.map(|r| serde_json::from_str::<Value>(r.get()).unwrap_or(Value::Bool(true)));
+    canon(parse(value).as_ref(), marker(sensitive).as_ref(), marker(unknown).as_ref(), masker)
+}
+
+fn is_true(m: Option<&Value>) -> bool {
+    matches!(m, Some(Value::Bool(true)))
+}
+
+/// A marker that cannot be placed on the value below it (a string, a number,
+/// an object over a list) but marks something: it marks the whole value.
+fn misplaced(m: Option<&Value>, v: Option<&Value>) -> bool {
+    match (m, v) {
+        (Some(Value::Object(_)), Some(Value::Object(_))) | (Some(Value::Array(_)), Some(Value::Array(_))) => false,
+        (Some(Value::Bool(_)) | Some(Value::Null) | None, _) => false,
+        (Some(m), _) => crate::model::marks_anything(m),
+    }
+}
+
+/// The canonical form of a value with its sensitivity and unknown markers.
+pub fn canon(v: Option<&Value>, sensitive: Option<&Value>, unknown: Option<&Value>, masker: &Masker) -> Value {
+    if is_true(unknown) {
+        return marker(UNKNOWN_KEY, Value::Bool(true));
+    }
+    let absent = matches!(v, None | Some(Value::Null));
+    if absent && !unknown.is_some_and(crate::model::marks_anything) {
+        // Nothing to hide in a value that is not there.
+        return Value::Null;
+    }
+    if is_true(sensitive) || misplaced(sensitive, v) {
+        return secret(&plain(v));
+    }
+    let unknown_obj = unknown.and_then(Value::as_object);
+    let unknown_arr = unknown.and_then(Value::as_array);
+    let sens_child = |k: &str| sensitive.and_then(Value::as_object).and_then(|o| o.get(k));
+    match v {
+        Some(Value::Object(o)) => {
+            let mut keys: Vec<&String> = o.keys().collect();
+            if let Some(u) = unknown_obj {
+                keys.extend(u.iter().filter(|(_, m)| crate::model::marks_anything(m)).map(|(k, _)| k));
+            }
+            keys.sort();
+            keys.dedup();
+            let mut out = Map::new();
+            for k in keys {
+                let child = canon(o.get(k), sens_child(k), unknown_obj.and_then(|u| u.get(k)), masker);
+                out.insert(escape_key(k), child);
+            }
+            Value::Object(out)
+        }
+        Some(Value::Array(a)) => {
+            let len = a.len().max(unknown_arr.map_or(0, Vec::len));
+            let sens = sensitive.and_then(Value::as_array);
+            Value::Array(
+                (0..len).map(|i| canon(a.get(i), sens.and_then(|s| s.get(i)), unknown_arr.and_then(|u| u.get(i)), masker)).collect(),
+            )
+        }
+        // Absent, with parts unknown: the known-after-apply parts of a new object.
+        None | Some(Value::Null) if unknown_obj.is_some_and(|u| !u.is_empty()) || unknown_arr.is_some_and(|u| !u.is_empty()) => {
+            let empty = if unknown_obj.is_some() { Value::Object(Map::new()) } else { Value::Array(Vec::new()) };
+            canon(Some(&empty), sensitive, unknown, masker)
+        }
+        None | Some(Value::Null) => Value::Null,
+        Some(leaf) if masker.value_holds_secret(leaf) => secret(&plain(Some(leaf))),
+        Some(Value::Number(n)) => number(&n.to_string()),
+        Some(leaf) => leaf.clone(),
+    }
+}
+
+/// A value with no markers (what a secret's hash covers).
+fn plain(v: Option<&Value>) -> Value {
+    canon(v, None, None, &Masker::default())
+}
+
+fn marker(key: &str, v: Value) -> Value {
+    let mut m = Map::new();
+    m.insert(key.into(), v);
+    Value::Object(m)
+}
+
+fn secret(v: &Value) -> Value {
+    let mut h = sha256::Sha256::default();
+    h.update(SECRET_SALT.as_bytes());
+    h.update(&canonical_bytes(v));
+    marker(SENSITIVE_KEY, Value::String(format!("sha256:{}", h.hex())))
+}
+
+fn escape_key(k: &str) -> String {
+    if k.starts_with('$') {
+        format!("${k}")
+    } else {
+        k.to_string()
+    }
+}
+
+fn unescape_key(k: &str) -> &str {
+    k.strip_prefix('$').filter(|r| r.starts_with('$')).unwrap_or(k)
+}
+
+/// A number by its exact decimal value, written without an exponent when it
+/// is within 40 digits of the point (`1.0` and `10e-1` are `1`).
+fn number(text: &str) -> Value {
+    let Some((neg, digits, exp)) = crate::query::moves::decimal(text) else {
+        return Value::String(text.to_string());
+    };
+    let sign = if neg { "-" } else { "" };
+    let s = if digits.is_empty() {
+        "0".to_string()
+    } else if (0..=40).contains(&exp) {
+        format!("{sign}{digits}{}", "0".repeat(exp as usize))
+    } else if (-40..0).contains(&exp) {
+        let point = digits.len() as i128 + exp;
+        if point > 0 {
+            let (i, f) = digits.split_at(point as usize);
+            format!("{sign}{i}.{f}")
+        } else {
+            format!("{sign}0.{}{digits}", "0".repeat((-point) as usize))
+        }
+    } else {
+        format!("{sign}{digits}e{exp}")
+    };
+    serde_json::from_str(&s).unwrap_or(Value::String(s))
+}
+
+/// The canonical serialisation: compact JSON, object keys sorted by their
+/// UTF-8 bytes, strings escaped as serde_json escapes them, numbers as
+/// normalised. What a fingerprint hashes.
+pub fn canonical_bytes(v: &Value) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_canonical(v, &mut out);
+    out
+}
+
+fn write_canonical(v: &Value, out: &mut Vec<u8>) {
+    match v {
+        Value::Object(o) => {
+            out.push(b'{');
+            let mut keys: Vec<&String> = o.keys().collect();
+            keys.sort();
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend(serde_json::to_string(k).unwrap_or_default().into_bytes());
+                out.push(b':');
+                write_canonical(&o[k], out);
+            }
+            out.push(b'}');
+        }
+        Value::Array(a) => {
+            out.push(b'[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_canonical(x, out);
+            }
+            out.push(b']');
+        }
+        other => out.extend(serde_json::to_string(other).unwrap_or_default().into_bytes()),
+    }
+}
+
+/// `planview fingerprint --format json`: the fingerprint and what went into it.
+#[derive(Debug, Clone, Serialize)]
+pub struct FingerprintReport {
+    pub kind: &'static str,
+    pub file: String,
+    pub fingerprint: String,
+    pub canonical_version: &'static str,
+    /// The canonical form the fingerprint hashes (serialised by [`canonical_bytes`]).
+    pub canonical: Value,
+}
+
+impl FingerprintReport {
+    pub fn new(file: &str, intent: &Intent) -> Self {
+        FingerprintReport {
+            kind: "fingerprint",
+            file: file.to_string(),
+            fingerprint: intent.fingerprint(),
+            canonical_version: CANONICAL_VERSION,
+            canonical: intent.canonical(),
+        }
+    }
+}
+
+/// One of the two plans of a `diff`.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanRef {
+    pub file: String,
+    pub terraform_version: Option<String>,
+    pub fingerprint: String,
+}
+
+/// `planview diff OLD NEW`: what the new plan would do differently.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiffReport {
+    pub kind: &'static str,
+    pub old: PlanRef,
+    pub new: PlanRef,
+    #[serde(flatten)]
+    pub comparison: Comparison,
+}
+
+impl DiffReport {
+    /// Compare two plans' models; each given with its file name and CLI version.
+    pub fn new(old: (&str, Option<String>, &Intent), new: (&str, Option<String>, &Intent)) -> Self {
+        let plan_ref = |(file, tf, i): (&str, Option<String>, &Intent)| PlanRef {
+            file: file.to_string(),
+            terraform_version: tf,
+            fingerprint: i.fingerprint(),
+        };
+        DiffReport { kind: "diff", comparison: compare(old.2, new.2), old: plan_ref(old), new: plan_ref(new) }
+    }
+
+    /// One line: `The plans would do the same.` or what differs, counted.
+    pub fn verdict(&self) -> String {
+        let c = &self.comparison.counts;
+        if self.comparison.same {
+            "The two plans would do the same.".to_string()
+        } else {
+            format!("The plans differ: {} added, {} gone, {} changed.", c.added, c.gone, c.changed)
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Comparing two models.
+
+/// Which part of the plan a difference is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Section {
+    Plan,
+    Resource,
+    Drift,
+    Output,
+    Check,
+}
+
+impl Section {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Section::Plan => "plan",
+            Section::Resource => "resource",
+            Section::Drift => "drift",
+            Section::Output => "output",
+            Section::Check => "check",
+        }
+    }
+}
+
+/// How an entry differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Only in the new plan.
+    Added,
+    /// Only in the old plan.
+    Gone,
+    /// In both, different.
+    Changed,
+}
+
+/// One field (or one value inside `before`/`after`) that differs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FieldDiff {
+    /// `actions`, `reason`, `replace_paths`, `before`, `after`, `status`, ...
+    pub field: String,
+    /// The path inside the field's value (empty for the whole value).
+    pub path: Vec<PathStep>,
+    /// `field` then the path, as people write it: `after.tags["Name"]`.
+    pub path_text: String,
+    pub old: Option<Shown>,
+    pub new: Option<Shown>,
+    /// Set when the values shown cannot tell the difference: `the sensitive
+    /// value differs`, `moved from [2]`.
+    pub note: Option<String>,
+}
+
+/// One entry (resource change, drift, output, check, the plan) that differs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EntryDiff {
+    pub section: Section,
+    /// The entry's key in the new plan (in the old one when it is gone).
+    pub address: String,
+    /// The old plan's key when it is another (the entry was followed through a move).
+    pub old_address: Option<String>,
+    pub status: Status,
+    /// What the change does in each plan (`update`, `replace`, ...; null when absent).
+    pub old_action: Option<String>,
+    pub new_action: Option<String>,
+    pub fields: Vec<FieldDiff>,
+}
+
+/// The counts of a comparison.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct DiffCounts {
+    pub added: u64,
+    pub gone: u64,
+    pub changed: u64,
+}
+
+/// Every difference between what two plans would do; empty when they would
+/// do the same (exactly when their fingerprints are equal).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    pub same: bool,
+    pub counts: DiffCounts,
+    pub entries: Vec<EntryDiff>,
+}
+
+/// Compare what `old` and `new` would do.
+pub fn compare(old: &Intent, new: &Intent) -> Comparison {
+    let mut entries = Vec::new();
+    let plan_fields = |i: &Intent| {
+        let mut m = Map::new();
+        m.insert("errored".into(), Value::Bool(i.errored));
+        m.insert("complete".into(), Value::Bool(i.complete));
+        Value::Object(m)
+    };
+    if let Some(e) = entry_diff(Section::Plan, "plan", None, Some(&plan_fields(old)), Some(&plan_fields(new))) {
+        entries.push(e);
+    }
+    compare_changes(Section::Resource, &old.resources, &new.resources, &mut entries);
+    compare_changes(Section::Drift, &old.drift, &new.drift, &mut entries);
+    compare_map(Section::Output, &old.outputs, &new.outputs, &mut entries);
+    compare_map(Section::Check, &old.checks, &new.checks, &mut entries);
+    let mut counts = DiffCounts::default();
+    for e in &entries {
+        match e.status {
+            Status::Added => counts.added += 1,
+            Status::Gone => counts.gone += 1,
+            Status::Changed => counts.changed += 1,
+        }
+    }
+    Comparison { same: entries.is_empty(), counts, entries }
+}
+
+/// Entries keyed alike in both plans, compared key by key.
+fn compare_map(section: Section, old: &BTreeMap<String, Value>, new: &BTreeMap<String, Value>, out: &mut Vec<EntryDiff>) {
+    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    for k in keys {
+        out.extend(entry_diff(section, k, None, old.get(k), new.get(k)));
+    }
+}
+
+/// Resource changes and drift: by address, following moves. A new entry
+/// without an old one at its address is paired with the old entry at its
+/// previous address, or with the old entry that moved from its address.
+fn compare_changes(section: Section, old: &BTreeMap<String, Value>, new: &BTreeMap<String, Value>, out: &mut Vec<EntryDiff>) {
+    let prev = |v: &Value| v.get("previous_address").and_then(Value::as_str).map(str::to_string);
+    let deposed_suffix =
+        |k: &str, v: &Value| k.strip_prefix(v.get("address").and_then(Value::as_str).unwrap_or_default()).map(str::to_string);
+    let mut claimed: std::collections::BTreeSet<&String> = new.keys().filter(|k| old.contains_key(*k)).collect();
+    let mut pairs: Vec<(&String, Option<&String>)> = Vec::new();
+    for (k, v) in new {
+        if old.contains_key(k) {
+            pairs.push((k, Some(k)));
+            continue;
+        }
+        let suffix = deposed_suffix(k, v).unwrap_or_default();
+        // Its previous address in the old plan, or an old entry that moved from its address.
+        let by_prev = prev(v).map(|p| format!("{p}{suffix}")).and_then(|p| old.get_key_value(&p).map(|(k, _)| k));
+        let by_old_prev = || {
+            let addr = v.get("address").and_then(Value::as_str)?;
+            old.iter()
+                .find(|(ok, ov)| {
+                    !claimed.contains(ok)
+                        && !new.contains_key(*ok)
+                        && prev(ov).as_deref() == Some(addr)
+                        && deposed_suffix(ok, ov).unwrap_or_default() == suffix
+                })
+                .map(|(ok, _)| ok)
+        };
+        let found = by_prev.filter(|p| !claimed.contains(p) && !new.contains_key(*p)).or_else(by_old_prev);
+        if let Some(o) = found {
+            claimed.insert(o);
+        }
+        pairs.push((k, found));
+    }
+    for (k, o) in pairs {
+        let old_key = o.filter(|o| *o != k).cloned();
+        out.extend(entry_diff(section, k, old_key, o.and_then(|o| old.get(o)), new.get(k)));
+    }
+    for (k, v) in old.iter().filter(|(k, _)| !claimed.contains(k)) {
+        out.extend(entry_diff(section, k, None, Some(v), None));
+    }
+}
+
+fn action_of(v: Option<&Value>) -> Option<String> {
+    let actions = v?.get("actions")?.as_array()?;
+    let actions: Vec<crate::model::Action> = actions.iter().filter_map(Value::as_str).map(crate::model::Action::parse).collect();
+    Some(crate::model::ChangeKind::from_actions(&actions).key())
+}
+
+fn entry_diff(section: Section, key: &str, old_key: Option<String>, old: Option<&Value>, new: Option<&Value>) -> Option<EntryDiff> {
+    if old == new {
+        return None;
+    }
+    let status = match (old, new) {
+        (None, _) => Status::Added,
+        (_, None) => Status::Gone,
+        _ => Status::Changed,
+    };
+    let mut fields = Vec::new();
+    match (old.and_then(Value::as_object), new.and_then(Value::as_object)) {
+        (o, n) if o.is_some() || n.is_some() => {
+            let mut names: Vec<&String> = o.into_iter().flat_map(|m| m.keys()).chain(n.into_iter().flat_map(|m| m.keys())).collect();
+            names.sort_by_key(|f| field_rank(f));
+            names.dedup();
+            for f in names {
+                let (a, b) = (o.and_then(|m| m.get(f)), n.and_then(|m| m.get(f)));
+                let null = Value::Null;
+                let (a, b) = (a.unwrap_or(&null), b.unwrap_or(&null));
+                if a == b {
+                    continue;
+                }
+                if matches!(f.as_str(), "before" | "after") {
+                    let mut path = Vec::new();
+                    values(f, Some(a).filter(|v| !v.is_null()), Some(b).filter(|v| !v.is_null()), &mut path, &mut fields);
+                } else {
+                    fields.push(field(f, &[], o.map(|_| a), n.map(|_| b), None));
+                }
+            }
+        }
+        // A check's status (a plain value).
+        _ => fields.push(field("status", &[], old, new, None)),
+    }
+    if status != Status::Changed {
+        // Who it is is in the entry's own address.
+        let empty = |s: &Option<Shown>| matches!(s, None | Some(Shown::Null)) || matches!(s, Some(Shown::Value(v)) if v == "[]");
+        fields.retain(|f| {
+            let identity = matches!(f.field.as_str(), "address" | "mode" | "type" | "provider_name" | "deposed");
+            !(identity || empty(&f.old) && empty(&f.new))
+        });
+    }
+    let (old_action, new_action) = match section {
+        Section::Resource | Section::Drift | Section::Output => (action_of(old), action_of(new)),
+        _ => (None, None),
+    };
+    Some(EntryDiff { section, address: key.to_string(), old_address: old_key, status, old_action, new_action, fields })
+}
+
+/// Fields in the order they are reported.
+fn field_rank(f: &str) -> (usize, &str) {
+    const ORDER: &[&str] =
+        &["address", "previous_address", "deposed", "actions", "reason", "replace_paths", "mode", "type", "provider_name", "importing"];
+    (ORDER.iter().position(|o| *o == f).unwrap_or(ORDER.len() + usize::from(f == "after")), f)
+}
+
+fn special(v: &Value) -> Option<&str> {
+    let o = v.as_object().filter(|o| o.len() == 1)?;
+    [UNKNOWN_KEY, SENSITIVE_KEY].into_iter().find(|k| o.contains_key(*k))
+}
+
+/// What a canonical value looks like to a reader (markers in words, keys unescaped).
+fn display(v: &Value) -> Value {
+    match special(v) {
+        Some(UNKNOWN_KEY) => return Value::String(crate::query::values::UNKNOWN.into()),
+        Some(_) => return Value::String(crate::query::values::SENSITIVE.into()),
+        None => {}
+    }
+    match v {
+        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (unescape_key(k).to_string(), display(x))).collect()),
+        Value::Array(a) => Value::Array(a.iter().map(display).collect()),
+        other => other.clone(),
+    }
+}
+
+fn shown(v: Option<&Value>) -> Option<Shown> {
+    let v = v?;
+    Some(match special(v) {
+        Some(UNKNOWN_KEY) => Shown::Unknown,
+        Some(_) => Shown::Sensitive,
+        None if v.is_null() => Shown::Null,
+        None if special_inside(v) => Shown::Sensitive,
+        None => Shown::Value(serde_json::to_string(&display(v)).unwrap_or_default()),
+    })
+}
+
+/// A secret anywhere inside: the whole value is shown masked.
+fn special_inside(v: &Value) -> bool {
+    match special(v) {
+        Some(SENSITIVE_KEY) => true,
+        Some(_) => false,
+        None => match v {
+            Value::Object(o) => o.values().any(special_inside),
+            Value::Array(a) => a.iter().any(special_inside),
+            _ => false,
+        },
+    }
+}
+
+fn field(name: &str, path: &[PathStep], old: Option<&Value>, new: Option<&Value>, note: Option<String>) -> FieldDiff {
+    let both_secret = old.and_then(special) == Some(SENSITIVE_KEY) && new.and_then(special) == Some(SENSITIVE_KEY);
+    let note = note.or_else(|| both_secret.then(|| "the sensitive value differs".to_string()));
+    FieldDiff { field: name.to_string(), path: path.to_vec(), path_text: path_text(name, path), old: shown(old), new: shown(new), note }
+}
+
+fn path_text(name: &str, path: &[PathStep]) -> String {
+    if path.is_empty() {
+        return name.to_string();
+    }
+    let t = crate::query::attr::traversal(path);
+    if t.starts_with('[') {
+        format!("{name}{t}")
+    } else {
+        format!("{name}.{t}")
+    }
+}
+
+/// Every place two canonical values differ: objects key by key, lists aligned
+/// by content (as `show` aligns them), anything else whole.
+fn values(name: &str, old: Option<&Value>, new: Option<&Value>, path: &mut Vec<PathStep>, out: &mut Vec<FieldDiff>) {
+    if old == new {
+        return;
+    }
+    match (old.filter(|v| special(v).is_none()), new.filter(|v| special(v).is_none())) {
+        (Some(Value::Object(a)), Some(Value::Object(b))) => {
+            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                path.push(PathStep::Key(unescape_key(k).to_string()));
+                values(name, a.get(k), b.get(k), path, out);
+                path.pop();
+            }
+        }
+        (Some(Value::Array(a)), Some(Value::Array(b))) => {
+            for slot in align(a, b, b.len(), None) {
+                let (i, j, note) = match slot {
+                    Slot::Same(..) => continue,
+                    Slot::Moved(i, j) => (Some(i), Some(j), Some(format!("moved from [{i}]"))),
+                    Slot::Paired(i, j) => (Some(i), Some(j), None),
+                    Slot::Removed(i) => (Some(i), None, None),
+                    Slot::Added(j) => (None, Some(j), None),
+                };
+                let at = j.or(i).unwrap_or_default();
+                path.push(PathStep::Index(at as u64));
+                match (i, j, note) {
+                    (Some(i), Some(j), None) => values(name, a.get(i), b.get(j), path, out),
+                    (i, j, note) => out.push(field(name, path, i.and_then(|i| a.get(i)), j.and_then(|j| b.get(j)), note)),
+                }
+                path.pop();
+            }
+        }
+        // One side absent: the other one's parts one by one (as `show` lists a create).
+        (None, Some(Value::Object(b))) => b.iter().for_each(|(k, x)| {
+            path.push(PathStep::Key(unescape_key(k).to_string()));
+            values(name, None, Some(x).filter(|x| !x.is_null()), path, out);
+            path.pop();
+        }),
+        (Some(Value::Object(a)), None) => a.iter().for_each(|(k, x)| {
+            path.push(PathStep::Key(unescape_key(k).to_string()));
+            values(name, Some(x).filter(|x| !x.is_null()), None, path, out);
+            path.pop();
+        }),
+        _ => out.push(field(name, path, old, new, None)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn intent(plan: &str) -> Intent {
+        let doc = crate::input::parse("p", plan.as_bytes()).unwrap();
+        let masker = Masker::collect(&doc);
+        intent_of(&doc, &masker).unwrap()
+    }
+
+    fn plan(rc: &str) -> String {
+        format!(r#"{{"format_version":"1.2","terraform_version":"1.11.4","timestamp":"2025-01-01T00:00:00Z","resource_changes":[{rc}]}}"#)
+    }
+
+    const UPDATE: &str = r#"{"address":"a.b","mode":"managed","type":"a","name":"b","change":{"actions":["update"],"before":{"x":1,"id":"i"},"after":{"x":2},"after_unknown":{"id":true}}}"#;
+
+    #[test]
+    fn timestamp_version_key_order_and_number_form_do_not_count() {
+        let a = intent(&plan(UPDATE));
+        let reordered = r#"{"terraform_version":"1.12.0","timestamp":"2030-01-01T00:00:00Z","format_version":"1.2","resource_changes":[{"change":{"after_unknown":{"id":true},"after":{"x":2.0},"before":{"id":"i","x":10e-1},"actions":["update"]},"name":"b","type":"a","mode":"managed","address":"a.b"}]}"#;
+        let b = intent(reordered);
+        assert_eq!(a.fingerprint(), b.fingerprint());
+        assert!(compare(&a, &b).same);
+        // The unknown position counts as unknown whatever the JSON holds there.
+        let c = intent(&plan(&UPDATE.replace(r#""after":{"x":2}"#, r#""after":{"x":2,"id":"whatever"}"#)));
+        assert_eq!(a.fingerprint(), c.fingerprint());
+    }
+
+    #[test]
+    fn a_changed_value_is_a_difference_at_its_path() {
+        let a = intent(&plan(UPDATE));
+        let b = intent(&plan(&UPDATE.replace(r#""after":{"x":2}"#, r#""after":{"x":3}"#)));
+        assert_ne!(a.fingerprint(), b.fingerprint());
+        let c = compare(&a, &b);
+        assert!(!c.same);
+        assert_eq!(c.counts, DiffCounts { added: 0, gone: 0, changed: 1 });
+        let f = &c.entries[0].fields[0];
+        assert_eq!(
+            (f.path_text.as_str(), f.old.clone(), f.new.clone()),
+            ("after.x", Some(Shown::Value("2".into())), Some(Shown::Value("3".into())))
+        );
+    }
+
+    #[test]
+    fn secrets_are_compared_by_hash_and_never_shown() {
+        let rc = |v: &str| {
+            format!(
+                r#"{{"address":"a.b","mode":"managed","type":"a","name":"b","change":{{"actions":["create"],"after":{{"p":"{v}"}},"after_sensitive":{{"p":true}}}}}}"#
+            )
+        };
+        let (a, b, c) = (intent(&plan(&rc("hunter22"))), intent(&plan(&rc("hunter22"))), intent(&plan(&rc("hunter23"))));
+        assert_eq!(a.fingerprint(), b.fingerprint());
+        assert_ne!(a.fingerprint(), c.fingerprint());
+        let text = String::from_utf8(canonical_bytes(&a.canonical())).unwrap();
+        assert!(!text.contains("hunter22") && text.contains("\"$sensitive\":\"sha256:"), "{text}");
+        let d = compare(&a, &c);
+        let f = &d.entries[0].fields[0];
+        assert_eq!((f.old.clone(), f.new.clone()), (Some(Shown::Sensitive), Some(Shown::Sensitive)));
+        assert_eq!(f.note.as_deref(), Some("the sensitive value differs"));
+        assert!(!format!("{d:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn a_key_like_a_marker_cannot_pass_for_one() {
+        let rc = |after: &str, unknown: &str| {
+            format!(
+                r#"{{"address":"a.b","mode":"managed","type":"a","name":"b","change":{{"actions":["create"],"after":{after},"after_unknown":{unknown}}}}}"#
+            )
+        };
+        let real = intent(&plan(&rc(r#"{"m":{"$unknown":true}}"#, "{}")));
+        let unknown = intent(&plan(&rc("{}", r#"{"m":true}"#)));
+        assert_ne!(real.fingerprint(), unknown.fingerprint());
+        assert!(!compare(&real, &unknown).same);
+    }
+
+    #[test]
+    fn moves_are_followed_by_previous_address() {
+        let old = intent(&plan(UPDATE));
+        let moved = UPDATE.replace(r#""address":"a.b""#, r#""address":"a.c","previous_address":"a.b""#);
+        let new = intent(&plan(&moved));
+        let c = compare(&old, &new);
+        assert_eq!(c.counts, DiffCounts { added: 0, gone: 0, changed: 1 });
+        assert_eq!(c.entries[0].old_address.as_deref(), Some("a.b"));
+        assert_eq!(c.entries[0].fields[0].field, "address");
+        // Gone and added when nothing links them.
+        let other = intent(&plan(&UPDATE.replace(r#""address":"a.b""#, r#""address":"a.d""#)));
+        assert_eq!(compare(&old, &other).counts, DiffCounts { added: 1, gone: 1, changed: 0 });
+    }
+
+    #[test]
+    fn numbers_are_written_by_exact_value() {
+        for (a, b) in
+            [("1.0", "1"), ("10e-1", "1"), ("0.50", "0.5"), ("-0.0", "0"), ("1e3", "1000"), ("1e400", "1e+400"), ("0.001", "0.001")]
+        {
+            assert_eq!(canonical_bytes(&number(a)), b.as_bytes(), "{a}");
+        }
+        assert_eq!(canonical_bytes(&json!({"b": 1, "a": [true, null, "x"]})), br#"{"a":[true,null,"x"],"b":1}"#);
+    }
+}
