@@ -106,9 +106,11 @@ fn parallel<I: Sync, R: Send>(items: &[I], f: impl Fn(&I) -> R + Sync) -> Vec<R>
 /// to `diag` as `planview: warning: ...` lines; the caller maps the outcome to
 /// an exit code (and prints the error, if any).
 ///
-/// The output is rendered whole, then every secret of 8+ characters found in
-/// the inputs is scrubbed from it (unless `--show-sensitive`), whatever the
-/// command and format. Warnings are sanitised and scrubbed the same way.
+/// Secrets are masked by meaning: the queries mask the values and the text
+/// they take from the input (import ids, check messages, map keys) with the
+/// input's secrets, and the output is written as rendered: planview's own
+/// text (addresses, keys, syntax) is never rewritten. Warnings and errors,
+/// which quote the input, are sanitised and masked as text from the input.
 pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result<Status, Error> {
     let mut buf: Vec<u8> = Vec::new();
     let mut masker = mask::Masker::default();
@@ -123,7 +125,7 @@ pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result
     for note in config.read.notes.take_ordered(&files) {
         written = written.and_then(|_| emit(diag, format!("planview: warning: {}\n", sanitize::line(&note)).as_bytes()));
     }
-    let written = written.and_then(|_| emit(out, &buf));
+    let written = written.and_then(|_| out.write_all(&buf));
     // Errors quote the input (keys of a document that is not a plan, a failing
     // `show -json`'s stderr): they are scrubbed of the other inputs' secrets too.
     let status = status.map_err(|e| match &scrubber {
@@ -185,11 +187,8 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             // A single unreadable input prints nothing on stdout: no partial answer.
             if !(all_failed && config.format != Format::Json && items.len() == 1) {
                 match config.format {
-                    Format::Table => render::summary::table_out(out, &items, &style_for(config, masker))?,
-                    Format::Markdown => {
-                        let scrub = scrub_fn(config, masker);
-                        render::summary::markdown_out(out, &items, config.max_bytes, &scrub)?
-                    }
+                    Format::Table => render::summary::table_out(out, &items, &style_for(config))?,
+                    Format::Markdown => render::summary::markdown_out(out, &items, config.max_bytes)?,
                     Format::Json => render::summary::json_out(out, &items)?,
                 }
             }
@@ -231,7 +230,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         }
         CommandKind::Checks => {
             let opts = query::checks::ChecksOptions { filter: &config.filter, all: config.all };
-            let items = run_report(config, out, masker, |doc, _| Ok(query::checks::checks(doc, &opts)))?;
+            let items = run_report(config, out, masker, |doc, vis| Ok(query::checks::checks(doc, &opts, vis)))?;
             let status = finish(items.iter().map(|i| &i.result))?;
             let failed = items.iter().any(|i| matches!(&i.result, Ok(r) if r.failed));
             Ok(if failed && !config.no_fail { Status::Failed } else { status })
@@ -340,7 +339,11 @@ pub fn summary_streamed(
     vis: &Visibility,
 ) -> Result<(query::summary::Summary, mask::Masker), InputError> {
     stream_one(name, src, ahead, opts, query::summary::PlanAccumulator::default(), |acc, doc, masker| match doc {
-        input::Document::Plan(p) => Ok(query::summary::Summary::Plan(Box::new(acc.finish(p)))),
+        input::Document::Plan(p) => {
+            let mut s = acc.finish(p);
+            s.mask_inputs(&vis.with(masker));
+            Ok(query::summary::Summary::Plan(Box::new(s)))
+        }
         input::Document::State(_) => query::summary::summarize(doc, &vis.with(masker)),
     })
 }
@@ -352,9 +355,13 @@ pub fn gate_streamed(
     ahead: stream::ReadAhead,
     opts: &input::ReadOptions,
     policy: &query::gate::Policy,
+    show_sensitive: bool,
 ) -> Result<(query::gate::PlanVerdict, mask::Masker), InputError> {
-    stream_one(name, src, ahead, opts, query::gate::GateJudge::new(policy), |judge, doc, _| match doc {
-        input::Document::Plan(_) => Ok(judge.finish()),
+    stream_one(name, src, ahead, opts, query::gate::GateJudge::new(policy), |judge, doc, masker| match doc {
+        input::Document::Plan(_) => {
+            let none = mask::Masker::default();
+            Ok(judge.finish(if show_sensitive { &none } else { masker }))
+        }
         input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
     })
 }
@@ -362,21 +369,9 @@ pub fn gate_streamed(
 /// Why the gate refuses a state.
 const NOT_A_PLAN: &str = "this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)";
 
-/// The style of terminal output: colour, the width tables fit, and (when
-/// tables are fitted) the secrets to mask in cells before they are wrapped,
-/// since a secret wrapped over two lines would escape the output's scrubbing.
-fn style_for(config: &Config, masker: &mask::Masker) -> Style {
-    let scrub = (!config.show_sensitive && config.width.is_some()).then(|| masker.scrubber());
-    Style::new(config.color).with_width(config.width).with_scrub(scrub)
-}
-
-/// Masks secrets in one piece of markdown before it is measured against `--max-bytes`.
-fn scrub_fn(config: &Config, masker: &mask::Masker) -> impl Fn(&str) -> String {
-    let scrubber = (!config.show_sensitive).then(|| masker.scrubber());
-    move |s: &str| match &scrubber {
-        Some(sc) => String::from_utf8_lossy(&sc.scrub(s.as_bytes())).into_owned(),
-        None => s.to_string(),
-    }
+/// The style of terminal output: colour and the width tables fit.
+fn style_for(config: &Config) -> Style {
+    Style::new(config.color).with_width(config.width)
 }
 
 /// Read a `--policy` file; any problem is an input error (exit 2), never a pass.
@@ -403,7 +398,11 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() {
         // The fingerprint is computed over the plan read whole (`query::intent`).
         each_input_with(&config.inputs, &config.read, |doc, m| match doc {
-            input::Document::Plan(p) => Ok(query::gate::evaluate_with(p, &policy, Some(&compare::fingerprint_of(p, m)))),
+            input::Document::Plan(p) => {
+                let none = mask::Masker::default();
+                let shown = if config.show_sensitive { &none } else { m };
+                Ok(query::gate::evaluate_with(p, &policy, Some(&compare::fingerprint_of(p, m)), shown))
+            }
             input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
         })
     } else {
@@ -411,7 +410,9 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         config
             .inputs
             .iter()
-            .map(|src| streamed(src, &config.read, |name, r, ahead| gate_streamed(name, r, ahead, &config.read, &policy)))
+            .map(|src| {
+                streamed(src, &config.read, |name, r, ahead| gate_streamed(name, r, ahead, &config.read, &policy, config.show_sensitive))
+            })
             .collect()
     };
     let items: Vec<PerFile<query::gate::PlanVerdict>> = items
@@ -425,17 +426,14 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         .collect();
     items.iter().for_each(|i| masker.merge(&i.masker));
     let report = policy.describe();
-    let style = style_for(config, masker);
+    let style = style_for(config);
     let single_failed = items.len() == 1 && items[0].result.is_err();
     match opts.format {
         // A single unreadable input: the error on stderr says it all.
         GateFormat::Table if single_failed => {}
         GateFormat::Table => render::gate::table_out(out, &items, &report, &style)?,
         GateFormat::Json => render::gate::json_out(out, &items, &report)?,
-        GateFormat::Markdown => {
-            let scrub = scrub_fn(config, masker);
-            render::gate::markdown_out(out, &items, &report, config.max_bytes, &scrub)?
-        }
+        GateFormat::Markdown => render::gate::markdown_out(out, &items, &report, config.max_bytes)?,
         GateFormat::Github => render::gate::github_out(out, &items)?,
         GateFormat::Junit => render::gate::junit_out(out, &items)?,
     }
@@ -466,7 +464,7 @@ fn run_report<T: render::report::Report>(
     items.iter().for_each(|i| masker.merge(&i.masker));
     let all_failed = items.iter().all(|i| i.result.is_err());
     if !(all_failed && config.format != Format::Json && items.len() == 1) {
-        render::report::write(out, config.format, &items, &style_for(config, masker))?;
+        render::report::write(out, config.format, &items, &style_for(config))?;
     }
     Ok(items)
 }

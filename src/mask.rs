@@ -277,6 +277,37 @@ impl Masker {
         self.secrets.contains(s) || self.numbers.contains(s)
     }
 
+    /// A piece of text taken from the input (an import id, a check message, a
+    /// map key) as it may be printed: `(sensitive value)` when it is a secret
+    /// as a whole; else with every secret of 8+ characters inside it (as is,
+    /// or as `jsonencode` or JSON escaping writes it) masked. Applied where the
+    /// text enters a report, before any escaping: planview's own text around it
+    /// is never touched.
+    pub fn mask_text<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        if self.is_secret(text) {
+            return Cow::Borrowed(MASK);
+        }
+        if !self.long_secret_inside(text) {
+            return Cow::Borrowed(text);
+        }
+        match self.scrubber().scrub(text.as_bytes()) {
+            Cow::Borrowed(_) => Cow::Borrowed(text),
+            Cow::Owned(b) => Cow::Owned(String::from_utf8_lossy(&b).into_owned()),
+        }
+    }
+
+    /// A JSON value taken from the input (an import identity) with every string
+    /// leaf passed through [`Masker::mask_text`] and sensitive numbers masked.
+    pub fn mask_json(&self, v: &Value) -> Value {
+        match v {
+            Value::String(s) => Value::String(self.mask_text(s).into_owned()),
+            Value::Number(n) if self.numbers.contains(&number_text(n)) => Value::String(MASK.into()),
+            Value::Array(a) => Value::Array(a.iter().map(|x| self.mask_json(x)).collect()),
+            Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (self.mask_text(k).into_owned(), self.mask_json(x))).collect()),
+            other => other.clone(),
+        }
+    }
+
     /// True when a JSON value holds a secret anywhere: a whole string leaf or
     /// number equal to one, a long secret inside a string (as is, or in the
     /// form `jsonencode` writes it inside a JSON-encoded string), or a map key

@@ -298,3 +298,74 @@ fn import_by_identity_is_shown_wherever_an_import_id_is() {
     let gate = String::from_utf8(planview(&["gate", "--format", "json", f]).stdout).unwrap();
     assert!(gate.contains(r#"identity {account_id = \"123456789012\", name = \"old\"}"#), "{gate}");
 }
+
+/// Sensitive values equal to public names (an instance key, a module name, a
+/// resource type) and to planview's own words (`violations`): addresses,
+/// types, JSON keys and colour codes are printed as they are, in every
+/// command and format; only values are masked (real plan `public-names`).
+#[test]
+fn secrets_equal_to_public_names_never_rewrite_addresses_keys_or_syntax() {
+    use common::commands::{commands, run_raw};
+    let file = "testdata/real/public-names/plan.json";
+    let plan: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
+    let addresses: Vec<String> =
+        plan["resource_changes"].as_array().unwrap().iter().map(|r| r["address"].as_str().unwrap().to_string()).collect();
+    assert!(addresses.contains(&r#"terraform_data.bucket["us-east-1"]"#.to_string()), "{addresses:?}");
+    let secret_defaults = ["us-east-1", "violations", "terraform_data"];
+    for s in secret_defaults {
+        assert!(plan["variables"].as_object().unwrap().values().any(|v| v["value"] == s), "the fixture declares {s} sensitive");
+    }
+    let mut runs = 0;
+    for c in commands() {
+        for format in &c.formats {
+            for color in ["never", "always"] {
+                let mut args = vec![c.name.clone()];
+                if !format.is_empty() {
+                    args.extend(["--format".into(), format.clone()]);
+                }
+                if c.options.iter().any(|o| o == "--color") {
+                    args.extend(["--color".into(), color.into()]);
+                }
+                if c.name == "gate" {
+                    args.extend(["--deny".into(), "create".into()]);
+                }
+                args.extend(c.files(&[file]));
+                let out = run_raw(&args, &[]);
+                runs += 1;
+                let text = String::from_utf8_lossy(&out.stdout);
+                for broken in [
+                    "[\"(sensitive value)\"]",
+                    "module.(sensitive value)",
+                    "(sensitive value).",
+                    "(sensitive value)_data",
+                    "\u{1b}(sensitive",
+                ] {
+                    assert!(!text.contains(broken), "planview {}: {broken}\n{text}", args.join(" "));
+                }
+                if format == "json" {
+                    let v: serde_json::Value =
+                        serde_json::from_str(&text).unwrap_or_else(|e| panic!("planview {}: {e}\n{text}", args.join(" ")));
+                    if c.name == "gate" {
+                        let listed: Vec<&str> =
+                            v["files"][0]["violations"].as_array().unwrap().iter().map(|x| x["address"].as_str().unwrap()).collect();
+                        assert_eq!(listed.len(), addresses.len(), "{text}");
+                        assert!(listed.iter().all(|a| addresses.iter().any(|b| b == a)), "{listed:?}");
+                    }
+                    if c.name == "summary" {
+                        let one = if v.get("files").is_some() { &v["files"][0] } else { &v };
+                        let listed: Vec<&str> =
+                            one["resources"].as_array().unwrap().iter().map(|x| x["address"].as_str().unwrap()).collect();
+                        assert_eq!(listed.len(), addresses.len(), "{text}");
+                        assert!(listed.iter().all(|a| addresses.iter().any(|b| b == a)), "{listed:?}");
+                    }
+                }
+                if c.name == "summary" && format == "table" {
+                    for a in &addresses {
+                        assert!(text.contains(a.as_str()), "{a} missing:\n{text}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(runs > 20);
+}

@@ -38,7 +38,8 @@ pub struct ChecksReport {
     pub checks: Vec<CheckItem>,
 }
 
-pub fn checks(doc: &Document<'_>, opts: &ChecksOptions<'_>) -> ChecksReport {
+/// Problem messages are text from the input: masked as `vis` says.
+pub fn checks(doc: &Document<'_>, opts: &ChecksOptions<'_>, vis: &crate::query::values::Visibility) -> ChecksReport {
     let (document, format_version, terraform_version, errored, source, items) = match doc {
         Document::Plan(p) => {
             let (source, items) = p.check_results();
@@ -52,7 +53,10 @@ pub fn checks(doc: &Document<'_>, opts: &ChecksOptions<'_>) -> ChecksReport {
     let mut counts: BTreeMap<String, u64> = CHECK_KEYS.iter().map(|k| (k.to_string(), 0)).collect();
     let mut listed = Vec::new();
     let mut hidden = 0;
-    for item in items {
+    for mut item in items {
+        for p in &mut item.problems {
+            *p = vis.text(p).into_owned();
+        }
         let f = opts.filter;
         if !f.matches_object(&item.address, item.type_.as_deref().unwrap_or(""), item.module.as_deref()) {
             continue;
@@ -87,7 +91,7 @@ mod tests {
 
     fn plan_checks(json: &str, all: bool, filter: &Filter) -> ChecksReport {
         let doc = crate::input::parse("t", json.as_bytes()).unwrap();
-        checks(&doc, &ChecksOptions { filter, all })
+        checks(&doc, &ChecksOptions { filter, all }, &Default::default())
     }
 
     const CHECKS: &str = r#"{"format_version":"1.2","errored":true,"checks":[

@@ -771,6 +771,46 @@ fn step_into<'v>(v: &'v Value, k: &Key) -> Option<&'v Value> {
     }
 }
 
+/// Map keys are text from the input (a key can be a secret): once the tree
+/// has been walked for values, the keys it prints are masked as `vis` says,
+/// in the tree and in the flat changes' paths.
+pub fn mask_keys(root: &mut Node, changes: &mut [FlatChange], vis: &Visibility<'_>) {
+    fn key(k: &mut Key, vis: &Visibility<'_>) {
+        if let Key::Attr(a) = k {
+            mask(a, vis);
+        }
+    }
+    fn mask(k: &mut String, vis: &Visibility<'_>) {
+        let masked = vis.text(k);
+        if masked != k.as_str() {
+            *k = masked.into_owned();
+        }
+    }
+    fn walk(n: &mut Node, vis: &Visibility<'_>) {
+        match &mut n.kind {
+            Kind::Collection { entries, .. } => {
+                for e in entries {
+                    key(&mut e.key, vis);
+                    if let Some(b) = &mut e.before_key {
+                        key(b, vis);
+                    }
+                    walk(&mut e.node, vis);
+                }
+            }
+            Kind::Json(inner) => walk(inner, vis),
+            Kind::Leaf { .. } | Kind::Lines(_) => {}
+        }
+    }
+    walk(root, vis);
+    for c in changes {
+        for step in &mut c.path {
+            if let PathStep::Key(k) = step {
+                mask(k, vis);
+            }
+        }
+    }
+}
+
 /// A path as people write it: `input.tags["Name"]`, `rules[0].port`.
 pub fn path_text(path: &[PathStep]) -> String {
     crate::query::attr::traversal(path)

@@ -476,39 +476,80 @@ impl PlanVerdict {
 /// What a change would do, in words, with its reason, move and import id:
 /// `would be replaced (destroy then create): is tainted, so it must be replaced`.
 pub fn change_words(rc: &ResourceChange<'_>) -> String {
-    use crate::model::ReplaceOrder::*;
-    let kind = rc.kind();
-    let mut s = match &kind {
-        ChangeKind::NoOp if rc.is_move() => "would be moved".to_string(),
-        ChangeKind::NoOp if rc.change.importing.is_some() => "would be imported".to_string(),
-        ChangeKind::NoOp => "would not change".to_string(),
-        ChangeKind::Create => "would be created".to_string(),
-        ChangeKind::Read => "would be read".to_string(),
-        ChangeKind::Update => "would be updated in place".to_string(),
-        ChangeKind::Delete => "would be destroyed".to_string(),
-        ChangeKind::Replace(DeleteBeforeCreate) => "would be replaced (destroy then create)".to_string(),
-        ChangeKind::Replace(CreateBeforeDestroy) => "would be replaced (create before destroy)".to_string(),
-        ChangeKind::Forget => "would be forgotten (removed from state, object kept)".to_string(),
-        ChangeKind::ForgetThenCreate => "would be forgotten, then created anew".to_string(),
-        ChangeKind::Unknown(_) => format!("has the unrecognised action list [{}]", kind.key().replace('+', ", ")),
-    };
-    if let Some(k) = &rc.deposed {
-        s = format!("deposed object {k} {s}");
+    ChangeWords::of(rc).render(None)
+}
+
+/// A change in words, kept apart from its import id or identity (text from
+/// the input: masked when the words are written, once every secret is known).
+#[derive(Debug, Clone)]
+struct ChangeWords {
+    /// `would be destroyed`, `deposed object 1 would be destroyed`.
+    what: String,
+    /// The reason, the move.
+    extra: Vec<String>,
+    import: Option<ImportName>,
+}
+
+#[derive(Debug, Clone)]
+enum ImportName {
+    Id(String),
+    Identity(serde_json::Value),
+    Unnamed,
+}
+
+impl ChangeWords {
+    fn of(rc: &ResourceChange<'_>) -> ChangeWords {
+        use crate::model::ReplaceOrder::*;
+        let kind = rc.kind();
+        let mut what = match &kind {
+            ChangeKind::NoOp if rc.is_move() => "would be moved".to_string(),
+            ChangeKind::NoOp if rc.change.importing.is_some() => "would be imported".to_string(),
+            ChangeKind::NoOp => "would not change".to_string(),
+            ChangeKind::Create => "would be created".to_string(),
+            ChangeKind::Read => "would be read".to_string(),
+            ChangeKind::Update => "would be updated in place".to_string(),
+            ChangeKind::Delete => "would be destroyed".to_string(),
+            ChangeKind::Replace(DeleteBeforeCreate) => "would be replaced (destroy then create)".to_string(),
+            ChangeKind::Replace(CreateBeforeDestroy) => "would be replaced (create before destroy)".to_string(),
+            ChangeKind::Forget => "would be forgotten (removed from state, object kept)".to_string(),
+            ChangeKind::ForgetThenCreate => "would be forgotten, then created anew".to_string(),
+            ChangeKind::Unknown(_) => format!("has the unrecognised action list [{}]", kind.key().replace('+', ", ")),
+        };
+        if let Some(k) = &rc.deposed {
+            what = format!("deposed object {k} {what}");
+        }
+        let mut extra = Vec::new();
+        if let Some(r) = &rc.action_reason {
+            extra.push(r.words());
+        }
+        if let Some(p) = rc.previous_address.as_ref().filter(|_| rc.is_move()) {
+            extra.push(format!("moved from {p}"));
+        }
+        let import = rc.change.importing.as_ref().map(|i| match (&i.id, i.identity_value()) {
+            (Some(id), _) => ImportName::Id(id.clone()),
+            (None, Some(v)) => ImportName::Identity(v),
+            (None, None) => ImportName::Unnamed,
+        });
+        ChangeWords { what, extra, import }
     }
-    let mut extra = Vec::new();
-    if let Some(r) = &rc.action_reason {
-        extra.push(r.words());
-    }
-    if let Some(p) = rc.previous_address.as_ref().filter(|_| rc.is_move()) {
-        extra.push(format!("moved from {p}"));
-    }
-    if let Some(i) = &rc.change.importing {
-        extra.push(i.words().unwrap_or_else(|| "imported".into()));
-    }
-    if extra.is_empty() {
-        s
-    } else {
-        format!("{s}: {}", extra.join("; "))
+
+    /// The words, the import id or identity masked by `masker` (when given).
+    fn render(&self, masker: Option<&crate::mask::Masker>) -> String {
+        let mut extra = self.extra.clone();
+        match &self.import {
+            Some(ImportName::Id(id)) => extra.push(format!("import id {}", masker.map_or(id.into(), |m| m.mask_text(id)))),
+            Some(ImportName::Identity(v)) => {
+                let v = masker.map_or_else(|| v.clone(), |m| m.mask_json(v));
+                extra.push(format!("import {}", crate::model::plan::identity_words(&v)));
+            }
+            Some(ImportName::Unnamed) => extra.push("imported".into()),
+            None => {}
+        }
+        if extra.is_empty() {
+            self.what.clone()
+        } else {
+            format!("{}: {}", self.what, extra.join("; "))
+        }
     }
 }
 
@@ -563,16 +604,62 @@ const MAX_NAMED: usize = 5;
 /// Judge one plan read whole: a [`GateJudge`] fed in the streaming order
 /// (the same code judges a plan streamed from a pipe).
 pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
-    evaluate_with(p, policy, None)
+    evaluate_with(p, policy, None, &crate::mask::Masker::default())
 }
 
 /// [`evaluate`], given the plan's fingerprint ([`crate::query::intent`]) for
-/// `--expect-fingerprint`; without one that rule fails closed.
-pub fn evaluate_with(p: &Plan<'_>, policy: &Policy, fingerprint: Option<&str>) -> PlanVerdict {
+/// `--expect-fingerprint` (without one that rule fails closed), the text it
+/// quotes from the plan masked with the plan's secrets.
+pub fn evaluate_with(p: &Plan<'_>, policy: &Policy, fingerprint: Option<&str>, masker: &crate::mask::Masker) -> PlanVerdict {
     let mut judge = GateJudge::new(policy);
     judge.fingerprint = fingerprint.map(str::to_string);
     crate::stream::visit_plan(p, &mut judge);
-    judge.finish()
+    judge.finish(masker)
+}
+
+/// A violation as found while the plan streams by: its reason is written at
+/// [`GateJudge::finish`], once every secret of the plan is known (an import
+/// id or a check message can hold one).
+#[derive(Debug)]
+struct Pending {
+    address: Option<String>,
+    action: String,
+    reason: Reason,
+}
+
+#[derive(Debug)]
+enum Reason {
+    /// planview's own words.
+    Words(String),
+    /// Words that quote the input (why an entry is unreadable): masked whole.
+    Quoting(String),
+    /// A change in words; deferred for a reason; `(type T)` after it.
+    Change { words: ChangeWords, deferred: Option<String>, type_: Option<String> },
+    /// A check that did not pass, and its problem messages.
+    Check { what: String, problems: Vec<String> },
+}
+
+impl Reason {
+    fn render(&self, m: &crate::mask::Masker) -> String {
+        match self {
+            Reason::Words(w) => w.clone(),
+            Reason::Quoting(q) => m.mask_text(q).into_owned(),
+            Reason::Change { words, deferred, type_ } => {
+                let mut w = words.render(Some(m));
+                if let Some(r) = deferred {
+                    w = format!("deferred to a later plan ({r}): {w}");
+                }
+                if let Some(t) = type_ {
+                    w = format!("{w} (type {t})");
+                }
+                w
+            }
+            Reason::Check { what, problems } if problems.is_empty() => what.clone(),
+            Reason::Check { what, problems } => {
+                format!("{what}: {}", problems.iter().map(|p| m.mask_text(p)).collect::<Vec<_>>().join("; "))
+            }
+        }
+    }
 }
 
 /// The gate over one plan, one piece at a time (a [`PlanVisitor`]): each
@@ -587,11 +674,11 @@ pub struct GateJudge<'p> {
     /// The compiled glob of each `protect`/`protect-type` rule (by rule index).
     globs: Vec<Option<Glob>>,
     /// Violations found so far, per rule.
-    found: Vec<Vec<Violation>>,
+    found: Vec<Vec<Pending>>,
     /// Per `max` rule: how many changes count against it, and the first few addresses.
     hits: Vec<(u64, Vec<String>)>,
     /// `recognised-actions` violations for entries planview cannot read (listed first).
-    unreadable: Vec<Violation>,
+    unreadable: Vec<Pending>,
     counts: ActionCounts,
     summary: PlanAccumulator,
     drift: u64,
@@ -618,7 +705,7 @@ impl<'p> GateJudge<'p> {
             policy,
             rules,
             globs,
-            found: vec![Vec::new(); n],
+            found: (0..n).map(|_| Vec::new()).collect(),
             hits: vec![(0, Vec::new()); n],
             unreadable: Vec::new(),
             counts: ActionCounts::default(),
@@ -635,15 +722,17 @@ impl<'p> GateJudge<'p> {
     fn judge(&mut self, rc: &ResourceChange<'_>, deferred: Option<&str>) {
         let c = Classes::of(rc);
         self.counts.add(&c);
-        let words = || match deferred {
-            Some(r) => format!("deferred to a later plan ({r}): {}", change_words(rc)),
-            None => change_words(rc),
+        let reason = |type_: Option<&str>| Reason::Change {
+            words: ChangeWords::of(rc),
+            deferred: deferred.map(str::to_string),
+            type_: type_.map(str::to_string),
         };
+        let hit = |reason: Reason| Pending { address: Some(rc.address.clone()), action: action_key(rc), reason };
         for (i, rule) in self.rules.iter().enumerate() {
-            let id = || rule.id();
-            let hit = |reason: String| Violation { rule: id(), address: Some(rc.address.clone()), action: action_key(rc), reason };
             match (rule, &self.globs[i]) {
-                (Rule::Deny { action, .. }, _) if c.has(*action) && !self.policy.allowed(*action, rc) => self.found[i].push(hit(words())),
+                (Rule::Deny { action, .. }, _) if c.has(*action) && !self.policy.allowed(*action, rc) => {
+                    self.found[i].push(hit(reason(None)))
+                }
                 (Rule::Max { action, .. }, _) if c.has(*action) && !self.policy.allowed(*action, rc) => {
                     let (n, named) = &mut self.hits[i];
                     *n += 1;
@@ -652,16 +741,18 @@ impl<'p> GateJudge<'p> {
                     }
                 }
                 // Protected under either address: moving an object does not take it out of protection.
-                (Rule::Protect(_), Some(glob)) if c.delete && addresses_of(rc).any(|a| glob.matches(a)) => self.found[i].push(hit(words())),
+                (Rule::Protect(_), Some(glob)) if c.delete && addresses_of(rc).any(|a| glob.matches(a)) => {
+                    self.found[i].push(hit(reason(None)))
+                }
                 (Rule::ProtectType(_), Some(glob)) if c.delete && glob.matches_exactly(&rc.type_) => {
-                    self.found[i].push(hit(format!("{} (type {})", words(), rc.type_)))
+                    self.found[i].push(hit(reason(Some(&rc.type_))))
                 }
                 (Rule::RecognisedActions, _) => {
                     let kind = rc.kind();
                     if let ChangeKind::Unknown(list) = &kind {
                         let list: Vec<&str> = list.iter().map(|a| a.as_str()).collect();
-                        let reason = format!("action list [{}] is not one planview recognises: the gate fails closed", list.join(", "));
-                        self.found[i].push(Violation { rule: id(), address: Some(rc.address.clone()), action: kind.key(), reason });
+                        let words = format!("action list [{}] is not one planview recognises: the gate fails closed", list.join(", "));
+                        self.found[i].push(Pending { address: Some(rc.address.clone()), action: kind.key(), reason: Reason::Words(words) });
                     }
                 }
                 _ => {}
@@ -670,18 +761,22 @@ impl<'p> GateJudge<'p> {
     }
 
     /// A violation of rule `i` not tied to one change.
-    fn push(&mut self, i: usize, address: Option<&str>, action: String, reason: String) {
-        let rule = self.rules[i].id();
-        self.found[i].push(Violation { rule, address: address.map(str::to_string), action, reason });
+    fn push(&mut self, i: usize, address: Option<&str>, action: String, reason: Reason) {
+        self.found[i].push(Pending { address: address.map(str::to_string), action, reason });
     }
 
     /// The verdict, once the whole plan has been seen.
-    pub fn finish(mut self) -> PlanVerdict {
+    /// Text quoted from the plan (import ids, check messages) is masked with
+    /// `masker`, the plan's secrets.
+    pub fn finish(mut self, masker: &crate::mask::Masker) -> PlanVerdict {
         let mut violations = Vec::new();
         let mut outcomes = Vec::new();
         for (i, rule) in self.rules.iter().enumerate() {
             let id = rule.id();
-            let mut found = std::mem::take(&mut self.found[i]);
+            let mut found: Vec<Violation> = std::mem::take(&mut self.found[i])
+                .into_iter()
+                .map(|p| Violation { rule: id.clone(), address: p.address, action: p.action, reason: p.reason.render(masker) })
+                .collect();
             if let Rule::Max { action, limit } = rule {
                 let (n, named) = &self.hits[i];
                 if n > limit {
@@ -706,7 +801,13 @@ impl<'p> GateJudge<'p> {
                 }
             }
             if matches!(rule, Rule::RecognisedActions) {
-                found.splice(0..0, std::mem::take(&mut self.unreadable));
+                let unreadable = std::mem::take(&mut self.unreadable).into_iter().map(|p| Violation {
+                    rule: id.clone(),
+                    address: p.address,
+                    action: p.action,
+                    reason: p.reason.render(masker),
+                });
+                found.splice(0..0, unreadable);
             }
             let n = found.len() as u64;
             outcomes.push(RuleOutcome {
@@ -749,7 +850,7 @@ impl PlanVisitor for GateJudge<'_> {
                     ChangeKind::Update => "changed outside of Terraform/OpenTofu".to_string(),
                     k => format!("drifted ({})", k.key()),
                 };
-                self.push(i, Some(&rc.address), kind.key(), what);
+                self.push(i, Some(&rc.address), kind.key(), Reason::Words(what));
             }
         }
     }
@@ -781,7 +882,7 @@ impl PlanVisitor for GateJudge<'_> {
             match self.rules[i] {
                 Rule::Deny { action: GateAction::Invoke | GateAction::Any, .. } => {
                     for a in &invocations {
-                        self.push(i, Some(&a.address), "invoke".into(), invocation_words(a));
+                        self.push(i, Some(&a.address), "invoke".into(), Reason::Words(invocation_words(a)));
                     }
                 }
                 Rule::Max { action: GateAction::Invoke | GateAction::Any, .. } => {
@@ -797,16 +898,15 @@ impl PlanVisitor for GateJudge<'_> {
                     // The one reading of check results (`checks`, else
                     // `condition_results`); a status planview does not know fails.
                     for item in checks.iter().filter(|i| i.is_failure()) {
-                        let what = check_words(&item.kind, &item.status);
-                        let what = if item.problems.is_empty() { what } else { format!("{what}: {}", item.problems.join("; ")) };
-                        self.push(i, Some(&item.address), item.status.clone(), what);
+                        let reason = Reason::Check { what: check_words(&item.kind, &item.status), problems: item.problems.clone() };
+                        self.push(i, Some(&item.address), item.status.clone(), reason);
                     }
                 }
                 Rule::NotErrored if p.errored => self.push(
                     i,
                     None,
                     "errored".into(),
-                    "planning failed: the plan cannot be applied and lists only the changes planned before the error".into(),
+                    Reason::Words("planning failed: the plan cannot be applied and lists only the changes planned before the error".into()),
                 ),
                 Rule::Complete => {
                     let deferred_invocations = invocations.iter().filter(|a| a.deferred_reason.is_some()).count();
@@ -816,24 +916,27 @@ impl PlanVisitor for GateJudge<'_> {
                             i,
                             None,
                             "incomplete".into(),
-                            "the plan is incomplete (made with -target, or with changes deferred to a later plan): what it leaves out is not judged"
-                                .into(),
+                            Reason::Words(
+                                "the plan is incomplete (made with -target, or with changes deferred to a later plan): what it leaves out is not judged"
+                                    .into(),
+                            ),
                         );
                     } else if !deferred.is_empty() || deferred_invocations > 0 {
                         let reason = format!(
                             "{} change(s) and {deferred_invocations} action invocation(s) are deferred to a later plan",
                             deferred.len()
                         );
-                        self.push(i, None, "incomplete".into(), reason);
+                        self.push(i, None, "incomplete".into(), Reason::Words(reason));
                     }
                 }
                 Rule::RecognisedActions => {
-                    let id = self.rules[i].id();
-                    self.unreadable.extend(unreadable.iter().map(|u| Violation {
-                        rule: id.clone(),
+                    self.unreadable.extend(unreadable.iter().map(|u| Pending {
                         address: Some(u.at.clone()),
                         action: "unreadable".into(),
-                        reason: format!("planview cannot read it ({}): the gate fails closed", crate::sanitize::line(&u.why)),
+                        reason: Reason::Quoting(format!(
+                            "planview cannot read it ({}): the gate fails closed",
+                            crate::sanitize::line(&u.why)
+                        )),
                     }));
                 }
                 _ => {}

@@ -148,8 +148,13 @@ fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) 
         reason_words: rc.action_reason.as_ref().map(|r| r.words_for(&rc.kind())),
         deposed: rc.deposed.clone(),
         importing: rc.change.importing.is_some(),
-        import_id: rc.change.importing.as_ref().and_then(|i| i.id.clone()),
-        import_identity: rc.change.importing.as_ref().and_then(|i| i.identity_value()).map(|v| crate::model::plan::identity_words(&v)),
+        import_id: rc.change.importing.as_ref().and_then(|i| i.id.as_deref()).map(|id| vis.text(id).into_owned()),
+        import_identity: rc
+            .change
+            .importing
+            .as_ref()
+            .and_then(|i| i.identity_value())
+            .map(|v| crate::model::plan::identity_words(&vis.json(&v))),
         generated_config: rc.change.generated_config.as_ref().is_some_and(|g| !g.is_empty()),
         root,
         changes,
@@ -178,8 +183,9 @@ fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility) -> (Node, 
     let marks = Marks { before_sensitive: bs.as_ref(), after_sensitive: as_.as_ref(), after_unknown: au.as_ref() };
     let replace_paths: &[Vec<PathStep>] = &ch.replace_paths;
     let dopts = DiffOptions { vis, full: opts.full, replace_paths };
-    let root = diff::diff(before.as_ref(), after.as_ref(), marks, &dopts);
-    let changes = diff::flatten(&root, before.as_ref(), after.as_ref(), vis);
+    let mut root = diff::diff(before.as_ref(), after.as_ref(), marks, &dopts);
+    let mut changes = diff::flatten(&root, before.as_ref(), after.as_ref(), vis);
+    diff::mask_keys(&mut root, &mut changes, vis);
     (root, changes)
 }
 

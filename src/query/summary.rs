@@ -231,6 +231,30 @@ pub const ACTION_KEYS: &[&str] = &["create", "update", "delete", "replace", "rea
 /// Fixed keys that every `checks` object carries, even at zero.
 pub const CHECK_KEYS: &[&str] = &["pass", "fail", "error", "unknown"];
 
+impl PlanSummary {
+    /// Mask the text taken from the input that the summary prints (import ids
+    /// and identities, check messages, what could not be read), once every
+    /// secret of the document is known: a streamed plan's secrets are only
+    /// all known at its end. Addresses, names and types are public (Terraform
+    /// refuses sensitive values as instance keys) and never masked.
+    pub fn mask_inputs(&mut self, vis: &Visibility) {
+        for e in self.resources.iter_mut().chain(self.deferred_changes.iter_mut()).chain(self.drifted.iter_mut()) {
+            if let Some(id) = &mut e.import_id {
+                *id = vis.text(id).into_owned();
+            }
+            if let Some(v) = &mut e.import_identity {
+                *v = vis.json(v);
+            }
+        }
+        for c in &mut self.failing_checks {
+            c.problem = vis.text(&c.problem).into_owned();
+        }
+        for u in &mut self.unreadable {
+            *u = vis.text(u).into_owned();
+        }
+    }
+}
+
 impl Summary {
     pub fn set_file(&mut self, name: &str) {
         match self {
@@ -242,7 +266,11 @@ impl Summary {
 
 pub fn summarize(doc: &Document<'_>, vis: &Visibility) -> Result<Summary, String> {
     match doc {
-        Document::Plan(p) => Ok(Summary::Plan(Box::new(summarize_plan(p)))),
+        Document::Plan(p) => {
+            let mut s = summarize_plan(p);
+            s.mask_inputs(vis);
+            Ok(Summary::Plan(Box::new(s)))
+        }
         Document::State(s) => summarize_state(s, vis).map(|s| Summary::State(Box::new(s))),
     }
 }

@@ -15,6 +15,23 @@ pub struct Visibility<'m> {
 }
 
 impl<'m> Visibility<'m> {
+    /// Text taken from the input as it may be printed ([`Masker::mask_text`]),
+    /// as is with `--show-sensitive` or without a masker.
+    pub fn text<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        match self.masker {
+            Some(m) if !self.show_sensitive => m.mask_text(text),
+            _ => std::borrow::Cow::Borrowed(text),
+        }
+    }
+
+    /// A JSON value taken from the input as it may be printed ([`Masker::mask_json`]).
+    pub fn json(&self, v: &serde_json::Value) -> serde_json::Value {
+        match self.masker {
+            Some(m) if !self.show_sensitive => m.mask_json(v),
+            _ => v.clone(),
+        }
+    }
+
     /// The same visibility with a document's secrets.
     pub fn with<'n>(&self, masker: &'n Masker) -> Visibility<'n> {
         Visibility { show_sensitive: self.show_sensitive, masker: Some(masker) }

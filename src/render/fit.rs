@@ -26,28 +26,19 @@ pub enum Block {
 }
 
 /// Join the blocks, leaving out rows if the whole is longer than `max` bytes.
-/// `scrub` is applied to every piece before it is measured (secret masking can
-/// change lengths). The result is never longer than `max` (for `max` at least
-/// [`MIN_MAX_BYTES`]).
-pub fn fit(blocks: &[Block], max: usize, scrub: &dyn Fn(&str) -> String) -> String {
-    let scrubbed: Vec<Block> = blocks
-        .iter()
-        .map(|b| match b {
-            Block::Keep(s) => Block::Keep(scrub(s)),
-            Block::Rows { open, rows, close, what } => {
-                Block::Rows { open: scrub(open), rows: rows.iter().map(|r| scrub(r)).collect(), close: scrub(close), what: what.clone() }
-            }
-        })
-        .collect();
-    let full: String = scrubbed.iter().map(whole).collect();
+/// The pieces are final (secrets were masked where their values were
+/// rendered), so what is measured is what is written. The result is never
+/// longer than `max` (for `max` at least [`MIN_MAX_BYTES`]).
+pub fn fit(blocks: &[Block], max: usize) -> String {
+    let full: String = blocks.iter().map(whole).collect();
     if full.len() <= max {
         return full;
     }
-    let total_rows: Vec<usize> = scrubbed.iter().map(|b| if let Block::Rows { rows, .. } = b { rows.len() } else { 0 }).collect();
+    let total_rows: Vec<usize> = blocks.iter().map(|b| if let Block::Rows { rows, .. } = b { rows.len() } else { 0 }).collect();
     // The longest note possible: every row left out (fewer left out never
     // needs more digits).
-    let reserve = note(&scrubbed, &total_rows, &total_rows, max).len();
-    let skeleton: usize = scrubbed
+    let reserve = note(blocks, &total_rows, &total_rows, max).len();
+    let skeleton: usize = blocks
         .iter()
         .map(|b| match b {
             Block::Keep(s) => s.len(),
@@ -58,8 +49,8 @@ pub fn fit(blocks: &[Block], max: usize, scrub: &dyn Fn(&str) -> String) -> Stri
         return cut(&full, max);
     }
     let mut budget = max - skeleton - reserve;
-    let mut kept = vec![0usize; scrubbed.len()];
-    'outer: for (i, b) in scrubbed.iter().enumerate() {
+    let mut kept = vec![0usize; blocks.len()];
+    'outer: for (i, b) in blocks.iter().enumerate() {
         if let Block::Rows { rows, .. } = b {
             for r in rows {
                 if r.len() > budget {
@@ -72,7 +63,7 @@ pub fn fit(blocks: &[Block], max: usize, scrub: &dyn Fn(&str) -> String) -> Stri
     }
     let left_out: Vec<usize> = total_rows.iter().zip(&kept).map(|(t, k)| t - k).collect();
     let mut out = String::with_capacity(max);
-    for (i, b) in scrubbed.iter().enumerate() {
+    for (i, b) in blocks.iter().enumerate() {
         match b {
             Block::Keep(s) => out.push_str(s),
             Block::Rows { open, rows, close, .. } => {
@@ -84,7 +75,7 @@ pub fn fit(blocks: &[Block], max: usize, scrub: &dyn Fn(&str) -> String) -> Stri
             }
         }
     }
-    out.push_str(&note(&scrubbed, &left_out, &total_rows, max));
+    out.push_str(&note(blocks, &left_out, &total_rows, max));
     out
 }
 
@@ -152,10 +143,6 @@ fn cut(full: &str, max: usize) -> String {
 mod tests {
     use super::*;
 
-    fn id(s: &str) -> String {
-        s.to_string()
-    }
-
     fn report(rows: usize) -> Vec<Block> {
         vec![
             Block::Keep("## verdict\n".into()),
@@ -171,14 +158,14 @@ mod tests {
 
     #[test]
     fn short_reports_are_untouched() {
-        let s = fit(&report(3), 10_000, &id);
+        let s = fit(&report(3), 10_000);
         assert_eq!(s, "## verdict\n<details>\n\n| a |\n|---|\n| row 00000 |\n| row 00001 |\n| row 00002 |\n\n</details>\ntail\n");
     }
 
     #[test]
     fn long_reports_are_trimmed_below_the_cap_and_say_so() {
         for max in [1_024, 2_000, 5_000, 65_536] {
-            let s = fit(&report(20_000), max, &id);
+            let s = fit(&report(20_000), max);
             assert!(s.len() <= max, "{} > {max}", s.len());
             assert!(s.starts_with("## verdict\n"));
             assert!(s.contains("</details>\ntail\n"), "details closed and later blocks kept");
@@ -188,17 +175,9 @@ mod tests {
     }
 
     #[test]
-    fn scrubbing_happens_before_measuring() {
-        let grow = |s: &str| s.replace("row", "a much longer row");
-        let s = fit(&report(500), 4_000, &grow);
-        assert!(s.len() <= 4_000);
-        assert!(!s.contains("| row"));
-    }
-
-    #[test]
     fn headings_alone_too_long_are_cut_and_closed() {
         let blocks = vec![Block::Keep("<details>\n".into()), Block::Keep("x\n".repeat(5_000))];
-        let s = fit(&blocks, 1_024, &id);
+        let s = fit(&blocks, 1_024);
         assert!(s.len() <= 1_024);
         assert!(s.contains("</details>"));
         assert!(s.contains("Cut at"));
@@ -224,7 +203,7 @@ mod tests {
                 }
             }
             let full: usize = blocks.iter().map(|b| whole(b).len()).sum();
-            let s = fit(&blocks, max, &id);
+            let s = fit(&blocks, max);
             proptest::prop_assert!(s.len() <= max, "{} > {}", s.len(), max);
             proptest::prop_assert_eq!(s.len() == full && !s.contains("[!NOTE]"), full <= max);
             proptest::prop_assert_eq!(s.matches("<details>").count(), s.matches("</details>").count());

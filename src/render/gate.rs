@@ -251,14 +251,8 @@ pub fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyReport) ->
     blocks
 }
 
-pub fn markdown_out(
-    w: &mut dyn Write,
-    items: &[PerFile<PlanVerdict>],
-    policy: &PolicyReport,
-    max_bytes: usize,
-    scrub: &dyn Fn(&str) -> String,
-) -> io::Result<()> {
-    w.write_all(fit(&markdown_blocks(items, policy), max_bytes, scrub).as_bytes())
+pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport, max_bytes: usize) -> io::Result<()> {
+    w.write_all(fit(&markdown_blocks(items, policy), max_bytes).as_bytes())
 }
 
 // ---------------------------------------------------------------- github

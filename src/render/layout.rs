@@ -207,21 +207,14 @@ fn allot(natural: &[usize], floor: &[usize], rank: &[u8], avail: usize) -> Vec<u
 
 /// A table in the house style (rounded borders), its cells wrapped so that it
 /// fits `max` columns when given (as far as units that cannot be cut allow).
-/// `scrub` masks secrets in each cell before it is measured and wrapped: a
-/// secret wrapped over two lines would escape the scrubbing of the output.
-pub fn table(header: &[&str], rows: Vec<Vec<String>>, max: Option<usize>, scrub: Option<&crate::mask::Scrubber>) -> String {
+/// Cells are final (secrets were masked where their values were rendered), so
+/// wrapping never splits anything that still needs masking.
+pub fn table(header: &[&str], rows: Vec<Vec<String>>, max: Option<usize>) -> String {
     use tabled::settings::Style as TStyle;
     let cols = header.len();
-    let clean = |s: String| match scrub {
-        Some(sc) => match sc.scrub(s.as_bytes()) {
-            std::borrow::Cow::Borrowed(_) => s,
-            std::borrow::Cow::Owned(o) => String::from_utf8(o).unwrap_or(s),
-        },
-        None => s,
-    };
     let mut grid: Vec<Vec<String>> = Vec::with_capacity(rows.len() + 1);
     grid.push(header.iter().map(|h| h.to_string()).collect());
-    grid.extend(rows.into_iter().map(|r| r.into_iter().map(clean).collect()));
+    grid.extend(rows);
     if let Some(max) = max {
         let kinds: Vec<(Kind, u8)> = header.iter().map(|h| column_of(h)).collect();
         let natural: Vec<usize> = (0..cols).map(|c| grid.iter().map(|r| r.get(c).map_or(0, |s| width(s))).max().unwrap_or(0)).collect();
@@ -306,21 +299,21 @@ mod tests {
             vec!["~ update in-place".to_string(), "terraform_data.x".into(), String::new()],
         ];
         for max in [40, 60, 80, 100] {
-            let t = table(&["action", "address", "details"], rows.clone(), Some(max), None);
+            let t = table(&["action", "address", "details"], rows.clone(), Some(max));
             assert!(lines_fit(&t, max), "{max}:\n{t}");
             for word in ["tainted,", "replaced", "module.", "[\"x\"]", "in-place"] {
                 assert!(t.contains(word), "{word} at {max}:\n{t}");
             }
         }
-        let wide = table(&["action", "address", "details"], rows.clone(), None, None);
-        assert_eq!(wide, table(&["action", "address", "details"], rows, Some(1000), None), "a table that fits is unchanged");
+        let wide = table(&["action", "address", "details"], rows.clone(), None);
+        assert_eq!(wide, table(&["action", "address", "details"], rows, Some(1000)), "a table that fits is unchanged");
         assert_eq!(wide.lines().count(), 6);
     }
 
     #[test]
     fn the_key_columns_give_way_last() {
         let rows = vec![vec!["~ update in-place".to_string(), "a.b".into(), "word ".repeat(40)]];
-        let t = table(&["action", "address", "details"], rows, Some(60), None);
+        let t = table(&["action", "address", "details"], rows, Some(60));
         assert!(t.contains("│ ~ update in-place │ a.b     │ word"), "{t}");
     }
 
@@ -337,7 +330,7 @@ mod tests {
                 r.resize(cols, String::new());
                 r
             }).collect();
-            let t = table(&header, rows.clone(), Some(max), None);
+            let t = table(&header, rows.clone(), Some(max));
             let need = 3 * cols + 1 + cols * 17;
             if max >= need {
                 proptest::prop_assert!(lines_fit(&t, max), "{}:\n{}", max, t);

@@ -37,8 +37,6 @@ pub struct Style {
     pub color: bool,
     /// The width tables are fitted to (`None`: no limit).
     pub width: Option<usize>,
-    /// Masks secrets in table cells before they are wrapped (see [`layout::table`]).
-    pub scrub: Option<crate::mask::Scrubber>,
 }
 
 /// Colours by meaning.
@@ -62,7 +60,7 @@ impl Style {
             // Only ever turned on: colour-off paths never call `colored`.
             colored::control::set_override(true);
         }
-        Style { color, width: None, scrub: None }
+        Style { color, width: None }
     }
 
     /// This style, fitting tables to `width` (`None`: no limit).
@@ -70,15 +68,9 @@ impl Style {
         Style { width, ..self }
     }
 
-    /// This style, masking the secrets `scrub` knows in table cells before
-    /// they are wrapped (`None` with `--show-sensitive`).
-    pub fn with_scrub(self, scrub: Option<crate::mask::Scrubber>) -> Self {
-        Style { scrub, ..self }
-    }
-
     /// Terminal text fitted to this style's width: a line wider than the
     /// width (a heading, a banner; table rows fit already) is wrapped at word
-    /// boundaries, its secrets masked first (see [`layout::table`]).
+    /// boundaries.
     pub fn fit_lines(&self, text: &str) -> String {
         let Some(max) = self.width else { return text.to_string() };
         let mut out = String::with_capacity(text.len());
@@ -88,11 +80,7 @@ impl Style {
                 out.push_str(l);
                 continue;
             }
-            let body = match &self.scrub {
-                Some(sc) => String::from_utf8_lossy(&sc.scrub(body.as_bytes())).into_owned(),
-                None => body.to_string(),
-            };
-            out.push_str(&layout::wrap(&body, max, layout::Kind::Text));
+            out.push_str(&layout::wrap(body, max, layout::Kind::Text));
             out.push_str(nl);
         }
         out
@@ -100,7 +88,7 @@ impl Style {
 
     /// A table in the house style, fitted to this style's width (see [`layout::table`]).
     pub fn table(&self, header: &[&str], rows: Vec<Vec<String>>) -> String {
-        layout::table(header, rows, self.width, self.scrub.as_ref())
+        layout::table(header, rows, self.width)
     }
 
     /// Paint already-sanitised text.
@@ -313,7 +301,7 @@ impl<'a> JsonInputError<'a> {
 /// A table with the house style, of any width ([`Style::table`] fits one to
 /// the terminal).
 pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {
-    layout::table(header, rows, None, None)
+    layout::table(header, rows, None)
 }
 
 #[cfg(test)]

@@ -357,9 +357,9 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
 
 /// Markdown for a pull-request comment: a verdict line first, resource lists
 /// in `<details>`, never longer than `max_bytes` (rows are left out, and the
-/// comment says so). `scrub` masks secrets in each piece before it is measured.
-pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<Summary>], max_bytes: usize, scrub: &dyn Fn(&str) -> String) -> io::Result<()> {
-    w.write_all(fit(&markdown_blocks(items), max_bytes, scrub).as_bytes())
+/// comment says so).
+pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<Summary>], max_bytes: usize) -> io::Result<()> {
+    w.write_all(fit(&markdown_blocks(items), max_bytes).as_bytes())
 }
 
 /// The markdown report as blocks (see [`crate::render::fit`]).
@@ -594,7 +594,7 @@ mod tests {
         .unwrap();
         let s = summarize(&doc, &Visibility::default()).unwrap();
         let items = vec![PerFile { file: "f".into(), result: Ok(s), masker: Default::default() }];
-        markdown_out(&mut md, &items, 65536, &|s: &str| s.to_string()).unwrap();
+        markdown_out(&mut md, &items, 65536).unwrap();
         let md = String::from_utf8(md).unwrap();
         assert!(md.contains("1 x\\|&lt;b&gt;"), "{md}");
     }

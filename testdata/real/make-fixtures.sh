@@ -207,6 +207,11 @@ s_destroy() {
   plan 0 -destroy
 }
 
+s_public_names() {
+  begin public-names
+  load; plan 0
+}
+
 s_noop() {
   begin noop
   load; apply
@@ -350,7 +355,7 @@ ALL=(basic replace count-foreach modules moved removed import data-read checks
      errored sensitive destroy noop refresh-only refresh-only-outputs state
      refactor-rename refactor-count-to-foreach refactor-into-module deposed
      secret-forms sensitivity-only trailing-newline moves-unknown
-     targeted moved-replaced plan-pairs)
+     targeted moved-replaced plan-pairs public-names)
 
 main() {
   command -v "$TERRAFORM" >/dev/null || { log "terraform not found"; exit 1; }

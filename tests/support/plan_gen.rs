@@ -739,9 +739,9 @@ pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
         });
         same(&format!("{how} summary"), streamed, read_whole)?;
         for (name, policy) in [("default", Policy::default()), ("every-rule", strict.clone())] {
-            let streamed = planview::gate_streamed("fuzz.json", cursor(), ahead, &opts, &policy).map(|(v, _)| v);
+            let streamed = planview::gate_streamed("fuzz.json", cursor(), ahead, &opts, &policy, false).map(|(v, _)| v);
             let read_whole = whole().and_then(|doc| match &doc {
-                Document::Plan(p) => Ok(planview::query::gate::evaluate(p, &policy)),
+                Document::Plan(p) => Ok(planview::query::gate::evaluate_with(p, &policy, None, &planview::mask::Masker::collect(&doc))),
                 Document::State(_) => Err(InputError::new("fuzz.json", "a state")),
             });
             same(&format!("{how} gate ({name} policy)"), streamed, read_whole)?;

@@ -236,7 +236,7 @@ pub fn canon(v: Option<&Value>, sensitive: Option<&Value>, unknown: Option<&Valu
             let mut out = Map::new();
             for k in keys {
                 let child = canon(o.get(k), sens_child(k), unknown_obj.and_then(|u| u.get(k)), masker);
-                out.insert(escape_key(k), child);
+                out.insert(canon_key(k, masker), child);
             }
             Value::Object(out)
         }
@@ -275,6 +275,18 @@ fn secret(v: &Value) -> Value {
     h.update(SECRET_SALT.as_bytes());
     h.update(&canonical_bytes(v));
     marker(SENSITIVE_KEY, Value::String(format!("sha256:{}", h.hex())))
+}
+
+/// A map key, or for a key that holds a secret `$sensitive:sha256:...` (a
+/// map key can be a secret: compared, never printed).
+fn canon_key(k: &str, masker: &Masker) -> String {
+    if masker.value_holds_secret(&Value::String(k.to_string())) {
+        let mut h = sha256::Sha256::default();
+        h.update(SECRET_SALT.as_bytes());
+        h.update(k.as_bytes());
+        return format!("{SENSITIVE_KEY}:sha256:{}", h.hex());
+    }
+    escape_key(k)
 }
 
 fn escape_key(k: &str) -> String {
