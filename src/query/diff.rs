@@ -296,6 +296,60 @@ fn node_inner(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &D
     }
 }
 
+/// The attributes the CLI shows in a resource block even when unchanged, so a
+/// reader knows which object it is about (`importantAttributes` of its block
+/// renderer): whole, with every unchanged child (all the tags).
+pub const IDENTIFYING: [&str; 3] = ["id", "name", "tags"];
+
+/// Show a resource's [`IDENTIFYING`] attributes as the CLI does: an unchanged
+/// one (present, not null) is added to the root's entries in its sorted place
+/// and no longer counted as hidden; a changed one is expanded with its
+/// unchanged children. Masked like any other value. Returns how many
+/// unchanged ones were added. Nothing to do with `full` (all are shown).
+pub fn show_identifying(root: &mut Node, before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &DiffOptions<'_, '_>) -> usize {
+    let Kind::Collection { brackets: Brackets::Object, entries, hidden, before: None, after: None } = &mut root.kind else { return 0 };
+    if o.full {
+        return 0;
+    }
+    let full = DiffOptions { full: true, ..*o };
+    let mut added = 0;
+    for name in IDENTIFYING {
+        let key = Key::Attr(name.to_string());
+        let b = before.and_then(|v| v.get(name)).filter(|v| !v.is_null());
+        let a = after.and_then(|v| v.get(name)).filter(|v| !v.is_null());
+        let cm = Marks {
+            before_sensitive: child(m.before_sensitive, &key),
+            after_sensitive: child(m.after_sensitive, &key),
+            after_unknown: child(m.after_unknown, &key),
+        };
+        let mut path = vec![key.step()];
+        let at = entries.binary_search_by(|e| match &e.key {
+            Key::Attr(k) => k.as_str().cmp(name),
+            Key::Index(_) => std::cmp::Ordering::Less,
+        });
+        match at {
+            // Shown already: a changed collection gets its unchanged children too.
+            Ok(i) => {
+                let e = &mut entries[i];
+                if e.node.op == Op::Update && matches!(e.node.kind, Kind::Collection { before: None, after: None, .. }) {
+                    let n = node(b, a, cm, &full, &mut path);
+                    e.node = Node { forces_replacement: e.node.forces_replacement, ..n };
+                }
+            }
+            Err(i) if *hidden > 0 && b.is_some() && a.is_some() => {
+                let n = node(b, a, cm, &full, &mut path);
+                if n.op == Op::Same {
+                    entries.insert(i, Entry { key: key.clone(), before_key: Some(key), moved: false, node: n });
+                    *hidden -= 1;
+                    added += 1;
+                }
+            }
+            Err(_) => {}
+        }
+    }
+    added
+}
+
 /// The brackets of a collection value.
 fn brackets_of(v: &Value) -> Option<Brackets> {
     match v {

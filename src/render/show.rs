@@ -680,7 +680,8 @@ fn json_report(r: &ShowReport) -> JsonReport<'_> {
                 importing: x.importing,
                 import_id: x.import_id.as_deref(),
                 changes: json_changes(&x.changes),
-                unchanged_hidden: hidden_at_root(&x.root),
+                // As before identifying attributes were shown: the JSON lists changes only.
+                unchanged_hidden: hidden_at_root(&x.root) + x.identifying,
             })
             .collect(),
         outputs: r
