@@ -61,6 +61,11 @@ Examples:
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+
+    /// Draw no progress bar on stderr (one is drawn while an input of 50 MB or
+    /// more is read, only when stderr is a terminal and CI is not set).
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -706,6 +711,9 @@ pub struct Config {
     pub read: ReadOptions,
     /// `moves` settings (default for other commands).
     pub moves: MovesConfig,
+    /// Draw reading progress on stderr ([`crate::progress::wanted`]): `main`
+    /// then hands a [`crate::progress::Progress`] in through `read`.
+    pub progress: bool,
 }
 
 /// `show`'s own options, as plain data.
@@ -757,6 +765,9 @@ pub struct GateOptions {
 pub struct Env {
     pub stdin_is_terminal: bool,
     pub stdout_is_terminal: bool,
+    pub stderr_is_terminal: bool,
+    /// CI set to a non-empty value (a CI runner's log is no place for a progress bar).
+    pub ci: bool,
     /// NO_COLOR set to a non-empty value.
     pub no_color: bool,
     /// PLANVIEW_TF_BIN, when set and non-empty.
@@ -772,6 +783,8 @@ impl Env {
         Env {
             stdin_is_terminal: std::io::stdin().is_terminal(),
             stdout_is_terminal: std::io::stdout().is_terminal(),
+            stderr_is_terminal: std::io::stderr().is_terminal(),
+            ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty()),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             tf_bin: crate::input::tf_bin_from_env(),
             terminal_width: terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0)).filter(|w| *w > 0),
@@ -819,6 +832,11 @@ fn inputs(files: &[String], env: &Env, command: &str) -> Result<Vec<Source>, Str
 
 impl Cli {
     pub fn into_config(self, env: &Env) -> Result<Config, String> {
+        let progress = crate::progress::wanted(self.quiet, env.stderr_is_terminal, env.ci);
+        self.command_config(env).map(|c| Config { progress, ..c })
+    }
+
+    fn command_config(self, env: &Env) -> Result<Config, String> {
         let bare = |command| Config {
             command,
             inputs: Vec::new(),
@@ -836,6 +854,7 @@ impl Cli {
             show: ShowConfig::default(),
             read: ReadOptions { tf_bin: env.tf_bin.clone(), ..Default::default() },
             moves: MovesConfig::default(),
+            progress: false,
         };
         let none = FilterArgs::default();
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
@@ -926,6 +945,7 @@ impl Cli {
             max_bytes,
             gate: None,
             man_page: None,
+            progress: false,
         })
     }
 }
@@ -1033,6 +1053,18 @@ mod tests {
         let cfg = |args: &[&str]| Cli::parse_from(args).into_config(&pipe).unwrap().width;
         assert_eq!(cfg(&["planview", "gate", "--width", "90", "p.json"]), Some(90));
         assert_eq!(cfg(&["planview", "state", "p.json"]), Some(70));
+    }
+
+    #[test]
+    fn progress_on_a_terminal_stderr_outside_ci_without_quiet() {
+        let tty = Env { stderr_is_terminal: true, ..Default::default() };
+        let cfg = |args: &[&str], env: &Env| Cli::parse_from(args).into_config(env).unwrap().progress;
+        assert!(cfg(&["planview", "summary", "p.json"], &tty));
+        assert!(cfg(&["planview", "gate", "p.json"], &tty));
+        assert!(!cfg(&["planview", "summary", "--quiet", "p.json"], &tty));
+        assert!(!cfg(&["planview", "-q", "show", "p.json"], &tty), "--quiet is global");
+        assert!(!cfg(&["planview", "summary", "p.json"], &Env::default()), "stderr a pipe");
+        assert!(!cfg(&["planview", "summary", "p.json"], &Env { ci: true, ..tty }));
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub fn read(source: &Source) -> Result<Vec<u8>, InputError> {
 /// Read the whole input, as JSON: a saved binary plan (a zip archive) is turned
 /// into JSON by running `show -json` on it as `show` says.
 pub fn read_with(source: &Source, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
-    json_of(source, read_raw_with(source, show.lenient)?, show)
+    json_of(source, read_raw_counted(source, show.lenient, &show.progress)?, show)
 }
 
 /// The input's bytes as JSON: unchanged, or, for a saved plan, what `show -json` prints.
@@ -71,15 +71,24 @@ pub fn json_of(source: &Source, bytes: Vec<u8>, show: &ReadOptions) -> Result<Ve
 /// of filling memory. Memory for the input is reserved fallibly: an input too
 /// big for the memory planview may use is an input error, not an abort.
 pub fn read_raw_with(source: &Source, lenient: bool) -> Result<Vec<u8>, InputError> {
+    read_raw_counted(source, lenient, &crate::progress::Progress::off())
+}
+
+/// [`read_raw_with`], drawing the reading's progress as `progress` says
+/// (a big regular file is read through the counting reader only when it is on).
+fn read_raw_counted(source: &Source, lenient: bool, progress: &crate::progress::Progress) -> Result<Vec<u8>, InputError> {
     let name = source.name();
     match source {
-        Source::Stdin => read_piped(&name, std::io::stdin().lock(), lenient),
+        Source::Stdin => read_piped(&name, progress.reader(&name, None, std::io::stdin().lock()), lenient),
         Source::File(path) => {
             check_not_dir(&name, path)?;
             let file = std::fs::File::open(path).map_err(|e| vanished_or(&name, &e))?;
             let meta = file.metadata().map_err(|e| open_error(&name, &e))?;
             if !meta.is_file() {
-                return read_piped(&name, file, lenient);
+                return read_piped(&name, progress.reader(&name, None, file), lenient);
+            }
+            if progress.is_on() && meta.len() >= crate::progress::THRESHOLD {
+                return read_sized(&name, progress.reader(&name, Some(meta.len()), file), meta.len());
             }
             read_sized(&name, file, meta.len())
         }
@@ -203,10 +212,17 @@ pub(crate) fn second_document(rest: &[u8], mut line_start: bool) -> (Option<usiz
 pub fn open(source: &Source, show: &ReadOptions) -> Result<Box<dyn Read + Send>, InputError> {
     let name = source.name();
     let mut src: Box<dyn Read + Send> = match source {
-        Source::Stdin => Box::new(std::io::stdin()),
+        Source::Stdin => Box::new(show.progress.reader(&name, None, std::io::stdin())),
         Source::File(path) => {
             check_not_dir(&name, path)?;
-            Box::new(std::fs::File::open(path).map_err(|e| vanished_or(&name, &e))?)
+            let file = std::fs::File::open(path).map_err(|e| vanished_or(&name, &e))?;
+            if !show.progress.is_on() {
+                Box::new(file)
+            } else {
+                // A regular file has a size (a bar with a total); a FIFO has none (a spinner).
+                let size = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
+                Box::new(show.progress.reader(&name, size, file))
+            }
         }
     };
     // Look at the first bytes for the zip signature, then put them back in front.
@@ -320,6 +336,8 @@ pub struct ReadOptions {
     /// Which binary turned each saved plan into JSON (`moves --format commands`
     /// writes `state mv` commands for it). Shared like `notes`.
     pub shown_by: ShownBy,
+    /// Where reading big inputs draws its progress (off unless `main` turns it on).
+    pub progress: crate::progress::Progress,
 }
 
 /// The binary that ran `show -json` on each saved plan read, by input name.

@@ -12,6 +12,7 @@ pub mod glob;
 pub mod input;
 pub mod mask;
 pub mod model;
+pub mod progress;
 pub mod query;
 pub mod render;
 pub mod sanitize;

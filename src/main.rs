@@ -28,13 +28,18 @@ fn main() -> ExitCode {
             return ExitCode::from(exit::ERROR as u8);
         }
     };
-    let config = match cli.into_config(&Env::detect()) {
+    let mut config = match cli.into_config(&Env::detect()) {
         Ok(c) => c,
         Err(msg) => return report(&Error::Usage(msg)),
     };
+    if config.progress {
+        // Bars on stderr while big inputs are read, cleared when each is read.
+        config.read.progress = planview::progress::Progress::on_stderr();
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let result = planview::run(&config, &mut out, &mut std::io::stderr());
+    config.read.progress.done();
     // The last bytes are written here: a failure to write them never changes a verdict.
     let flushed = if result.is_ok() { out.flush() } else { Ok(()) };
     let result = planview::verdict_over_output(result, flushed);

@@ -137,6 +137,10 @@ pub enum Kind {
     Lines(Vec<LineItem>),
     /// A JSON-encoded string, decoded and diffed structurally.
     Json(Box<Node>),
+    /// A multi-line or JSON-encoded string that becomes unknown, shown as
+    /// its block (the inner `Lines` with every line, or `Json` with every
+    /// member removed), then `-> (known after apply)`, as the CLI shows it.
+    ToUnknown(Box<Node>),
 }
 
 /// The markers of one side-by-side position in the tree.
@@ -291,9 +295,68 @@ fn node_inner(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &D
                     return n;
                 }
             }
+            if unknown && !marked_inside && before.is_some() {
+                if let Some(n) = string_to_unknown(before, o) {
+                    return Node { op, forces_replacement: false, sensitivity: None, kind: Kind::ToUnknown(Box::new(n)) };
+                }
+            }
             leaf(op, whole(before, m.before_sensitive), unknown_or(whole(after, m.after_sensitive)))
         }
     }
+}
+
+/// The attributes the CLI shows in a resource block even when unchanged, so a
+/// reader knows which object it is about (`importantAttributes` of its block
+/// renderer): whole, with every unchanged child (all the tags).
+pub const IDENTIFYING: [&str; 3] = ["id", "name", "tags"];
+
+/// Show a resource's [`IDENTIFYING`] attributes as the CLI does: an unchanged
+/// one (present, not null) is added to the root's entries in its sorted place
+/// and no longer counted as hidden; a changed one is expanded with its
+/// unchanged children. Masked like any other value. Returns how many
+/// unchanged ones were added. Nothing to do with `full` (all are shown).
+pub fn show_identifying(root: &mut Node, before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &DiffOptions<'_, '_>) -> usize {
+    let Kind::Collection { brackets: Brackets::Object, entries, hidden, before: None, after: None } = &mut root.kind else { return 0 };
+    if o.full {
+        return 0;
+    }
+    let full = DiffOptions { full: true, ..*o };
+    let mut added = 0;
+    for name in IDENTIFYING {
+        let key = Key::Attr(name.to_string());
+        let b = before.and_then(|v| v.get(name)).filter(|v| !v.is_null());
+        let a = after.and_then(|v| v.get(name)).filter(|v| !v.is_null());
+        let cm = Marks {
+            before_sensitive: child(m.before_sensitive, &key),
+            after_sensitive: child(m.after_sensitive, &key),
+            after_unknown: child(m.after_unknown, &key),
+        };
+        let mut path = vec![key.step()];
+        let at = entries.binary_search_by(|e| match &e.key {
+            Key::Attr(k) => k.as_str().cmp(name),
+            Key::Index(_) => std::cmp::Ordering::Less,
+        });
+        match at {
+            // Shown already: a changed collection gets its unchanged children too.
+            Ok(i) => {
+                let e = &mut entries[i];
+                if e.node.op == Op::Update && matches!(e.node.kind, Kind::Collection { before: None, after: None, .. }) {
+                    let n = node(b, a, cm, &full, &mut path);
+                    e.node = Node { forces_replacement: e.node.forces_replacement, ..n };
+                }
+            }
+            Err(i) if *hidden > 0 && b.is_some() && a.is_some() => {
+                let n = node(b, a, cm, &full, &mut path);
+                if n.op == Op::Same {
+                    entries.insert(i, Entry { key: key.clone(), before_key: Some(key), moved: false, node: n });
+                    *hidden -= 1;
+                    added += 1;
+                }
+            }
+            Err(_) => {}
+        }
+    }
+    added
 }
 
 /// The brackets of a collection value.
@@ -645,6 +708,26 @@ fn string_node(op: Op, before: Option<&Value>, after: Option<&Value>, o: &DiffOp
     None
 }
 
+/// The block of a multi-line or JSON-encoded string `before` that becomes
+/// unknown: a JSON object or array with every member removed, or every line
+/// of the text (unchanged, as the CLI prints them); `None` for another value
+/// or a string holding a known secret (shown whole, and so masked).
+fn string_to_unknown(before: Option<&Value>, o: &DiffOptions<'_, '_>) -> Option<Node> {
+    let text = before?.as_str()?;
+    if o.vis.must_mask(false, before) {
+        return None;
+    }
+    if let Some(v) = json_in(text).filter(|v| v.is_object() || v.is_array()) {
+        let inner = diff(Some(&v), None, Marks::default(), &DiffOptions { replace_paths: &[], ..*o });
+        return Some(Node { op: Op::Update, forces_replacement: false, sensitivity: None, kind: Kind::Json(Box::new(inner)) });
+    }
+    if !text.contains('\n') {
+        return None;
+    }
+    let lines = line_diff(text, text, true, true, true);
+    Some(Node { op: Op::Update, forces_replacement: false, sensitivity: None, kind: Kind::Lines(lines) })
+}
+
 fn lines_of(s: &str) -> Vec<&str> {
     let s = s.strip_suffix('\n').unwrap_or(s);
     s.split('\n').collect()
@@ -734,6 +817,7 @@ fn flat(
         }
         Kind::Leaf { before: b, after: a } => push(out, path, b.clone(), a.clone()),
         Kind::Lines(_) | Kind::Json(_) => push(out, path, whole(before), whole(after)),
+        Kind::ToUnknown(_) => push(out, path, whole(before), Some(Shown::Unknown)),
         Kind::Collection { before: bs, after: as_, .. } if bs.is_some() || as_.is_some() => {
             // A side shown whole is masked if anything inside was masked.
             let masked = has_sensitive(n);
@@ -758,7 +842,7 @@ fn has_sensitive(n: &Node) -> bool {
     match &n.kind {
         Kind::Leaf { before, after } => matches!(before, Some(Shown::Sensitive)) || matches!(after, Some(Shown::Sensitive)),
         Kind::Collection { entries, .. } => entries.iter().any(|e| has_sensitive(&e.node)),
-        Kind::Json(inner) => has_sensitive(inner),
+        Kind::Json(inner) | Kind::ToUnknown(inner) => has_sensitive(inner),
         Kind::Lines(_) => false,
     }
 }
@@ -797,7 +881,7 @@ pub fn mask_keys(root: &mut Node, changes: &mut [FlatChange], vis: &Visibility<'
                     walk(&mut e.node, vis);
                 }
             }
-            Kind::Json(inner) => walk(inner, vis),
+            Kind::Json(inner) | Kind::ToUnknown(inner) => walk(inner, vis),
             Kind::Leaf { .. } | Kind::Lines(_) => {}
         }
     }
@@ -893,6 +977,7 @@ mod tests {
                 format!("L({})", parts.join("|"))
             }
             Kind::Json(inner) => format!("J({})", pic(inner)),
+            Kind::ToUnknown(inner) => format!("{}->?", pic(inner)),
         };
         format!("{sym}{bang}{body}")
     }
@@ -905,6 +990,24 @@ mod tests {
         let vis = Visibility::default();
         let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
         pic(&diff(Some(&before), Some(&after), m, &opts))
+    }
+
+    #[test]
+    fn multiline_and_json_strings_that_become_unknown_keep_their_block() {
+        let u = json!({"s": true, "j": true, "one": true, "secret": true});
+        let bs = json!({"secret": true});
+        let m = Marks { after_unknown: Some(&u), before_sensitive: Some(&bs), after_sensitive: Some(&bs) };
+        let before = json!({"s": "a\nb\n", "j": "{\"k\":1,\"l\":[2]}", "one": "x", "secret": "p\nq"});
+        let got = dm(before.clone(), json!({}), m);
+        assert_eq!(got, "~{j:~~J(-{k:-1 l:-[-2]})->? one:~\"x\"->? s:~~L( a| b)->? secret:~S->?}");
+        // JSON output: one change, the whole string before, unknown after.
+        let vis = Visibility::default();
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let after = json!({});
+        let root = diff(Some(&before), Some(&after), m, &opts);
+        let flat = flatten(&root, Some(&before), Some(&after), &vis);
+        let s = flat.iter().find(|c| path_text(&c.path) == "s").unwrap();
+        assert_eq!((s.before.clone(), s.after.clone()), (Some(Shown::Value("\"a\\nb\\n\"".into())), Some(Shown::Unknown)));
     }
 
     #[test]

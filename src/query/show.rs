@@ -55,6 +55,9 @@ pub struct ResourceDiff {
     pub root: Node,
     /// Changed leaves with their paths (for JSON).
     pub changes: Vec<FlatChange>,
+    /// Unchanged identifying attributes shown in `root` (`id`, `name`,
+    /// `tags`), no longer counted in its hidden attributes.
+    pub identifying: usize,
 }
 
 impl ResourceDiff {
@@ -119,7 +122,7 @@ pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowR
                 hidden_noop += 1;
                 continue;
             }
-            let (root, changes) = diff_change(ch, opts, vis);
+            let (root, changes, _) = diff_change(ch, opts, vis, false);
             outputs.push(OutputDiff { name: name.clone(), kind, root, changes });
         }
     }
@@ -136,7 +139,7 @@ pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowR
 }
 
 fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) -> ResourceDiff {
-    let (root, changes) = diff_change(&rc.change, opts, vis);
+    let (root, changes, identifying) = diff_change(&rc.change, opts, vis, true);
     ResourceDiff {
         address: rc.address.clone(),
         previous_address: rc.previous_address.clone(),
@@ -158,14 +161,17 @@ fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) 
         generated_config: rc.change.generated_config.as_ref().is_some_and(|g| !g.is_empty()),
         root,
         changes,
+        identifying,
     }
 }
 
-/// Parse one change's values and markers (only now) and diff them.
+/// Parse one change's values and markers (only now) and diff them; for a
+/// resource (`identifying`), its identifying attributes are shown as the CLI
+/// shows them ([`diff::show_identifying`]; their number is the third value).
 ///
 /// A forget leaves the object as it is (only the state lets go of it), so its
 /// before is shown as unchanged, as the CLI does.
-fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility) -> (Node, Vec<FlatChange>) {
+fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility, identifying: bool) -> (Node, Vec<FlatChange>, usize) {
     let forget = ch.kind() == ChangeKind::Forget;
     let before = parse_raw(ch.before);
     let after = if forget { before.clone() } else { parse_raw(ch.after) };
@@ -185,15 +191,16 @@ fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility) -> (Node, 
     let dopts = DiffOptions { vis, full: opts.full, replace_paths };
     let mut root = diff::diff(before.as_ref(), after.as_ref(), marks, &dopts);
     let mut changes = diff::flatten(&root, before.as_ref(), after.as_ref(), vis);
+    let shown = if identifying { diff::show_identifying(&mut root, before.as_ref(), after.as_ref(), marks, &dopts) } else { 0 };
     diff::mask_keys(&mut root, &mut changes, vis);
-    (root, changes)
+    (root, changes, shown)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::input::parse;
-    use crate::query::diff::Op;
+    use crate::query::diff::{Kind, Op};
     use crate::query::values::Shown;
 
     const PLAN: &str = r#"{"format_version":"1.2","resource_changes":[
@@ -246,6 +253,33 @@ mod tests {
         assert_eq!(upd.changes[1].after, Some(Shown::Value("2".into())));
         let create = &r.resources[0];
         assert_eq!(create.changes.iter().find(|c| diff::path_text(&c.path) == "id").unwrap().after, Some(Shown::Unknown));
+    }
+
+    #[test]
+    fn identifying_attributes_are_shown_unchanged_and_masked_when_sensitive() {
+        let plan = r#"{"format_version":"1.2","resource_changes":[
+          {"address":"a.x","type":"a","change":{"actions":["update"],
+            "before":{"id":"i-1","name":"hunter2hunter2","tags":{"Name":"web","Env":"dev"},"size":1,"other":"o","nothing":null},
+            "after":{"id":"i-1","name":"hunter2hunter2","tags":{"Name":"web","Env":"dev"},"size":2,"other":"o","nothing":null},
+            "before_sensitive":{"name":true},"after_sensitive":{"name":true}}}],
+          "output_changes":{"o":{"actions":["update"],"before":{"id":"a","v":1},"after":{"id":"a","v":2}}}}"#;
+        let doc = parse("p", plan.as_bytes()).unwrap();
+        let r = show(&doc, &ShowOptions::default(), &Visibility::default()).unwrap();
+        let x = &r.resources[0];
+        let Kind::Collection { entries, hidden, .. } = &x.root.kind else { panic!("{:?}", x.root) };
+        let keys: Vec<String> = entries.iter().map(|e| diff::path_text(&[e.key.step()])).collect();
+        assert_eq!(keys, ["id", "name", "size", "tags"], "in their sorted places; a null one is not shown");
+        assert_eq!((*hidden, x.identifying), (1, 3), "only `other` is still hidden");
+        assert_eq!(entries[1].node.kind, Kind::Leaf { before: Some(Shown::Sensitive), after: Some(Shown::Sensitive) });
+        let Kind::Collection { entries: tags, hidden: 0, .. } = &entries[3].node.kind else { panic!("{:?}", entries[3]) };
+        assert_eq!(tags.len(), 2, "every tag");
+        assert_eq!(x.changes.len(), 1, "the JSON lists changes only");
+        // Outputs have no identifying attributes.
+        let Kind::Collection { entries, hidden, .. } = &r.outputs[0].root.kind else { panic!() };
+        assert_eq!((entries.len(), *hidden), (1, 1));
+        // --full shows everything anyway.
+        let full = show(&doc, &ShowOptions { full: true, ..Default::default() }, &Visibility::default()).unwrap();
+        assert_eq!(full.resources[0].identifying, 0);
     }
 
     #[test]

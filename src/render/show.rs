@@ -189,6 +189,17 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
             }
             out.push(Line::new(None, depth, format!("EOT{trail}")));
         }
+        Kind::ToUnknown(inner) => {
+            // The block as it is now, then what it becomes.
+            let mut sub = Vec::new();
+            let shown_inner = Node { op: n.op, forces_replacement: n.forces_replacement, sensitivity: None, kind: inner.kind.clone() };
+            node_lines(&mut sub, key, &shown_inner, depth, "");
+            if let Some(last) = sub.last_mut() {
+                last.text.push_str(" -> (known after apply)");
+                last.text.push_str(trail);
+            }
+            out.extend(sub);
+        }
         Kind::Json(inner) => {
             let mut sub = Vec::new();
             node_lines(&mut sub, None, inner, depth, "");
@@ -680,7 +691,8 @@ fn json_report(r: &ShowReport) -> JsonReport<'_> {
                 importing: x.importing,
                 import_id: x.import_id.as_deref(),
                 changes: json_changes(&x.changes),
-                unchanged_hidden: hidden_at_root(&x.root),
+                // As before identifying attributes were shown: the JSON lists changes only.
+                unchanged_hidden: hidden_at_root(&x.root) + x.identifying,
             })
             .collect(),
         outputs: r
