@@ -222,22 +222,30 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         }
         CommandKind::Drift => {
             let opts = query::drift::DriftOptions { filter: &config.filter, all: config.all };
-            let items = run_report(config, out, masker, |doc, vis| query::drift::drift(doc, &opts, vis))?;
+            // Every drift entry; of the changes, the first (a plan without any
+            // reads as refresh-only) and those that are not plain no-ops.
+            let keep = |drift: bool, i: usize, rc: &model::ResourceChange<'_>| {
+                drift || i == 0 || rc.kind() != model::ChangeKind::NoOp || rc.is_move()
+            };
+            let items = run_streamed_report(config, out, masker, keep, |doc, vis| query::drift::drift(doc, &opts, vis))?;
             finish(items.iter().map(|i| &i.result))
         }
         CommandKind::Replace => {
-            let items = run_report(config, out, masker, |doc, vis| query::replace::replace(doc, &config.filter, vis))?;
+            let keep = |drift: bool, _: usize, rc: &model::ResourceChange<'_>| {
+                !drift && matches!(rc.kind(), model::ChangeKind::Replace(_)) && config.filter.matches_change(rc)
+            };
+            let items = run_streamed_report(config, out, masker, keep, |doc, vis| query::replace::replace(doc, &config.filter, vis))?;
             finish(items.iter().map(|i| &i.result))
         }
         CommandKind::Checks => {
             let opts = query::checks::ChecksOptions { filter: &config.filter, all: config.all };
-            let items = run_report(config, out, masker, |doc, vis| Ok(query::checks::checks(doc, &opts, vis)))?;
+            let items = run_streamed_report(config, out, masker, |_, _, _| false, |doc, vis| Ok(query::checks::checks(doc, &opts, vis)))?;
             let status = finish(items.iter().map(|i| &i.result))?;
             let failed = items.iter().any(|i| matches!(&i.result, Ok(r) if r.failed));
             Ok(if failed && !config.no_fail { Status::Failed } else { status })
         }
         CommandKind::Outputs => {
-            let items = run_report(config, out, masker, query::outputs::outputs)?;
+            let items = run_streamed_report(config, out, masker, |_, _, _| false, query::outputs::outputs)?;
             finish(items.iter().map(|i| &i.result))
         }
         CommandKind::State => {
@@ -314,7 +322,7 @@ pub fn stream_one<V: stream::PlanVisitor, T>(
     ahead: stream::ReadAhead,
     opts: &input::ReadOptions,
     visitor: V,
-    answer: impl FnOnce(V, &input::Document<'_>, &mask::Masker) -> Result<T, String>,
+    answer: impl FnOnce(V, input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Result<(T, mask::Masker), InputError> {
     let mut both = (visitor, mask::Masker::default());
     let skeleton = stream::stream(name, src, ahead, opts, &mut both)?;
@@ -326,7 +334,7 @@ pub fn stream_one<V: stream::PlanVisitor, T>(
     if let input::Document::Plan(p) = &doc {
         stream::visit_rest(p, &mut visitor);
     }
-    answer(visitor, &doc, &masker).map(|t| (t, masker)).map_err(|m| InputError::new(name, m))
+    answer(visitor, doc, &masker).map(|t| (t, masker)).map_err(|m| InputError::new(name, m))
 }
 
 /// `summary` of a document streamed from `src` ([`stream_one`]): a plan is
@@ -341,11 +349,11 @@ pub fn summary_streamed(
 ) -> Result<(query::summary::Summary, mask::Masker), InputError> {
     stream_one(name, src, ahead, opts, query::summary::PlanAccumulator::default(), |acc, doc, masker| match doc {
         input::Document::Plan(p) => {
-            let mut s = acc.finish(p);
+            let mut s = acc.finish(&p);
             s.mask_inputs(&vis.with(masker));
             Ok(query::summary::Summary::Plan(Box::new(s)))
         }
-        input::Document::State(_) => query::summary::summarize(doc, &vis.with(masker)),
+        input::Document::State(_) => query::summary::summarize(&doc, &vis.with(masker)),
     })
 }
 
@@ -446,9 +454,8 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     }
 }
 
-/// Run one question command (every command but `summary`): apply `query` to
-/// each input, name each report after its input, collect the secrets, and
-/// render (nothing on stdout for a single unreadable input, except in JSON).
+/// Run one question command: apply `query` to each input read whole, then
+/// [`report_items`].
 fn run_report<T: render::report::Report>(
     config: &Config,
     out: &mut Vec<u8>,
@@ -456,7 +463,50 @@ fn run_report<T: render::report::Report>(
     mut query: impl FnMut(&input::Document<'_>, &Visibility) -> Result<T, String>,
 ) -> Result<Vec<PerFile<T>>, Error> {
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
-    let mut items = each_input_with(&config.inputs, &config.read, |doc, m| query(doc, &vis.with(m)));
+    let items = each_input_with(&config.inputs, &config.read, |doc, m| query(doc, &vis.with(m)));
+    report_items(config, out, masker, items)
+}
+
+/// Run one question command over each input streamed: `query` answers over
+/// the skeleton with the changes and drift `keep` chooses ([`stream::Keep`]),
+/// every secret of the input known; then [`report_items`]. Memory is what
+/// `keep` keeps, not the input.
+fn run_streamed_report<T: render::report::Report>(
+    config: &Config,
+    out: &mut Vec<u8>,
+    masker: &mut mask::Masker,
+    keep: impl Fn(bool, usize, &model::ResourceChange<'_>) -> bool,
+    query: impl Fn(&input::Document<'_>, &Visibility) -> Result<T, String>,
+) -> Result<Vec<PerFile<T>>, Error> {
+    let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
+    let read = &config.read;
+    let items = config
+        .inputs
+        .iter()
+        .map(|src| {
+            streamed(src, read, |name, r, ahead| {
+                stream_one(name, r, ahead, read, stream::Keep::new(&keep), |kept, doc, m| match doc {
+                    input::Document::Plan(p) => {
+                        let mut plan = *p;
+                        kept.fill(&mut plan)?;
+                        query(&input::Document::Plan(Box::new(plan)), &vis.with(m))
+                    }
+                    state => query(&state, &vis.with(m)),
+                })
+            })
+        })
+        .collect();
+    report_items(config, out, masker, items)
+}
+
+/// Name each report after its input, collect the secrets, and render
+/// (nothing on stdout for a single unreadable input, except in JSON).
+fn report_items<T: render::report::Report>(
+    config: &Config,
+    out: &mut Vec<u8>,
+    masker: &mut mask::Masker,
+    mut items: Vec<PerFile<T>>,
+) -> Result<Vec<PerFile<T>>, Error> {
     for i in &mut items {
         if let Ok(r) = &mut i.result {
             r.set_file(&i.file);

@@ -46,6 +46,10 @@ pub trait PlanVisitor {
     /// A resource instance of `planned_values` or `prior_state` (its values and
     /// `sensitive_values`: a data source read during planning is marked only there).
     fn on_values_resource(&mut self, _r: &ResourceValue<'_>) {}
+    /// The text of each streamed element (after `on_drift`/`on_resource_change`
+    /// with its parse): a visitor that answers at the end, once every secret
+    /// is known, keeps the text of the elements it needs ([`Keep`]).
+    fn on_element(&mut self, _drift: bool, _rc: &ResourceChange<'_>, _text: &str) {}
     /// The rest of the plan. When streamed, its `resource_changes` and
     /// `resource_drift` are empty (they went to the methods above),
     /// `planned_values` holds only its `outputs` and `prior_state` only its
@@ -76,6 +80,10 @@ impl<A: PlanVisitor, B: PlanVisitor> PlanVisitor for (A, B) {
         self.0.on_values_resource(r);
         self.1.on_values_resource(r);
     }
+    fn on_element(&mut self, drift: bool, rc: &ResourceChange<'_>, text: &str) {
+        self.0.on_element(drift, rc, text);
+        self.1.on_element(drift, rc, text);
+    }
     fn on_header(&mut self, plan: &Plan<'_>) {
         self.0.on_header(plan);
         self.1.on_header(plan);
@@ -102,6 +110,48 @@ pub fn visit_rest(plan: &Plan<'_>, v: &mut dyn PlanVisitor) {
         v.on_checks(c);
     }
     v.on_header(plan);
+}
+
+/// Keeps the text of the streamed elements that `keep` chooses (given whether
+/// it is drift, its position in its list, and its parse), so that a query that
+/// needs whole changes answers at the end, over the skeleton with just those
+/// changes ([`Keep::fill`]), with every secret of the document known. Memory
+/// is what the query keeps, not the document.
+pub struct Keep<P> {
+    keep: P,
+    changes: Vec<String>,
+    drift: Vec<String>,
+    seen: [usize; 2],
+}
+
+impl<P: FnMut(bool, usize, &ResourceChange<'_>) -> bool> Keep<P> {
+    pub fn new(keep: P) -> Self {
+        Keep { keep, changes: Vec::new(), drift: Vec::new(), seen: [0, 0] }
+    }
+}
+
+impl<P> Keep<P> {
+    /// Put the kept elements into `plan` (a streamed skeleton) as its
+    /// `resource_changes` and `resource_drift`, in document order.
+    pub fn fill<'a>(&'a self, plan: &mut Plan<'a>) -> Result<(), String> {
+        let parse = |texts: &'a [String]| -> Result<Vec<ResourceChange<'a>>, String> {
+            texts.iter().map(|t| serde_json::from_str(t).map_err(|e| e.to_string())).collect()
+        };
+        plan.resource_changes = parse(&self.changes)?;
+        plan.resource_drift = parse(&self.drift)?;
+        Ok(())
+    }
+}
+
+impl<P: FnMut(bool, usize, &ResourceChange<'_>) -> bool> PlanVisitor for Keep<P> {
+    fn on_element(&mut self, drift: bool, rc: &ResourceChange<'_>, text: &str) {
+        let seen = &mut self.seen[usize::from(drift)];
+        let index = *seen;
+        *seen += 1;
+        if (self.keep)(drift, index, rc) {
+            if drift { &mut self.drift } else { &mut self.changes }.push(text.to_string());
+        }
+    }
 }
 
 /// Top-level keys whose arrays are streamed element by element.
@@ -315,7 +365,14 @@ fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mut dyn PlanV
         skel.push(':');
         if STREAMED.contains(&key.as_str()) {
             let drift = key == "resource_drift";
-            r.stream_array(|rc| if drift { visitor.on_drift(rc) } else { visitor.on_resource_change(rc) })?;
+            r.stream_array(|rc, text| {
+                if drift {
+                    visitor.on_drift(rc)
+                } else {
+                    visitor.on_resource_change(rc)
+                }
+                visitor.on_element(drift, rc, text);
+            })?;
             skel.push_str("null");
         } else if let Some(holder) = VALUES_HOLDERS.iter().find(|h| h.key == key) {
             skel.push_str(&r.walk_values_holder(holder, visitor)?);
@@ -792,7 +849,7 @@ impl<'n> Reader<'n> {
     }
 
     /// `null` or an array of resource changes, each passed to `f` and dropped.
-    fn stream_array(&mut self, mut f: impl FnMut(&ResourceChange<'_>)) -> Result<(), InputError> {
+    fn stream_array(&mut self, mut f: impl FnMut(&ResourceChange<'_>, &str)) -> Result<(), InputError> {
         match self.peek()? {
             Some(b'n') => return self.skip_value(0),
             Some(b'[') => self.pos += 1,
@@ -823,7 +880,7 @@ impl<'n> Reader<'n> {
                     let mut it = serde_json::Deserializer::from_str(text).into_iter::<ResourceChange<'_>>();
                     match it.next() {
                         Some(Ok(rc)) if it.byte_offset() < text.len() || self.eof => {
-                            f(&rc);
+                            f(&rc, &text[..it.byte_offset()]);
                             Ok(Some(it.byte_offset()))
                         }
                         Some(Err(e)) => Err(e),

@@ -41,6 +41,8 @@ proptest! {
         if let Ok(g) = plan_gen::generate(&mut u) {
             let r = plan_gen::streamed_equals_whole(g.json.as_bytes());
             prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+            let r = plan_gen::streamed_reports_equal_whole(g.json.as_bytes(), &scratch("reports"));
+            prop_assert!(r.is_ok(), "{}", r.unwrap_err());
         }
     }
 }

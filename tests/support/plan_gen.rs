@@ -750,6 +750,77 @@ pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// `drift`, `replace`, `checks` and `outputs` as the CLI runs them (streamed,
+/// each answering over the skeleton with the changes it keeps) give the JSON
+/// of the same query over the document read whole.
+pub fn streamed_reports_equal_whole(data: &[u8], scratch: &std::path::Path) -> std::result::Result<(), String> {
+    use planview::query::values::Visibility;
+    std::fs::write(scratch, data).map_err(|e| e.to_string())?;
+    let file = scratch.display().to_string();
+    let Ok(doc) = planview::input::parse(&file, data) else { return Ok(()) };
+    let masker = planview::mask::Masker::collect(&doc);
+    let vis = Visibility { show_sensitive: false, masker: Some(&masker) };
+    let filter = planview::filter::Filter::default();
+    type Query<'q> = Box<dyn Fn() -> Result<serde_json::Value, String> + 'q>;
+    let json = |r: Result<serde_json::Value, String>| r;
+    let cases: Vec<(&str, Option<&str>, Query)> = vec![
+        (
+            "drift",
+            Some("--all"),
+            Box::new(|| {
+                json(
+                    planview::query::drift::drift(&doc, &planview::query::drift::DriftOptions { filter: &filter, all: true }, &vis)
+                        .map(|r| serde_json::to_value(r).unwrap()),
+                )
+            }),
+        ),
+        (
+            "drift",
+            None,
+            Box::new(|| {
+                json(
+                    planview::query::drift::drift(&doc, &planview::query::drift::DriftOptions { filter: &filter, all: false }, &vis)
+                        .map(|r| serde_json::to_value(r).unwrap()),
+                )
+            }),
+        ),
+        (
+            "replace",
+            None,
+            Box::new(|| json(planview::query::replace::replace(&doc, &filter, &vis).map(|r| serde_json::to_value(r).unwrap()))),
+        ),
+        (
+            "checks",
+            Some("--all"),
+            Box::new(|| {
+                Ok(serde_json::to_value(planview::query::checks::checks(
+                    &doc,
+                    &planview::query::checks::ChecksOptions { filter: &filter, all: true },
+                    &vis,
+                ))
+                .unwrap())
+            }),
+        ),
+        ("outputs", None, Box::new(|| json(planview::query::outputs::outputs(&doc, &vis).map(|r| serde_json::to_value(r).unwrap())))),
+    ];
+    for (cmd, flag, whole) in cases {
+        let mut args: Vec<String> = vec!["planview".into(), cmd.into(), "--format".into(), "json".into()];
+        args.extend(flag.map(String::from));
+        args.push(file.clone());
+        let run = run_args(&args);
+        let Ok(mut whole) = whole() else { continue };
+        if let Some(o) = whole.as_object_mut() {
+            o.insert("file".into(), serde_json::Value::String(file.clone()));
+        }
+        let streamed: serde_json::Value = match serde_json::from_slice(&run.out) {
+            Ok(v) => v,
+            Err(e) => return Err(format!("planview {}: not JSON ({e})", args[1..].join(" "))),
+        };
+        same(&format!("planview {}", args[1..].join(" ")), Ok::<_, planview::error::InputError>(streamed), Ok(whole))?;
+    }
+    Ok(())
+}
+
 /// Two answers to the same question, streamed and read whole, serialise the
 /// same (or both fail); else the fields that differ.
 fn same<T: serde::Serialize>(
