@@ -473,10 +473,34 @@ impl FilterArgs {
     }
 }
 
+/// `summary` takes the common options, with one more format (`gitlab`).
 #[derive(Debug, Args)]
 pub struct SummaryArgs {
+    /// Plan or state JSON files (`-` for stdin; stdin when none is given and it is piped).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    /// Output format: `gitlab` writes GitLab's `artifacts:reports:terraform` file
+    /// (`{"create": N, "update": N, "delete": N}`, summed over the inputs).
+    #[arg(long, short = 'f', value_enum, default_value_t = SummaryFormatArg::Table)]
+    pub format: SummaryFormatArg,
+
+    /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+
+    /// Print values marked sensitive instead of masking them.
+    #[arg(long)]
+    pub show_sensitive: bool,
+
+    /// Fit tables to N columns, wrapping long cells (0: no limit). By default the
+    /// terminal's width when stdout is a terminal, else COLUMNS when set, else no
+    /// limit. Markdown and JSON are never fitted.
+    #[arg(long, value_name = "N")]
+    pub width: Option<u16>,
+
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub read: ReadArgs,
 
     /// Cap on markdown output in bytes (a PR comment); rows are left out to fit, and the output says so.
     #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
@@ -669,6 +693,15 @@ pub enum FormatArg {
     Markdown,
 }
 
+/// `summary --format`: the common formats and GitLab's terraform report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SummaryFormatArg {
+    Table,
+    Json,
+    Markdown,
+    Gitlab,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorArg {
     Auto,
@@ -841,8 +874,20 @@ impl Cli {
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
         let mut show = ShowConfig::default();
         let mut moves = MovesConfig::default();
+        let mut summary_gitlab = false;
         let (kind, name, common, filters, all, no_fail, prior, max_bytes) = match self.command {
-            Command::Summary(a) => (CommandKind::Summary, "summary", a.common, none, false, false, false, a.max_bytes),
+            Command::Summary(a) => {
+                let gitlab = a.format == SummaryFormatArg::Gitlab;
+                let format = match a.format {
+                    SummaryFormatArg::Table => FormatArg::Table,
+                    SummaryFormatArg::Markdown => FormatArg::Markdown,
+                    SummaryFormatArg::Json | SummaryFormatArg::Gitlab => FormatArg::Json,
+                };
+                let common =
+                    CommonArgs { files: a.files, format, color: a.color, show_sensitive: a.show_sensitive, width: a.width, read: a.read };
+                summary_gitlab = gitlab;
+                (CommandKind::Summary, "summary", common, none, false, false, false, a.max_bytes)
+            }
             Command::Drift(a) => (CommandKind::Drift, "drift", a.common, a.filters, a.all, false, false, default_max),
             Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, false, false, false, default_max),
             Command::Checks(a) => (CommandKind::Checks, "checks", a.common, a.filters, a.all, a.no_fail, false, default_max),
@@ -909,6 +954,7 @@ impl Cli {
             command: kind,
             inputs: inputs(&common.files, env, name)?,
             format: match common.format {
+                _ if summary_gitlab => Format::Gitlab,
                 FormatArg::Table => Format::Table,
                 FormatArg::Json => Format::Json,
                 FormatArg::Markdown => Format::Markdown,

@@ -191,6 +191,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
                         render::summary::markdown_out(out, &items, config.max_bytes, &scrub)?
                     }
                     Format::Json => render::summary::json_out(out, &items)?,
+                    Format::Gitlab => render::summary::gitlab_out(out, &items)?,
                 }
             }
             finish(items.iter().map(|i| &i.result))
@@ -263,7 +264,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
                 match config.format {
                     Format::Table => render::show::table_out(out, &items, &style)?,
                     Format::Markdown => render::show::markdown_out(out, &items, config.show.max_bytes)?,
-                    Format::Json => render::show::json_out(out, &items)?,
+                    Format::Json | Format::Gitlab => render::show::json_out(out, &items)?,
                 }
             }
             finish(items.iter().map(|i| &i.result))

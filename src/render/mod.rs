@@ -28,6 +28,8 @@ pub enum Format {
     Table,
     Json,
     Markdown,
+    /// GitLab's `artifacts:reports:terraform` file (`summary` only).
+    Gitlab,
 }
 
 /// How to draw terminal text: colour on or off, and the width tables fit
