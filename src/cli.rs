@@ -135,6 +135,11 @@ pub enum Command {
     /// exactly when `planview diff` finds no difference.
     #[command(after_help = format!("Reads: one plan (a state is an input error: exit 2).\n\n{FINGERPRINT_EXAMPLES}\n\n{FINGERPRINT_EXIT_CODES}"))]
     Fingerprint(FingerprintArgs),
+    /// One pull-request comment: the gate's verdict, the Plan: line(s), the changes
+    /// destructive-first with their diffs, within the platform's limit; the job
+    /// summary and CI outputs too. Exit codes as `gate`.
+    #[command(after_help = format!("Reads: plans (a state is an unreadable input: exit 2).\n\n{}\n\n{}", crate::comment::EXAMPLES, crate::comment::EXIT_CODES))]
+    Comment(crate::comment::CommentArgs),
 }
 
 const DIFF_EXAMPLES: &str = "\
@@ -739,6 +744,8 @@ pub struct Config {
     pub read: ReadOptions,
     /// `moves` settings (default for other commands).
     pub moves: MovesConfig,
+    /// `comment` settings (`None` for other commands).
+    pub comment: Option<crate::comment::CommentOptions>,
 }
 
 /// `show`'s own options, as plain data.
@@ -762,6 +769,7 @@ pub enum CommandKind {
     Gate,
     Diff,
     Fingerprint,
+    Comment,
     Completions(Shell),
     /// The man page of the main command, or of one subcommand.
     Man,
@@ -798,6 +806,9 @@ pub struct Env {
     pub terminal_width: Option<usize>,
     /// COLUMNS, when set to a whole number above 0.
     pub columns: Option<usize>,
+    /// $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT (`comment`'s default files), when set.
+    pub step_summary: Option<PathBuf>,
+    pub github_output: Option<PathBuf>,
 }
 
 impl Env {
@@ -809,6 +820,8 @@ impl Env {
             tf_bin: crate::input::tf_bin_from_env(),
             terminal_width: terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0)).filter(|w| *w > 0),
             columns: std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok()).filter(|c| *c > 0),
+            step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from),
+            github_output: std::env::var_os("GITHUB_OUTPUT").filter(|v| !v.is_empty()).map(PathBuf::from),
         }
     }
 }
@@ -831,6 +844,11 @@ pub fn decide_color(arg: ColorArg, env: &Env) -> bool {
         ColorArg::Never => false,
         ColorArg::Auto => !env.no_color && env.stdout_is_terminal,
     }
+}
+
+/// The inputs of a command that reads documents (stdin when none is given and it is piped).
+pub fn inputs_of(files: &[String], env: &Env, command: &str) -> Result<Vec<Source>, String> {
+    inputs(files, env, command)
 }
 
 fn inputs(files: &[String], env: &Env, command: &str) -> Result<Vec<Source>, String> {
@@ -869,6 +887,7 @@ impl Cli {
             show: ShowConfig::default(),
             read: ReadOptions { tf_bin: env.tf_bin.clone(), ..Default::default() },
             moves: MovesConfig::default(),
+            comment: None,
         };
         let none = FilterArgs::default();
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
@@ -899,6 +918,7 @@ impl Cli {
                 (CommandKind::Show, "show", a.common, none, a.all, false, false, usize::try_from(a.max_bytes).unwrap_or(usize::MAX))
             }
             Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Gate)),
+            Command::Comment(a) => return crate::comment::config(a, env, bare(CommandKind::Comment)),
             Command::Completions { shell } => {
                 return Ok(bare(CommandKind::Completions(match shell {
                     ShellArg::Bash => Shell::Bash,
@@ -969,6 +989,7 @@ impl Cli {
             show,
             read: common.read.to_options(env),
             moves,
+            comment: None,
             max_bytes,
             gate: None,
             man_page: None,

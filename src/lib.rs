@@ -5,6 +5,7 @@
 //! query is a pure function in [`query`], every format a renderer in [`render`].
 
 pub mod cli;
+pub mod comment;
 pub mod compare;
 pub mod error;
 pub mod filter;
@@ -272,6 +273,8 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         CommandKind::Gate => run_gate(config, out, masker),
         CommandKind::Diff => compare::run_diff(config, out, masker),
         CommandKind::Fingerprint => compare::run_fingerprint(config, out, masker),
+        // Masks piece by piece itself: no secrets for `run` to scrub again (see `comment`).
+        CommandKind::Comment => comment::run_comment(config, out),
         CommandKind::Completions(shell) => {
             cli::write_completions(shell, out);
             Ok(Status::Success)

@@ -2,6 +2,7 @@
 //! `json` to a `&mut dyn Write`. Shared pieces (style, colour, escaping) live here.
 
 pub mod checks;
+pub mod comment;
 pub mod diff;
 pub mod drift;
 pub mod fit;
