@@ -35,8 +35,8 @@ Examples:
   (GitHub Actions: --summary-file and --outputs-file default to $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT)";
 
 pub const EXIT_CODES: &str = "\
-Exit codes (as `gate`):
-  0  every plan passed (also: --skip-unchanged and nothing changes)
+Exit codes:
+  0  every plan passed, as `gate` (also: --skip-unchanged and nothing changes)
   1  a plan broke a rule (the body says which)
   2  usage error, unreadable policy or input (the body says which; never a pass)";
 
