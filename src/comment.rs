@@ -308,3 +308,46 @@ pub fn run_comment(config: &Config, out: &mut Vec<u8>) -> Result<Status, Error> 
     }
     Ok(if outputs.verdict == "fail" { Status::Failed } else { Status::Success })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Cli;
+    use clap::{CommandFactory, Parser};
+
+    /// Every policy flag of `gate` is a flag of `comment` too (the flags are
+    /// declared twice: a flag added to `gate` fails here until `comment` takes it).
+    #[test]
+    fn comment_takes_every_policy_flag_of_gate() {
+        let longs = |name: &str| -> Vec<String> {
+            let root = Cli::command();
+            let sub = root.find_subcommand(name).expect("subcommand");
+            sub.get_arguments().filter_map(|a| a.get_long().map(str::to_string)).collect()
+        };
+        let comment = longs("comment");
+        let not_policy = ["format", "color", "width", "show-sensitive", "max-bytes"];
+        let missing: Vec<String> =
+            longs("gate").into_iter().filter(|l| !not_policy.contains(&l.as_str()) && !comment.contains(l)).collect();
+        assert!(missing.is_empty(), "`comment` lacks gate's {missing:?}");
+    }
+
+    #[test]
+    fn platform_sets_the_budget_and_max_bytes_overrides_it() {
+        let cfg = |args: &[&str]| {
+            let c = Cli::parse_from(args).into_config(&Env::default()).unwrap();
+            c.comment.unwrap()
+        };
+        assert_eq!(cfg(&["planview", "comment", "p.json"]).max_bytes, 65_536);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "gitlab", "p.json"]).max_bytes, 1_000_000);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "azure", "p.json"]).max_bytes, 150_000);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "bitbucket", "p.json"]).max_bytes, 32_768);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "gitlab", "--max-bytes", "2000", "p.json"]).max_bytes, 2_000);
+        let c = cfg(&["planview", "comment", "--deny", "create", "--protect", "db", "a.json", "b.json"]);
+        assert_eq!(c.id, "a.json,b.json");
+        assert!(c.policy.deny.contains(&GateAction::Create) && c.policy.protect.len() == 1);
+        let env = Env { step_summary: Some("/s".into()), github_output: Some("/o".into()), ..Default::default() };
+        let c = Cli::parse_from(["planview", "comment", "--outputs-file", "own", "p.json"]).into_config(&env).unwrap().comment.unwrap();
+        assert_eq!((c.summary_file, c.outputs_file), (Some(PathBuf::from("/s")), Some(PathBuf::from("own"))));
+        assert!(Cli::try_parse_from(["planview", "comment", "--max-bytes", "10", "p.json"]).is_err());
+    }
+}
