@@ -140,6 +140,11 @@ pub enum Command {
     /// exactly when `planview diff` finds no difference.
     #[command(after_help = format!("Reads: one plan (a state is an input error: exit 2).\n\n{FINGERPRINT_EXAMPLES}\n\n{FINGERPRINT_EXIT_CODES}"))]
     Fingerprint(FingerprintArgs),
+    /// One pull-request comment: the gate's verdict, the Plan: line(s), the changes
+    /// destructive-first with their diffs, within the platform's limit; the job
+    /// summary and CI outputs too. Exit codes as `gate`.
+    #[command(after_help = format!("Reads: plans (a state is an unreadable input: exit 2).\n\n{}\n\n{}", crate::comment::EXAMPLES, crate::comment::EXIT_CODES))]
+    Comment(crate::comment::CommentArgs),
 }
 
 const DIFF_EXAMPLES: &str = "\
@@ -478,10 +483,34 @@ impl FilterArgs {
     }
 }
 
+/// `summary` takes the common options, with one more format (`gitlab`).
 #[derive(Debug, Args)]
 pub struct SummaryArgs {
+    /// Plan or state JSON files (`-` for stdin; stdin when none is given and it is piped).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    /// Output format: `gitlab` writes GitLab's `artifacts:reports:terraform` file
+    /// (`{"create": N, "update": N, "delete": N}`, summed over the inputs).
+    #[arg(long, short = 'f', value_enum, default_value_t = SummaryFormatArg::Table)]
+    pub format: SummaryFormatArg,
+
+    /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+
+    /// Print values marked sensitive instead of masking them.
+    #[arg(long)]
+    pub show_sensitive: bool,
+
+    /// Fit tables to N columns, wrapping long cells (0: no limit). By default the
+    /// terminal's width when stdout is a terminal, else COLUMNS when set, else no
+    /// limit. Markdown and JSON are never fitted.
+    #[arg(long, value_name = "N")]
+    pub width: Option<u16>,
+
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub read: ReadArgs,
 
     /// Cap on markdown output in bytes (a PR comment); rows are left out to fit, and the output says so.
     #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
@@ -674,6 +703,15 @@ pub enum FormatArg {
     Markdown,
 }
 
+/// `summary --format`: the common formats and GitLab's terraform report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SummaryFormatArg {
+    Table,
+    Json,
+    Markdown,
+    Gitlab,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorArg {
     Auto,
@@ -714,6 +752,8 @@ pub struct Config {
     /// Draw reading progress on stderr ([`crate::progress::wanted`]): `main`
     /// then hands a [`crate::progress::Progress`] in through `read`.
     pub progress: bool,
+    /// `comment` settings (`None` for other commands).
+    pub comment: Option<crate::comment::CommentOptions>,
 }
 
 /// `show`'s own options, as plain data.
@@ -737,6 +777,7 @@ pub enum CommandKind {
     Gate,
     Diff,
     Fingerprint,
+    Comment,
     Completions(Shell),
     /// The man page of the main command, or of one subcommand.
     Man,
@@ -776,6 +817,9 @@ pub struct Env {
     pub terminal_width: Option<usize>,
     /// COLUMNS, when set to a whole number above 0.
     pub columns: Option<usize>,
+    /// $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT (`comment`'s default files), when set.
+    pub step_summary: Option<PathBuf>,
+    pub github_output: Option<PathBuf>,
 }
 
 impl Env {
@@ -789,6 +833,8 @@ impl Env {
             tf_bin: crate::input::tf_bin_from_env(),
             terminal_width: terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0)).filter(|w| *w > 0),
             columns: std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok()).filter(|c| *c > 0),
+            step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from),
+            github_output: std::env::var_os("GITHUB_OUTPUT").filter(|v| !v.is_empty()).map(PathBuf::from),
         }
     }
 }
@@ -811,6 +857,11 @@ pub fn decide_color(arg: ColorArg, env: &Env) -> bool {
         ColorArg::Never => false,
         ColorArg::Auto => !env.no_color && env.stdout_is_terminal,
     }
+}
+
+/// The inputs of a command that reads documents (stdin when none is given and it is piped).
+pub fn inputs_of(files: &[String], env: &Env, command: &str) -> Result<Vec<Source>, String> {
+    inputs(files, env, command)
 }
 
 fn inputs(files: &[String], env: &Env, command: &str) -> Result<Vec<Source>, String> {
@@ -855,13 +906,26 @@ impl Cli {
             read: ReadOptions { tf_bin: env.tf_bin.clone(), ..Default::default() },
             moves: MovesConfig::default(),
             progress: false,
+            comment: None,
         };
         let none = FilterArgs::default();
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
         let mut show = ShowConfig::default();
         let mut moves = MovesConfig::default();
+        let mut summary_gitlab = false;
         let (kind, name, common, filters, all, no_fail, prior, max_bytes) = match self.command {
-            Command::Summary(a) => (CommandKind::Summary, "summary", a.common, none, false, false, false, a.max_bytes),
+            Command::Summary(a) => {
+                let gitlab = a.format == SummaryFormatArg::Gitlab;
+                let format = match a.format {
+                    SummaryFormatArg::Table => FormatArg::Table,
+                    SummaryFormatArg::Markdown => FormatArg::Markdown,
+                    SummaryFormatArg::Json | SummaryFormatArg::Gitlab => FormatArg::Json,
+                };
+                let common =
+                    CommonArgs { files: a.files, format, color: a.color, show_sensitive: a.show_sensitive, width: a.width, read: a.read };
+                summary_gitlab = gitlab;
+                (CommandKind::Summary, "summary", common, none, false, false, false, a.max_bytes)
+            }
             Command::Drift(a) => (CommandKind::Drift, "drift", a.common, a.filters, a.all, false, false, default_max),
             Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, false, false, false, default_max),
             Command::Checks(a) => (CommandKind::Checks, "checks", a.common, a.filters, a.all, a.no_fail, false, default_max),
@@ -873,6 +937,7 @@ impl Cli {
                 (CommandKind::Show, "show", a.common, none, a.all, false, false, usize::try_from(a.max_bytes).unwrap_or(usize::MAX))
             }
             Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Gate)),
+            Command::Comment(a) => return crate::comment::config(a, env, bare(CommandKind::Comment)),
             Command::Completions { shell } => {
                 return Ok(bare(CommandKind::Completions(match shell {
                     ShellArg::Bash => Shell::Bash,
@@ -928,6 +993,7 @@ impl Cli {
             command: kind,
             inputs: inputs(&common.files, env, name)?,
             format: match common.format {
+                _ if summary_gitlab => Format::Gitlab,
                 FormatArg::Table => Format::Table,
                 FormatArg::Json => Format::Json,
                 FormatArg::Markdown => Format::Markdown,
@@ -942,6 +1008,7 @@ impl Cli {
             show,
             read: common.read.to_options(env),
             moves,
+            comment: None,
             max_bytes,
             gate: None,
             man_page: None,

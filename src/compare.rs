@@ -58,7 +58,7 @@ pub fn run_diff(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -
     match config.format {
         Format::Table => render::diff::table(out, &report, &Style::new(config.color))?,
         Format::Markdown => render::diff::markdown(out, &report)?,
-        Format::Json => render::diff::json(out, &report)?,
+        Format::Json | Format::Gitlab => render::diff::json(out, &report)?,
     }
     Ok(if report.comparison.same { Status::Success } else { Status::Failed })
 }

@@ -5,6 +5,7 @@
 //! query is a pure function in [`query`], every format a renderer in [`render`].
 
 pub mod cli;
+pub mod comment;
 pub mod compare;
 pub mod error;
 pub mod filter;
@@ -191,6 +192,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
                     Format::Table => render::summary::table_out(out, &items, &style_for(config))?,
                     Format::Markdown => render::summary::markdown_out(out, &items, config.max_bytes)?,
                     Format::Json => render::summary::json_out(out, &items)?,
+                    Format::Gitlab => render::summary::gitlab_out(out, &items)?,
                 }
             }
             finish(items.iter().map(|i| &i.result))
@@ -271,7 +273,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
                 match config.format {
                     Format::Table => render::show::table_out(out, &items, &style)?,
                     Format::Markdown => render::show::markdown_out(out, &items, config.show.max_bytes)?,
-                    Format::Json => render::show::json_out(out, &items)?,
+                    Format::Json | Format::Gitlab => render::show::json_out(out, &items)?,
                 }
             }
             finish(items.iter().map(|i| &i.result))
@@ -279,6 +281,8 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         CommandKind::Gate => run_gate(config, out, masker),
         CommandKind::Diff => compare::run_diff(config, out, masker),
         CommandKind::Fingerprint => compare::run_fingerprint(config, out, masker),
+        // Masks piece by piece itself: no secrets for `run` to scrub again (see `comment`).
+        CommandKind::Comment => comment::run_comment(config, out),
         CommandKind::Completions(shell) => {
             cli::write_completions(shell, out);
             Ok(Status::Success)

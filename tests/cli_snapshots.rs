@@ -8,7 +8,13 @@
 fn cli_snapshots() {
     // COLUMNS empty counts as unset: tables are as wide as they need unless a
     // case gives --width (a default set here wins over a case's own).
-    trycmd::TestCases::new().env("NO_COLOR", "").env("COLUMNS", "").case("tests/cmd/*.toml");
+    // `comment` writes the job summary and outputs only when these are non-empty.
+    trycmd::TestCases::new()
+        .env("NO_COLOR", "")
+        .env("COLUMNS", "")
+        .env("GITHUB_STEP_SUMMARY", "")
+        .env("GITHUB_OUTPUT", "")
+        .case("tests/cmd/*.toml");
 }
 
 /// Cases that set COLUMNS themselves (`env.add.COLUMNS`).

@@ -219,8 +219,8 @@ fn each_command_help_says_what_it_reads_and_its_own_exit_codes() {
         let reads = help.lines().find(|l| l.starts_with("Reads: ")).unwrap_or_else(|| panic!("{cmd}: no `Reads:` line\n{help}"));
         let exit_codes = help.split("Exit codes:").nth(1).unwrap_or_else(|| panic!("{cmd}: no exit codes\n{help}"));
         let has_exit_1 = exit_codes.lines().any(|l| l.trim_start().starts_with("1 "));
-        assert_eq!(has_exit_1, ["checks", "gate", "diff"].contains(&cmd.as_str()), "{cmd}: exit 1\n{exit_codes}");
-        let plan_only = ["show", "drift", "replace", "gate", "moves", "diff", "fingerprint"].contains(&cmd.as_str());
+        assert_eq!(has_exit_1, ["checks", "gate", "diff", "comment"].contains(&cmd.as_str()), "{cmd}: exit 1\n{exit_codes}");
+        let plan_only = ["show", "drift", "replace", "gate", "moves", "diff", "fingerprint", "comment"].contains(&cmd.as_str());
         if plan_only {
             assert!(!reads.contains("or a state"), "{cmd}: {reads}");
             let files = help.lines().find(|l| l.trim_start().starts_with("[FILE]")).unwrap_or_default();

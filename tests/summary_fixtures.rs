@@ -369,3 +369,39 @@ fn secrets_equal_to_public_names_never_rewrite_addresses_keys_or_syntax() {
     }
     assert!(runs > 20);
 }
+
+/// `--format gitlab`: GitLab's terraform report, exactly `create`, `update`
+/// and `delete` as integers, equal to the CLI's add, change and destroy; over
+/// several inputs, their sums.
+#[test]
+fn gitlab_report_equals_the_cli_plan_line_and_sums_over_inputs() {
+    let mut compared = 0;
+    let mut sum = [0u64; 3];
+    let mut files = Vec::new();
+    for plan in &real_plans() {
+        let Ok(text) = std::fs::read_to_string(plan.with_file_name("plan-line.txt")) else { continue };
+        let Some((t, _)) = parse_plan_line(text.lines().next().unwrap_or("")) else { continue };
+        let out = planview(&["summary", "--format", "gitlab", &rel(plan)]);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", rel(plan), String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_valid("summary-gitlab.schema.json", &v, &rel(plan));
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["create", "delete", "update"], "{}: exactly the three keys", rel(plan));
+        let got = [&v["create"], &v["update"], &v["delete"]].map(|x| x.as_u64().expect("an integer"));
+        assert_eq!(got, [t[1], t[2], t[3]], "{}: the CLI said {:?}", rel(plan), text.trim());
+        for (s, g) in sum.iter_mut().zip(got) {
+            *s += g;
+        }
+        files.push(rel(plan));
+        compared += 1;
+    }
+    assert!(compared >= 10, "only {compared} fixtures had a Plan: line to compare");
+    let mut args = vec!["summary", "--format", "gitlab"];
+    args.extend(files.iter().map(String::as_str));
+    let out = planview(&args);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid("summary-gitlab.schema.json", &v, "several");
+    assert_eq!([&v["create"], &v["update"], &v["delete"]].map(|x| x.as_u64().unwrap()), sum, "the sums over the inputs");
+    assert!(sum.iter().any(|n| *n > 0), "the fixtures change something");
+}

@@ -2,6 +2,7 @@
 //! `json` to a `&mut dyn Write`. Shared pieces (style, colour, escaping) live here.
 
 pub mod checks;
+pub mod comment;
 pub mod diff;
 pub mod drift;
 pub mod fit;
@@ -28,6 +29,8 @@ pub enum Format {
     Table,
     Json,
     Markdown,
+    /// GitLab's `artifacts:reports:terraform` file (`summary` only).
+    Gitlab,
 }
 
 /// How to draw terminal text: colour on or off, and the width tables fit

@@ -68,7 +68,7 @@ struct JsonMany<'a, T: Serialize> {
 /// Write every input's report in `format`.
 pub fn write<T: Report>(w: &mut dyn Write, format: Format, items: &[PerFile<T>], style: &Style) -> io::Result<()> {
     match format {
-        Format::Json => {
+        Format::Json | Format::Gitlab => {
             let list: Vec<JsonItem<T>> = items
                 .iter()
                 .map(|i| match &i.result {

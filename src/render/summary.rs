@@ -563,6 +563,38 @@ pub fn json_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()>
     write_json(w, &JsonMany { files: list, total: sum(&ok, failed) })
 }
 
+// ---------------------------------------------------------------- gitlab
+
+/// GitLab's `artifacts:reports:terraform` file: what the merge-request widget
+/// reads (schemas/summary-gitlab.schema.json).
+#[derive(Debug, Default, Serialize, PartialEq, Eq)]
+pub struct GitlabReport {
+    pub create: u64,
+    pub update: u64,
+    pub delete: u64,
+}
+
+impl GitlabReport {
+    /// The CLI's add, change and destroy, summed over the plans read (a state
+    /// or an unreadable input adds nothing).
+    pub fn of(items: &[PerFile<Summary>]) -> GitlabReport {
+        let mut r = GitlabReport::default();
+        for i in items {
+            if let Ok(Summary::Plan(p)) = &i.result {
+                r.create += p.totals.add;
+                r.update += p.totals.change;
+                r.delete += p.totals.destroy;
+            }
+        }
+        r
+    }
+}
+
+/// `summary --format gitlab`: `{"create": N, "update": N, "delete": N}`.
+pub fn gitlab_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()> {
+    write_json(w, &GitlabReport::of(items))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -53,6 +53,8 @@ impl Cmd {
 pub fn run_raw(args: &[String], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_planview"));
     cmd.args(args).current_dir(root()).env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+    // `comment` writes to these when set (a test run inside GitHub Actions).
+    cmd.env_remove("GITHUB_STEP_SUMMARY").env_remove("GITHUB_OUTPUT");
     for (k, v) in env {
         cmd.env(k, v);
     }

@@ -20,6 +20,8 @@ pub fn planview_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
     use std::io::Write;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_planview"));
     cmd.args(args).current_dir(root()).env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+    // `comment` writes to these when set (a test run inside GitHub Actions).
+    cmd.env_remove("GITHUB_STEP_SUMMARY").env_remove("GITHUB_OUTPUT");
     cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("spawn planview");

@@ -641,7 +641,8 @@ fn check_one(g: &Generated, cmd: &Command, format: &str, file: &str) -> std::res
             return Err(format!("summary `actions` counts {listed} changes, the plan has {}", g.changes));
         }
     }
-    if cmd.name == "gate" {
+    // `comment` ends as the gate does.
+    if cmd.name == "gate" || cmd.name == "comment" {
         let want = if g.gate_fails { Outcome::Failed } else { Outcome::Success };
         if r.outcome != want {
             return Err(format!("{}: the default gate ended {:?}, expected {want:?}", r.what(), r.outcome));

@@ -1,0 +1,353 @@
+//! The run of `planview comment`: read each plan once ([`crate::query::review`]),
+//! judge it with the gate's policy, and print one markdown body within the
+//! platform's budget ([`crate::render::comment`]); write the job summary (the
+//! whole review, within 1 MiB) and the CI outputs (`name=value` lines).
+//!
+//! Secrets are masked by meaning where the review takes values from each
+//! input (as every command masks them); the body's own syntax (the hidden
+//! marker, `<details>`, code fences) is never touched.
+
+use crate::cli::{ColorArg, Config, Env, ReadArgs};
+use crate::error::{Error, InputError};
+use crate::input::Document;
+use crate::query::gate::{DriftPolicy, GateAction, Policy};
+use crate::query::review::{review, CiOutputs, Review};
+use crate::query::values::Visibility;
+use crate::render::comment::{body, BodyOptions, Platform, SUMMARY_MAX_BYTES};
+use crate::{each_input_with, mask, PerFile, Status};
+use clap::{Args, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+
+pub const EXAMPLES: &str = "\
+The body: the gate's verdict and policy first, the Plan: line(s) (a row per
+input when there are several), the changes grouped destructive-first with their
+reasons and `show`'s diffs in <details>, failing checks, relevant drift, output
+changes. It fits the platform's limit: when it would not, diffs of changes that
+change nothing go first, then the other diffs, then list rows, and a closing
+line says what was left out. It starts with a hidden marker,
+<!-- planview:ID -->, by which a poster finds and updates its own comment.
+
+Examples:
+  planview comment plan.json > comment.md
+  planview comment --platform gitlab --protect 'module.db' */plan.json
+  planview comment --skip-unchanged --outputs-file out.env --summary-file summary.md plan.json
+  (GitHub Actions: --summary-file and --outputs-file default to $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT)";
+
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  0  every plan passed, as `gate` (also: --skip-unchanged and nothing changes)
+  1  a plan broke a rule (the body says which)
+  2  usage error, unreadable policy or input (the body says which; never a pass)";
+
+/// `planview comment`: inputs, the policy flags (as `gate` takes them), and where the review goes.
+#[derive(Debug, Args)]
+pub struct CommentArgs {
+    /// Plan JSON files, or saved plans (`-` for stdin; stdin when none is given and it is piped).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+
+    /// Where the comment is posted: sets the budget to its limit on a comment
+    /// (github 65,536; gitlab 1,000,000; azure 150,000; bitbucket 32,768 bytes).
+    #[arg(long, value_enum, default_value_t = PlatformArg::Github)]
+    pub platform: PlatformArg,
+
+    /// The budget in bytes, whatever --platform says (at least 1024).
+    #[arg(long, value_name = "N", value_parser = parse_max_bytes)]
+    pub max_bytes: Option<usize>,
+
+    /// The hidden marker's ID (`<!-- planview:ID -->`; by default made of the input names).
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+
+    /// Print nothing (exit 0) when no input has changes and the gate passes.
+    #[arg(long)]
+    pub skip_unchanged: bool,
+
+    /// Append the whole review (without the comment's budget, within the job
+    /// summary's 1 MiB) to PATH; by default to $GITHUB_STEP_SUMMARY when it is set.
+    #[arg(long, value_name = "PATH")]
+    pub summary_file: Option<PathBuf>,
+
+    /// Append `name=value` lines (has_changes, has_resource_changes, destructive,
+    /// verdict, to_add, to_change, to_destroy, to_replace, to_import, to_move,
+    /// to_forget) to PATH; by default to $GITHUB_OUTPUT when it is set.
+    #[arg(long, value_name = "PATH")]
+    pub outputs_file: Option<PathBuf>,
+
+    /// Deny every change that does ACTION (repeatable), as `gate --deny`.
+    #[arg(long, value_name = "ACTION", value_parser = clap::builder::PossibleValuesParser::new(GateAction::NAMES))]
+    pub deny: Vec<String>,
+
+    /// Allow at most N changes that do ACTION per plan (repeatable), as `gate --max`.
+    #[arg(long, value_name = "ACTION=N", value_parser = parse_max)]
+    pub max: Vec<(GateAction, u64)>,
+
+    /// Addresses matching GLOB may not be destroyed or replaced (repeatable), as `gate --protect`.
+    #[arg(long, value_name = "GLOB")]
+    pub protect: Vec<String>,
+
+    /// Addresses matching GLOB may be destroyed or replaced (repeatable), as `gate --allow`.
+    #[arg(long, value_name = "GLOB")]
+    pub allow: Vec<String>,
+
+    /// Resources of TYPE may not be destroyed or replaced (repeatable), as `gate --protect-type`.
+    #[arg(long, value_name = "TYPE")]
+    pub protect_type: Vec<String>,
+
+    /// Failed or errored checks fail the gate.
+    #[arg(long)]
+    pub fail_on_checks: bool,
+
+    /// Let an errored plan pass.
+    #[arg(long)]
+    pub allow_errored: bool,
+
+    /// Let an incomplete plan pass.
+    #[arg(long)]
+    pub allow_incomplete: bool,
+
+    /// Drift does not fail the gate (the default; overrides a policy file).
+    #[arg(long, conflicts_with = "deny_drift")]
+    pub allow_drift: bool,
+
+    /// Any drift fails the gate.
+    #[arg(long)]
+    pub deny_drift: bool,
+
+    /// The plan's fingerprint must be this one, as `gate --expect-fingerprint`.
+    #[arg(long, value_name = "SHA256")]
+    pub expect_fingerprint: Option<String>,
+
+    /// A JSON policy file (schemas/gate-policy.schema.json); its rules add to the flags'.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlatformArg {
+    Github,
+    Gitlab,
+    Azure,
+    Bitbucket,
+}
+
+fn parse_max_bytes(s: &str) -> Result<usize, String> {
+    let min = crate::render::fit::MIN_MAX_BYTES;
+    match s.parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(format!("expected a number of bytes, at least {min}")),
+    }
+}
+
+fn parse_max(s: &str) -> Result<(GateAction, u64), String> {
+    let (a, n) = s.split_once('=').ok_or_else(|| format!("expected ACTION=N (e.g. replace=2), got `{s}`"))?;
+    let action = GateAction::parse(a.trim()).ok_or_else(|| format!("unknown action `{a}`; one of: {}", GateAction::NAMES.join(", ")))?;
+    let n = n.trim().parse::<u64>().map_err(|_| format!("`{n}` is not a count (a whole number, 0 or more)"))?;
+    Ok((action, n))
+}
+
+/// `comment`'s own settings, as plain data.
+#[derive(Debug, Clone)]
+pub struct CommentOptions {
+    pub policy: Policy,
+    pub policy_file: Option<PathBuf>,
+    pub max_bytes: usize,
+    /// The marker's ID, as given or made of the input names (made safe when rendered).
+    pub id: String,
+    pub skip_unchanged: bool,
+    pub summary_file: Option<PathBuf>,
+    pub outputs_file: Option<PathBuf>,
+}
+
+/// The config of `comment` (`bare` holds the defaults).
+pub fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String> {
+    use crate::glob::Glob;
+    let expect_fingerprint = match &a.expect_fingerprint {
+        Some(f) => {
+            let hex = f.strip_prefix("sha256:").unwrap_or_default();
+            if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err("--expect-fingerprint: expected sha256:<64 hex digits>, as `planview fingerprint` prints it".into());
+            }
+            Some(format!("sha256:{}", hex.to_ascii_lowercase()))
+        }
+        None => None,
+    };
+    let policy = Policy {
+        deny: a.deny.iter().map(|d| GateAction::parse(d).ok_or_else(|| format!("unknown action `{d}`"))).collect::<Result<_, _>>()?,
+        max: a.max.clone(),
+        protect: a.protect.iter().map(|g| Glob::new(g)).collect(),
+        allow: a.allow.iter().map(|g| Glob::new(g)).collect(),
+        protect_types: a.protect_type.iter().map(|g| Glob::new(g)).collect(),
+        fail_on_checks: a.fail_on_checks,
+        allow_errored: a.allow_errored,
+        allow_incomplete: a.allow_incomplete,
+        drift: if a.deny_drift {
+            Some(DriftPolicy::Deny)
+        } else if a.allow_drift {
+            Some(DriftPolicy::Allow)
+        } else {
+            None
+        },
+        expect_fingerprint,
+    };
+    let common = crate::cli::CommonArgs {
+        files: a.files,
+        format: crate::cli::FormatArg::Markdown,
+        color: ColorArg::Never,
+        show_sensitive: false,
+        width: None,
+        read: a.read,
+    };
+    let inputs = crate::cli::inputs_of(&common.files, env, "comment")?;
+    let id = a.id.clone().unwrap_or_else(|| inputs.iter().map(|s| s.name()).collect::<Vec<_>>().join(","));
+    let non_empty = |p: &Option<PathBuf>| p.clone().filter(|p| !p.as_os_str().is_empty());
+    let options = CommentOptions {
+        policy,
+        policy_file: a.policy,
+        max_bytes: a.max_bytes.unwrap_or(
+            match a.platform {
+                PlatformArg::Github => Platform::Github,
+                PlatformArg::Gitlab => Platform::Gitlab,
+                PlatformArg::Azure => Platform::Azure,
+                PlatformArg::Bitbucket => Platform::Bitbucket,
+            }
+            .max_bytes(),
+        ),
+        id,
+        skip_unchanged: a.skip_unchanged,
+        summary_file: non_empty(&a.summary_file).or_else(|| non_empty(&env.step_summary)),
+        outputs_file: non_empty(&a.outputs_file).or_else(|| non_empty(&env.github_output)),
+    };
+    Ok(Config {
+        inputs,
+        format: crate::render::Format::Markdown,
+        read: common.read.to_options(env),
+        max_bytes: options.max_bytes,
+        comment: Some(options),
+        ..bare
+    })
+}
+
+/// Append `text` to `path` (the job summary and `$GITHUB_OUTPUT` are appended to by every step).
+fn append(path: &std::path::Path, text: &str, what: &str) -> Result<(), Error> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| Error::Usage(format!("cannot write the {what} {}: {e}", crate::sanitize::line(&path.display().to_string()))))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| Error::Usage(format!("cannot write the {what} {}: {e}", crate::sanitize::line(&path.display().to_string()))))
+}
+
+/// `comment`: exit 0 when every plan passes, 1 when one breaks a rule, 2 when
+/// an input cannot be read (the body is printed in every case but a usage error).
+pub fn run_comment(config: &Config, out: &mut Vec<u8>) -> Result<Status, Error> {
+    let opts = config.comment.as_ref().ok_or_else(|| Error::Usage("comment: no options".into()))?;
+    let mut policy = opts.policy.clone();
+    if let Some(path) = &opts.policy_file {
+        policy.merge_file(&crate::load_policy(path)?);
+    }
+    let vis = Visibility { show_sensitive: false, masker: None };
+    let items: Vec<PerFile<Review>> = each_input_with(&config.inputs, &config.read, |doc, m| {
+        let fingerprint = match doc {
+            Document::Plan(p) if policy.expect_fingerprint.is_some() => Some(crate::compare::fingerprint_of(p, m)),
+            _ => None,
+        };
+        review(doc, &policy, &vis.with(m), fingerprint.as_deref())
+    });
+    let mut items: Vec<PerFile<Review>> = items
+        .into_iter()
+        .map(|mut i| {
+            if let Ok(r) = &mut i.result {
+                r.summary.file = i.file.clone();
+                r.verdict.file = i.file.clone();
+            }
+            i
+        })
+        .collect();
+    // Errors quote the input: every input's secrets are masked in them.
+    let mut masker = mask::Masker::default();
+    items.iter().for_each(|i| masker.merge(&i.masker));
+    let scrubber = masker.scrubber();
+    let scrub = |s: &str| String::from_utf8_lossy(&scrubber.scrub(s.as_bytes())).into_owned();
+    let errors: Vec<InputError> = items
+        .iter()
+        .filter_map(|i| i.result.as_ref().err())
+        .map(|e| InputError { message: scrub(&e.message), hint: e.hint.as_deref().map(scrub), ..e.clone() })
+        .collect();
+    let outputs = CiOutputs::of(&items);
+    let unchanged = errors.is_empty() && !outputs.has_changes && outputs.verdict == "pass";
+    let report = policy.describe();
+    // The same review twice: the comment within its budget, the job summary within 1 MiB.
+    let summary_body = opts.summary_file.as_ref().map(|_| {
+        let o =
+            BodyOptions { max_bytes: SUMMARY_MAX_BYTES, marker: None, whole: "`planview show` and `planview summary` on the plan".into() };
+        body(&mut items, &report, &o)
+    });
+    let whole = if opts.summary_file.is_some() {
+        "the job summary of this run".to_string()
+    } else {
+        "`planview comment --summary-file`, `planview show` on the plan".to_string()
+    };
+    let o = BodyOptions { max_bytes: opts.max_bytes, marker: Some(opts.id.clone()), whole };
+    if !(opts.skip_unchanged && unchanged) {
+        out.extend_from_slice(body(&mut items, &report, &o).as_bytes());
+    }
+    if let (Some(path), Some(text)) = (&opts.summary_file, summary_body) {
+        append(path, &text, "job summary")?;
+    }
+    if let Some(path) = &opts.outputs_file {
+        append(path, &outputs.lines(), "outputs file")?;
+    }
+    if !errors.is_empty() {
+        return Err(Error::Input(errors));
+    }
+    Ok(if outputs.verdict == "fail" { Status::Failed } else { Status::Success })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Cli;
+    use clap::{CommandFactory, Parser};
+
+    /// Every policy flag of `gate` is a flag of `comment` too (the flags are
+    /// declared twice: a flag added to `gate` fails here until `comment` takes it).
+    #[test]
+    fn comment_takes_every_policy_flag_of_gate() {
+        let longs = |name: &str| -> Vec<String> {
+            let root = Cli::command();
+            let sub = root.find_subcommand(name).expect("subcommand");
+            sub.get_arguments().filter_map(|a| a.get_long().map(str::to_string)).collect()
+        };
+        let comment = longs("comment");
+        let not_policy = ["format", "color", "width", "show-sensitive", "max-bytes"];
+        let missing: Vec<String> =
+            longs("gate").into_iter().filter(|l| !not_policy.contains(&l.as_str()) && !comment.contains(l)).collect();
+        assert!(missing.is_empty(), "`comment` lacks gate's {missing:?}");
+    }
+
+    #[test]
+    fn platform_sets_the_budget_and_max_bytes_overrides_it() {
+        let cfg = |args: &[&str]| {
+            let c = Cli::parse_from(args).into_config(&Env::default()).unwrap();
+            c.comment.unwrap()
+        };
+        assert_eq!(cfg(&["planview", "comment", "p.json"]).max_bytes, 65_536);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "gitlab", "p.json"]).max_bytes, 1_000_000);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "azure", "p.json"]).max_bytes, 150_000);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "bitbucket", "p.json"]).max_bytes, 32_768);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "gitlab", "--max-bytes", "2000", "p.json"]).max_bytes, 2_000);
+        let c = cfg(&["planview", "comment", "--deny", "create", "--protect", "db", "a.json", "b.json"]);
+        assert_eq!(c.id, "a.json,b.json");
+        assert!(c.policy.deny.contains(&GateAction::Create) && c.policy.protect.len() == 1);
+        let env = Env { step_summary: Some("/s".into()), github_output: Some("/o".into()), ..Default::default() };
+        let c = Cli::parse_from(["planview", "comment", "--outputs-file", "own", "p.json"]).into_config(&env).unwrap().comment.unwrap();
+        assert_eq!((c.summary_file, c.outputs_file), (Some(PathBuf::from("/s")), Some(PathBuf::from("own"))));
+        assert!(Cli::try_parse_from(["planview", "comment", "--max-bytes", "10", "p.json"]).is_err());
+    }
+}

@@ -1,0 +1,145 @@
+//! `comment`: everything a pull-request review says about one plan, from one
+//! reading of it: the summary, the gate's verdict, `show`'s diffs and the drift
+//! relevant to the plan.
+
+use crate::filter::Filter;
+use crate::input::Document;
+use crate::query::drift::{drift_plan, DriftEntry, DriftOptions};
+use crate::query::gate::{evaluate_with, PlanVerdict, Policy};
+use crate::query::show::{show_plan, OutputDiff, ResourceDiff, ShowOptions};
+use crate::query::summary::{summarize_plan, PlanSummary};
+use crate::query::values::Visibility;
+
+/// The review of one plan.
+#[derive(Debug)]
+pub struct Review {
+    pub summary: PlanSummary,
+    pub verdict: PlanVerdict,
+    /// `show`'s diff of each entry of `summary.resources`, in the same order
+    /// (`None` when the two lists do not line up, which they always should).
+    pub diffs: Vec<Option<ResourceDiff>>,
+    /// `show`'s output changes (no-ops left out).
+    pub outputs: Vec<OutputDiff>,
+    /// Drift relevant to this plan (as `planview drift` lists it by default).
+    pub drift: Vec<DriftEntry>,
+    /// Drifted objects left out as not relevant.
+    pub drift_hidden: u64,
+}
+
+impl Review {
+    /// True when the plan would change a resource (output-only changes do not count).
+    pub fn has_resource_changes(&self) -> bool {
+        let s = &self.summary;
+        !s.totals.is_empty() || s.moved > 0 || s.unrecognised > 0 || s.deferred > 0 || s.invocations > 0 || !s.unreadable.is_empty()
+    }
+}
+
+/// What a pipeline branches on (`--outputs-file`): over every input read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CiOutputs {
+    pub has_changes: bool,
+    /// Ignores output-only changes.
+    pub has_resource_changes: bool,
+    /// A managed resource would be destroyed (deleted, replaced, or a deposed object destroyed).
+    pub destructive: bool,
+    /// `pass`, `fail` or `error` (an input could not be read), as the gate says.
+    pub verdict: &'static str,
+    pub to_add: u64,
+    pub to_change: u64,
+    pub to_destroy: u64,
+    pub to_replace: u64,
+    pub to_import: u64,
+    pub to_move: u64,
+    pub to_forget: u64,
+}
+
+impl CiOutputs {
+    pub fn of(items: &[crate::PerFile<Review>]) -> CiOutputs {
+        let t = crate::query::gate::total(items.iter().map(|i| i.result.as_ref().ok().map(|r| &r.verdict)));
+        let mut o = CiOutputs { verdict: crate::query::gate::overall(&t), ..Default::default() };
+        for r in items.iter().filter_map(|i| i.result.as_ref().ok()) {
+            let (s, c) = (&r.summary, &r.verdict.counts);
+            o.has_changes |= s.has_changes;
+            o.has_resource_changes |= r.has_resource_changes();
+            o.destructive |= c.delete > 0;
+            o.to_add += s.totals.add;
+            o.to_change += s.totals.change;
+            o.to_destroy += s.totals.destroy;
+            o.to_replace += c.replace;
+            o.to_import += s.totals.import;
+            o.to_move += s.moved;
+            o.to_forget += s.totals.forget;
+        }
+        o
+    }
+
+    /// `name=value` lines, as `$GITHUB_OUTPUT` takes them.
+    pub fn lines(&self) -> String {
+        let pairs: [(&str, String); 11] = [
+            ("has_changes", self.has_changes.to_string()),
+            ("has_resource_changes", self.has_resource_changes.to_string()),
+            ("destructive", self.destructive.to_string()),
+            ("verdict", self.verdict.to_string()),
+            ("to_add", self.to_add.to_string()),
+            ("to_change", self.to_change.to_string()),
+            ("to_destroy", self.to_destroy.to_string()),
+            ("to_replace", self.to_replace.to_string()),
+            ("to_import", self.to_import.to_string()),
+            ("to_move", self.to_move.to_string()),
+            ("to_forget", self.to_forget.to_string()),
+        ];
+        pairs.iter().map(|(k, v)| format!("{k}={v}\n")).collect()
+    }
+}
+
+/// Why a state cannot be reviewed.
+pub const NOT_A_PLAN: &str = "this is a state, not a plan: `comment` reviews plans (`tofu show -json PLANFILE`)";
+
+/// Review `doc` against `policy`; `fingerprint` is the plan's, when the policy
+/// expects one. A state is refused, as the gate refuses it.
+pub fn review(doc: &Document<'_>, policy: &Policy, vis: &Visibility, fingerprint: Option<&str>) -> Result<Review, String> {
+    let Document::Plan(p) = doc else { return Err(NOT_A_PLAN.to_string()) };
+    let mut summary = summarize_plan(p);
+    summary.mask_inputs(vis);
+    let none = crate::mask::Masker::default();
+    let masker = vis.masker.filter(|_| !vis.show_sensitive).unwrap_or(&none);
+    let verdict = evaluate_with(p, policy, fingerprint, masker);
+    let show = show_plan(p, &ShowOptions::default(), vis);
+    let lined_up = show.resources.len() == summary.resources.len()
+        && show.resources.iter().zip(&summary.resources).all(|(d, e)| d.address == e.address && d.deposed == e.deposed);
+    let diffs = if lined_up { show.resources.into_iter().map(Some).collect() } else { summary.resources.iter().map(|_| None).collect() };
+    let filter = Filter::default();
+    let drift = drift_plan(p, &DriftOptions { filter: &filter, all: false }, vis);
+    Ok(Review { summary, verdict, diffs, outputs: show.outputs, drift: drift.entries, drift_hidden: drift.hidden })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::parse;
+
+    #[test]
+    fn diffs_line_up_with_the_summary_and_states_are_refused() {
+        let doc = parse(
+            "p",
+            br#"{"format_version":"1.2","resource_changes":[
+              {"address":"a.b","mode":"managed","type":"a","name":"b","change":{"actions":["update"],"before":{"x":1},"after":{"x":2}}},
+              {"address":"a.n","mode":"managed","type":"a","name":"n","change":{"actions":["no-op"],"before":{"x":1},"after":{"x":1}}},
+              {"address":"a.c","mode":"managed","type":"a","name":"c","change":{"actions":["delete"],"before":{"x":1},"after":null}}],
+              "output_changes":{"o":{"actions":["create"],"before":null,"after":"v"}}}"#,
+        )
+        .unwrap();
+        let r = review(&doc, &Policy::default(), &Visibility::default(), None).unwrap();
+        let addrs: Vec<&str> = r.diffs.iter().map(|d| d.as_ref().unwrap().address.as_str()).collect();
+        assert_eq!(addrs, ["a.b", "a.c"]);
+        assert_eq!(r.verdict.verdict, "fail", "the default rule denies the delete");
+        assert!(r.has_resource_changes());
+        assert_eq!(r.outputs.len(), 1);
+        let only_outputs =
+            parse("p", br#"{"format_version":"1.2","output_changes":{"o":{"actions":["create"],"before":null,"after":"v"}}}"#).unwrap();
+        let r = review(&only_outputs, &Policy::default(), &Visibility::default(), None).unwrap();
+        assert!(r.summary.has_changes && !r.has_resource_changes(), "output-only changes are not resource changes");
+        let state = parse("s", br#"{"format_version":"1.0","values":{"root_module":{}}}"#).unwrap();
+        assert!(review(&state, &Policy::default(), &Visibility::default(), None).unwrap_err().contains("state"));
+    }
+}

@@ -1,0 +1,590 @@
+//! Renders `comment`: one markdown body for a pull-request (or merge-request)
+//! review within one byte budget: the verdict first, then the `Plan:` line(s),
+//! the changes grouped destructive-first with `show`'s diffs in `<details>`,
+//! failing checks, relevant drift and outputs. When the whole does not fit,
+//! the least important parts go first (diffs of changes that change nothing,
+//! then the other diffs, then list rows), and a closing note says what was
+//! left out and where the whole is.
+
+use super::{md_cell, md_code};
+use crate::mask::Masker;
+use crate::query::gate::{overall, total, GateTotal, PolicyReport};
+use crate::query::review::Review;
+use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
+use crate::query::summary::{PlanSummary, ResourceEntry, Totals};
+use crate::render::gate::{rule_name, verdict_line};
+use crate::render::summary::{action_words, details, INCOMPLETE_BANNER};
+use crate::PerFile;
+
+/// The job summary's limit (GitHub: 1 MiB per step).
+pub const SUMMARY_MAX_BYTES: usize = 1_048_576;
+
+/// Where the comment is posted: each platform's limit on a comment body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Platform {
+    #[default]
+    Github,
+    Gitlab,
+    Azure,
+    Bitbucket,
+}
+
+impl Platform {
+    /// The largest body the platform takes, in bytes (its limits are in
+    /// characters; bytes are never fewer).
+    pub fn max_bytes(self) -> usize {
+        match self {
+            Platform::Github => 65_536,
+            Platform::Gitlab => 1_000_000,
+            Platform::Azure => 150_000,
+            Platform::Bitbucket => 32_768,
+        }
+    }
+}
+
+/// How one body is made.
+#[derive(Debug, Clone)]
+pub struct BodyOptions {
+    pub max_bytes: usize,
+    /// The hidden marker's ID (`<!-- planview:ID -->` first), if any.
+    pub marker: Option<String>,
+    /// Where the whole review is, for the closing note when parts are left out.
+    pub whole: String,
+}
+
+/// The marker ID made of `raw` (an `--id`, or the input names): letters,
+/// digits and `._/,:=+-` kept, anything else `_`, never `--` (which would end
+/// the HTML comment), at most 128 bytes.
+pub fn marker_id(raw: &str) -> String {
+    let mut id: String = raw.chars().map(|c| if c.is_ascii_alphanumeric() || "._/,:=+-".contains(c) { c } else { '_' }).take(128).collect();
+    while id.contains("--") {
+        id = id.replace("--", "-");
+    }
+    let id = id.trim_matches('-').to_string();
+    if id.is_empty() {
+        "default".into()
+    } else {
+        id
+    }
+}
+
+/// The marker line a poster looks for.
+pub fn marker_line(id: &str) -> String {
+    format!("<!-- planview:{} -->\n", marker_id(id))
+}
+
+// ---------------------------------------------------------------- parts
+
+/// What a list holds, by how soon it is left out (earliest first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    /// Diffs of changes that change nothing (moves, imports, reads).
+    Unchanged,
+    Diff,
+    Row,
+}
+
+/// A list of items that may be left out one by one (from its end); a list
+/// none of whose items is kept is left out whole, `open` and `close` too.
+#[derive(Debug, Clone)]
+struct List {
+    open: String,
+    items: Vec<String>,
+    close: String,
+    kind: Kind,
+    /// Lists of the same kind go least important first.
+    importance: usize,
+}
+
+#[derive(Debug, Clone)]
+enum Part {
+    /// Always kept (the marker, verdict, `Plan:` lines, headings, errors).
+    Keep(String),
+    List(List),
+}
+
+/// Action groups, most destructive first (an unrecognised action list comes before them all).
+const GROUPS: &[(&str, &str)] = &[
+    ("replace", "Replace"),
+    ("delete", "Destroy"),
+    ("forget+create", "Forget, then create"),
+    ("forget", "Forget (removed from the state, not destroyed)"),
+    ("update", "Update in-place"),
+    ("create", "Create"),
+    ("read", "Read"),
+    ("no-op", "Move or import only (no change)"),
+];
+
+/// The group of an action key: 0 for unrecognised, then GROUPS in order.
+fn group_of(action: &str) -> usize {
+    GROUPS.iter().position(|(k, _)| *k == action).map_or(0, |i| i + 1)
+}
+
+fn group_title(g: usize) -> &'static str {
+    if g == 0 {
+        "Unrecognised actions"
+    } else {
+        GROUPS[g - 1].1
+    }
+}
+
+/// Changes that change nothing: their diffs are the first to go.
+fn unchanged_group(g: usize) -> bool {
+    g > 0 && matches!(GROUPS[g - 1].0, "read" | "no-op")
+}
+
+/// Higher is kept longer: the more destructive, the more important.
+fn importance(g: usize) -> usize {
+    GROUPS.len() + 1 - g
+}
+
+fn resource_row(r: &ResourceEntry) -> String {
+    format!("| {} | {} | {} |\n", md_cell(&action_words(r)), md_code(&r.address), md_cell(&details(r).join("; ")))
+}
+
+/// `show`'s markdown of one resource (or of the output changes), without
+/// `show`'s own heading; a single diff longer than `cap` is cut short by `show`.
+/// What is rendered is lent to `show` and put back.
+fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, cap: usize) -> String {
+    let report = ShowReport {
+        file: String::new(),
+        format_version: String::new(),
+        terraform_version: None,
+        errored: false,
+        resources: resource.take().into_iter().collect(),
+        outputs: std::mem::take(outputs),
+        hidden_noop: 0,
+        filtered_out: 0,
+    };
+    let mut buf = Vec::new();
+    let items = [PerFile { file: String::new(), result: Ok(report), masker: Masker::default() }];
+    let written = crate::render::show::markdown_out(&mut buf, &items, cap);
+    let [PerFile { result: Ok(mut report), .. }] = items else { return String::new() };
+    *resource = report.resources.pop();
+    *outputs = report.outputs;
+    if written.is_err() {
+        return String::new();
+    }
+    let s = String::from_utf8_lossy(&buf).into_owned();
+    match s.split_once("\n\n") {
+        Some((head, rest)) if head.starts_with("### ") => rest.to_string(),
+        _ => s,
+    }
+}
+
+fn policy_md(policy: &PolicyReport) -> String {
+    let rules: Vec<String> = policy
+        .rules
+        .iter()
+        .map(|r| if policy.default_rule && r == "deny delete" { format!("{} (default)", md_code(r)) } else { md_code(rule_name(r)) })
+        .collect();
+    let mut s = format!("Policy: {}", rules.join(" · "));
+    if !policy.allow.is_empty() {
+        s.push_str(&format!(
+            "; may be destroyed or replaced (--allow): {}",
+            policy.allow.iter().map(|a| md_code(a)).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    s.push('\n');
+    s
+}
+
+fn banners(p: &PlanSummary) -> String {
+    let mut s = String::new();
+    if p.errored {
+        s.push_str(
+            "\n> [!CAUTION]\n> **This plan errored** and cannot be applied. Only the changes planned before the error are listed.\n",
+        );
+    }
+    if p.incomplete && !p.errored {
+        s.push_str(&format!("\n> [!CAUTION]\n> {}\n", md_cell(INCOMPLETE_BANNER.trim_start_matches("!! "))));
+    }
+    for u in &p.unreadable {
+        s.push_str(&format!("\n> [!CAUTION]\n> planview could not read {}\n", md_cell(u)));
+    }
+    if p.unrecognised > 0 {
+        s.push_str(&format!(
+            "\n> [!WARNING]\n> {} change(s) have action lists planview does not recognise; they are not in the totals.\n",
+            p.unrecognised
+        ));
+    }
+    s
+}
+
+/// The parts of one input's review (after the verdict): its changes by
+/// group with their diffs, failing checks, relevant drift, outputs.
+fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
+    let Review { summary: p, diffs, outputs, drift, drift_hidden, .. } = r;
+    let drift_hidden = *drift_hidden;
+    if let Some(a) = &p.actions_line {
+        parts.push(Part::Keep(format!("\n{}\n", md_cell(a))));
+    }
+    if p.deferred > 0 {
+        parts.push(Part::Keep(format!("\n{} change(s) deferred to a later plan (not in the Plan line).\n", p.deferred)));
+    }
+    // Failing checks, right after the verdict: they may be why it failed.
+    let checks: Vec<String> = p
+        .failing_checks
+        .iter()
+        .map(|c| format!("- **{}** {}: {}\n", md_cell(&c.status), md_code(&c.address), md_cell(&c.problem)))
+        .collect();
+    if !checks.is_empty() {
+        parts.push(Part::List(List {
+            open: format!("\n**Failing checks ({})**\n\n", checks.len()),
+            items: checks,
+            close: String::new(),
+            kind: Kind::Row,
+            importance: GROUPS.len() + 2,
+        }));
+    }
+    // Changes, grouped destructive-first; each group's diffs in `<details>`.
+    type Member<'r> = (&'r ResourceEntry, &'r mut Option<ResourceDiff>);
+    let mut groups: Vec<(usize, Vec<Member>)> = Vec::new();
+    let mut entries: Vec<Member> = p.resources.iter().zip(diffs.iter_mut()).collect();
+    entries.sort_by_key(|(e, _)| group_of(&e.action));
+    for (e, d) in entries {
+        let g = group_of(&e.action);
+        match groups.last_mut() {
+            Some((last, v)) if *last == g => v.push((e, d)),
+            _ => groups.push((g, vec![(e, d)])),
+        }
+    }
+    for (g, members) in groups {
+        let title = group_title(g);
+        let rows: Vec<String> = members.iter().map(|(e, _)| resource_row(e)).collect();
+        parts.push(Part::List(List {
+            open: format!("\n**{title}** ({})\n\n| action | address | details |\n|---|---|---|\n", rows.len()),
+            items: rows,
+            close: String::new(),
+            kind: Kind::Row,
+            importance: importance(g),
+        }));
+        let diffs: Vec<String> =
+            members.into_iter().filter(|(_, d)| d.is_some()).map(|(_, d)| show_md(d, &mut Vec::new(), diff_cap)).collect();
+        if !diffs.is_empty() {
+            parts.push(Part::List(List {
+                open: format!("\n<details><summary>Diffs: {} ({})</summary>\n\n", title.to_lowercase(), diffs.len()),
+                items: diffs,
+                close: "</details>\n".into(),
+                kind: if unchanged_group(g) { Kind::Unchanged } else { Kind::Diff },
+                importance: importance(g),
+            }));
+        }
+    }
+    if !drift.is_empty() || drift_hidden > 0 {
+        let rows: Vec<String> = drift.iter().map(|d| format!("| {} | {} |\n", md_code(&d.address), md_cell(&d.words))).collect();
+        let hidden = if drift_hidden > 0 {
+            format!("\n{drift_hidden} more drifted object(s) not relevant to this plan (`planview drift --all` lists them).\n")
+        } else {
+            String::new()
+        };
+        if rows.is_empty() {
+            parts.push(Part::Keep(hidden));
+        } else {
+            parts.push(Part::List(List {
+                open: format!(
+                    "\n**Changed outside of Terraform/OpenTofu, relevant to this plan** ({})\n\n| address | what |\n|---|---|\n",
+                    rows.len()
+                ),
+                items: rows,
+                close: hidden,
+                kind: Kind::Row,
+                importance: 0,
+            }));
+        }
+    }
+    if !outputs.is_empty() {
+        let n = outputs.len();
+        parts.push(Part::List(List {
+            open: format!("\n<details><summary>Output changes ({n})</summary>\n\n"),
+            items: vec![show_md(&mut None, outputs, diff_cap)],
+            close: "</details>\n".into(),
+            kind: Kind::Diff,
+            importance: 0,
+        }));
+    }
+}
+
+/// Every part of the body, in order (not yet scrubbed or fitted).
+fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usize) -> Vec<Part> {
+    let t: GateTotal = total(items.iter().map(|i| i.result.as_ref().ok().map(|r| &r.verdict)));
+    let icon = match overall(&t) {
+        "pass" => ":white_check_mark:",
+        "fail" => ":x:",
+        _ => ":warning:",
+    };
+    let mut parts = vec![Part::Keep(format!("## {icon} planview: {}\n\n{}", verdict_line(&t), policy_md(policy)))];
+    let mut errors = String::new();
+    for i in items.iter() {
+        if let Err(e) = &i.result {
+            let hint = e.hint.as_deref().map(|h| format!(" (hint: {})", md_cell(h))).unwrap_or_default();
+            errors.push_str(&format!(
+                "\n> [!WARNING]\n> {} could not be read: {}: {}{hint}\n",
+                md_code(&i.file),
+                md_cell(&e.location()),
+                md_cell(&e.message)
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        parts.push(Part::Keep(errors));
+    }
+    let many = items.len() > 1;
+    if many {
+        let mut sum = Totals::default();
+        items.iter().filter_map(|i| i.result.as_ref().ok()).for_each(|r| sum.add_assign(&r.summary.totals));
+        parts.push(Part::Keep(format!("\n**Total over {} inputs — {}**\n", items.len(), md_cell(&sum.plan_line()))));
+        parts.push(Part::List(List {
+            open: "\n| plan | verdict | plan line | violations |\n|---|---|---|---:|\n".into(),
+            items: items
+                .iter()
+                .map(|i| match &i.result {
+                    Ok(r) => format!(
+                        "| {} | {} | {} | {} |\n",
+                        md_code(&i.file),
+                        if r.verdict.passed() { ":white_check_mark: pass" } else { ":x: fail" },
+                        md_cell(&r.summary.plan_line),
+                        r.verdict.violations.len()
+                    ),
+                    Err(_) => format!("| {} | :warning: error | could not be read | - |\n", md_code(&i.file)),
+                })
+                .collect(),
+            close: String::new(),
+            kind: Kind::Row,
+            importance: usize::MAX,
+        }));
+    }
+    if let [PerFile { result: Ok(r), .. }] = &*items {
+        parts.push(Part::Keep(format!("\n**{}**\n{}", md_cell(&r.summary.plan_line), banners(&r.summary))));
+    }
+    // Violations of the plan as a whole first; those of one change repeat a
+    // row of the changes below, so they are the first rows to go.
+    let mut violations: Vec<(bool, String)> = items
+        .iter()
+        .filter_map(|i| i.result.as_ref().ok().map(|r| (&i.file, r)))
+        .flat_map(|(file, r)| {
+            r.verdict.violations.iter().map(move |x| {
+                let plan = if many { format!("{} | ", md_code(file)) } else { String::new() };
+                let row = format!(
+                    "| {plan}{} | {} | {} | {} |\n",
+                    md_code(rule_name(&x.rule)),
+                    x.address.as_deref().map(md_code).unwrap_or_else(|| "-".into()),
+                    md_cell(&x.action),
+                    md_cell(&x.reason)
+                );
+                (x.address.is_some(), row)
+            })
+        })
+        .collect();
+    violations.sort_by_key(|(tied, _)| *tied);
+    let violations: Vec<String> = violations.into_iter().map(|(_, row)| row).collect();
+    if !violations.is_empty() {
+        let (head, rule) = if many { ("| plan ", "|---") } else { ("", "") };
+        parts.push(Part::List(List {
+            open: format!(
+                "\n**Violations ({})**\n\n{head}| rule | address | action | reason |\n{rule}|---|---|---|---|\n",
+                violations.len()
+            ),
+            items: violations,
+            close: String::new(),
+            kind: Kind::Row,
+            importance: 0,
+        }));
+    }
+    for i in items.iter_mut() {
+        let Ok(r) = &mut i.result else { continue };
+        if many {
+            parts.push(Part::Keep(format!("\n### {} — {}\n{}", md_code(&i.file), md_cell(&r.summary.plan_line), banners(&r.summary))));
+        }
+        review_parts(&mut parts, r, diff_cap);
+    }
+    parts
+}
+
+// ---------------------------------------------------------------- fitting
+
+fn note(max: usize, diffs: (usize, usize), rows: (usize, usize), whole: &str) -> String {
+    format!(
+        "\n> [!NOTE]\n> Trimmed to fit {max} bytes: left out {} of {} diffs and {} of {} list rows (the least important first). The whole review: {whole}.\n",
+        diffs.0, diffs.1, rows.0, rows.1
+    )
+}
+
+fn cut_note(max: usize, whole: &str) -> String {
+    format!("\n> [!NOTE]\n> Cut short to fit {max} bytes. The whole review: {whole}.\n")
+}
+
+/// Join the parts within `max` bytes (see the module doc). The result is
+/// never longer than `max` (for `max` of at least [`crate::render::fit::MIN_MAX_BYTES`])
+/// and every `<details>` and code fence in it is closed.
+fn fit(head: &str, parts: &[Part], max: usize, whole: &str) -> String {
+    let size = |l: &List, kept: usize| {
+        if kept == 0 {
+            0
+        } else {
+            l.open.len() + l.close.len() + l.items[..kept].iter().map(String::len).sum::<usize>()
+        }
+    };
+    let lists: Vec<Option<&List>> = parts.iter().map(|p| if let Part::List(l) = p { Some(l) } else { None }).collect();
+    let keeps: usize = parts.iter().map(|p| if let Part::Keep(s) = p { s.len() } else { 0 }).sum();
+    let mut kept: Vec<usize> = lists.iter().map(|l| l.map_or(0, |l| l.items.len())).collect();
+    let mut total = head.len() + keeps + lists.iter().zip(&kept).map(|(l, k)| l.map_or(0, |l| size(l, *k))).sum::<usize>();
+    let assemble = |kept: &[usize]| {
+        let mut out = String::with_capacity(max);
+        out.push_str(head);
+        for (i, p) in parts.iter().enumerate() {
+            match p {
+                Part::Keep(s) => out.push_str(s),
+                Part::List(l) if kept[i] > 0 => {
+                    out.push_str(&l.open);
+                    l.items[..kept[i]].iter().for_each(|s| out.push_str(s));
+                    out.push_str(&l.close);
+                }
+                Part::List(_) => {}
+            }
+        }
+        out
+    };
+    if total <= max {
+        return assemble(&kept);
+    }
+    let count = |pick: &dyn Fn(Kind) -> bool| -> usize { lists.iter().flatten().filter(|l| pick(l.kind)).map(|l| l.items.len()).sum() };
+    let all_diffs = count(&|k| k != Kind::Row);
+    let all_rows = count(&|k| k == Kind::Row);
+    let reserve = note(max, (all_diffs, all_diffs), (all_rows, all_rows), whole).len().max(cut_note(max, whole).len());
+    let budget = max.saturating_sub(reserve);
+    // Every item, the first to go first.
+    let mut order: Vec<(Kind, usize, std::cmp::Reverse<usize>, std::cmp::Reverse<usize>)> = Vec::new();
+    for (i, l) in lists.iter().enumerate() {
+        if let Some(l) = l {
+            for j in 0..l.items.len() {
+                order.push((l.kind, l.importance, std::cmp::Reverse(i), std::cmp::Reverse(j)));
+            }
+        }
+    }
+    order.sort();
+    for (_, _, std::cmp::Reverse(i), std::cmp::Reverse(j)) in order {
+        if total <= budget {
+            break;
+        }
+        let Some(l) = lists[i] else { continue };
+        debug_assert_eq!(kept[i], j + 1, "items go from the end of their list");
+        total -= l.items[j].len();
+        kept[i] -= 1;
+        if kept[i] == 0 {
+            total -= l.open.len() + l.close.len();
+        }
+    }
+    if total <= budget {
+        let left = |pick: &dyn Fn(Kind) -> bool| -> usize {
+            lists.iter().zip(&kept).filter_map(|(l, k)| l.filter(|l| pick(l.kind)).map(|l| l.items.len() - k)).sum()
+        };
+        let mut out = assemble(&kept);
+        out.push_str(&note(max, (left(&|k| k != Kind::Row), all_diffs), (left(&|k| k == Kind::Row), all_rows), whole));
+        return out;
+    }
+    // Even what is always kept does not fit: cut it at a line end (it holds
+    // no `<details>` and no code fence; every list is left out by now).
+    let text = assemble(&kept);
+    let mut end = budget.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let end = text[..end].rfind('\n').map_or(0, |i| i + 1).max(head.len().min(end));
+    let mut out = text[..end].to_string();
+    out.push_str(&cut_note(max, whole));
+    out
+}
+
+/// The body: the parts of every input's review (secrets were masked where the
+/// review took values from the input), fitted within `opts.max_bytes`.
+pub fn body(items: &mut [PerFile<Review>], policy: &PolicyReport, opts: &BodyOptions) -> String {
+    // One diff never takes more than a quarter of the budget (`show` cuts it short).
+    let diff_cap = (opts.max_bytes / 4).clamp(crate::render::fit::MIN_MAX_BYTES, 65_536);
+    let parts: Vec<Part> = parts_of(items, policy, diff_cap);
+    // The marker is planview's own: never masked.
+    let head = opts.marker.as_deref().map(marker_line).unwrap_or_default();
+    fit(&head, &parts, opts.max_bytes, &opts.whole)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(kind: Kind, importance: usize, n: usize, width: usize) -> Part {
+        Part::List(List {
+            open: "<details><summary>x</summary>\n\n```diff\n".into(),
+            items: (0..n).map(|i| format!("{i:05}{}\n", "y".repeat(width))).collect(),
+            close: "```\n</details>\n".into(),
+            kind,
+            importance,
+        })
+    }
+
+    #[test]
+    fn marker_ids_cannot_end_the_comment() {
+        assert_eq!(marker_id("infra/prod/plan.json"), "infra/prod/plan.json");
+        assert_eq!(marker_id("a --> <script>"), "a_-___script_");
+        assert!(!marker_id("x---->y").contains("--"));
+        assert_eq!(marker_id("<stdin>"), "_stdin_");
+        assert_eq!(marker_id(""), "default");
+        assert_eq!(marker_line("a b"), "<!-- planview:a_b -->\n");
+    }
+
+    #[test]
+    fn the_least_important_go_first_and_the_note_says_so() {
+        let parts = vec![
+            Part::Keep("## verdict\n".into()),
+            list(Kind::Row, 5, 40, 20),
+            list(Kind::Diff, 5, 40, 20),
+            list(Kind::Unchanged, 9, 40, 20),
+        ];
+        // Room for every row and some diffs: the unchanged ones go first.
+        let s = fit("<!-- planview:x -->\n", &parts, 2_500, "the job summary");
+        assert!(s.len() <= 2_500, "{}", s.len());
+        assert!(s.starts_with("<!-- planview:x -->\n## verdict\n"));
+        assert!(s.contains("left out 38 of 80 diffs and 0 of 40 list rows"), "{s}");
+        assert!(s.contains("The whole review: the job summary."));
+        assert_eq!(s.matches("<details>").count(), 3, "every list keeps some items");
+        assert_eq!(s.matches("00039").count(), 2, "the rows and the diffs of changes that change something are whole");
+        // Less room: every diff goes before any row.
+        let s = fit("", &parts, 1_200, "w");
+        assert!(s.len() <= 1_200, "{}", s.len());
+        assert!(s.contains("left out 80 of 80 diffs and "), "{s}");
+        assert!(!s.contains("and 0 of 40 list rows") && s.contains("<details>"), "{s}");
+        assert_eq!(s.matches("<details>").count(), s.matches("</details>").count());
+        let whole = fit("", &parts, 1_000_000, "w");
+        assert!(!whole.contains("[!NOTE]"));
+    }
+
+    #[test]
+    fn keeps_too_long_are_cut_at_a_line_end() {
+        let parts = vec![Part::Keep("k\n".repeat(3_000)), list(Kind::Row, 1, 10, 10)];
+        let s = fit("<!-- planview:x -->\n", &parts, 1_024, "w");
+        assert!(s.len() <= 1_024 && s.starts_with("<!-- planview:x -->\n") && s.contains("Cut short"), "{s}");
+        assert!(!s.contains("<details>"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_longer_than_the_budget_and_always_balanced(
+            keeps in proptest::collection::vec(0usize..400, 1..5),
+            lists in proptest::collection::vec((0usize..3, 0usize..10, 0usize..300, 1usize..300), 0..8),
+            max in 1_024usize..40_000,
+        ) {
+            let mut parts = Vec::new();
+            for (i, k) in keeps.iter().enumerate() {
+                parts.push(Part::Keep(format!("{}\n", "k".repeat(*k))));
+                for (kind, imp, n, w) in lists.iter().skip(i * 2).take(2) {
+                    let kind = [Kind::Unchanged, Kind::Diff, Kind::Row][*kind];
+                    parts.push(list(kind, *imp, *n, *w));
+                }
+            }
+            let s = fit("<!-- planview:p -->\n", &parts, max, "the job summary");
+            proptest::prop_assert!(s.len() <= max, "{} > {}", s.len(), max);
+            proptest::prop_assert!(s.starts_with("<!-- planview:p -->\n"));
+            proptest::prop_assert_eq!(s.matches("<details>").count(), s.matches("</details>").count());
+            proptest::prop_assert_eq!(s.lines().filter(|l| l.starts_with("```")).count() % 2, 0);
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! `planview comment`: the body never exceeds its budget and stays balanced
+//! (every `<details>` and code fence closed) on large plans, the marker comes
+//! first, `--skip-unchanged`, the job summary and the CI outputs, exit codes as
+//! `gate`'s.
+
+mod common;
+use common::*;
+use serde_json::{json, Value};
+
+#[allow(dead_code)]
+#[path = "../examples/gen_plan.rs"]
+mod gen_plan;
+
+/// A plan with `n` resource changes of every kind, each with a few attributes
+/// (some sensitive), and drift and output changes.
+fn plan_with(n: usize) -> Value {
+    let actions: [&[&str]; 6] = [&["create"], &["update"], &["delete"], &["delete", "create"], &["create", "delete"], &["no-op"]];
+    let changes: Vec<Value> = (0..n)
+        .map(|i| {
+            let a = actions[i % actions.len()];
+            let before = if a == ["create"] { Value::Null } else { json!({"name": format!("r{i}"), "size": i, "tags": {"team": "core", "n": i}}) };
+            let after = if a == ["delete"] {
+                Value::Null
+            } else {
+                json!({"name": format!("r{i}-new"), "size": i + 1, "tags": {"team": "core", "n": i + 1}, "password": format!("pw-secret-{i:06}")})
+            };
+            let mut rc = json!({
+                "address": format!("aws_instance.r{i}"), "mode": "managed", "type": "aws_instance", "name": format!("r{i}"),
+                "provider_name": "registry.terraform.io/hashicorp/aws",
+                "change": {"actions": a, "before": before, "after": after, "after_unknown": {}, "before_sensitive": {}, "after_sensitive": {"password": true}}
+            });
+            if a == ["no-op"] {
+                rc["previous_address"] = json!(format!("aws_instance.old{i}"));
+                rc["change"]["after"] = rc["change"]["before"].clone();
+                rc["change"]["after_sensitive"] = json!({});
+            }
+            if a.len() == 2 {
+                rc["action_reason"] = json!("replace_because_cannot_update");
+                rc["change"]["replace_paths"] = json!([["name"]]);
+            }
+            rc
+        })
+        .collect();
+    json!({
+        "format_version": "1.2", "terraform_version": "1.11.4", "applyable": true, "complete": true, "errored": false,
+        "resource_changes": changes,
+        "resource_drift": [{"address": "aws_instance.r1", "mode": "managed", "type": "aws_instance", "name": "r1",
+            "change": {"actions": ["update"], "before": {"size": 0}, "after": {"size": 9}}}],
+        "output_changes": {"ip": {"actions": ["create"], "before": null, "after": "10.0.0.1", "after_unknown": false}}
+    })
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("planview-comment-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The checks every body passes: within `max`, the marker first, every
+/// `<details>` and fence closed, and a note when something was left out.
+fn check_body(body: &str, max: usize, what: &str) {
+    assert!(body.len() <= max, "{what}: {} bytes, over the budget of {max}", body.len());
+    assert!(body.starts_with("<!-- planview:"), "{what}: the marker comes first");
+    assert_eq!(body.matches("<details>").count(), body.matches("</details>").count(), "{what}: <details> balanced");
+    let fences = body.lines().filter(|l| l.trim_start().starts_with("```")).count();
+    assert_eq!(fences % 2, 0, "{what}: every code fence closed");
+    assert!(!body.contains("pw-secret-"), "{what}: a sensitive value printed");
+}
+
+#[test]
+fn ten_thousand_changes_fit_every_budget_and_stay_balanced() {
+    let dir = scratch("10k");
+    let file = dir.join("plan.json");
+    std::fs::write(&file, serde_json::to_vec(&plan_with(10_000)).unwrap()).unwrap();
+    let file = file.to_string_lossy().to_string();
+    let summary = dir.join("summary.md");
+    for (flags, max) in [
+        (vec!["--platform", "bitbucket"], 32_768),
+        (vec![], 65_536),
+        (vec!["--max-bytes", "1024"], 1_024),
+        (vec!["--max-bytes", "5000"], 5_000),
+    ] {
+        let mut args = vec!["comment", "--summary-file", summary.to_str().unwrap()];
+        args.extend(flags.iter().copied());
+        args.push(&file);
+        let out = planview(&args);
+        assert_eq!(out.status.code(), Some(1), "the default gate fails on deletes: {}", String::from_utf8_lossy(&out.stderr));
+        let body = String::from_utf8(out.stdout).unwrap();
+        check_body(&body, max, &format!("{flags:?}"));
+        assert!(body.contains("> [!NOTE]\n> Trimmed to fit") || body.contains("Cut short"), "{flags:?}: says what was left out");
+        assert!(body.contains("The whole review: the job summary of this run."), "{flags:?}");
+        if max >= 5_000 {
+            assert!(body.contains("Plan: 5000 to add, 1667 to change, 5000 to destroy."), "{flags:?}: the Plan: line is always kept");
+        }
+        let s = std::fs::read_to_string(&summary).unwrap();
+        assert!(s.len() <= 1_048_576 && s.len() > 900_000, "the job summary uses its 1 MiB: {}", s.len());
+        assert_eq!(s.matches("<details>").count(), s.matches("</details>").count());
+        assert!(!s.contains("<!-- planview:"), "no marker in the job summary");
+        std::fs::remove_file(&summary).unwrap();
+    }
+    // Destructive first: the replacements and deletes are listed before the updates.
+    let out = planview(&["comment", "--max-bytes", "100000000", &file]);
+    let body = String::from_utf8(out.stdout).unwrap();
+    assert!(!body.contains("[!NOTE]"), "a budget large enough leaves nothing out");
+    let at = |s: &str| body.find(s).unwrap_or(usize::MAX);
+    assert!(at("**Replace**") < at("**Destroy**") && at("**Destroy**") < at("**Update in-place**"), "{body}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_benchmark_plan_fits_the_budget() {
+    let dir = scratch("bench");
+    let file = dir.join("plan.json");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
+    gen_plan::generate(&mut f, 8 << 20, 7).unwrap();
+    drop(f);
+    let file = file.to_string_lossy().to_string();
+    for max in ["1024", "32768", "65536"] {
+        let out = planview(&["comment", "--max-bytes", max, &file]);
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
+        check_body(&String::from_utf8(out.stdout).unwrap(), max.parse().unwrap(), max);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn exit_codes_are_the_gates() {
+    let code = |args: &[&str]| planview(args).status.code();
+    for plan in ["testdata/real/replace/plan.json", "testdata/real/basic/plan.json", "testdata/real/noop/plan.json"] {
+        assert_eq!(code(&["comment", plan]), code(&["gate", plan]), "{plan}");
+    }
+    assert_eq!(code(&["comment", "testdata/real/replace/plan.json"]), Some(1));
+    assert_eq!(code(&["comment", "--allow", "*", "testdata/real/replace/plan.json"]), Some(0));
+    let out = planview(&["comment", "testdata/real/basic/plan.json", "testdata/edge/truncated.json"]);
+    assert_eq!(out.status.code(), Some(2), "an unreadable input: exit 2, never a pass");
+    let body = String::from_utf8(out.stdout).unwrap();
+    assert!(body.contains("could not be read") && body.contains(":warning: planview: ERROR"), "{body}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("truncated.json:4:74"), "the error contract on stderr");
+    assert_eq!(code(&["comment", "testdata/real/state/state.json"]), Some(2), "a state is not a plan");
+}
+
+#[test]
+fn skip_unchanged_prints_nothing_only_when_nothing_changes_and_the_gate_passes() {
+    let out = planview(&["comment", "--skip-unchanged", "testdata/real/noop/plan.json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = planview(&["comment", "testdata/real/noop/plan.json"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("No changes."));
+    let out = planview(&["comment", "--skip-unchanged", "testdata/real/noop/plan.json", "testdata/real/basic/plan.json"]);
+    assert!(!out.stdout.is_empty(), "one input changes something");
+}
+
+#[test]
+fn the_marker_id_is_made_of_the_inputs_or_given() {
+    let first = |args: &[&str]| String::from_utf8(planview(args).stdout).unwrap().lines().next().unwrap_or_default().to_string();
+    assert_eq!(first(&["comment", "testdata/real/noop/plan.json"]), "<!-- planview:testdata/real/noop/plan.json -->");
+    assert_eq!(first(&["comment", "--id", "prod --> <b>", "testdata/real/noop/plan.json"]), "<!-- planview:prod_-___b_ -->");
+}
+
+#[test]
+fn outputs_file_and_job_summary_are_appended_to() {
+    let dir = scratch("files");
+    let (outputs, summary) = (dir.join("out.env"), dir.join("summary.md"));
+    std::fs::write(&outputs, "earlier=1\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_planview"))
+        .args(["comment", "testdata/real/replace/plan.json"])
+        .current_dir(root())
+        .env("GITHUB_OUTPUT", &outputs)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = std::fs::read_to_string(&outputs).unwrap();
+    assert_eq!(
+        text,
+        "earlier=1\nhas_changes=true\nhas_resource_changes=true\ndestructive=true\nverdict=fail\nto_add=5\nto_change=1\n\
+         to_destroy=5\nto_replace=5\nto_import=0\nto_move=0\nto_forget=0\n"
+    );
+    let s = std::fs::read_to_string(&summary).unwrap();
+    assert!(s.starts_with("## :x: planview: FAILED") && s.contains("```diff"), "{s}");
+    // --outputs-file wins over $GITHUB_OUTPUT; output-only changes are not resource changes.
+    let (own, only) = (dir.join("own.env"), dir.join("outputs-only.json"));
+    std::fs::write(&only, r#"{"format_version":"1.2","output_changes":{"o":{"actions":["create"],"before":null,"after":"v"}}}"#).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_planview"))
+        .args(["comment", "--outputs-file", own.to_str().unwrap(), only.to_str().unwrap()])
+        .current_dir(root())
+        .env("GITHUB_OUTPUT", &outputs)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&own).unwrap();
+    assert!(text.starts_with("has_changes=true\nhas_resource_changes=false\ndestructive=false\nverdict=pass\n"), "{text}");
+    assert_eq!(std::fs::read_to_string(&outputs).unwrap().lines().count(), 12, "$GITHUB_OUTPUT untouched");
+    std::fs::remove_dir_all(&dir).ok();
+}
