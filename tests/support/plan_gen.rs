@@ -334,6 +334,10 @@ impl<'u, 'a> Gen<'u, 'a> {
         }
         let secret_var = self.secret()?;
         let plain = self.text()?;
+        // A sensitive variable equal to a resource type of the plan (Terraform
+        // allows it; a PR author can declare one): addresses and types are
+        // public and must still be printed as they are.
+        let collide = changes.first().and_then(|c| c["type"].as_str()).unwrap_or("terraform_data").to_string();
         let n_pv = self.u.int_in_range(0..=3)?;
         let pv_resources = self.resource_values(n_pv)?;
         let n_prior = self.u.int_in_range(0..=3)?;
@@ -343,13 +347,13 @@ impl<'u, 'a> Gen<'u, 'a> {
         let plan = json!({
             "format_version": "1.2",
             "terraform_version": self.text()?,
-            "variables": {"db_password": {"value": secret_var}, "plain": {"value": plain}},
+            "variables": {"db_password": {"value": secret_var}, "plain": {"value": plain}, "collide": {"value": collide}},
             "planned_values": {"outputs": pv_outputs, "root_module": {"resources": pv_resources}},
             "resource_drift": drift,
             "resource_changes": changes,
             "output_changes": output_changes,
             "prior_state": {"format_version": "1.0", "values": {"outputs": prior_outputs, "root_module": {"resources": prior_resources}}},
-            "configuration": {"root_module": {"variables": {"db_password": {"sensitive": true}, "plain": {}}}},
+            "configuration": {"root_module": {"variables": {"db_password": {"sensitive": true}, "plain": {}, "collide": {"sensitive": true}}}},
             "checks": self.checks()?,
             "errored": errored,
         });
@@ -615,6 +619,33 @@ pub fn check_generated(g: &Generated, file: &str) -> std::result::Result<(), Str
     }
 }
 
+/// Every string of `v`, keys included.
+fn every_string(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        Value::String(s) => {
+            out.insert(s.clone());
+        }
+        Value::Array(a) => a.iter().for_each(|x| every_string(x, out)),
+        Value::Object(o) => o.iter().for_each(|(k, x)| {
+            out.insert(k.clone());
+            every_string(x, out)
+        }),
+        _ => {}
+    }
+}
+
+/// The strings held under `key` anywhere in `v`.
+fn strings_under(v: &Value, key: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Array(a) => a.iter().for_each(|x| strings_under(x, key, out)),
+        Value::Object(o) => o.iter().for_each(|(k, x)| match x {
+            Value::String(s) if k == key => out.push(s.clone()),
+            _ => strings_under(x, key, out),
+        }),
+        _ => {}
+    }
+}
+
 /// [`check_generated`] for one command in one format.
 fn check_one(g: &Generated, cmd: &Command, format: &str, file: &str) -> std::result::Result<(), String> {
     let r = run_args(&args_for(cmd, format, file, &[]));
@@ -622,6 +653,18 @@ fn check_one(g: &Generated, cmd: &Command, format: &str, file: &str) -> std::res
     for (what, bytes) in [("stdout", &r.out), ("diagnostics", &r.diag)] {
         if let Some(s) = leaked(bytes, &g.secrets) {
             return Err(format!("{}: {what} shows the secret {s}", r.what()));
+        }
+    }
+    // Masking never rewrites an address: every `address` printed is a string
+    // of the input as it is (here a sensitive variable equals a resource type).
+    if let Some(v) = &json {
+        let input: Value = serde_json::from_str(&g.json).map_err(|e| e.to_string())?;
+        let mut known = std::collections::BTreeSet::new();
+        every_string(&input, &mut known);
+        let mut printed = Vec::new();
+        strings_under(v, "address", &mut printed);
+        if let Some(a) = printed.iter().find(|a| !known.contains(*a)) {
+            return Err(format!("{}: prints the address {a:?}, which is not in the input", r.what()));
         }
     }
     if !g.is_plan {
