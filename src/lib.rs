@@ -252,9 +252,24 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             let all_failed = items.iter().all(|i| i.result.is_err());
             // A single unreadable input prints nothing on stdout: no partial answer.
             if !(all_failed && config.format != Format::Json && items.len() == 1) {
+                // Several roots: a table of them first (one row per root).
+                let rows = query::roots::of_summaries(&items);
+                let (shown, hidden) = query::roots::shown(&rows, config.skip_unchanged);
                 match config.format {
-                    Format::Table => render::summary::table_out(out, &items, &style_for(config))?,
-                    Format::Markdown => render::summary::markdown_out(out, &items, config.max_bytes)?,
+                    Format::Table => {
+                        if items.len() > 1 {
+                            render::roots::table(out, &shown, hidden, &style_for(config))?;
+                        }
+                        render::summary::table_out(out, &items, &style_for(config))?
+                    }
+                    Format::Markdown => {
+                        let mut blocks = render::summary::markdown_blocks(&items);
+                        if items.len() > 1 {
+                            let at = blocks.len().min(1);
+                            blocks.splice(at..at, render::roots::markdown(&shown, hidden));
+                        }
+                        out.extend_from_slice(render::fit::fit(&blocks, config.max_bytes).as_bytes());
+                    }
                     Format::Json => render::summary::json_out(out, &items)?,
                 }
             }
@@ -468,12 +483,26 @@ fn run_gate(config: &Config, roots: &[roots::Root], out: &mut Vec<u8>, masker: &
     let report = policy.describe();
     let style = style_for(config);
     let single_failed = items.len() == 1 && items[0].result.is_err();
+    let rows = query::roots::of_verdicts(&items);
+    let (shown, hidden) = query::roots::shown(&rows, config.skip_unchanged);
     match opts.format {
         // A single unreadable input: the error on stderr says it all.
         GateFormat::Table if single_failed => {}
-        GateFormat::Table => render::gate::table_out(out, &items, &report, &style)?,
+        GateFormat::Table => {
+            if items.len() > 1 {
+                render::roots::table(out, &shown, hidden, &style)?;
+            }
+            render::gate::table_out(out, &items, &report, &style)?
+        }
         GateFormat::Json => render::gate::json_out(out, &items, &report)?,
-        GateFormat::Markdown => render::gate::markdown_out(out, &items, &report, config.max_bytes)?,
+        GateFormat::Markdown => {
+            let mut blocks = render::gate::markdown_blocks(&items, &report);
+            if items.len() > 1 {
+                let at = blocks.len().min(1);
+                blocks.splice(at..at, render::roots::markdown(&shown, hidden));
+            }
+            out.extend_from_slice(render::fit::fit(&blocks, config.max_bytes).as_bytes());
+        }
         GateFormat::Github => render::gate::github_out(out, &items)?,
         GateFormat::Junit => render::gate::junit_out(out, &items)?,
     }

@@ -218,9 +218,9 @@ pub enum Cut {
     First { name: Option<String> },
     /// The current document ends just before `at`.
     End { at: usize },
-    /// Another document starts at `at` (the start of its line, line `line`),
-    /// after text between the documents at lines `text` (first, last) if any.
-    Start { at: usize, line: usize, name: Option<String>, text: Option<(usize, usize)> },
+    /// Another document, the `n`th, starts at `at` (the start of its line, line
+    /// `line`), after text between the documents at lines `text` (first, last) if any.
+    Start { at: usize, line: usize, name: Option<String>, text: Option<(usize, usize)>, n: usize },
     /// No more splitting: what follows (the text after the last document
     /// included) belongs to the current document.
     Through,
@@ -368,7 +368,7 @@ impl Splitter {
                             if prefix {
                                 cuts.push(Cut::First { name });
                             } else {
-                                cuts.push(Cut::Start { at: self.line_begin, line: self.line, name, text: self.text.take() });
+                                cuts.push(Cut::Start { at: self.line_begin, line: self.line, name, text: self.text.take(), n: self.docs });
                             }
                         }
                         b' ' | b'\t' | b'\r' => self.keep(b),
@@ -485,7 +485,7 @@ pub fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<
     for cut in cuts {
         match cut {
             Cut::End { at } => end = Some(at),
-            Cut::Start { at, line: l, name: n, text: t } => {
+            Cut::Start { at, line: l, name: n, text: t, .. } => {
                 let count = parts.len() + 1;
                 parts.push(finish(start, end.take().unwrap_or(at), line, part_name.take(), text.take(), count));
                 (start, line, part_name, text) = (at, l, n, t);
@@ -729,14 +729,13 @@ fn split_stream(
                     in_gap = true;
                     gap_from = at;
                 }
-                Cut::Start { at, line, name, text } => {
+                Cut::Start { at, line, name, text, n: docs } => {
                     // The blanks before the `{` on its line may have come in an earlier piece.
                     let earlier = if at < offset { gap.get(at - gap_from..).unwrap_or_default().to_vec() } else { Vec::new() };
                     pos = at.saturating_sub(offset).max(pos);
                     gap.clear();
                     in_gap = false;
                     drop(cur.take()); // the previous document ends here
-                    let docs = sp.documents();
                     if docs > MAX_DOCUMENTS {
                         direct(
                             metas.len(),
@@ -807,9 +806,9 @@ mod tests {
                 vec![
                     Cut::First { name: None },
                     Cut::End { at: 12 },
-                    Cut::Start { at: 13, line: 2, name: None, text: None },
+                    Cut::Start { at: 13, line: 2, name: None, text: None, n: 2 },
                     Cut::End { at: 25 },
-                    Cut::Start { at: 46, line: 4, name: Some("live/vpc".into()), text: Some((3, 3)) },
+                    Cut::Start { at: 46, line: 4, name: Some("live/vpc".into()), text: Some((3, 3)), n: 3 },
                     Cut::End { at: 53 },
                 ],
                 "piece {piece}"

@@ -10,6 +10,7 @@ pub mod intent;
 pub mod moves;
 pub mod outputs;
 pub mod replace;
+pub mod roots;
 pub mod show;
 pub mod state;
 pub mod summary;
