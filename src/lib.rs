@@ -106,7 +106,7 @@ pub fn each_root_with<T>(
             None => input::read_with(&root.source, &root.options(show)).map_err(|e| InputError { file: root.name.clone(), ..e }),
         });
         // Every document of the chunk, with the name it is reported under.
-        let mut docs: Vec<(String, Result<std::borrow::Cow<'_, [u8]>, InputError>)> = Vec::new();
+        let mut docs: Vec<(String, DocBytes<'_>)> = Vec::new();
         for (root, bytes) in chunk.iter().zip(&bytes) {
             let parts = match bytes {
                 Ok(b) => roots::split_whole(&root.name, b, show),
@@ -152,6 +152,9 @@ pub fn each_root_with<T>(
     }
     out
 }
+
+/// One document's bytes, or why they cannot be read.
+type DocBytes<'a> = Result<std::borrow::Cow<'a, [u8]>, InputError>;
 
 /// How many inputs [`each_input`] reads at once, at most.
 pub const MAX_PARALLEL: usize = 8;

@@ -354,7 +354,7 @@ impl Splitter {
                             self.newline(at);
                             self.line_blank = true;
                         }
-                        b'{' if (prefix && (self.lenient || self.line_blank)) || (!prefix && self.line_blank) => {
+                        b'{' if self.line_blank || (prefix && self.lenient) => {
                             // With --lenient the first document starts at the first `{`.
                             let mut named = std::mem::take(&mut self.last);
                             if !self.cur.iter().all(|&c| crate::scan::is_json_ws(c)) {
