@@ -299,6 +299,7 @@ impl MovesArgs {
             show_sensitive: false,
             width: None,
             read: self.read,
+            roots: RootArgs::default(),
         };
         (common, MovesConfig { options: crate::query::moves::MovesOptions { ignore: self.ignore }, format })
     }
@@ -388,7 +389,7 @@ Examples:
 /// Options every command that reads documents shares.
 #[derive(Debug, Args)]
 pub struct CommonArgs {
-    /// Plan or state JSON files (`-` for stdin; stdin when none is given and it is piped).
+    /// Plan or state JSON files, or directories of them (`-` for stdin; stdin when none is given and it is piped).
     #[arg(value_name = "FILE")]
     pub files: Vec<String>,
 
@@ -412,6 +413,26 @@ pub struct CommonArgs {
 
     #[command(flatten)]
     pub read: ReadArgs,
+
+    #[command(flatten)]
+    pub roots: RootArgs,
+}
+
+/// How directories given as inputs are searched for plans (commands that read several).
+#[derive(Debug, Args, Default, Clone)]
+pub struct RootArgs {
+    /// In a directory given as FILE, take files whose name (or path below the
+    /// directory, when PATTERN holds `/`) matches PATTERN for saved plans,
+    /// instead of `tfplan`, `*.tfplan` and `plan.out` (`*` any text, `?` one
+    /// character; repeatable).
+    #[arg(long, value_name = "PATTERN")]
+    pub plan_glob: Vec<String>,
+}
+
+impl RootArgs {
+    pub fn to_options(&self) -> crate::roots::FindOptions {
+        crate::roots::FindOptions { plan_globs: self.plan_glob.clone() }
+    }
 }
 
 /// How inputs are read (every command that reads documents): saved binary
@@ -486,7 +507,7 @@ impl FilterArgs {
 /// `summary` takes the common options, with one more format (`gitlab`).
 #[derive(Debug, Args)]
 pub struct SummaryArgs {
-    /// Plan or state JSON files (`-` for stdin; stdin when none is given and it is piped).
+    /// Plan or state JSON files, or directories of them (`-` for stdin; stdin when none is given and it is piped).
     #[arg(value_name = "FILE")]
     pub files: Vec<String>,
 
@@ -512,20 +533,36 @@ pub struct SummaryArgs {
     #[command(flatten)]
     pub read: ReadArgs,
 
+    #[command(flatten)]
+    pub roots: RootArgs,
+
     /// Cap on markdown output in bytes (a PR comment); rows are left out to fit, and the output says so.
     #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
     pub max_bytes: usize,
+
+    /// With several roots, leave those without changes out of the table of
+    /// roots (and say how many).
+    #[arg(long)]
+    pub skip_unchanged: bool,
 }
 
 /// `planview gate`: inputs, output, and the policy flags.
 #[derive(Debug, Args)]
 pub struct GateArgs {
-    /// Plan JSON files (`-` for stdin; stdin when none is given and it is piped).
+    /// Plan JSON files, or directories of them (`-` for stdin; stdin when none is given and it is piped).
     #[arg(value_name = "FILE")]
     pub files: Vec<String>,
 
     #[command(flatten)]
     pub read: ReadArgs,
+
+    #[command(flatten)]
+    pub roots: RootArgs,
+
+    /// With several roots, leave those without changes out of the table of
+    /// roots (and say how many).
+    #[arg(long)]
+    pub skip_unchanged: bool,
 
     /// Output format: `github` prints workflow commands (annotations), `junit` JUnit XML.
     #[arg(long, short = 'f', value_enum, default_value_t = GateFormatArg::Table)]
@@ -754,6 +791,10 @@ pub struct Config {
     pub progress: bool,
     /// `comment` settings (`None` for other commands).
     pub comment: Option<crate::comment::CommentOptions>,
+    /// How directories given as inputs are searched (`--plan-glob`).
+    pub find: crate::roots::FindOptions,
+    /// `--skip-unchanged` (summary, gate): roots without changes left out of the table of roots.
+    pub skip_unchanged: bool,
 }
 
 /// `show`'s own options, as plain data.
@@ -907,12 +948,15 @@ impl Cli {
             moves: MovesConfig::default(),
             progress: false,
             comment: None,
+            find: crate::roots::FindOptions::default(),
+            skip_unchanged: false,
         };
         let none = FilterArgs::default();
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
         let mut show = ShowConfig::default();
         let mut moves = MovesConfig::default();
         let mut summary_gitlab = false;
+        let mut skip_unchanged = false;
         let (kind, name, common, filters, all, no_fail, prior, max_bytes) = match self.command {
             Command::Summary(a) => {
                 let gitlab = a.format == SummaryFormatArg::Gitlab;
@@ -921,9 +965,17 @@ impl Cli {
                     SummaryFormatArg::Markdown => FormatArg::Markdown,
                     SummaryFormatArg::Json | SummaryFormatArg::Gitlab => FormatArg::Json,
                 };
-                let common =
-                    CommonArgs { files: a.files, format, color: a.color, show_sensitive: a.show_sensitive, width: a.width, read: a.read };
+                let common = CommonArgs {
+                    files: a.files,
+                    format,
+                    color: a.color,
+                    show_sensitive: a.show_sensitive,
+                    width: a.width,
+                    read: a.read,
+                    roots: a.roots,
+                };
                 summary_gitlab = gitlab;
+                skip_unchanged = a.skip_unchanged;
                 (CommandKind::Summary, "summary", common, none, false, false, false, a.max_bytes)
             }
             Command::Drift(a) => (CommandKind::Drift, "drift", a.common, a.filters, a.all, false, false, default_max),
@@ -968,6 +1020,7 @@ impl Cli {
                     show_sensitive: false,
                     width: None,
                     read: a.read,
+                    roots: RootArgs::default(),
                 };
                 (CommandKind::Diff, "diff", common, none, false, false, false, default_max)
             }
@@ -980,6 +1033,7 @@ impl Cli {
                     show_sensitive: false,
                     width: None,
                     read: a.read,
+                    roots: RootArgs::default(),
                 };
                 (CommandKind::Fingerprint, "fingerprint", common, none, false, false, false, default_max)
             }
@@ -1013,6 +1067,8 @@ impl Cli {
             gate: None,
             man_page: None,
             progress: false,
+            find: common.roots.to_options(),
+            skip_unchanged,
         })
     }
 }
@@ -1061,6 +1117,8 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         max_bytes: a.max_bytes,
         gate: Some(GateOptions { policy, policy_file: a.policy, format }),
         read: a.read.to_options(env),
+        find: a.roots.to_options(),
+        skip_unchanged: a.skip_unchanged,
         ..bare
     })
 }

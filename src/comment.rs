@@ -14,7 +14,7 @@ use crate::query::gate::{DriftPolicy, GateAction, Policy};
 use crate::query::review::{review, CiOutputs, Review};
 use crate::query::values::Visibility;
 use crate::render::comment::{body, BodyOptions, Platform, SUMMARY_MAX_BYTES};
-use crate::{each_input_with, mask, PerFile, Status};
+use crate::{mask, PerFile, Status};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -43,12 +43,15 @@ Exit codes:
 /// `planview comment`: inputs, the policy flags (as `gate` takes them), and where the review goes.
 #[derive(Debug, Args)]
 pub struct CommentArgs {
-    /// Plan JSON files, or saved plans (`-` for stdin; stdin when none is given and it is piped).
+    /// Plan JSON files, saved plans, or directories of them (`-` for stdin; stdin when none is given and it is piped).
     #[arg(value_name = "FILE")]
     pub files: Vec<String>,
 
     #[command(flatten)]
     pub read: ReadArgs,
+
+    #[command(flatten)]
+    pub roots: crate::cli::RootArgs,
 
     /// Where the comment is posted: sets the budget to its limit on a comment
     /// (github 65,536; gitlab 1,000,000; azure 150,000; bitbucket 32,768 bytes).
@@ -201,6 +204,7 @@ pub fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String>
         show_sensitive: false,
         width: None,
         read: a.read,
+        roots: a.roots,
     };
     let inputs = crate::cli::inputs_of(&common.files, env, "comment")?;
     let id = a.id.clone().unwrap_or_else(|| inputs.iter().map(|s| s.name()).collect::<Vec<_>>().join(","));
@@ -227,6 +231,7 @@ pub fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String>
         format: crate::render::Format::Markdown,
         read: common.read.to_options(env),
         max_bytes: options.max_bytes,
+        find: common.roots.to_options(),
         comment: Some(options),
         ..bare
     })
@@ -252,7 +257,9 @@ pub fn run_comment(config: &Config, out: &mut Vec<u8>) -> Result<Status, Error> 
         policy.merge_file(&crate::load_policy(path)?);
     }
     let vis = Visibility { show_sensitive: false, masker: None };
-    let items: Vec<PerFile<Review>> = each_input_with(&config.inputs, &config.read, |doc, m| {
+    // Directories become the plans below them; inputs holding several documents are split.
+    let roots = crate::roots::expand(&config.inputs, &config.find);
+    let items: Vec<PerFile<Review>> = crate::each_root_with(&roots, &config.read, |doc, m| {
         let fingerprint = match doc {
             Document::Plan(p) if policy.expect_fingerprint.is_some() => Some(crate::compare::fingerprint_of(p, m)),
             _ => None,

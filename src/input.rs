@@ -724,9 +724,9 @@ pub(crate) fn after_document(name: &str, next: u8, l: usize, c: usize, opts: &Re
 /// are refused, never read as the first one alone.
 pub(crate) fn two_documents(name: &str, l: usize, c: usize, between: bool) -> InputError {
     let what = if between { " (with text between them)" } else { "" };
-    InputError::new(name, format!("there are two JSON documents{what}; planview reads one per input"))
+    InputError::new(name, format!("there are two JSON documents{what}"))
         .at(l, c)
-        .hint("several documents in one input are not supported yet: split them into separate files, one document each")
+        .hint("planview reads several documents from one input when each starts on a line of its own (`summary`, `gate`, `show`, ...); `diff`, `fingerprint` and `moves` read one document per input")
 }
 
 /// The warning for a skipped prefix of `bytes` bytes; the JSON starts at line `l`, column `c`.
@@ -1067,7 +1067,7 @@ mod tests {
         let e = parse_with("f", two, &lenient).unwrap_err();
         assert_eq!((e.line, e.column), (Some(4), Some(3)), "{e}");
         assert!(e.message.contains("two JSON documents (with text between them)"), "{e}");
-        assert!(e.hint.as_deref().unwrap().contains("not supported yet"), "{e}");
+        assert!(e.hint.as_deref().unwrap().contains("each starts on a line of its own"), "{e}");
         assert!(lenient.notes.take().is_empty(), "no warning for an input refused");
         // A `{` inside a trailer's line is text, not a document.
         parse_with("f", b"{\"format_version\":\"1.0\"}\n::debug::{\"a\":1}\n", &lenient).unwrap();

@@ -16,6 +16,7 @@ pub mod model;
 pub mod progress;
 pub mod query;
 pub mod render;
+pub mod roots;
 pub mod sanitize;
 pub mod scan;
 pub mod stream;
@@ -88,6 +89,73 @@ pub fn each_input_with<T>(
     }
     out
 }
+
+/// [`each_input_with`] over roots ([`roots::expand`]): each root is read
+/// whole, split into its documents ([`roots::split_whole`]: an input holding
+/// several is several results, `NAME#1`, `NAME#2`, ...), and each document
+/// parsed. Results keep the order of `roots`, then of documents.
+pub fn each_root_with<T>(
+    roots: &[roots::Root],
+    show: &input::ReadOptions,
+    mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
+) -> Vec<PerFile<T>> {
+    let width = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_PARALLEL);
+    let mut out = Vec::with_capacity(roots.len());
+    for chunk in roots.chunks(width) {
+        let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, |root| match &root.problem {
+            Some(e) => Err(e.clone()),
+            None => input::read_with(&root.source, &root.options(show)).map_err(|e| InputError { file: root.name.clone(), ..e }),
+        });
+        // Every document of the chunk, with the name it is reported under.
+        let mut docs: Vec<(String, DocBytes<'_>)> = Vec::new();
+        for (root, bytes) in chunk.iter().zip(&bytes) {
+            let parts = match bytes {
+                Ok(b) => roots::split_whole(&root.name, b, show),
+                Err(e) => {
+                    docs.push((root.name.clone(), Err(e.clone())));
+                    continue;
+                }
+            };
+            let n = parts.len();
+            let mut seen = std::collections::HashSet::new();
+            for (k, part) in parts.into_iter().enumerate() {
+                let mut name = match part.name {
+                    _ if n == 1 => root.name.clone(),
+                    Some(dir) => dir,
+                    None => format!("{}#{}", root.name, k + 1),
+                };
+                if !seen.insert(name.clone()) {
+                    name = format!("{name}#{}", k + 1);
+                }
+                let bytes = part.bytes.map_err(|e| InputError { file: name.clone(), ..e });
+                docs.push((name, bytes));
+            }
+        }
+        let refs: Vec<(&str, Result<&[u8], &InputError>)> =
+            docs.iter().map(|(name, bytes)| (name.as_str(), bytes.as_ref().map(|b| b.as_ref()))).collect();
+        for batch in refs.chunks(width) {
+            let parsed = parallel(batch, |&(name, bytes)| {
+                let bytes = bytes.map_err(Clone::clone)?;
+                let doc = input::parse_with(name, bytes, show)?;
+                let masker = mask::Masker::collect(&doc);
+                Ok::<_, InputError>((doc, masker))
+            });
+            for ((name, _), p) in batch.iter().zip(parsed) {
+                out.push(match p {
+                    Ok((doc, masker)) => {
+                        let result = f(&doc, &masker).map_err(|m| InputError::new(name, m));
+                        PerFile { file: name.to_string(), result, masker }
+                    }
+                    Err(e) => PerFile { file: name.to_string(), result: Err(e), masker: mask::Masker::default() },
+                });
+            }
+        }
+    }
+    out
+}
+
+/// One document's bytes, or why they cannot be read.
+type DocBytes<'a> = Result<std::borrow::Cow<'a, [u8]>, InputError>;
 
 /// How many inputs [`each_input`] reads at once, at most.
 pub const MAX_PARALLEL: usize = 8;
@@ -168,13 +236,13 @@ fn scrub_error(e: Error, s: &mask::Scrubber) -> Error {
 fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Result<Status, Error> {
     let style = Style::new(config.color);
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
+    // Directories become the plans below them; inputs holding several
+    // documents are split when read.
+    let roots = roots::expand(&config.inputs, &config.find);
     match config.command {
         CommandKind::Summary => {
             // Streamed, not read whole: bounded memory on plans of any size.
-            let items = config
-                .inputs
-                .iter()
-                .map(|src| streamed(src, &config.read, |name, r, ahead| summary_streamed(name, r, ahead, &config.read, &vis)));
+            let items = roots::stream_roots(&roots, &config.read, &|name, r, ahead, read| summary_streamed(name, r, ahead, read, &vis));
             let items: Vec<PerFile<query::summary::Summary>> = items
                 .into_iter()
                 .map(|mut i| {
@@ -188,9 +256,24 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             let all_failed = items.iter().all(|i| i.result.is_err());
             // A single unreadable input prints nothing on stdout: no partial answer.
             if !(all_failed && config.format != Format::Json && items.len() == 1) {
+                // Several roots: a table of them first (one row per root).
+                let rows = query::roots::of_summaries(&items);
+                let (shown, hidden) = query::roots::shown(&rows, config.skip_unchanged);
                 match config.format {
-                    Format::Table => render::summary::table_out(out, &items, &style_for(config))?,
-                    Format::Markdown => render::summary::markdown_out(out, &items, config.max_bytes)?,
+                    Format::Table => {
+                        if items.len() > 1 {
+                            render::roots::table(out, &shown, hidden, &style_for(config))?;
+                        }
+                        render::summary::table_out(out, &items, &style_for(config))?
+                    }
+                    Format::Markdown => {
+                        let mut blocks = render::summary::markdown_blocks(&items);
+                        if items.len() > 1 {
+                            let at = blocks.len().min(1);
+                            blocks.splice(at..at, render::roots::markdown(&shown, hidden));
+                        }
+                        out.extend_from_slice(render::fit::fit(&blocks, config.max_bytes).as_bytes());
+                    }
                     Format::Json => render::summary::json_out(out, &items)?,
                     Format::Gitlab => render::summary::gitlab_out(out, &items)?,
                 }
@@ -257,7 +340,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         }
         CommandKind::Show => {
             let opts = &config.show.options;
-            let items = each_input_with(&config.inputs, &config.read, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
+            let items = each_root_with(&roots, &config.read, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
             let items: Vec<PerFile<query::show::ShowReport>> = items
                 .into_iter()
                 .map(|mut i| {
@@ -278,7 +361,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             }
             finish(items.iter().map(|i| &i.result))
         }
-        CommandKind::Gate => run_gate(config, out, masker),
+        CommandKind::Gate => run_gate(config, &roots, out, masker),
         CommandKind::Diff => compare::run_diff(config, out, masker),
         CommandKind::Fingerprint => compare::run_fingerprint(config, out, masker),
         // Masks piece by piece itself: no secrets for `run` to scrub again (see `comment`).
@@ -291,27 +374,6 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             cli::write_man(config.man_page.as_deref(), out)?;
             Ok(Status::Success)
         }
-    }
-}
-
-/// One input streamed (see [`stream`]): memory stays bounded whatever the
-/// size, for a file as for a pipe. `run` gets the input's name, its reader and
-/// what to do with the read-ahead thread, and returns the answer and the
-/// input's secrets ([`stream_one`]).
-fn streamed<T>(
-    src: &Source,
-    read: &input::ReadOptions,
-    run: impl FnOnce(&str, Box<dyn std::io::Read + Send>, stream::ReadAhead) -> Result<(T, mask::Masker), InputError>,
-) -> PerFile<T> {
-    let file = src.name();
-    // A regular file's reads never wait on a writer: its read-ahead thread is joined.
-    let ahead = match src {
-        input::Source::File(path) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => stream::ReadAhead::Joined,
-        _ => stream::ReadAhead::Detached,
-    };
-    match input::open(src, read).and_then(|r| run(&file, r, ahead)) {
-        Ok((answer, masker)) => PerFile { file, result: Ok(answer), masker },
-        Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
     }
 }
 
@@ -401,7 +463,7 @@ pub fn load_policy(path: &std::path::Path) -> Result<query::gate::PolicyFile, Er
     })
 }
 
-fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Result<Status, Error> {
+fn run_gate(config: &Config, roots: &[roots::Root], out: &mut Vec<u8>, masker: &mut mask::Masker) -> Result<Status, Error> {
     use render::gate::GateFormat;
     let opts = config.gate.as_ref().ok_or_else(|| Error::Usage("gate: no policy options".into()))?;
     let mut policy = opts.policy.clone();
@@ -410,7 +472,7 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     }
     let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() {
         // The fingerprint is computed over the plan read whole (`query::intent`).
-        each_input_with(&config.inputs, &config.read, |doc, m| match doc {
+        each_root_with(roots, &config.read, |doc, m| match doc {
             input::Document::Plan(p) => {
                 let none = mask::Masker::default();
                 let shown = if config.show_sensitive { &none } else { m };
@@ -420,13 +482,8 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         })
     } else {
         // Streamed, not read whole: bounded memory on plans of any size.
-        config
-            .inputs
-            .iter()
-            .map(|src| {
-                streamed(src, &config.read, |name, r, ahead| gate_streamed(name, r, ahead, &config.read, &policy, config.show_sensitive))
-            })
-            .collect()
+        let show_sensitive = config.show_sensitive;
+        roots::stream_roots(roots, &config.read, &|name, r, ahead, read| gate_streamed(name, r, ahead, read, &policy, show_sensitive))
     };
     let items: Vec<PerFile<query::gate::PlanVerdict>> = items
         .into_iter()
@@ -441,12 +498,26 @@ fn run_gate(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     let report = policy.describe();
     let style = style_for(config);
     let single_failed = items.len() == 1 && items[0].result.is_err();
+    let rows = query::roots::of_verdicts(&items);
+    let (shown, hidden) = query::roots::shown(&rows, config.skip_unchanged);
     match opts.format {
         // A single unreadable input: the error on stderr says it all.
         GateFormat::Table if single_failed => {}
-        GateFormat::Table => render::gate::table_out(out, &items, &report, &style)?,
+        GateFormat::Table => {
+            if items.len() > 1 {
+                render::roots::table(out, &shown, hidden, &style)?;
+            }
+            render::gate::table_out(out, &items, &report, &style)?
+        }
         GateFormat::Json => render::gate::json_out(out, &items, &report)?,
-        GateFormat::Markdown => render::gate::markdown_out(out, &items, &report, config.max_bytes)?,
+        GateFormat::Markdown => {
+            let mut blocks = render::gate::markdown_blocks(&items, &report);
+            if items.len() > 1 {
+                let at = blocks.len().min(1);
+                blocks.splice(at..at, render::roots::markdown(&shown, hidden));
+            }
+            out.extend_from_slice(render::fit::fit(&blocks, config.max_bytes).as_bytes());
+        }
         GateFormat::Github => render::gate::github_out(out, &items)?,
         GateFormat::Junit => render::gate::junit_out(out, &items)?,
     }
@@ -467,7 +538,8 @@ fn run_report<T: render::report::Report>(
     mut query: impl FnMut(&input::Document<'_>, &Visibility) -> Result<T, String>,
 ) -> Result<Vec<PerFile<T>>, Error> {
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
-    let items = each_input_with(&config.inputs, &config.read, |doc, m| query(doc, &vis.with(m)));
+    let roots = roots::expand(&config.inputs, &config.find);
+    let items = each_root_with(&roots, &config.read, |doc, m| query(doc, &vis.with(m)));
     report_items(config, out, masker, items)
 }
 
@@ -475,31 +547,25 @@ fn run_report<T: render::report::Report>(
 /// the skeleton with the changes and drift `keep` chooses ([`stream::Keep`]),
 /// every secret of the input known; then [`report_items`]. Memory is what
 /// `keep` keeps, not the input.
-fn run_streamed_report<T: render::report::Report>(
+fn run_streamed_report<T: render::report::Report + Send>(
     config: &Config,
     out: &mut Vec<u8>,
     masker: &mut mask::Masker,
-    keep: impl Fn(bool, usize, &model::ResourceChange<'_>) -> bool,
-    query: impl Fn(&input::Document<'_>, &Visibility) -> Result<T, String>,
+    keep: impl Fn(bool, usize, &model::ResourceChange<'_>) -> bool + Sync,
+    query: impl Fn(&input::Document<'_>, &Visibility) -> Result<T, String> + Sync,
 ) -> Result<Vec<PerFile<T>>, Error> {
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
-    let read = &config.read;
-    let items = config
-        .inputs
-        .iter()
-        .map(|src| {
-            streamed(src, read, |name, r, ahead| {
-                stream_one(name, r, ahead, read, stream::Keep::new(&keep), |kept, doc, m| match doc {
-                    input::Document::Plan(p) => {
-                        let mut plan = *p;
-                        kept.fill(&mut plan)?;
-                        query(&input::Document::Plan(Box::new(plan)), &vis.with(m))
-                    }
-                    state => query(&state, &vis.with(m)),
-                })
-            })
+    let roots = roots::expand(&config.inputs, &config.find);
+    let items = roots::stream_roots(&roots, &config.read, &|name, r, ahead, read| {
+        stream_one(name, r, ahead, read, stream::Keep::new(&keep), |kept, doc, m| match doc {
+            input::Document::Plan(p) => {
+                let mut plan = *p;
+                kept.fill(&mut plan)?;
+                query(&input::Document::Plan(Box::new(plan)), &vis.with(m))
+            }
+            state => query(&state, &vis.with(m)),
         })
-        .collect();
+    });
     report_items(config, out, masker, items)
 }
 

@@ -67,7 +67,7 @@ const BROKEN: &[(&str, &str)] = &[
     ("bad-json.json", "invalid JSON"),
     ("trailing-text.json", ":2:1: there is text after the JSON document"),
     ("wrapped-trailer.json", ":2:1: there is text after the JSON document"),
-    ("two-documents.json", ":2:1: there are two JSON documents"),
+    ("two-documents-one-line.json", ":1:26: there are two JSON documents"),
     ("wrapped-before.json", ":1:1: input does not start with a JSON object"),
     ("bom.json", ":1:1: input starts with a UTF-8 byte-order mark"),
     ("utf16le.json", "re-encode as UTF-8"),
@@ -156,7 +156,7 @@ fn lenient_skips_a_wrapper_the_same_way_in_every_command() {
         }
     }
     // Lenient never reads two documents as one.
-    let o = planview(&["gate", "--lenient", "testdata/edge/two-documents.json"]);
+    let o = planview(&["gate", "--lenient", "testdata/edge/two-documents-one-line.json"]);
     assert_eq!(o.status.code(), Some(2));
 }
 
@@ -430,8 +430,9 @@ fn an_error_quoting_the_input_masks_the_secrets_of_the_other_inputs() {
 
 /// A plan, a trailer, then a second plan: `--lenient` may skip the trailer but
 /// never reads the input as the first plan alone (the gate passed on it).
-/// Every command and format, file and stdin, streamed and whole: exit 2 at the
-/// second document.
+/// Every command and format, file and stdin, streamed and whole: the commands
+/// that read several documents read both (the gate fails on the second's
+/// destroy), the others refuse the input (exit 2) at the second document.
 #[test]
 fn lenient_never_reads_the_first_of_several_documents_alone() {
     let dir = temp_dir("two-docs");
@@ -441,15 +442,25 @@ fn lenient_never_reads_the_first_of_several_documents_alone() {
     let f = dir.join("two.json");
     std::fs::write(&f, &text).unwrap();
     let path = f.to_str().unwrap();
-    let expect = format!("planview: error: {path}:4:3: there are two JSON documents (with text between them); planview reads one per input\n  hint: several documents in one input are not supported yet: split them into separate files, one document each\n");
+    let expect = format!("planview: error: {path}:4:3: there are two JSON documents (with text between them)\n  hint: planview reads several documents from one input when each starts on a line of its own (`summary`, `gate`, `show`, ...); `diff`, `fingerprint` and `moves` read one document per input\n");
+    let skipped = "--lenient: skipped the text between documents 1 and 2 (lines 2-3)";
+    let one_document = |cmd: &str| ["diff", "fingerprint", "moves"].contains(&cmd);
     for cmd in subcommands() {
         for format in formats(&cmd) {
             let o = with_file(&cmd, &["--lenient", "--format", format], path);
-            assert_eq!(o.status.code(), Some(2), "{cmd} {format}: {}", stderr(&o));
-            assert_eq!(stderr(&o), expect, "{cmd} {format}");
+            if one_document(&cmd) {
+                assert_eq!(o.status.code(), Some(2), "{cmd} {format}: {}", stderr(&o));
+                assert_eq!(stderr(&o), expect, "{cmd} {format}");
+                continue;
+            }
+            assert!(stderr(&o).contains(skipped), "{cmd} {format}: {}", stderr(&o));
+            assert!(String::from_utf8_lossy(&o.stdout).contains("two.json#2"), "{cmd} {format}: {}", String::from_utf8_lossy(&o.stdout));
+            if cmd == "gate" {
+                assert_eq!(o.status.code(), Some(1), "{cmd} {format}: the destroy of the second plan is seen");
+            }
             if cmd == "gate" && *format == "json" {
                 let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-                assert_eq!(v["verdict"], "error", "{v}");
+                assert_eq!(v["verdict"], "fail", "{v}");
             }
         }
         let mut args = vec![cmd.as_str(), "--lenient"];
@@ -457,8 +468,13 @@ fn lenient_never_reads_the_first_of_several_documents_alone() {
             args.extend([common::commands::BASE_PLAN, "-"]);
         }
         let o = planview_with_stdin(&args, Some(text.as_bytes()));
-        assert_eq!(o.status.code(), Some(2), "{cmd} stdin");
-        assert_eq!(stderr(&o), expect.replace(path, "<stdin>"), "{cmd} stdin");
+        if one_document(&cmd) {
+            assert_eq!(o.status.code(), Some(2), "{cmd} stdin");
+            assert_eq!(stderr(&o), expect.replace(path, "<stdin>"), "{cmd} stdin");
+        } else {
+            assert!(stderr(&o).contains(skipped), "{cmd} stdin: {}", stderr(&o));
+            assert!(String::from_utf8_lossy(&o.stdout).contains("<stdin>#2"), "{cmd} stdin");
+        }
     }
     std::fs::remove_dir_all(&dir).ok();
 }

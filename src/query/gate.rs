@@ -465,6 +465,9 @@ pub struct PlanVerdict {
     pub drift: u64,
     pub rules: Vec<RuleOutcome>,
     pub violations: Vec<Violation>,
+    /// Check instances that did not pass, whatever the policy (the table of roots).
+    #[serde(skip)]
+    pub checks_not_passed: u64,
 }
 
 impl PlanVerdict {
@@ -688,6 +691,8 @@ pub struct GateJudge<'p> {
     plan_line: String,
     /// The plan's fingerprint, for `--expect-fingerprint` (computed from the whole plan).
     fingerprint: Option<String>,
+    /// Check instances that did not pass.
+    checks_not_passed: u64,
 }
 
 impl<'p> GateJudge<'p> {
@@ -715,6 +720,7 @@ impl<'p> GateJudge<'p> {
             errored: false,
             plan_line: String::new(),
             fingerprint: None,
+            checks_not_passed: 0,
         }
     }
 
@@ -829,6 +835,7 @@ impl<'p> GateJudge<'p> {
             drift: self.drift,
             rules: outcomes,
             violations,
+            checks_not_passed: self.checks_not_passed,
         }
     }
 }
@@ -878,6 +885,7 @@ impl PlanVisitor for GateJudge<'_> {
         self.counts.invoke = invocations.len() as u64;
         self.counts.any += self.counts.invoke;
         let checks = p.check_results().1;
+        self.checks_not_passed = checks.iter().filter(|i| i.is_failure()).count() as u64;
         for i in 0..self.rules.len() {
             match self.rules[i] {
                 Rule::Deny { action: GateAction::Invoke | GateAction::Any, .. } => {

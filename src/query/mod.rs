@@ -11,6 +11,7 @@ pub mod moves;
 pub mod outputs;
 pub mod replace;
 pub mod review;
+pub mod roots;
 pub mod show;
 pub mod state;
 pub mod summary;

@@ -145,6 +145,8 @@ struct JsonReport<'a> {
     policy: &'a PolicyReport,
     files: Vec<JsonItem<'a>>,
     total: GateTotal,
+    /// One row per root (input document), in order.
+    roots: Vec<crate::query::roots::RootRow>,
 }
 
 pub fn json_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport) -> io::Result<()> {
@@ -156,7 +158,8 @@ pub fn json_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Poli
             Err(e) => JsonItem::Err(JsonError { file: &e.file, verdict: "error", error: JsonInputError::new(e).error }),
         })
         .collect();
-    write_json(w, &JsonReport { verdict: overall(&t), policy, files, total: t })
+    let roots = crate::query::roots::of_verdicts(items);
+    write_json(w, &JsonReport { verdict: overall(&t), policy, files, total: t, roots })
 }
 
 // ---------------------------------------------------------------- markdown

@@ -12,6 +12,7 @@ pub mod moves;
 pub mod outputs;
 pub mod replace;
 pub mod report;
+pub mod roots;
 pub mod show;
 pub mod state;
 pub mod summary;

@@ -545,6 +545,8 @@ enum JsonItem<'a> {
 struct JsonMany<'a> {
     files: Vec<JsonItem<'a>>,
     total: SummaryTotal,
+    /// One row per root (input document), in order.
+    roots: Vec<crate::query::roots::RootRow>,
 }
 
 pub fn json_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()> {
@@ -560,7 +562,7 @@ pub fn json_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()>
     }
     let ok: Vec<&Summary> = items.iter().filter_map(|i| i.result.as_ref().ok()).collect();
     let failed = items.iter().filter(|i| i.result.is_err()).count() as u64;
-    write_json(w, &JsonMany { files: list, total: sum(&ok, failed) })
+    write_json(w, &JsonMany { files: list, total: sum(&ok, failed), roots: crate::query::roots::of_summaries(items) })
 }
 
 // ---------------------------------------------------------------- gitlab

@@ -1,0 +1,857 @@
+//! Many roots at once: directories of plans and inputs holding several documents
+//! (Terragrunt's `run --all show -json`), turned into one named document per root
+//! before the per-input pipeline runs.
+//!
+//! - [`expand`] turns the command line's inputs into [`Root`]s: a directory
+//!   becomes the plan JSON files and saved plans found below it, each named by
+//!   its directory relative to the one given, in a stable sorted order.
+//! - [`Splitter`] finds the documents of one input in one pass: each starts on
+//!   a line of its own (after blanks); the text between two of them is an error
+//!   unless `--lenient`, which warns about each skipped piece. A line before a
+//!   document that names a working directory (Terragrunt's log prefixes)
+//!   names the document.
+//! - [`stream_roots`] streams every document of every root through a query on a
+//!   few worker threads (bounded memory: a few documents in flight), and
+//!   [`split_whole`] splits an input read whole.
+//!
+//! Each document is handed to the parser preceded by as many newlines as lines
+//! come before it in the input, so every error and warning names the line of
+//! the whole input.
+
+use crate::error::InputError;
+use crate::input::{ReadOptions, Source};
+use crate::mask::Masker;
+use crate::stream::ReadAhead;
+use crate::PerFile;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender};
+
+/// One root: a document source and the name it is reported under.
+#[derive(Debug, Clone)]
+pub struct Root {
+    pub name: String,
+    pub source: Source,
+    /// Where `show -json` runs on a saved plan found in a directory (its own
+    /// directory, unless `--chdir` says otherwise).
+    pub chdir: Option<PathBuf>,
+    /// Why this root cannot be read at all (a directory with no plans).
+    pub problem: Option<InputError>,
+}
+
+impl Root {
+    /// A root for an input given as it is.
+    pub fn plain(source: &Source) -> Root {
+        Root { name: source.name(), source: source.clone(), chdir: None, problem: None }
+    }
+
+    /// The read options for this root: its own `--chdir` for a saved plan
+    /// found in a directory, unless one was given.
+    pub fn options(&self, read: &ReadOptions) -> ReadOptions {
+        match (&self.chdir, &read.chdir) {
+            (Some(dir), None) => ReadOptions { chdir: Some(dir.clone()), ..read.clone() },
+            _ => read.clone(),
+        }
+    }
+}
+
+/// How directories are searched.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FindOptions {
+    /// `--plan-glob`: file names (or paths relative to the directory, when a
+    /// pattern holds `/`) of saved plans; empty: `tfplan`, `*.tfplan`, `plan.out`.
+    pub plan_globs: Vec<String>,
+}
+
+/// Directories never searched: providers and modules, Terragrunt's copies.
+pub const SKIPPED_DIRS: &[&str] = &[".terraform", ".terragrunt-cache", ".git"];
+
+/// How much of a `*.json` file is looked at to tell a `show -json` document.
+const SNIFF: usize = 64 << 10;
+
+/// The inputs as roots: files and stdin as they are, each directory as the
+/// plans found below it.
+pub fn expand(inputs: &[Source], find: &FindOptions) -> Vec<Root> {
+    let mut out = Vec::new();
+    for src in inputs {
+        match src {
+            Source::File(dir) if std::fs::metadata(dir).is_ok_and(|m| m.is_dir()) => {
+                let mut found = Vec::new();
+                let mut problems = Vec::new();
+                walk(dir, dir, find, &mut found, &mut problems);
+                if found.is_empty() && problems.is_empty() {
+                    let e = InputError::new(&src.name(), "is a directory with no plan below it")
+                        .hint("planview looks for `show -json` output (`*.json`) and saved plans (`tfplan`, `*.tfplan`, `plan.out`, or --plan-glob PATTERN), skipping .terraform/ and .terragrunt-cache/");
+                    out.push(Root { problem: Some(e), ..Root::plain(src) });
+                }
+                found.sort_by(|a: &(String, PathBuf), b| a.0.cmp(&b.0));
+                out.extend(name_found(dir, found));
+                out.extend(problems.into_iter().map(|(path, e)| Root {
+                    name: path.display().to_string(),
+                    source: Source::File(path),
+                    chdir: None,
+                    problem: Some(e),
+                }));
+            }
+            _ => out.push(Root::plain(src)),
+        }
+    }
+    out
+}
+
+/// Name each found plan by its directory relative to `top` (`.` for `top`
+/// itself), or by its path when its directory holds several.
+fn name_found(top: &Path, found: Vec<(String, PathBuf)>) -> Vec<Root> {
+    let dir_of = |rel: &str| rel.rsplit_once('/').map_or(".".to_string(), |(d, _)| d.to_string());
+    let mut roots = Vec::with_capacity(found.len());
+    for (i, (rel, path)) in found.iter().enumerate() {
+        let dir = dir_of(rel);
+        let shared = found.iter().enumerate().any(|(j, (r, _))| j != i && dir_of(r) == dir);
+        let name = if shared { rel.clone() } else { dir };
+        let chdir = path.parent().map(Path::to_path_buf).filter(|_| top.is_dir());
+        roots.push(Root { name, source: Source::File(path.clone()), chdir, problem: None });
+    }
+    roots
+}
+
+/// Collect the plans below `dir` as (path relative to `top` with `/`, path).
+fn walk(top: &Path, dir: &Path, find: &FindOptions, found: &mut Vec<(String, PathBuf)>, problems: &mut Vec<(PathBuf, InputError)>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            problems.push((dir.to_path_buf(), InputError::new(&dir.display().to_string(), format!("cannot read the directory: {e}"))));
+            return;
+        }
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // Symbolic links are not followed into directories (no loops).
+        let Ok(kind) = entry.file_type() else { continue };
+        let rel = path.strip_prefix(top).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+        if kind.is_dir() {
+            if !SKIPPED_DIRS.contains(&name.as_str()) {
+                walk(top, &path, find, found, problems);
+            }
+            continue;
+        }
+        if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        if is_saved_plan_name(&name, &rel, find) || (name.ends_with(".json") && is_show_json(&path)) {
+            found.push((rel, path));
+        }
+    }
+}
+
+/// Whether a file is taken for a saved plan by its name.
+fn is_saved_plan_name(name: &str, rel: &str, find: &FindOptions) -> bool {
+    if find.plan_globs.is_empty() {
+        return name == "tfplan" || name == "plan.out" || (name.ends_with(".tfplan") && name.len() > ".tfplan".len());
+    }
+    find.plan_globs.iter().any(|g| if g.contains('/') { wildcard(g, rel) } else { wildcard(g, name) })
+}
+
+/// `*` (any text) and `?` (one character) over the whole of `text`.
+pub fn wildcard(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti, mut star, mut mark) = (0, 0, None, 0);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+/// A `*.json` file is a `show -json` document when its start names a
+/// `format_version` (or HCP's `plan_format_version`) key.
+fn is_show_json(path: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else { return true }; // reading it reports why
+    let mut head = Vec::with_capacity(SNIFF);
+    if file.take(SNIFF as u64).read_to_end(&mut head).is_err() {
+        return true;
+    }
+    memchr::memmem::find(&head, b"\"format_version\"").is_some() || memchr::memmem::find(&head, b"\"plan_format_version\"").is_some()
+}
+
+// ------------------------------------------------------------------ splitting
+
+/// The most documents read from one input.
+pub const MAX_DOCUMENTS: usize = 10_000;
+
+/// The most text between two documents (more, and what follows is taken for
+/// the last document's trailer, as with one document).
+const MAX_GAP: usize = crate::input::MAX_TRAILER;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum St {
+    /// Before the first document.
+    Prefix,
+    Doc,
+    Str,
+    Escape,
+    /// After a document: blanks, text, or the next document.
+    Gap,
+    /// Nothing more to split: the rest belongs to the current document.
+    Through,
+}
+
+/// Where the documents of an input start and end, found as it is fed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cut {
+    /// The first document starts; `name` from the line before it.
+    First { name: Option<String> },
+    /// The current document ends just before `at`.
+    End { at: usize },
+    /// Another document, the `n`th, starts at `at` (the start of its line, line
+    /// `line`), after text between the documents at lines `text` (first, last) if any.
+    Start { at: usize, line: usize, name: Option<String>, text: Option<(usize, usize)>, n: usize },
+    /// No more splitting: what follows (the text after the last document
+    /// included) belongs to the current document.
+    Through,
+}
+
+/// Finds documents, one byte at a time, in pieces of any size.
+#[derive(Debug, Clone)]
+pub struct Splitter {
+    lenient: bool,
+    st: St,
+    depth: usize,
+    /// Bytes fed so far.
+    offset: usize,
+    /// The 1-based line at `offset`.
+    line: usize,
+    /// Only blanks since the line began (in the gap or prefix).
+    line_blank: bool,
+    /// Where the current line began.
+    line_begin: usize,
+    /// Where the last document ended.
+    end: usize,
+    /// Lines of the text in the current gap (first, last).
+    text: Option<(usize, usize)>,
+    /// The current line and the last non-blank line before it (bounded), to name documents.
+    cur: Vec<u8>,
+    last: Vec<u8>,
+    docs: usize,
+}
+
+/// The most of a line kept to name a document.
+const NAME_LINE: usize = 4 << 10;
+
+impl Splitter {
+    pub fn new(lenient: bool) -> Self {
+        Splitter {
+            lenient,
+            st: St::Prefix,
+            depth: 0,
+            offset: 0,
+            line: 1,
+            line_blank: true,
+            line_begin: 0,
+            end: 0,
+            text: None,
+            cur: Vec::new(),
+            last: Vec::new(),
+            docs: 0,
+        }
+    }
+
+    /// Whether the current document can no longer end well: nested deeper
+    /// than planview reads, or the rest of the input is its own.
+    pub fn hopeless(&self) -> bool {
+        self.st == St::Through || self.depth > crate::scan::MAX_DEPTH
+    }
+
+    /// Documents started so far.
+    pub fn documents(&self) -> usize {
+        self.docs
+    }
+
+    /// Feed the next piece; the cuts found in it go to `cuts`, in order.
+    pub fn feed(&mut self, piece: &[u8], cuts: &mut Vec<Cut>) {
+        let base = self.offset;
+        let mut i = 0;
+        while i < piece.len() {
+            let b = piece[i];
+            let at = base + i;
+            match self.st {
+                St::Through => {
+                    self.offset = base + piece.len();
+                    return;
+                }
+                St::Doc => {
+                    // Fast path: skip bytes that change nothing.
+                    let rest = &piece[i..];
+                    let k = rest.iter().position(|&c| matches!(c, b'"' | b'{' | b'}' | b'[' | b']' | b'\n')).unwrap_or(rest.len());
+                    if k > 0 {
+                        i += k;
+                        continue;
+                    }
+                    match b {
+                        b'"' => self.st = St::Str,
+                        b'{' | b'[' => self.depth += 1,
+                        b'}' | b']' => {
+                            self.depth = self.depth.saturating_sub(1);
+                            if self.depth == 0 {
+                                self.st = St::Gap;
+                                self.end = at + 1;
+                                self.text = None;
+                                self.line_blank = false;
+                                self.cur.clear();
+                                self.last.clear();
+                                cuts.push(Cut::End { at: at + 1 });
+                            }
+                        }
+                        _ => self.newline(at),
+                    }
+                }
+                St::Str => {
+                    let rest = &piece[i..];
+                    match memchr::memchr3(b'"', b'\\', b'\n', rest) {
+                        None => {
+                            i = piece.len();
+                            continue;
+                        }
+                        Some(k) => {
+                            i += k;
+                            match piece[i] {
+                                b'"' => self.st = St::Doc,
+                                b'\\' => self.st = St::Escape,
+                                _ => self.newline(base + i),
+                            }
+                        }
+                    }
+                }
+                St::Escape => {
+                    if b == b'\n' {
+                        self.newline(at);
+                    }
+                    self.st = St::Str;
+                }
+                St::Prefix | St::Gap => {
+                    let prefix = self.st == St::Prefix;
+                    match b {
+                        b'\n' => {
+                            if !self.cur.iter().all(|&c| crate::scan::is_json_ws(c)) {
+                                self.last = std::mem::take(&mut self.cur);
+                            }
+                            self.cur.clear();
+                            self.newline(at);
+                            self.line_blank = true;
+                        }
+                        b'{' if self.line_blank || (prefix && self.lenient) => {
+                            // With --lenient the first document starts at the first `{`.
+                            let mut named = std::mem::take(&mut self.last);
+                            if !self.cur.iter().all(|&c| crate::scan::is_json_ws(c)) {
+                                named = std::mem::take(&mut self.cur);
+                            }
+                            let name = name_in(&String::from_utf8_lossy(&named));
+                            self.cur.clear();
+                            self.st = St::Doc;
+                            self.depth = 1;
+                            self.docs += 1;
+                            if prefix {
+                                cuts.push(Cut::First { name });
+                            } else {
+                                cuts.push(Cut::Start { at: self.line_begin, line: self.line, name, text: self.text.take(), n: self.docs });
+                            }
+                        }
+                        b' ' | b'\t' | b'\r' => self.keep(b),
+                        _ if prefix && !self.lenient => {
+                            // Not a document: the parser says why.
+                            self.st = St::Through;
+                            cuts.push(Cut::Through);
+                            continue;
+                        }
+                        _ => {
+                            self.line_blank = false;
+                            self.keep(b);
+                            if !prefix {
+                                let first = self.text.map_or(self.line, |t| t.0);
+                                self.text = Some((first, self.line));
+                            }
+                        }
+                    }
+                    let limit = if prefix { crate::input::MAX_PREFIX } else { self.end + MAX_GAP };
+                    if at > limit {
+                        self.st = St::Through;
+                        cuts.push(Cut::Through);
+                    }
+                }
+            }
+            i += 1;
+        }
+        self.offset = base + piece.len();
+    }
+
+    fn newline(&mut self, at: usize) {
+        self.line += 1;
+        self.line_begin = at + 1;
+    }
+
+    fn keep(&mut self, b: u8) {
+        if self.cur.len() < NAME_LINE {
+            self.cur.push(b);
+        }
+    }
+}
+
+/// The working directory a log line names, if any: Terragrunt's key-value
+/// logs (`prefix=[/work/live/vpc]`, `prefix=live/vpc`), its pretty and bare
+/// logs and older module prefixes (`14:20:38.431 INFO   [live/vpc] ...`,
+/// `[live/vpc] ...`): the first bracketed text.
+pub fn name_in(line: &str) -> Option<String> {
+    let line = line.trim();
+    let raw = if let Some(i) = line.find("prefix=") {
+        let rest = &line[i + "prefix=".len()..];
+        if let Some(inner) = rest.strip_prefix('[') {
+            inner.split(']').next()
+        } else if let Some(inner) = rest.strip_prefix('"') {
+            inner.split('"').next()
+        } else {
+            rest.split_whitespace().next()
+        }
+    } else {
+        // The first `[...]` that stands as a word of its own (`[command]/usr/bin/...` does not).
+        let mut found = None;
+        for (start, _) in line.match_indices('[') {
+            let before_ok = line[..start].chars().next_back().is_none_or(char::is_whitespace);
+            let Some((inner, after)) = line[start + 1..].split_once(']') else { break };
+            if before_ok && after.chars().next().is_none_or(char::is_whitespace) && !inner.contains('[') {
+                found = Some(inner);
+                break;
+            }
+        }
+        found
+    }?;
+    let name = raw.trim();
+    (!name.is_empty() && name.len() <= 1024 && !name.contains(['\n', '\r'])).then(|| name.to_string())
+}
+
+/// One document of an input read whole.
+#[derive(Debug)]
+pub struct WholePart<'a> {
+    /// The name from the line before it, if any.
+    pub name: Option<String>,
+    /// The document, preceded by a newline per line before it in the input;
+    /// or why it is not read (text before it, without `--lenient`).
+    pub bytes: Result<std::borrow::Cow<'a, [u8]>, InputError>,
+}
+
+/// The documents of `bytes`, an input named `name` read whole. One document
+/// (or none: the parser says what is wrong) is `bytes` itself.
+pub fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<WholePart<'a>> {
+    let mut sp = Splitter::new(read.lenient);
+    let mut cuts = Vec::new();
+    sp.feed(bytes, &mut cuts);
+    let first = match cuts.first() {
+        Some(Cut::First { name }) => name.clone(),
+        _ => None,
+    };
+    if !cuts.iter().any(|c| matches!(c, Cut::Start { .. })) {
+        return vec![WholePart { name: first, bytes: Ok(std::borrow::Cow::Borrowed(bytes)) }];
+    }
+    let mut parts = Vec::new();
+    let (mut start, mut line, mut part_name, mut text) = (0usize, 1usize, first, None);
+    let mut end = None;
+    let finish = |start: usize, stop: usize, line: usize, name: Option<String>, text: Option<(usize, usize)>, n: usize| {
+        let label = name.clone().unwrap_or_else(|| format!("{input}#{n}"));
+        let bytes = match gap_error(&label, text, n, read) {
+            Some(e) => Err(e),
+            None => {
+                let mut v = Vec::with_capacity(line - 1 + stop - start);
+                v.resize(line - 1, b'\n');
+                v.extend_from_slice(&bytes[start..stop]);
+                Ok(std::borrow::Cow::Owned(v))
+            }
+        };
+        WholePart { name, bytes }
+    };
+    for cut in cuts {
+        match cut {
+            Cut::End { at } => end = Some(at),
+            Cut::Start { at, line: l, name: n, text: t, .. } => {
+                let count = parts.len() + 1;
+                parts.push(finish(start, end.take().unwrap_or(at), line, part_name.take(), text.take(), count));
+                (start, line, part_name, text) = (at, l, n, t);
+            }
+            Cut::Through => end = None,
+            Cut::First { .. } => {}
+        }
+    }
+    // The last document keeps what follows it (its trailer is judged by the parser).
+    let count = parts.len() + 1;
+    parts.push(finish(start, bytes.len(), line, part_name, text, count));
+    parts
+}
+
+/// Text between documents: without `--lenient` the document after it is not
+/// read (its error); with it, a warning. `name` is the input's.
+fn gap_error(name: &str, text: Option<(usize, usize)>, n: usize, read: &ReadOptions) -> Option<InputError> {
+    let (first, last) = text?;
+    let lines = if first == last { format!("line {first}") } else { format!("lines {first}-{last}") };
+    if read.lenient {
+        read.notes.push(name, format!("--lenient: skipped the text between documents {} and {n} ({lines})", n - 1));
+        return None;
+    }
+    Some(
+        InputError::new(name, format!("there is text between JSON documents {} and {n} ({lines}); document {n} is not read", n - 1))
+            .at(first, 1)
+            .hint("several documents are read from one input when only blanks separate them: pass --lenient to skip log lines between them (Terragrunt's), with a warning for each"),
+    )
+}
+
+// ------------------------------------------------------------------ streaming
+
+/// A document handed to a worker: its bytes come through a channel.
+struct PartReader {
+    /// Newlines still to give before the document (its line in the input).
+    lead: usize,
+    rx: Receiver<std::io::Result<Vec<u8>>>,
+    cur: Vec<u8>,
+    pos: usize,
+}
+
+impl Read for PartReader {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        if self.lead > 0 {
+            let n = self.lead.min(out.len());
+            out[..n].fill(b'\n');
+            self.lead -= n;
+            return Ok(n);
+        }
+        while self.pos >= self.cur.len() {
+            match self.rx.recv() {
+                Ok(Ok(v)) => {
+                    self.cur = v;
+                    self.pos = 0;
+                }
+                Ok(Err(e)) => return Err(e),
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = (self.cur.len() - self.pos).min(out.len());
+        out[..n].copy_from_slice(&self.cur[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// A query run on one streamed document: its name, its reader, what to do with
+/// the read-ahead thread, and the read options; the answer and its secrets.
+pub type StreamQuery<'q, T> = dyn Fn(&str, Box<dyn Read + Send>, ReadAhead, &ReadOptions) -> Result<(T, Masker), InputError> + Sync + 'q;
+
+struct Job {
+    index: usize,
+    name: String,
+    reader: PartReader,
+    read: ReadOptions,
+}
+
+/// Where each document came from: its root and its number there.
+struct Meta {
+    root: usize,
+    name: Option<String>,
+}
+
+/// Every document of every root streamed through `query`, on a few worker
+/// threads (as many as cores, at most [`crate::MAX_PARALLEL`]): one thread
+/// reads the inputs in order and splits them, each document goes to a worker
+/// as it is read, so a few documents are in flight at most. Results come in
+/// input order, then document order; an input with several documents names
+/// them `NAME#1`, `NAME#2`, ... (or by the working directory its log lines name).
+pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQuery<'_, T>) -> Vec<PerFile<T>> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, crate::MAX_PARALLEL);
+    let (job_tx, job_rx) = std::sync::mpsc::sync_channel::<Job>(workers);
+    let job_rx = std::sync::Mutex::new(job_rx);
+    let results: std::sync::Mutex<Vec<(usize, PerFile<T>)>> = std::sync::Mutex::new(Vec::new());
+    let mut metas: Vec<Meta> = Vec::new();
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let job = match job_rx.lock() {
+                    Ok(rx) => rx.recv(),
+                    Err(_) => return,
+                };
+                let Ok(job) = job else { return };
+                let item = match query(&job.name, Box::new(job.reader), ReadAhead::Joined, &job.read) {
+                    Ok((answer, masker)) => PerFile { file: job.name, result: Ok(answer), masker },
+                    Err(e) => PerFile { file: job.name, result: Err(e), masker: Masker::default() },
+                };
+                if let Ok(mut r) = results.lock() {
+                    r.push((job.index, item));
+                }
+            });
+        }
+        let direct = |index: usize, e: InputError| {
+            if let Ok(mut r) = results.lock() {
+                r.push((index, PerFile { file: e.file.clone(), result: Err(e), masker: Masker::default() }));
+            }
+        };
+        for (ri, root) in roots.iter().enumerate() {
+            let opts = root.options(read);
+            if let Some(e) = &root.problem {
+                direct(metas.len(), e.clone());
+                metas.push(Meta { root: ri, name: None });
+                continue;
+            }
+            match crate::input::open(&root.source, &opts) {
+                Err(e) => {
+                    direct(metas.len(), e);
+                    metas.push(Meta { root: ri, name: None });
+                }
+                Ok(src) => split_stream(ri, root, src, &opts, &job_tx, &mut metas, &direct),
+            }
+        }
+        drop(job_tx);
+    });
+    let mut results = results.into_inner().unwrap_or_default();
+    results.sort_by_key(|(i, _)| *i);
+    let mut items: Vec<PerFile<T>> = results.into_iter().map(|(_, item)| item).collect();
+    rename(roots, &metas, &mut items);
+    items
+}
+
+/// Final names: `NAME` for a root of one document, else `NAME#k` or the
+/// working directory named before it (made unique within the root).
+fn rename<T>(roots: &[Root], metas: &[Meta], items: &mut [PerFile<T>]) {
+    let mut k = 0;
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for (i, meta) in metas.iter().enumerate() {
+        let root = &roots[meta.root];
+        let count = metas.iter().filter(|m| m.root == meta.root).count();
+        k = if i > 0 && metas[i - 1].root == meta.root { k + 1 } else { 1 };
+        if k == 1 {
+            seen.clear();
+        }
+        let mut name = match &meta.name {
+            _ if count == 1 => root.name.clone(),
+            Some(n) => n.clone(),
+            None => format!("{}#{k}", root.name),
+        };
+        if !seen.insert(name.clone()) {
+            name = format!("{name}#{k}");
+            seen.insert(name.clone());
+        }
+        if let Some(item) = items.get_mut(i) {
+            item.file = name.clone();
+            if let Err(e) = &mut item.result {
+                e.file = name;
+            }
+        }
+    }
+}
+
+/// Read one input, split it, and hand each document to the workers.
+fn split_stream(
+    ri: usize,
+    root: &Root,
+    mut src: Box<dyn Read + Send>,
+    opts: &ReadOptions,
+    jobs: &SyncSender<Job>,
+    metas: &mut Vec<Meta>,
+    direct: &dyn Fn(usize, InputError),
+) {
+    let mut sp = Splitter::new(opts.lenient);
+    let mut cuts = Vec::new();
+    let mut buf = vec![0u8; 64 << 10];
+    // The current document: its sender (None once its reader is gone, or when it is not read).
+    let start_part = |metas: &mut Vec<Meta>, name: Option<String>, lead: usize| -> Option<SyncSender<std::io::Result<Vec<u8>>>> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(8);
+        let index = metas.len();
+        let n = metas.iter().filter(|m| m.root == ri).count() + 1;
+        let provisional = name.clone().unwrap_or_else(|| if n == 1 { root.name.clone() } else { format!("{}#{n}", root.name) });
+        metas.push(Meta { root: ri, name });
+        let reader = PartReader { lead, rx, cur: Vec::new(), pos: 0 };
+        jobs.send(Job { index, name: provisional, reader, read: opts.clone() }).ok().map(|_| tx)
+    };
+    let mut cur = start_part(metas, None, 0);
+    let first_index = metas.len() - 1;
+    let mut in_gap = false;
+    // The bytes after the current document, from offset `gap_from`.
+    let mut gap: Vec<u8> = Vec::new();
+    let mut gap_from = 0usize;
+    let mut offset = 0usize;
+    let send = |cur: &mut Option<SyncSender<std::io::Result<Vec<u8>>>>, bytes: &[u8]| {
+        if let Some(tx) = cur {
+            if !bytes.is_empty() && tx.send(Ok(bytes.to_vec())).is_err() {
+                *cur = None; // the parse ended early (an error): the rest is only scanned
+            }
+        }
+    };
+    loop {
+        let n = match src.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                match cur.take() {
+                    Some(tx) => {
+                        let _ = tx.send(Err(e));
+                    }
+                    None => direct(metas.len(), InputError::new(&root.name, format!("cannot read: {e}"))),
+                }
+                return;
+            }
+        };
+        let piece = &buf[..n];
+        cuts.clear();
+        sp.feed(piece, &mut cuts);
+        let mut pos = 0usize; // in `piece`
+        for cut in cuts.drain(..) {
+            match cut {
+                Cut::First { name } => {
+                    if let Some(m) = metas.get_mut(first_index) {
+                        m.name = name;
+                    }
+                }
+                Cut::End { at } => {
+                    send(&mut cur, &piece[pos..at - offset]);
+                    pos = at - offset;
+                    in_gap = true;
+                    gap_from = at;
+                }
+                Cut::Start { at, line, name, text, n: docs } => {
+                    // The blanks before the `{` on its line may have come in an earlier piece.
+                    let earlier = if at < offset { gap.get(at - gap_from..).unwrap_or_default().to_vec() } else { Vec::new() };
+                    pos = at.saturating_sub(offset).max(pos);
+                    gap.clear();
+                    in_gap = false;
+                    drop(cur.take()); // the previous document ends here
+                    if docs > MAX_DOCUMENTS {
+                        direct(
+                            metas.len(),
+                            InputError::new(&root.name, format!("holds more than {MAX_DOCUMENTS} JSON documents; the rest is not read"))
+                                .at(line, 1),
+                        );
+                        metas.push(Meta { root: ri, name: None });
+                        return;
+                    }
+                    let label = name.clone().unwrap_or_else(|| format!("{}#{docs}", root.name));
+                    match gap_error(&label, text, docs, opts) {
+                        Some(e) => {
+                            direct(metas.len(), e);
+                            metas.push(Meta { root: ri, name });
+                            cur = None;
+                        }
+                        None => {
+                            cur = start_part(metas, name, line - 1);
+                            send(&mut cur, &earlier);
+                        }
+                    }
+                }
+                Cut::Through => {
+                    if in_gap {
+                        let g = std::mem::take(&mut gap);
+                        send(&mut cur, &g);
+                        send(&mut cur, &piece[pos..]);
+                        pos = piece.len();
+                        in_gap = false;
+                    }
+                }
+            }
+        }
+        if in_gap {
+            gap.extend_from_slice(&piece[pos..]);
+        } else {
+            send(&mut cur, &piece[pos..]);
+        }
+        offset += n;
+        if cur.is_none() && sp.hopeless() {
+            return; // the document cannot end well, and its reader is gone: an endless pipe ends
+        }
+    }
+    // What follows the last document is its trailer (judged by the parser).
+    send(&mut cur, &gap);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cuts_of(text: &str, lenient: bool, piece: usize) -> Vec<Cut> {
+        let mut sp = Splitter::new(lenient);
+        let mut cuts = Vec::new();
+        for p in text.as_bytes().chunks(piece) {
+            sp.feed(p, &mut cuts);
+        }
+        cuts
+    }
+
+    #[test]
+    fn documents_start_on_lines_of_their_own_in_pieces_of_any_size() {
+        let text = "{\"a\":\"}{\\\"\"}\n  {\"b\":[{}]}\nlog [live/vpc] line\n{\"c\":1} {\"d\":2}\n";
+        for piece in [1, 2, 3, 7, 1000] {
+            let cuts = cuts_of(text, true, piece);
+            assert_eq!(
+                cuts,
+                vec![
+                    Cut::First { name: None },
+                    Cut::End { at: 12 },
+                    Cut::Start { at: 13, line: 2, name: None, text: None, n: 2 },
+                    Cut::End { at: 25 },
+                    Cut::Start { at: 46, line: 4, name: Some("live/vpc".into()), text: Some((3, 3)), n: 3 },
+                    Cut::End { at: 53 },
+                ],
+                "piece {piece}"
+            );
+        }
+    }
+
+    #[test]
+    fn strict_input_that_is_not_an_object_is_left_whole() {
+        assert_eq!(cuts_of("[1]\n{}", false, 3), vec![Cut::Through]);
+        assert_eq!(cuts_of("text\n{\"a\":1}", true, 3)[0], Cut::First { name: None });
+    }
+
+    #[test]
+    fn whole_inputs_split_with_lines_kept() {
+        let read = ReadOptions::default();
+        let parts = split_whole("f", b"{\"a\":1}\n\n{\"b\":2}\n", &read);
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts[0].bytes.as_ref().unwrap().as_ref(), b"{\"a\":1}");
+        assert_eq!(parts[1].bytes.as_ref().unwrap().as_ref(), b"\n\n{\"b\":2}\n");
+        let parts = split_whole("f", b"{\"a\":1}\nlog\n{\"b\":2}\n", &read);
+        let e = parts[1].bytes.as_ref().unwrap_err();
+        assert!(e.message.contains("text between JSON documents 1 and 2 (line 2)"), "{e}");
+        let one = split_whole("f", b"{\"a\":1}\ntrailer\n", &read);
+        assert_eq!(one.len(), 1);
+        assert!(matches!(one[0].bytes, Ok(std::borrow::Cow::Borrowed(_))));
+    }
+
+    #[test]
+    fn log_lines_name_working_directories() {
+        assert_eq!(name_in("time=2024-01-02T03:04:05Z level=info prefix=[/work/live/vpc] msg=Running"), Some("/work/live/vpc".into()));
+        assert_eq!(name_in("time=2024-01-02 level=info prefix=live/db msg=x"), Some("live/db".into()));
+        assert_eq!(name_in("14:20:38.431 INFO   [live/app] Running command: tofu show -json"), Some("live/app".into()));
+        assert_eq!(name_in("Done."), None);
+        assert_eq!(name_in("[] x"), None);
+        assert_eq!(name_in("[command]/usr/bin/terraform show -json plan.out"), None);
+    }
+
+    #[test]
+    fn wildcards() {
+        assert!(wildcard("*.tfplan", "prod.tfplan"));
+        assert!(wildcard("plan-?.bin", "plan-1.bin"));
+        assert!(!wildcard("*.tfplan", "prod.tfplan.json"));
+        assert!(wildcard("*", ""));
+    }
+}
