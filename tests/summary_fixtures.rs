@@ -405,3 +405,15 @@ fn gitlab_report_equals_the_cli_plan_line_and_sums_over_inputs() {
     assert_eq!([&v["create"], &v["update"], &v["delete"]].map(|x| x.as_u64().unwrap()), sum, "the sums over the inputs");
     assert!(sum.iter().any(|n| *n > 0), "the fixtures change something");
 }
+
+/// A short secret (under 8 characters: masked as a whole value only) used
+/// whole as an import id, a map key and a check message: no command prints it.
+#[test]
+fn a_short_secret_used_whole_as_an_import_id_a_key_or_a_message_is_never_printed() {
+    let file = "testdata/edge/short-secret-copies.json";
+    let plan = std::fs::read_to_string(root().join(file)).unwrap();
+    assert!(plan.contains(r#""id": "pin42""#) && plan.contains(r#""message": "pin42""#) && plan.contains(r#""pin42": "x""#));
+    no_command_prints(&[file], &["pin42"]);
+    let out = planview(&["summary", "--show-sensitive", "--format", "json", file]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pin42"), "masked by meaning, not by accident");
+}
