@@ -308,15 +308,16 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         CommandKind::Drift => {
             let opts = query::drift::DriftOptions { filter: &config.filter, all: config.all };
             // Every drift entry; of the changes, the first (a plan without any
-            // reads as refresh-only) and those that are not plain no-ops.
-            let keep = |drift: bool, i: usize, rc: &model::ResourceChange<'_>| {
-                drift || i == 0 || rc.kind() != model::ChangeKind::NoOp || rc.is_move()
+            // reads as refresh-only) and one that is not a plain no-op (the
+            // CLI shows drift only when the plan changes something): at most two.
+            let keep = |drift: bool, i: usize, kept: usize, rc: &model::ResourceChange<'_>| {
+                drift || i == 0 || (kept < 2 && (rc.kind() != model::ChangeKind::NoOp || rc.is_move()))
             };
             let items = run_streamed_report(config, out, masker, keep, |doc, vis| query::drift::drift(doc, &opts, vis))?;
             finish(items.iter().map(|i| &i.result))
         }
         CommandKind::Replace => {
-            let keep = |drift: bool, _: usize, rc: &model::ResourceChange<'_>| {
+            let keep = |drift: bool, _: usize, _: usize, rc: &model::ResourceChange<'_>| {
                 !drift && matches!(rc.kind(), model::ChangeKind::Replace(_)) && config.filter.matches_change(rc)
             };
             let items = run_streamed_report(config, out, masker, keep, |doc, vis| query::replace::replace(doc, &config.filter, vis))?;
@@ -324,13 +325,14 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         }
         CommandKind::Checks => {
             let opts = query::checks::ChecksOptions { filter: &config.filter, all: config.all };
-            let items = run_streamed_report(config, out, masker, |_, _, _| false, |doc, vis| Ok(query::checks::checks(doc, &opts, vis)))?;
+            let items =
+                run_streamed_report(config, out, masker, |_, _, _, _| false, |doc, vis| Ok(query::checks::checks(doc, &opts, vis)))?;
             let status = finish(items.iter().map(|i| &i.result))?;
             let failed = items.iter().any(|i| matches!(&i.result, Ok(r) if r.failed));
             Ok(if failed && !config.no_fail { Status::Failed } else { status })
         }
         CommandKind::Outputs => {
-            let items = run_streamed_report(config, out, masker, |_, _, _| false, query::outputs::outputs)?;
+            let items = run_streamed_report(config, out, masker, |_, _, _, _| false, query::outputs::outputs)?;
             finish(items.iter().map(|i| &i.result))
         }
         CommandKind::State => {
@@ -551,7 +553,7 @@ fn run_streamed_report<T: render::report::Report + Send>(
     config: &Config,
     out: &mut Vec<u8>,
     masker: &mut mask::Masker,
-    keep: impl Fn(bool, usize, &model::ResourceChange<'_>) -> bool + Sync,
+    keep: impl Fn(bool, usize, usize, &model::ResourceChange<'_>) -> bool + Sync,
     query: impl Fn(&input::Document<'_>, &Visibility) -> Result<T, String> + Sync,
 ) -> Result<Vec<PerFile<T>>, Error> {
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };

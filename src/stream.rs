@@ -113,7 +113,8 @@ pub fn visit_rest(plan: &Plan<'_>, v: &mut dyn PlanVisitor) {
 }
 
 /// Keeps the text of the streamed elements that `keep` chooses (given whether
-/// it is drift, its position in its list, and its parse), so that a query that
+/// it is drift, its position in its list, how many of that list are kept
+/// already, and its parse), so that a query that
 /// needs whole changes answers at the end, over the skeleton with just those
 /// changes ([`Keep::fill`]), with every secret of the document known. Memory
 /// is what the query keeps, not the document.
@@ -124,7 +125,7 @@ pub struct Keep<P> {
     seen: [usize; 2],
 }
 
-impl<P: FnMut(bool, usize, &ResourceChange<'_>) -> bool> Keep<P> {
+impl<P: FnMut(bool, usize, usize, &ResourceChange<'_>) -> bool> Keep<P> {
     pub fn new(keep: P) -> Self {
         Keep { keep, changes: Vec::new(), drift: Vec::new(), seen: [0, 0] }
     }
@@ -143,13 +144,14 @@ impl<P> Keep<P> {
     }
 }
 
-impl<P: FnMut(bool, usize, &ResourceChange<'_>) -> bool> PlanVisitor for Keep<P> {
+impl<P: FnMut(bool, usize, usize, &ResourceChange<'_>) -> bool> PlanVisitor for Keep<P> {
     fn on_element(&mut self, drift: bool, rc: &ResourceChange<'_>, text: &str) {
         let seen = &mut self.seen[usize::from(drift)];
         let index = *seen;
         *seen += 1;
-        if (self.keep)(drift, index, rc) {
-            if drift { &mut self.drift } else { &mut self.changes }.push(text.to_string());
+        let list = if drift { &mut self.drift } else { &mut self.changes };
+        if (self.keep)(drift, index, list.len(), rc) {
+            list.push(text.to_string());
         }
     }
 }
