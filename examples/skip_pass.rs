@@ -1,12 +1,19 @@
-//! The skip-only baseline of `bench/pipeline.sh`: read a JSON file and check it
-//! with serde's `IgnoredAny` (what any serde-based reader pays at least), print
-//! its size. Not part of planview.
+//! The skip-only baseline of the benchmarks (`bench/pipeline.sh`,
+//! `bench/roots.sh`): read each file given and check every JSON document in it
+//! (one, or one per line) with serde's `IgnoredAny` (what any serde-based
+//! reader pays at least); print the bytes and documents read. Not part of planview.
 
 use serde::de::IgnoredAny;
 
 fn main() {
-    let path = std::env::args().nth(1).expect("usage: skip_pass FILE");
-    let text = std::fs::read_to_string(&path).expect("readable UTF-8");
-    let _: IgnoredAny = serde_json::from_str(&text).expect("JSON");
-    println!("{}", text.len());
+    let (mut bytes, mut docs) = (0usize, 0usize);
+    for path in std::env::args().skip(1) {
+        let text = std::fs::read_to_string(&path).expect("readable UTF-8");
+        for doc in serde_json::Deserializer::from_str(&text).into_iter::<IgnoredAny>() {
+            doc.expect("JSON");
+            docs += 1;
+        }
+        bytes += text.len();
+    }
+    println!("{bytes} bytes, {docs} documents");
 }
