@@ -1,7 +1,7 @@
 //! Renders `drift` reports as a terminal table, markdown or JSON.
 
 use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
-use super::{action_tone, md_cell, md_code, Style, Tone};
+use super::{action_tone, md_cell, md_code, Shortened, Style, Tone};
 use crate::query::drift::{DriftEntry, DriftMode, DriftReport};
 use crate::query::values::truncate;
 use crate::sanitize::line;
@@ -9,6 +9,8 @@ use std::io::{self, Write};
 
 const TABLE_WIDTH: usize = 40;
 const MD_WIDTH: usize = 120;
+/// Where a value cut short in the table is whole (`show` has no drift).
+const WHOLE: &str = "`--format json`";
 
 /// The one-line verdict: how many drifted, how many shown, how many hidden.
 pub fn verdict(r: &DriftReport) -> String {
@@ -60,6 +62,7 @@ impl Report for DriftReport {
             return Ok(());
         }
         writeln!(w)?;
+        let short = Shortened::default();
         let rows = self
             .entries
             .iter()
@@ -68,7 +71,7 @@ impl Report for DriftReport {
                 let mut values: Vec<String> = e
                     .attributes
                     .iter()
-                    .map(|a| format!("{} -> {}", truncate(a.before.text(), TABLE_WIDTH), truncate(a.after.text(), TABLE_WIDTH)))
+                    .map(|a| format!("{} -> {}", short.cell(a.before.text(), TABLE_WIDTH), short.cell(a.after.text(), TABLE_WIDTH)))
                     .collect();
                 if let Some(h) = hidden_line(e) {
                     paths.push(h);
@@ -82,11 +85,11 @@ impl Report for DriftReport {
                     style.paint(&line(&action_cell(e)), action_tone(&e.action)),
                     cell_lines(&address),
                     cell_lines(&paths),
-                    cell_lines(&values),
+                    values.join("\n"),
                 ]
             })
             .collect();
-        writeln!(w, "{}", style.table(&["drift", "address", "attribute", "before -> after"], rows))
+        writeln!(w, "{}", style.value_table(&["drift", "address", "attribute", "before -> after"], rows, &short, WHOLE))
     }
 
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {

@@ -86,6 +86,54 @@ fn widest_unit(s: &str) -> usize {
     s.split('\n').flat_map(|l| units(l).into_iter().map(|u| u.width)).max().unwrap_or(0)
 }
 
+/// `s` (one sanitised line) shortened to at most `max` columns, ending in
+/// `…`, or `None` when it fits (or is one unit, shown whole). The cut falls between units, so never inside
+/// a mask, a visible escape (`\x1B`, `\u{009B}`), a JSON escape (`\"`,
+/// `\u001b`) or a colour sequence; a colour still open is closed.
+pub fn cut(s: &str, max: usize) -> Option<String> {
+    let u = units(s);
+    if u.iter().map(|x| x.width).sum::<usize>() <= max {
+        return None;
+    }
+    let room = max.saturating_sub(1);
+    let (mut out, mut w, mut coloured, mut i) = (String::new(), 0, false, 0);
+    while i < u.len() {
+        // A JSON escape is one piece: `\` and the next unit, or `\u` and 4 hex digits.
+        let mut n = 1;
+        if u[i].text == "\\" && i + 1 < u.len() {
+            let hex = u[i + 1].text == "u"
+                && u.len() > i + 5
+                && u[i + 2..i + 6].iter().all(|x| x.text.len() == 1 && x.text.as_bytes()[0].is_ascii_hexdigit());
+            n = if hex { 6 } else { 2 };
+        }
+        let piece = &u[i..i + n];
+        let pw: usize = piece.iter().map(|x| x.width).sum();
+        // The first piece is always kept: a mask or an escape wider than
+        // `max` is shown whole rather than cut away.
+        if w + pw > room && w > 0 {
+            break;
+        }
+        for x in piece {
+            out.push_str(x.text);
+            if x.sgr {
+                coloured = !matches!(x.text, "\u{1b}[0m" | "\u{1b}[m");
+            }
+        }
+        w += pw;
+        i += n;
+    }
+    if i >= u.len() {
+        return None;
+    }
+    let trimmed = out.trim_end_matches(' ').len();
+    out.truncate(trimmed);
+    out.push('…');
+    if coloured {
+        out.push_str("\u{1b}[0m");
+    }
+    Some(out)
+}
+
 /// How good a break before unit `p` is (lower is better; 4: anywhere).
 fn break_rank(u: &[Unit<'_>], p: usize, kind: Kind) -> u8 {
     let (before, at) = (u[p - 1].text, u[p].text);
@@ -268,6 +316,28 @@ mod tests {
             assert!(w.contains("\\u{009B}") && w.contains("\\x1B"), "{max}: {w}");
             assert_eq!(w.replace(['\n', ' '], ""), s.replace(' ', ""), "nothing lost at {max}");
         }
+    }
+
+    #[test]
+    fn cut_fits_its_width_and_never_splits_a_mask_or_an_escape() {
+        assert_eq!(cut("abcdef", 6), None, "a value that fits is not cut");
+        assert_eq!(cut("abcdef", 4).as_deref(), Some("abc…"));
+        assert_eq!(cut("ab cdef", 4).as_deref(), Some("ab…"), "no blank before the mark");
+        let s = r#"["x", "(sensitive value)", "\u001b", "\"", "\x1B\u{009B}", "(known after apply)"]"#;
+        for max in 2..s.len() {
+            let c = cut(s, max).expect("too long");
+            assert!(width(&c) <= max, "{max}: {c}");
+            let kept = c.strip_suffix('…').unwrap();
+            assert!(s.starts_with(kept), "{max}: {c}");
+            // What is kept ends between units: never inside a mask or an escape.
+            for unit in ["(sensitive value)", "(known after apply)", "\\u001b", "\\\"", "\\x1B", "\\u{009B}"] {
+                let at = s.find(unit).unwrap();
+                assert!(kept.len() <= at || kept.len() >= at + unit.len(), "{max}: {c} cuts {unit}");
+            }
+        }
+        let coloured = cut("\u{1b}[2msome long text\u{1b}[0m", 6).unwrap();
+        assert_eq!(coloured, "\u{1b}[2msome…\u{1b}[0m", "an open colour is closed");
+        assert_eq!(cut("(sensitive value)", 5), None, "one unit is shown whole");
     }
 
     #[test]

@@ -95,6 +95,18 @@ impl Style {
         layout::table(header, rows, self.width)
     }
 
+    /// A table whose cells hold values from the input shortened by `short`
+    /// ([`Shortened::cell`]): when any was cut, a line below it says once
+    /// where the values are whole (`whole`, e.g. "`--format json`").
+    pub fn value_table(&self, header: &[&str], rows: Vec<Vec<String>>, short: &Shortened, whole: &str) -> String {
+        let mut t = self.table(header, rows);
+        if short.any() {
+            t.push('\n');
+            t.push_str(&self.paint(&format!("… values cut short: see {whole} for them whole"), Tone::Muted));
+        }
+        t
+    }
+
     /// Paint already-sanitised text.
     pub fn paint(&self, s: &str, tone: Tone) -> String {
         if !self.color {
@@ -112,6 +124,34 @@ impl Style {
             Tone::Warn => s.yellow().bold().to_string(),
             Tone::Bold => s.bold().to_string(),
         }
+    }
+}
+
+/// Values from the input shortened for the cells of one table, remembering
+/// whether any was cut (so [`Style::value_table`] can say where they are whole).
+#[derive(Debug, Default)]
+pub struct Shortened {
+    cut: std::cell::Cell<bool>,
+}
+
+impl Shortened {
+    /// `s` (text from the input, masked already) as one sanitised line of at
+    /// most `max` columns, cut between units (see [`layout::cut`]): never
+    /// inside `(sensitive value)` or an escape.
+    pub fn cell(&self, s: &str, max: usize) -> String {
+        let s = sanitize::line(s);
+        match layout::cut(&s, max) {
+            Some(c) => {
+                self.cut.set(true);
+                c
+            }
+            None => s.into_owned(),
+        }
+    }
+
+    /// True when a value was cut.
+    pub fn any(&self) -> bool {
+        self.cut.get()
     }
 }
 
@@ -362,6 +402,30 @@ mod tests {
         assert!(text.contains("\\u0023#[error]") && text.contains("\\u0023#vso["), "{text}");
         assert_eq!(serde_json::from_str::<String>(&text).unwrap(), s);
     }
+
+    #[test]
+    fn a_note_below_the_table_says_where_values_are_whole_exactly_when_one_was_cut() {
+        const NOTE: &str = "… values cut short: see `--format json` for them whole";
+        let style = Style::default();
+        let table = |values: &[&str]| {
+            let short = Shortened::default();
+            let rows = values.iter().map(|v| vec![short.cell(v, 20)]).collect();
+            style.value_table(&["value"], rows, &short, "`--format json`")
+        };
+        let fits = table(&["\"short\"", "(sensitive value)", &"x".repeat(20)]);
+        assert!(!fits.contains("values cut short") && !fits.contains('…'), "{fits}");
+        let cut = table(&["\"short\"", &"y".repeat(21), &"z".repeat(30)]);
+        assert_eq!(cut.matches(NOTE).count(), 1, "said once, for two cut cells:\n{cut}");
+        assert!(cut.ends_with(NOTE) && cut.contains(&format!("{}…", "y".repeat(19))), "{cut}");
+        // Masked before it is cut: a secret never shows, whole or in part.
+        let short = Shortened::default();
+        assert_eq!(short.cell(SENSITIVE_CELL, 10), "(sensitive value)");
+        assert!(!short.any(), "a mask is never cut short");
+        assert_eq!(short.cell("\u{1b}[2Jabcdef", 8), "\\x1B[2J…", "escaped first, then cut between units");
+        assert!(short.any());
+    }
+
+    const SENSITIVE_CELL: &str = crate::mask::MASK;
 
     #[test]
     fn colour_off_paints_nothing() {

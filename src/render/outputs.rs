@@ -1,7 +1,7 @@
 //! Renders `outputs` reports as a terminal table, markdown or JSON.
 
 use super::report::{errored_banner, heading, md_errored_banner, md_heading, Report};
-use super::{action_tone, md_cell, md_code, Style, Tone};
+use super::{action_tone, md_cell, md_code, Shortened, Style, Tone};
 use crate::query::outputs::{OutputChange, OutputsReport, PlanOutputs, StateOutputs};
 use crate::query::values::truncate;
 use crate::sanitize::line;
@@ -9,11 +9,14 @@ use std::io::{self, Write};
 
 const TABLE_WIDTH: usize = 80;
 const MD_WIDTH: usize = 120;
+/// Where a value cut short in the table is whole.
+const WHOLE: &str = "`--format json`";
 
 /// What to show for a change: the new value for a create, the old one for a
-/// delete, `before -> after` otherwise (a no-op shows its value once).
-pub fn change_text(o: &OutputChange, width: usize) -> String {
-    let (b, a) = (truncate(o.before.text(), width), truncate(o.after.text(), width));
+/// delete, `before -> after` otherwise (a no-op shows its value once), each
+/// side shortened by `short`.
+pub fn change_text(o: &OutputChange, short: &dyn Fn(&str) -> String) -> String {
+    let (b, a) = (short(o.before.text()), short(o.after.text()));
     match o.action.as_str() {
         "create" => a,
         "delete" => b,
@@ -44,6 +47,7 @@ fn plan_table(p: &PlanOutputs, w: &mut dyn Write, style: &Style) -> io::Result<(
         return Ok(());
     }
     writeln!(w)?;
+    let short = Shortened::default();
     let rows = p
         .outputs
         .iter()
@@ -52,11 +56,11 @@ fn plan_table(p: &PlanOutputs, w: &mut dyn Write, style: &Style) -> io::Result<(
                 line(&o.name).into_owned(),
                 style.paint(&line(&o.action), action_tone(&o.action)),
                 line(&type_text(o.type_.as_deref())).into_owned(),
-                line(&change_text(o, TABLE_WIDTH)).into_owned(),
+                change_text(o, &|s| short.cell(s, TABLE_WIDTH)),
             ]
         })
         .collect();
-    writeln!(w, "{}", style.table(&["output", "action", "type", "value"], rows))
+    writeln!(w, "{}", style.value_table(&["output", "action", "type", "value"], rows, &short, WHOLE))
 }
 
 fn state_table(s: &StateOutputs, w: &mut dyn Write, style: &Style) -> io::Result<()> {
@@ -66,16 +70,17 @@ fn state_table(s: &StateOutputs, w: &mut dyn Write, style: &Style) -> io::Result
         return Ok(());
     }
     writeln!(w)?;
+    let short = Shortened::default();
     let rows = s
         .outputs
         .iter()
         .map(|o| {
-            let v = line(&truncate(&o.display_value(), TABLE_WIDTH)).into_owned();
+            let v = short.cell(&o.display_value(), TABLE_WIDTH);
             let v = if o.masked { style.paint(&v, Tone::Muted) } else { v };
             vec![line(&o.name).into_owned(), line(&o.display_type()).into_owned(), v]
         })
         .collect();
-    writeln!(w, "{}", style.table(&["output", "type", "value"], rows))
+    writeln!(w, "{}", style.value_table(&["output", "type", "value"], rows, &short, WHOLE))
 }
 
 impl Report for OutputsReport {
@@ -109,7 +114,7 @@ impl Report for OutputsReport {
                         md_code(&o.name),
                         md_cell(&o.action),
                         md_cell(&truncate(&type_text(o.type_.as_deref()), 40)),
-                        md_code(&change_text(o, MD_WIDTH))
+                        md_code(&change_text(o, &|s| truncate(s, MD_WIDTH)))
                     )?;
                 }
                 Ok(())

@@ -1,7 +1,7 @@
 //! Renders `replace` reports as a terminal table, markdown or JSON.
 
 use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
-use super::{md_cell, md_code, Style, Tone};
+use super::{md_cell, md_code, Shortened, Style, Tone};
 use crate::model::ReplaceOrder;
 use crate::query::replace::{ReplaceReport, Replacement};
 use crate::query::values::truncate;
@@ -9,6 +9,8 @@ use std::io::{self, Write};
 
 const TABLE_WIDTH: usize = 40;
 const MD_WIDTH: usize = 120;
+/// Where a value cut short in the table is whole.
+const WHOLE: &str = "`planview show --address ADDR` (or `--format json`)";
 
 /// `5 resources replaced (4 destroy then create, 1 create before destroy).`
 pub fn verdict(r: &ReplaceReport) -> String {
@@ -59,6 +61,7 @@ impl Report for ReplaceReport {
             return Ok(());
         }
         writeln!(w)?;
+        let short = Shortened::default();
         let rows = self
             .replacements
             .iter()
@@ -67,18 +70,18 @@ impl Report for ReplaceReport {
                 let values: Vec<String> = r
                     .paths
                     .iter()
-                    .map(|p| format!("{} -> {}", truncate(p.before.text(), TABLE_WIDTH), truncate(p.after.text(), TABLE_WIDTH)))
+                    .map(|p| format!("{} -> {}", short.cell(p.before.text(), TABLE_WIDTH), short.cell(p.after.text(), TABLE_WIDTH)))
                     .collect();
                 vec![
                     style.paint(&order_cell(r), Tone::Replace),
                     cell_lines(&[&r.address]),
                     cell_lines(&details(r)),
                     cell_lines(&paths),
-                    cell_lines(&values),
+                    values.join("\n"),
                 ]
             })
             .collect();
-        writeln!(w, "{}", style.table(&["order", "address", "reason", "forced by", "before -> after"], rows))
+        writeln!(w, "{}", style.value_table(&["order", "address", "reason", "forced by", "before -> after"], rows, &short, WHOLE))
     }
 
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {

@@ -339,16 +339,17 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
     }
     if !s.outputs.is_empty() {
         writeln!(w)?;
+        let short = super::Shortened::default();
         let rows = s
             .outputs
             .iter()
             .map(|o| {
-                let v = line(&truncate(&o.display_value(), 80)).into_owned();
+                let v = short.cell(&o.display_value(), 80);
                 let v = if o.masked { style.paint(&v, Tone::Muted) } else { v };
                 vec![line(&o.name).into_owned(), line(&o.display_type()).into_owned(), v]
             })
             .collect();
-        writeln!(w, "{}", style.table(&["output", "type", "value"], rows))?;
+        writeln!(w, "{}", style.value_table(&["output", "type", "value"], rows, &short, "`planview outputs --format json`"))?;
     }
     Ok(())
 }

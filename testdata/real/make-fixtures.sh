@@ -345,6 +345,13 @@ plan["resource_drift"] = [{
 PY
 }
 
+s_long_values() {
+  begin long-values
+  load v1; apply v1
+  state                 # state after v1: outputs longer than a table cell
+  load v2; plan 0
+}
+
 s_moved_replaced() {
   begin moved-replaced
   load v1; apply v1
@@ -355,7 +362,7 @@ ALL=(basic replace count-foreach modules moved removed import data-read checks
      errored sensitive destroy noop refresh-only refresh-only-outputs state
      refactor-rename refactor-count-to-foreach refactor-into-module deposed
      secret-forms sensitivity-only trailing-newline moves-unknown
-     targeted moved-replaced plan-pairs public-names)
+     targeted moved-replaced plan-pairs public-names long-values)
 
 main() {
   command -v "$TERRAFORM" >/dev/null || { log "terraform not found"; exit 1; }
