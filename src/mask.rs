@@ -237,7 +237,17 @@ impl Masker {
                 self.secrets.insert(s.clone());
             }
             Value::Array(a) => a.iter().for_each(|x| self.collect_strings(x)),
-            Value::Object(o) => o.values().for_each(|x| self.collect_strings(x)),
+            Value::Object(o) => {
+                // The keys of a marked map are secrets too (`sensitive({...})`:
+                // an unmarked copy would show them), when they cannot be the
+                // attribute names of a schema (`password`, `master_username`:
+                // lower-case identifiers, public) and are long enough to be
+                // looked for inside text.
+                for k in o.keys().filter(|k| k.chars().count() >= MIN_SUBSTRING && !schema_name_like(k)) {
+                    self.secrets.insert(k.clone());
+                }
+                o.values().for_each(|x| self.collect_strings(x))
+            }
             _ => {}
         }
     }
@@ -509,6 +519,15 @@ fn terraform_key_form(s: &str) -> String {
             u => Some(format!("\\U{u:08x}")),
         }
     })
+}
+
+/// True for a key that reads as a provider schema's attribute name: a
+/// lower-case identifier (`password`, `master_user_secret`). Such keys of a
+/// marked object are not collected as secrets (they name attributes, which are
+/// public); any other key is (a hostname, an e-mail, `Prod-DB`).
+fn schema_name_like(k: &str) -> bool {
+    k.bytes().next().is_some_and(|b| b.is_ascii_lowercase() || b == b'_')
+        && k.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// Replaces long secrets inside any output text.

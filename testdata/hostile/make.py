@@ -295,7 +295,9 @@ secrets_plan = {
                   "pv_copy": S["PV-RESOURCE"], "prior_copy": "output=" + S["PRIOR-OUTPUT"],
                   "prior_resource_copy": [S["PRIOR-RESOURCE"]],
                   # A secret as a map key, and one marked only in a deferred change.
-                  "labels": {S["RC-BEFORE"]: "key-copy"}, "deferred_copy": S["DEFERRED-AFTER"]},
+                  "labels": {S["RC-BEFORE"]: "key-copy"}, "deferred_copy": S["DEFERRED-AFTER"],
+                  # A key of a sensitive map (whole_attr's `tags`), copied unmarked.
+                  "tags_copy": {S["RC-MAP-KEY"]: "v2"}},
            after_identity={"id": "identity/" + S["DBPASS"]},
            generated_config="resource \"x\" {\n  password = \"" + S["DBPASS"] + "\"\n}"),
         rc("terraform_data.dep", ["delete"], deposed="00000001",
