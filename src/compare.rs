@@ -47,14 +47,26 @@ fn rereadable(src: &Source) -> bool {
 /// `whole`: keep the model anyway (`fingerprint --format json` prints it all).
 fn read_indexed(src: &Source, read: &ReadOptions, digests: bool, whole: bool) -> PerFile<Indexed> {
     let file = src.name();
-    let result = if !whole && rereadable(src) { read_file(&file, src, read, digests) } else { read_once(&file, src, read) };
+    let result = if !whole && rereadable(src) {
+        read_file(&file, src, read, digests, streamed::ORDER_BUDGET)
+    } else {
+        read_once(&file, src, read)
+    };
     match result {
         Ok((indexed, masker)) => PerFile { file, result: Ok(indexed), masker },
         Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
     }
 }
 
-fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool) -> Result<(Indexed, mask::Masker), InputError> {
+/// The fingerprint of a plan in a regular file, streamed with at most
+/// `budget` bytes of entries waiting for their turn (tests use 0: every
+/// entry that comes early is left to another pass).
+pub fn fingerprint_streamed(path: &std::path::Path, read: &ReadOptions, budget: usize) -> Result<String, InputError> {
+    let src = Source::File(path.to_path_buf());
+    read_file(&src.name(), &src, read, false, budget).map(|(ix, _)| ix.index.fingerprint)
+}
+
+fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget: usize) -> Result<(Indexed, mask::Masker), InputError> {
     let ahead = stream::ReadAhead::Joined;
     let ((collect, rest, version), masker) =
         crate::stream_one(name, input::open(src, read)?, ahead, read, Collect::default(), |c, doc, m| match doc {
@@ -63,7 +75,7 @@ fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool) -> Res
             Document::State(_) => Err(NOT_A_PLAN.to_string()),
         })?;
     let (mut changes, mut drift) = collect.finish();
-    let mut sink = Ordered::new(&rest, drift.len(), changes.len(), streamed::ORDER_BUDGET);
+    let mut sink = Ordered::new(&rest, drift.len(), changes.len(), budget);
     let mut first = true;
     loop {
         let mut hasher = Hasher::new(&mut changes, &mut drift, &masker, &mut sink, digests && first);
