@@ -47,11 +47,8 @@ fn rereadable(src: &Source) -> bool {
 /// `whole`: keep the model anyway (`fingerprint --format json` prints it all).
 fn read_indexed(src: &Source, read: &ReadOptions, digests: bool, whole: bool) -> PerFile<Indexed> {
     let file = src.name();
-    let result = if !whole && rereadable(src) {
-        read_file(&file, src, read, digests, streamed::ORDER_BUDGET)
-    } else {
-        read_once(&file, src, read)
-    };
+    let result =
+        if !whole && rereadable(src) { read_file(&file, src, read, digests, streamed::ORDER_BUDGET) } else { read_once(&file, src, read) };
     match result {
         Ok((indexed, masker)) => PerFile { file, result: Ok(indexed), masker },
         Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
@@ -97,9 +94,7 @@ fn read_once(name: &str, src: &Source, read: &ReadOptions) -> Result<(Indexed, m
         Source::File(path) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => stream::ReadAhead::Joined,
         _ => stream::ReadAhead::Detached,
     };
-    let keep = stream::Keep::new(|drift: bool, _: usize, rc: &crate::model::ResourceChange<'_>| {
-        drift || crate::query::intent::counts(rc)
-    });
+    let keep = stream::Keep::new(|drift: bool, _: usize, rc: &crate::model::ResourceChange<'_>| drift || crate::query::intent::counts(rc));
     let ((intent, version), masker) = crate::stream_one(name, input::open(src, read)?, ahead, read, keep, |kept, doc, m| match doc {
         Document::Plan(p) => {
             let mut plan = *p;

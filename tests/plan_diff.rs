@@ -250,10 +250,7 @@ fn streamed_agrees(old_json: &str, new: &Value) -> Result<(), String> {
     for (a, b) in [(0, 1), (1, 0), (0, 2), (2, 1)] {
         let (Some(old), Some(new)) = (model(files[a].1), model(files[b].1)) else { continue };
         let version = |json: &str| serde_json::from_str::<Value>(json).ok()?.get("terraform_version")?.as_str().map(str::to_string);
-        let report = planview::query::intent::DiffReport::new(
-            (&name(a), version(files[a].1), &old),
-            (&name(b), version(files[b].1), &new),
-        );
+        let report = planview::query::intent::DiffReport::new((&name(a), version(files[a].1), &old), (&name(b), version(files[b].1), &new));
         for format in ["json", "markdown"] {
             let mut want = Vec::new();
             match format {

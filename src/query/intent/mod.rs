@@ -632,11 +632,12 @@ pub fn pair_changes<'a>(old: &'a dyn Keyed, new: &'a dyn Keyed) -> Vec<Pair<'a>>
         let suffix = suffix_of(k, address);
         // Its previous address in the old plan, or an old entry that moved from its address.
         let by_prev = prev.and_then(|p| old.get_key(&format!("{p}{suffix}")));
-        let by_old_prev = || {
-            moved_from.get(address)?.iter().copied().find(|ok| {
-                !claimed.contains(ok) && !new.contains(ok) && old.links(ok).is_some_and(|(oa, _)| suffix_of(ok, oa) == suffix)
-            })
-        };
+        let by_old_prev =
+            || {
+                moved_from.get(address)?.iter().copied().find(|ok| {
+                    !claimed.contains(ok) && !new.contains(ok) && old.links(ok).is_some_and(|(oa, _)| suffix_of(ok, oa) == suffix)
+                })
+            };
         let found = by_prev.filter(|p| !claimed.contains(p) && !new.contains(p)).or_else(by_old_prev);
         if let Some(o) = found {
             claimed.insert(o);

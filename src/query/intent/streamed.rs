@@ -284,7 +284,13 @@ pub struct Hasher<'a> {
 
 impl<'a> Hasher<'a> {
     /// `digests`: keep each entry's hash (the first pass; `diff` needs them).
-    pub fn new(changes: &'a mut SectionIndex, drift: &'a mut SectionIndex, masker: &'a Masker, sink: &'a mut Ordered, digests: bool) -> Self {
+    pub fn new(
+        changes: &'a mut SectionIndex,
+        drift: &'a mut SectionIndex,
+        masker: &'a Masker,
+        sink: &'a mut Ordered,
+        digests: bool,
+    ) -> Self {
         Hasher { sections: [changes, drift], masker, sink, seen: [0, 0], digests, changed: false }
     }
 
@@ -397,7 +403,11 @@ impl PlanVisitor for Fetch<'_> {
 /// them; those whose hashes are equal are the same; `fetch` gives the
 /// canonical forms of the others (old plan's, new plan's), which are compared
 /// in detail. The same [`Comparison`] as [`super::compare`] over the models.
-pub fn compare_indexed<E>(old: &Index, new: &Index, fetch: impl FnOnce(Wanted, Wanted) -> Result<(Details, Details), E>) -> Result<Comparison, E> {
+pub fn compare_indexed<E>(
+    old: &Index,
+    new: &Index,
+    fetch: impl FnOnce(Wanted, Wanted) -> Result<(Details, Details), E>,
+) -> Result<Comparison, E> {
     let sections = [(Section::Resource, &old.changes, &new.changes), (Section::Drift, &old.drift, &new.drift)];
     let pairs: Vec<Vec<super::Pair<'_>>> = sections.iter().map(|(_, o, n)| super::pair_changes(*o, *n)).collect();
     let same = |o: &SectionIndex, n: &SectionIndex, p: &super::Pair<'_>| match (p.old, p.in_new) {
