@@ -72,11 +72,12 @@ fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget
             Document::State(_) => Err(NOT_A_PLAN.to_string()),
         })?;
     let (mut changes, mut drift) = collect.finish();
+    let again = read_again(read);
     let mut sink = Ordered::new(&rest, drift.len(), changes.len(), budget);
     let mut first = true;
     loop {
         let mut hasher = Hasher::new(&mut changes, &mut drift, &masker, &mut sink, digests && first);
-        stream::stream(name, input::open(src, read)?, ahead, read, &mut hasher)?;
+        stream::stream(name, input::open(src, &again)?, ahead, &again, &mut hasher)?;
         if !hasher.saw_all() {
             return Err(InputError::new(name, streamed::CHANGED));
         }
@@ -87,6 +88,12 @@ fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget
     }
     let index = Index { rest, changes, drift, fingerprint: sink.finish() };
     Ok((Indexed { index, version, again: Again::File }, masker))
+}
+
+/// The options of a file's second and later reads: what `--lenient` skipped
+/// was said once, by the first.
+fn read_again(read: &ReadOptions) -> ReadOptions {
+    ReadOptions { notes: input::Notes::default(), ..read.clone() }
 }
 
 fn read_once(name: &str, src: &Source, read: &ReadOptions) -> Result<(Indexed, mask::Masker), InputError> {
@@ -124,7 +131,8 @@ fn details(item: &PerFile<Indexed>, src: &Source, read: &ReadOptions, wanted: &W
         }
         Again::File => {
             let mut fetch = Fetch::new(&ix.index, wanted, &item.masker);
-            stream::stream(&item.file, input::open(src, read)?, stream::ReadAhead::Joined, read, &mut fetch)?;
+            let again = read_again(read);
+            stream::stream(&item.file, input::open(src, &again)?, stream::ReadAhead::Joined, &again, &mut fetch)?;
             if fetch.changed {
                 return Err(InputError::new(&item.file, streamed::CHANGED));
             }
