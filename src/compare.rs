@@ -3,23 +3,153 @@
 
 use crate::cli::Config;
 use crate::error::{Error, InputError};
-use crate::query::intent::{intent_of, DiffReport, FingerprintReport, Intent};
+use crate::input::{self, Document, ReadOptions, Source};
+use crate::query::intent::streamed::{self, compare_indexed, Collect, Details, Fetch, Hasher, Index, Ordered, Wanted};
+use crate::query::intent::{intent_of, DiffReport, FingerprintReport, Intent, PlanRef};
 use crate::render::{Format, JsonInputError, Style};
-use crate::{each_input_with, mask, render, Status};
+use crate::{mask, render, stream, PerFile, Status};
 
-/// A plan's model and the CLI version that made it.
-type Read = (Intent, Option<String>);
+/// A plan read for `diff` or `fingerprint`: its index, the CLI version that
+/// made it, and how to get its entries again.
+struct Indexed {
+    index: Index,
+    version: Option<String>,
+    again: Again,
+}
 
-fn read_all(config: &Config, masker: &mut mask::Masker) -> Vec<crate::PerFile<Read>> {
-    let items = each_input_with(&config.inputs, &config.read, |doc, m| {
-        let version = match doc {
-            crate::input::Document::Plan(p) => p.terraform_version.clone(),
-            crate::input::Document::State(_) => None,
-        };
-        intent_of(doc, m).map(|i| (i, version))
+enum Again {
+    /// A regular file of JSON: streamed again (bounded memory).
+    File,
+    /// Stdin, a pipe or a saved plan (which cannot be read again, or only by
+    /// running `show -json` again): its model, kept whole from the one read.
+    Whole(Intent),
+}
+
+const NOT_A_PLAN: &str = "this is a state, not a plan: only plans are compared (`tofu show -json PLANFILE`)";
+
+/// Whether `src` can be streamed more than once: a regular file holding JSON
+/// (not a saved plan, which `show -json` would have to turn into JSON again).
+fn rereadable(src: &Source) -> bool {
+    let Source::File(path) = src else { return false };
+    let Ok(mut f) = std::fs::File::open(path) else { return false };
+    if !f.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = Vec::with_capacity(4);
+    std::io::Read::read_to_end(&mut std::io::Read::take(&mut f, 4), &mut head).is_ok() && !input::is_saved_plan(&head)
+}
+
+/// Read one plan for `diff` (`digests`: each entry's hash kept) or
+/// `fingerprint`. A regular file is streamed (see
+/// [`crate::query::intent::streamed`]): once for its keys and secrets, then
+/// for its entries' canonical forms, memory bounded whatever its size. Any
+/// other input is streamed once and its changes kept: memory grows with it.
+/// `whole`: keep the model anyway (`fingerprint --format json` prints it all).
+fn read_indexed(src: &Source, read: &ReadOptions, digests: bool, whole: bool) -> PerFile<Indexed> {
+    let file = src.name();
+    let result =
+        if !whole && rereadable(src) { read_file(&file, src, read, digests, streamed::ORDER_BUDGET) } else { read_once(&file, src, read) };
+    match result {
+        Ok((indexed, masker)) => PerFile { file, result: Ok(indexed), masker },
+        Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
+    }
+}
+
+/// The fingerprint of a plan in a regular file, streamed with at most
+/// `budget` bytes of entries waiting for their turn (tests use 0: every
+/// entry that comes early is left to another pass).
+pub fn fingerprint_streamed(path: &std::path::Path, read: &ReadOptions, budget: usize) -> Result<String, InputError> {
+    let src = Source::File(path.to_path_buf());
+    read_file(&src.name(), &src, read, false, budget).map(|(ix, _)| ix.index.fingerprint)
+}
+
+fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget: usize) -> Result<(Indexed, mask::Masker), InputError> {
+    let ahead = stream::ReadAhead::Joined;
+    let ((collect, rest, version), masker) =
+        crate::stream_one(name, input::open(src, read)?, ahead, read, Collect::default(), |c, doc, m| match doc {
+            // The skeleton's model: flags, outputs and checks (no changes, no drift).
+            Document::Plan(p) => Ok((c, Intent::of(&p, m), p.terraform_version.clone())),
+            Document::State(_) => Err(NOT_A_PLAN.to_string()),
+        })?;
+    let (mut changes, mut drift) = collect.finish();
+    let again = read_again(read);
+    let mut sink = Ordered::new(&rest, drift.len(), changes.len(), budget);
+    let mut first = true;
+    loop {
+        let mut hasher = Hasher::new(&mut changes, &mut drift, &masker, &mut sink, digests && first);
+        stream::stream(name, input::open(src, &again)?, ahead, &again, &mut hasher)?;
+        if !hasher.saw_all() {
+            return Err(InputError::new(name, streamed::CHANGED));
+        }
+        first = false;
+        if sink.end_pass() {
+            break;
+        }
+    }
+    let index = Index { rest, changes, drift, fingerprint: sink.finish() };
+    Ok((Indexed { index, version, again: Again::File }, masker))
+}
+
+/// The options of a file's second and later reads: what `--lenient` skipped
+/// was said once, by the first.
+fn read_again(read: &ReadOptions) -> ReadOptions {
+    ReadOptions { notes: input::Notes::default(), ..read.clone() }
+}
+
+fn read_once(name: &str, src: &Source, read: &ReadOptions) -> Result<(Indexed, mask::Masker), InputError> {
+    let ahead = match src {
+        Source::File(path) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => stream::ReadAhead::Joined,
+        _ => stream::ReadAhead::Detached,
+    };
+    let keep = stream::Keep::new(|drift: bool, _: usize, _: usize, rc: &crate::model::ResourceChange<'_>| {
+        drift || crate::query::intent::counts(rc)
     });
-    items.iter().for_each(|i| masker.merge(&i.masker));
-    items
+    let ((intent, version), masker) = crate::stream_one(name, input::open(src, read)?, ahead, read, keep, |kept, doc, m| match doc {
+        Document::Plan(p) => {
+            let mut plan = *p;
+            kept.fill(&mut plan)?;
+            let version = plan.terraform_version.clone();
+            intent_of(&Document::Plan(Box::new(plan)), m).map(|i| (i, version))
+        }
+        Document::State(_) => Err(NOT_A_PLAN.to_string()),
+    })?;
+    Ok((Indexed { index: Index::of(&intent), version, again: Again::Whole(intent) }, masker))
+}
+
+/// The canonical forms of the `wanted` entries of a plan read by [`read_indexed`].
+fn details(item: &PerFile<Indexed>, src: &Source, read: &ReadOptions, wanted: &Wanted) -> Result<Details, InputError> {
+    let Ok(ix) = &item.result else { return Ok(Details::default()) };
+    match &ix.again {
+        Again::Whole(intent) => {
+            let mut out = Details::default();
+            for (s, (section, map)) in [(&ix.index.changes, &intent.resources), (&ix.index.drift, &intent.drift)].into_iter().enumerate() {
+                for (light, _) in section.entries.iter().zip(&wanted[s]).filter(|(_, w)| **w) {
+                    if let Some(v) = map.get(&light.key) {
+                        out[s].insert(light.key.clone(), v.clone());
+                    }
+                }
+            }
+            Ok(out)
+        }
+        Again::File => {
+            let mut fetch = Fetch::new(&ix.index, wanted, &item.masker);
+            let again = read_again(read);
+            stream::stream(&item.file, input::open(src, &again)?, stream::ReadAhead::Joined, &again, &mut fetch)?;
+            if fetch.changed {
+                return Err(InputError::new(&item.file, streamed::CHANGED));
+            }
+            Ok(fetch.details)
+        }
+    }
+}
+
+/// `f` over the inputs, each on its own thread.
+fn each<R: Send>(inputs: &[Source], f: impl Fn(usize, &Source) -> R + Sync) -> Vec<R> {
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = inputs.iter().enumerate().map(|(i, src)| s.spawn(move || f(i, src))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    })
 }
 
 /// In JSON, the inputs that could not be read: one error object, or `{"files": [...]}`.
@@ -43,7 +173,8 @@ pub fn run_diff(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -
     if config.inputs.len() != 2 {
         return Err(Error::Usage("`diff` compares two plans: OLD NEW".into()));
     }
-    let items = read_all(config, masker);
+    let items = each(&config.inputs, |_, src| read_indexed(src, &config.read, true, false));
+    items.iter().for_each(|i| masker.merge(&i.masker));
     let errs = failures(&items);
     if !errs.is_empty() {
         if config.format == Format::Json {
@@ -51,10 +182,33 @@ pub fn run_diff(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -
         }
         return Err(Error::Input(errs.into_iter().cloned().collect()));
     }
-    let [Ok((old, old_tf)), Ok((new, new_tf))] = [&items[0].result, &items[1].result] else {
+    let [Ok(old), Ok(new)] = [&items[0].result, &items[1].result] else {
         return Err(Error::Usage("`diff` compares two plans: OLD NEW".into()));
     };
-    let report = DiffReport::new((&items[0].file, old_tf.clone(), old), (&items[1].file, new_tf.clone(), new));
+    let comparison = compare_indexed(&old.index, &new.index, |wanted_old, wanted_new| {
+        let wanted = [wanted_old, wanted_new];
+        let mut got = each(&config.inputs, |i, src| details(&items[i], src, &config.read, &wanted[i])).into_iter();
+        let (a, b) = (got.next().unwrap_or_else(|| Ok(Details::default())), got.next().unwrap_or_else(|| Ok(Details::default())));
+        match (a, b) {
+            (Ok(a), Ok(b)) => Ok((a, b)),
+            (a, b) => Err(a.err().into_iter().chain(b.err()).collect::<Vec<_>>()),
+        }
+    });
+    let comparison = match comparison {
+        Ok(c) => c,
+        Err(errs) => {
+            if config.format == Format::Json {
+                json_errors(out, &errs.iter().collect::<Vec<_>>())?;
+            }
+            return Err(Error::Input(errs));
+        }
+    };
+    let plan_ref = |item: &PerFile<Indexed>, ix: &Indexed| PlanRef {
+        file: item.file.clone(),
+        terraform_version: ix.version.clone(),
+        fingerprint: ix.index.fingerprint.clone(),
+    };
+    let report = DiffReport { kind: "diff", old: plan_ref(&items[0], old), new: plan_ref(&items[1], new), comparison };
     match config.format {
         Format::Table => render::diff::table(out, &report, &Style::new(config.color))?,
         Format::Markdown => render::diff::markdown(out, &report)?,
@@ -68,19 +222,21 @@ pub fn run_fingerprint(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Ma
     if config.inputs.len() != 1 {
         return Err(Error::Usage("`fingerprint` reads one plan".into()));
     }
-    let items = read_all(config, masker);
+    let json = config.format == Format::Json;
+    let items = vec![read_indexed(&config.inputs[0], &config.read, false, json)];
+    items.iter().for_each(|i| masker.merge(&i.masker));
     let errs = failures(&items);
     if !errs.is_empty() {
-        if config.format == Format::Json {
+        if json {
             json_errors(out, &errs)?;
         }
         return Err(Error::Input(errs.into_iter().cloned().collect()));
     }
-    if let Ok((intent, _)) = &items[0].result {
-        let report = FingerprintReport::new(&items[0].file, intent);
-        match config.format {
-            Format::Json => render::diff::fingerprint_json(out, &report)?,
-            _ => render::diff::fingerprint_text(out, &report)?,
+    if let Ok(ix) = &items[0].result {
+        match &ix.again {
+            // `--format json` prints the canonical form: the model was kept whole.
+            Again::Whole(intent) if json => render::diff::fingerprint_json(out, &FingerprintReport::new(&items[0].file, intent))?,
+            _ => render::diff::fingerprint_text(out, &ix.index.fingerprint)?,
         }
     }
     Ok(Status::Success)

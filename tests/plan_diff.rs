@@ -207,6 +207,108 @@ fn each_format_of_a_difference_never_shows_a_secret() {
 }
 
 /// The model of a generated document (a plan), or `None` for a state.
+/// A scratch file for this test thread.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("plan-diff-streamed");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{name}-{:?}.json", std::thread::current().id()).replace(['(', ')'], ""))
+}
+
+/// `v` with its resource changes and drift in reverse order (entries then
+/// come to the fingerprint out of key order).
+fn reversed(v: &Value) -> Value {
+    let mut v = v.clone();
+    for key in ["resource_changes", "resource_drift"] {
+        if let Some(Value::Array(a)) = v.get_mut(key) {
+            a.reverse();
+        }
+    }
+    v
+}
+
+/// `diff` and `fingerprint` streamed from files (as the CLI runs them) give
+/// the bytes the models read whole give: the fingerprint with entries in
+/// order, reversed, and with no room for an early entry (one pass per
+/// entry); `diff --format json` and `markdown` of the pair, both ways, and of
+/// the old plan against the new one reversed.
+fn streamed_agrees(old_json: &str, new: &Value) -> Result<(), String> {
+    let new_json = new.to_string();
+    let new_reversed = reversed(new).to_string();
+    let files: Vec<(std::path::PathBuf, &str)> =
+        vec![(scratch("old"), old_json), (scratch("new"), &new_json), (scratch("new-reversed"), &new_reversed)];
+    for (path, json) in &files {
+        std::fs::write(path, json).map_err(|e| e.to_string())?;
+        let whole = model(json).map(|m| m.fingerprint());
+        for budget in [planview::query::intent::streamed::ORDER_BUDGET, 0] {
+            let streamed = planview::compare::fingerprint_streamed(path, &planview::input::ReadOptions::default(), budget).ok();
+            if streamed != whole {
+                return Err(format!("fingerprint (budget {budget}): streamed {streamed:?}, whole {whole:?}\n{json}"));
+            }
+        }
+    }
+    let name = |i: usize| files[i].0.display().to_string();
+    for (a, b) in [(0, 1), (1, 0), (0, 2), (2, 1)] {
+        let (Some(old), Some(new)) = (model(files[a].1), model(files[b].1)) else { continue };
+        let version = |json: &str| serde_json::from_str::<Value>(json).ok()?.get("terraform_version")?.as_str().map(str::to_string);
+        let report = planview::query::intent::DiffReport::new((&name(a), version(files[a].1), &old), (&name(b), version(files[b].1), &new));
+        for format in ["json", "markdown"] {
+            let mut want = Vec::new();
+            match format {
+                "json" => planview::render::diff::json(&mut want, &report),
+                _ => planview::render::diff::markdown(&mut want, &report),
+            }
+            .map_err(|e| e.to_string())?;
+            let args: Vec<String> = ["planview", "diff", "--format", format, &name(a), &name(b)].iter().map(|s| s.to_string()).collect();
+            let run = plan_gen::run_args(&args);
+            if run.out != want {
+                return Err(format!(
+                    "diff --format {format} {a} {b}: streamed\n{}\nwhole\n{}",
+                    String::from_utf8_lossy(&run.out),
+                    String::from_utf8_lossy(&want)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every plan in testdata: its fingerprint streamed from the file (entries
+/// in order, and with no room for an early one) and read from stdin is the
+/// fingerprint of the plan read whole; what the whole read refuses, the
+/// streamed read refuses.
+#[test]
+fn streamed_fingerprints_equal_whole_ones_over_every_testdata_plan() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root().join("testdata"), &mut files);
+    files.sort();
+    let mut plans = 0;
+    for f in &files {
+        // (A dangling link among the fixtures is an unreadable input, tested elsewhere.)
+        let Ok(bytes) = std::fs::read(f) else { continue };
+        let whole = std::str::from_utf8(&bytes).ok().and_then(model).map(|m| m.fingerprint());
+        for budget in [planview::query::intent::streamed::ORDER_BUDGET, 0] {
+            let streamed = planview::compare::fingerprint_streamed(f, &planview::input::ReadOptions::default(), budget).ok();
+            assert_eq!(streamed, whole, "{} (budget {budget})", f.display());
+        }
+        if let Some(w) = &whole {
+            plans += 1;
+            let o = planview_with_stdin(&["fingerprint", "-"], Some(&bytes));
+            assert_eq!(String::from_utf8_lossy(&o.stdout).trim_end(), w, "{} on stdin", f.display());
+        }
+    }
+    assert!(plans >= 20, "{plans} plans in testdata");
+}
+
 fn model(json: &str) -> Option<Intent> {
     let doc = planview::input::parse("gen.json", json.as_bytes()).ok()?;
     let masker = planview::mask::Masker::collect(&doc);
@@ -282,6 +384,9 @@ proptest! {
         prop_assert_eq!(c.same, c.entries.is_empty());
         // Against itself, always the same.
         prop_assert!(compare(&new, &new).same);
+        // Streamed from files, the same answers as the models read whole.
+        let r = streamed_agrees(&g.json, &v);
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
     }
 }
 

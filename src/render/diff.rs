@@ -193,8 +193,8 @@ pub fn json(w: &mut dyn Write, r: &DiffReport) -> io::Result<()> {
 }
 
 /// `fingerprint`: `sha256:<hex>` on one line.
-pub fn fingerprint_text(w: &mut dyn Write, r: &FingerprintReport) -> io::Result<()> {
-    writeln!(w, "{}", r.fingerprint)
+pub fn fingerprint_text(w: &mut dyn Write, fingerprint: &str) -> io::Result<()> {
+    writeln!(w, "{fingerprint}")
 }
 
 /// `fingerprint --format json` (schemas/fingerprint.schema.json).

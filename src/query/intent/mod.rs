@@ -18,6 +18,7 @@
 //! configuration, planned values, prior state and key order never count.
 
 mod sha256;
+pub mod streamed;
 
 use crate::input::Document;
 use crate::mask::Masker;
@@ -112,7 +113,7 @@ pub fn intent_of(doc: &Document<'_>, masker: &Masker) -> Result<Intent, String> 
 }
 
 /// Only changes that do something count: a plain no-op (no move, no import) does nothing.
-fn counts(rc: &ResourceChange<'_>) -> bool {
+pub(crate) fn counts(rc: &ResourceChange<'_>) -> bool {
     rc.kind() != crate::model::ChangeKind::NoOp || rc.is_move() || rc.change.importing.is_some()
 }
 
@@ -516,18 +517,25 @@ pub struct Comparison {
 
 /// Compare what `old` and `new` would do.
 pub fn compare(old: &Intent, new: &Intent) -> Comparison {
-    let mut entries = Vec::new();
+    let mut entries = compare_plan(old, new);
+    compare_changes(Section::Resource, &old.resources, &new.resources, &mut entries);
+    compare_changes(Section::Drift, &old.drift, &new.drift, &mut entries);
+    compare_rest(old, new, entries)
+}
+
+/// The plan's flags first (`entries` starts empty); see [`compare`].
+fn compare_plan(old: &Intent, new: &Intent) -> Vec<EntryDiff> {
     let plan_fields = |i: &Intent| {
         let mut m = Map::new();
         m.insert("errored".into(), Value::Bool(i.errored));
         m.insert("complete".into(), Value::Bool(i.complete));
         Value::Object(m)
     };
-    if let Some(e) = entry_diff(Section::Plan, "plan", None, Some(&plan_fields(old)), Some(&plan_fields(new))) {
-        entries.push(e);
-    }
-    compare_changes(Section::Resource, &old.resources, &new.resources, &mut entries);
-    compare_changes(Section::Drift, &old.drift, &new.drift, &mut entries);
+    entry_diff(Section::Plan, "plan", None, Some(&plan_fields(old)), Some(&plan_fields(new))).into_iter().collect()
+}
+
+/// Outputs and checks after the `entries` found so far, then the counts.
+fn compare_rest(old: &Intent, new: &Intent, mut entries: Vec<EntryDiff>) -> Comparison {
     compare_map(Section::Output, &old.outputs, &new.outputs, &mut entries);
     compare_map(Section::Check, &old.checks, &new.checks, &mut entries);
     let mut counts = DiffCounts::default();
@@ -551,47 +559,94 @@ fn compare_map(section: Section, old: &BTreeMap<String, Value>, new: &BTreeMap<S
     }
 }
 
-/// Resource changes and drift: by address, following moves. A new entry
-/// without an old one at its address is paired with the old entry at its
-/// previous address, or with the old entry that moved from its address.
+/// Resource changes and drift: by address, following moves (see [`pair_changes`]).
 fn compare_changes(section: Section, old: &BTreeMap<String, Value>, new: &BTreeMap<String, Value>, out: &mut Vec<EntryDiff>) {
-    let prev = |v: &Value| v.get("previous_address").and_then(Value::as_str).map(str::to_string);
-    let deposed_suffix =
-        |k: &str, v: &Value| k.strip_prefix(v.get("address").and_then(Value::as_str).unwrap_or_default()).map(str::to_string);
-    let mut claimed: std::collections::BTreeSet<&String> = new.keys().filter(|k| old.contains_key(*k)).collect();
-    let mut pairs: Vec<(&String, Option<&String>)> = Vec::new();
-    for (k, v) in new {
-        if old.contains_key(k) {
-            pairs.push((k, Some(k)));
+    for p in pair_changes(old, new) {
+        let old_key = p.old.filter(|o| *o != p.key).map(str::to_string);
+        let (o, n) = (p.old.and_then(|o| old.get(o)), if p.in_new { new.get(p.key) } else { None });
+        out.extend(entry_diff(section, p.key, old_key, o, n));
+    }
+}
+
+/// The entries of one section of a plan (resource changes or drift) as
+/// [`pair_changes`] sees them: their keys (sorted), and of each its address
+/// (a prefix of the key) and previous address. A model read whole
+/// (`BTreeMap`) and one streamed ([`streamed::SectionIndex`]) pair alike.
+pub trait Keyed {
+    /// Every key, sorted.
+    fn keys(&self) -> Box<dyn Iterator<Item = &str> + '_>;
+    /// The key as stored, when there is an entry under it.
+    fn get_key(&self, key: &str) -> Option<&str>;
+    fn contains(&self, key: &str) -> bool {
+        self.get_key(key).is_some()
+    }
+    /// The entry's address and previous address (`None` when not there).
+    fn links(&self, key: &str) -> Option<(&str, Option<&str>)>;
+}
+
+impl Keyed for BTreeMap<String, Value> {
+    fn keys(&self) -> Box<dyn Iterator<Item = &str> + '_> {
+        Box::new(self.keys().map(String::as_str))
+    }
+    fn get_key(&self, key: &str) -> Option<&str> {
+        self.get_key_value(key).map(|(k, _)| k.as_str())
+    }
+    fn links(&self, key: &str) -> Option<(&str, Option<&str>)> {
+        let v = self.get(key)?;
+        Some((v.get("address").and_then(Value::as_str).unwrap_or_default(), v.get("previous_address").and_then(Value::as_str)))
+    }
+}
+
+/// Which entries of two plans are compared with which.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pair<'a> {
+    /// The key reported: the new plan's, or the old one's for an entry gone.
+    pub key: &'a str,
+    /// The entry in the old plan it is compared with, if any.
+    pub old: Option<&'a str>,
+    /// Whether `key` is an entry of the new plan.
+    pub in_new: bool,
+}
+
+/// Pairs by address, following moves: first every new entry (by key), then
+/// the old entries no new one was paired with. A new entry without an old one
+/// at its address is paired with the old entry at its previous address, or
+/// with the old entry that moved from its address.
+pub fn pair_changes<'a>(old: &'a dyn Keyed, new: &'a dyn Keyed) -> Vec<Pair<'a>> {
+    let suffix_of = |k: &'a str, address: &str| k.strip_prefix(address).unwrap_or_default();
+    let mut claimed: std::collections::BTreeSet<&str> = new.keys().filter(|k| old.contains(k)).collect();
+    // The old entries that moved, by their previous address (in key order).
+    let mut moved_from: std::collections::HashMap<&str, Vec<&str>> = std::collections::HashMap::new();
+    for ok in old.keys() {
+        if let Some((_, Some(p))) = old.links(ok) {
+            moved_from.entry(p).or_default().push(ok);
+        }
+    }
+    let mut pairs: Vec<Pair<'a>> = Vec::new();
+    for k in new.keys() {
+        if old.contains(k) {
+            pairs.push(Pair { key: k, old: Some(k), in_new: true });
             continue;
         }
-        let suffix = deposed_suffix(k, v).unwrap_or_default();
+        let (address, prev) = new.links(k).unwrap_or_default();
+        let suffix = suffix_of(k, address);
         // Its previous address in the old plan, or an old entry that moved from its address.
-        let by_prev = prev(v).map(|p| format!("{p}{suffix}")).and_then(|p| old.get_key_value(&p).map(|(k, _)| k));
-        let by_old_prev = || {
-            let addr = v.get("address").and_then(Value::as_str)?;
-            old.iter()
-                .find(|(ok, ov)| {
-                    !claimed.contains(ok)
-                        && !new.contains_key(*ok)
-                        && prev(ov).as_deref() == Some(addr)
-                        && deposed_suffix(ok, ov).unwrap_or_default() == suffix
+        let by_prev = prev.and_then(|p| old.get_key(&format!("{p}{suffix}")));
+        let by_old_prev =
+            || {
+                moved_from.get(address)?.iter().copied().find(|ok| {
+                    !claimed.contains(ok) && !new.contains(ok) && old.links(ok).is_some_and(|(oa, _)| suffix_of(ok, oa) == suffix)
                 })
-                .map(|(ok, _)| ok)
-        };
-        let found = by_prev.filter(|p| !claimed.contains(p) && !new.contains_key(*p)).or_else(by_old_prev);
+            };
+        let found = by_prev.filter(|p| !claimed.contains(p) && !new.contains(p)).or_else(by_old_prev);
         if let Some(o) = found {
             claimed.insert(o);
         }
-        pairs.push((k, found));
+        pairs.push(Pair { key: k, old: found, in_new: true });
     }
-    for (k, o) in pairs {
-        let old_key = o.filter(|o| *o != k).cloned();
-        out.extend(entry_diff(section, k, old_key, o.and_then(|o| old.get(o)), new.get(k)));
-    }
-    for (k, v) in old.iter().filter(|(k, _)| !claimed.contains(k)) {
-        out.extend(entry_diff(section, k, None, Some(v), None));
-    }
+    let gone: Vec<&str> = old.keys().filter(|k| !claimed.contains(k)).collect();
+    pairs.extend(gone.into_iter().map(|k| Pair { key: k, old: Some(k), in_new: false }));
+    pairs
 }
 
 fn action_of(v: Option<&Value>) -> Option<String> {

@@ -47,14 +47,23 @@ impl Sha256 {
     }
 
     /// The digest as 64 lowercase hex digits.
-    pub fn hex(mut self) -> String {
+    pub fn hex(self) -> String {
+        self.finish().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// The digest.
+    pub fn finish(mut self) -> [u8; 32] {
         let bits = self.length.wrapping_mul(8);
         self.update(&[0x80]);
         while self.filled != 56 {
             self.update(&[0]);
         }
         self.update(&bits.to_be_bytes());
-        self.state.iter().map(|w| format!("{w:08x}")).collect()
+        let mut out = [0u8; 32];
+        for (o, w) in out.chunks_exact_mut(4).zip(self.state) {
+            o.copy_from_slice(&w.to_be_bytes());
+        }
+        out
     }
 
     fn compress(&mut self, block: &[u8; 64]) {

@@ -1,0 +1,488 @@
+//! The model of [`super`] computed while streaming, in memory that does not grow with the plan's values.
+//!
+//! An entry's canonical form can only be written once every secret of the
+//! plan is known (a value equal to a secret marked later in the document is
+//! hashed as a secret), and the fingerprint hashes the entries in key order,
+//! not document order. So a plan read from a regular file is streamed more
+//! than once ([`crate::compare`] drives the passes):
+//!
+//! 1. [`Collect`] (beside the secret collector): each entry's key, where its
+//!    address ends in the key, and its previous address. Keys are made unique
+//!    and sorted as [`super::Intent`] does ([`SectionIndex`]).
+//! 2. [`Hasher`], every secret known: each entry's canonical form is written,
+//!    its SHA-256 kept (32 bytes, for `diff`), and it is fed to the
+//!    fingerprint in key order by [`Ordered`]. Terraform writes changes sorted
+//!    by address, so entries arrive in order and nothing waits; entries that
+//!    arrive early wait in memory up to a budget, beyond which they are
+//!    dropped and hashed by another pass.
+//! 3. `diff` only, when the plans differ: [`Fetch`] keeps the canonical form of
+//!    the entries whose hashes differ, for the detailed comparison
+//!    ([`compare_indexed`]).
+//!
+//! The fingerprint and the comparison are the same, byte for byte, as those of
+//! the plan read whole ([`super::Intent::fingerprint`], [`super::compare`]).
+//! Memory: about 100 bytes plus the key per entry, the differences a `diff`
+//! reports, and the budget.
+
+use super::sha256::Sha256;
+use super::{canonical_bytes, change_entry, counts, entry_diff, key_of, Comparison, Intent, Keyed, Section, CANONICAL_VERSION};
+use crate::mask::Masker;
+use crate::model::ResourceChange;
+use crate::stream::PlanVisitor;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashSet};
+
+/// How many bytes of canonical entries wait for their turn, at most, before
+/// the furthest ones are left to another pass.
+pub const ORDER_BUDGET: usize = 64 << 20;
+
+/// One entry of a section: its unique key, its address (a prefix of the key),
+/// its previous address, and the SHA-256 of its canonical form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Light {
+    pub key: String,
+    address_len: usize,
+    prev: Option<String>,
+    pub digest: [u8; 32],
+}
+
+/// The entries of one section (resource changes or drift): sorted by key,
+/// and where the n-th counted element of the document went.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SectionIndex {
+    pub entries: Vec<Light>,
+    rank: Vec<usize>,
+}
+
+impl SectionIndex {
+    /// From (key, address length, previous address) in document order: keys
+    /// repeated by the plan get `#2`, `#3`... as [`super::Intent`] names them.
+    fn new(raw: Vec<(String, usize, Option<String>)>) -> Self {
+        let mut taken: HashSet<String> = HashSet::with_capacity(raw.len());
+        let mut entries: Vec<(usize, Light)> = Vec::with_capacity(raw.len());
+        for (doc, (key, address_len, prev)) in raw.into_iter().enumerate() {
+            let key = if taken.contains(&key) {
+                let n = (2..).find(|n| !taken.contains(&format!("{key}#{n}"))).unwrap_or_default();
+                format!("{key}#{n}")
+            } else {
+                key
+            };
+            taken.insert(key.clone());
+            entries.push((doc, Light { key, address_len, prev, digest: [0; 32] }));
+        }
+        drop(taken);
+        entries.sort_by(|a, b| a.1.key.cmp(&b.1.key));
+        let mut rank = vec![0; entries.len()];
+        for (r, (doc, _)) in entries.iter().enumerate() {
+            rank[*doc] = r;
+        }
+        SectionIndex { entries: entries.into_iter().map(|(_, l)| l).collect(), rank }
+    }
+
+    /// From a model read whole.
+    fn of_map(map: &BTreeMap<String, Value>) -> Self {
+        let entries: Vec<Light> = map
+            .iter()
+            .map(|(k, v)| {
+                let (address, prev) = map.links(k).unwrap_or_default();
+                Light { key: k.clone(), address_len: address.len(), prev: prev.map(str::to_string), digest: digest(&canonical_bytes(v)) }
+            })
+            .collect();
+        SectionIndex { rank: (0..entries.len()).collect(), entries }
+    }
+
+    fn find(&self, key: &str) -> Option<&Light> {
+        self.entries.binary_search_by(|l| l.key.as_str().cmp(key)).ok().map(|i| &self.entries[i])
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl Keyed for SectionIndex {
+    fn keys(&self) -> Box<dyn Iterator<Item = &str> + '_> {
+        Box::new(self.entries.iter().map(|l| l.key.as_str()))
+    }
+    fn get_key(&self, key: &str) -> Option<&str> {
+        self.find(key).map(|l| l.key.as_str())
+    }
+    fn links(&self, key: &str) -> Option<(&str, Option<&str>)> {
+        self.find(key).map(|l| (&l.key[..l.address_len.min(l.key.len())], l.prev.as_deref()))
+    }
+}
+
+fn digest(bytes: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::default();
+    h.update(bytes);
+    h.finish()
+}
+
+/// A plan as `diff` and `fingerprint` need it, without the values of its
+/// resource changes: its flags, outputs and checks (a model with no resource
+/// changes or drift), each section's entries, and its fingerprint.
+#[derive(Debug, Clone)]
+pub struct Index {
+    pub rest: Intent,
+    pub changes: SectionIndex,
+    pub drift: SectionIndex,
+    pub fingerprint: String,
+}
+
+impl Index {
+    /// The index of a model read whole (its entries' hashes computed here).
+    pub fn of(intent: &Intent) -> Index {
+        let rest = Intent { resources: BTreeMap::new(), drift: BTreeMap::new(), ..intent.clone() };
+        Index {
+            rest,
+            changes: SectionIndex::of_map(&intent.resources),
+            drift: SectionIndex::of_map(&intent.drift),
+            fingerprint: intent.fingerprint(),
+        }
+    }
+}
+
+/// Pass 1: the key, address and previous address of every entry.
+#[derive(Debug, Default)]
+pub struct Collect {
+    changes: Vec<(String, usize, Option<String>)>,
+    drift: Vec<(String, usize, Option<String>)>,
+}
+
+fn raw_entry(rc: &ResourceChange<'_>) -> (String, usize, Option<String>) {
+    let prev = rc.previous_address.clone().filter(|p| *p != rc.address);
+    (key_of(rc), rc.address.len(), prev)
+}
+
+impl PlanVisitor for Collect {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        if counts(rc) {
+            self.changes.push(raw_entry(rc));
+        }
+    }
+    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
+        self.drift.push(raw_entry(rc));
+    }
+}
+
+impl Collect {
+    /// The sections, keyed and sorted (hashes not yet known).
+    pub fn finish(self) -> (SectionIndex, SectionIndex) {
+        (SectionIndex::new(self.changes), SectionIndex::new(self.drift))
+    }
+}
+
+/// Feeds the canonical serialisation of a model to SHA-256 in key order,
+/// whatever order its entries arrive in: `rest`'s parts around the entries,
+/// drift (ranks `0..drift`) then resource changes. Entries that arrive
+/// before their turn wait, up to [`ORDER_BUDGET`] bytes; beyond, the furthest
+/// are dropped ([`Ordered::wants`] then refuses them) and another pass
+/// ([`Ordered::end_pass`]) brings them again.
+pub struct Ordered {
+    sha: Sha256,
+    next: usize,
+    total: usize,
+    drift: usize,
+    middle: Vec<u8>,
+    pending: BTreeMap<usize, Vec<u8>>,
+    pending_bytes: usize,
+    budget: usize,
+    limit: usize,
+}
+
+impl Ordered {
+    pub fn new(rest: &Intent, drift: usize, changes: usize, budget: usize) -> Ordered {
+        let map = |m: &BTreeMap<String, Value>| canonical_bytes(&Value::Object(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()));
+        let text = |s: &str| serde_json::to_string(s).unwrap_or_default().into_bytes();
+        let mut head = b"{\"canonical_version\":".to_vec();
+        head.extend(text(CANONICAL_VERSION));
+        head.extend(b",\"checks\":");
+        head.extend(map(&rest.checks));
+        head.extend(format!(",\"complete\":{},\"drift\":{{", rest.complete).into_bytes());
+        let mut middle = format!("}},\"errored\":{},\"outputs\":", rest.errored).into_bytes();
+        middle.extend(map(&rest.outputs));
+        middle.extend(b",\"resources\":{");
+        let mut sha = Sha256::default();
+        sha.update(&head);
+        let total = drift + changes;
+        Ordered { sha, next: 0, total, drift, middle, pending: BTreeMap::new(), pending_bytes: 0, budget, limit: total }
+    }
+
+    /// Whether the entry of this rank is still to be fed, in this pass.
+    pub fn wants(&self, rank: usize) -> bool {
+        rank >= self.next && rank < self.limit
+    }
+
+    /// The entry of `rank`: `"key":` then its canonical form.
+    pub fn push(&mut self, rank: usize, bytes: Vec<u8>) {
+        if !self.wants(rank) {
+            return;
+        }
+        if rank != self.next {
+            self.pending_bytes += bytes.len();
+            self.pending.insert(rank, bytes);
+            while self.pending_bytes > self.budget {
+                let Some((r, b)) = self.pending.pop_last() else { break };
+                self.pending_bytes -= b.len();
+                self.limit = r;
+            }
+            return;
+        }
+        self.emit(rank, &bytes);
+        self.next += 1;
+        while let Some(b) = self.pending.remove(&self.next) {
+            self.pending_bytes -= b.len();
+            self.emit(self.next, &b);
+            self.next += 1;
+        }
+    }
+
+    fn emit(&mut self, rank: usize, bytes: &[u8]) {
+        if rank == self.drift {
+            self.sha.update(&self.middle);
+        } else if rank != 0 {
+            self.sha.update(b",");
+        }
+        self.sha.update(bytes);
+    }
+
+    /// After a pass: true when every entry was fed; else the next pass feeds the rest.
+    pub fn end_pass(&mut self) -> bool {
+        self.limit = self.total;
+        self.next >= self.total
+    }
+
+    /// `sha256:<hex>`, once [`Ordered::end_pass`] said every entry was fed.
+    pub fn finish(mut self) -> String {
+        if self.drift == self.total {
+            self.sha.update(&self.middle);
+        }
+        self.sha.update(b"}}");
+        format!("sha256:{}", self.sha.hex())
+    }
+}
+
+/// What [`Hasher`] and [`Fetch`] found wrong: the document is not the one
+/// pass 1 read (it changed in between).
+pub const CHANGED: &str = "the file changed while it was read (it is read more than once): read it again once it is written";
+
+/// Pass 2 (and more, when entries came out of order): every entry's
+/// canonical form, with every secret known; its hash kept (`digests`), and
+/// fed to the fingerprint.
+pub struct Hasher<'a> {
+    sections: [&'a mut SectionIndex; 2],
+    masker: &'a Masker,
+    sink: &'a mut Ordered,
+    seen: [usize; 2],
+    digests: bool,
+    pub changed: bool,
+}
+
+impl<'a> Hasher<'a> {
+    /// `digests`: keep each entry's hash (the first pass; `diff` needs them).
+    pub fn new(
+        changes: &'a mut SectionIndex,
+        drift: &'a mut SectionIndex,
+        masker: &'a Masker,
+        sink: &'a mut Ordered,
+        digests: bool,
+    ) -> Self {
+        Hasher { sections: [changes, drift], masker, sink, seen: [0, 0], digests, changed: false }
+    }
+
+    fn entry(&mut self, drift: bool, rc: &ResourceChange<'_>) {
+        if !drift && !counts(rc) {
+            return;
+        }
+        let s = usize::from(drift);
+        let n = self.seen[s];
+        self.seen[s] += 1;
+        let section = &mut self.sections[s];
+        let Some(&r) = section.rank.get(n) else {
+            self.changed = true;
+            return;
+        };
+        let light = &mut section.entries[r];
+        if !light.key.starts_with(&key_of(rc)) {
+            self.changed = true;
+            return;
+        }
+        let rank = if drift { r } else { self.sink.drift + r };
+        let fingerprint = self.sink.wants(rank);
+        if !fingerprint && !self.digests {
+            return;
+        }
+        let entry = canonical_bytes(&change_entry(rc, self.masker));
+        if self.digests {
+            light.digest = digest(&entry);
+        }
+        if fingerprint {
+            let mut bytes = serde_json::to_string(&light.key).unwrap_or_default().into_bytes();
+            bytes.push(b':');
+            bytes.extend(entry);
+            self.sink.push(rank, bytes);
+        }
+    }
+
+    /// Whether the pass saw the document pass 1 saw.
+    pub fn saw_all(&self) -> bool {
+        !self.changed && self.seen[0] == self.sections[0].len() && self.seen[1] == self.sections[1].len()
+    }
+}
+
+impl PlanVisitor for Hasher<'_> {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        self.entry(false, rc);
+    }
+    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
+        self.entry(true, rc);
+    }
+}
+
+/// Which entries of a plan `diff` needs in full, by section (changes, drift)
+/// and rank (position in [`SectionIndex::entries`]).
+pub type Wanted = [Vec<bool>; 2];
+
+/// The canonical forms of the wanted entries, by section and key.
+pub type Details = [BTreeMap<String, Value>; 2];
+
+/// Pass 3 of `diff`: the canonical form of the wanted entries.
+pub struct Fetch<'a> {
+    index: &'a Index,
+    wanted: &'a Wanted,
+    masker: &'a Masker,
+    seen: [usize; 2],
+    pub details: Details,
+    pub changed: bool,
+}
+
+impl<'a> Fetch<'a> {
+    pub fn new(index: &'a Index, wanted: &'a Wanted, masker: &'a Masker) -> Self {
+        Fetch { index, wanted, masker, seen: [0, 0], details: Default::default(), changed: false }
+    }
+
+    fn entry(&mut self, drift: bool, rc: &ResourceChange<'_>) {
+        if !drift && !counts(rc) {
+            return;
+        }
+        let s = usize::from(drift);
+        let n = self.seen[s];
+        self.seen[s] += 1;
+        let section = if drift { &self.index.drift } else { &self.index.changes };
+        let Some(&r) = section.rank.get(n) else {
+            self.changed = true;
+            return;
+        };
+        if !self.wanted[s].get(r).copied().unwrap_or(false) {
+            return;
+        }
+        let light = &section.entries[r];
+        let v = change_entry(rc, self.masker);
+        if !light.key.starts_with(&key_of(rc)) || digest(&canonical_bytes(&v)) != light.digest {
+            self.changed = true;
+            return;
+        }
+        self.details[s].insert(light.key.clone(), v);
+    }
+}
+
+impl PlanVisitor for Fetch<'_> {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        self.entry(false, rc);
+    }
+    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
+        self.entry(true, rc);
+    }
+}
+
+/// Compare two indexed plans: entries paired as [`super::compare`] pairs
+/// them; those whose hashes are equal are the same; `fetch` gives the
+/// canonical forms of the others (old plan's, new plan's), which are compared
+/// in detail. The same [`Comparison`] as [`super::compare`] over the models.
+pub fn compare_indexed<E>(
+    old: &Index,
+    new: &Index,
+    fetch: impl FnOnce(Wanted, Wanted) -> Result<(Details, Details), E>,
+) -> Result<Comparison, E> {
+    let sections = [(Section::Resource, &old.changes, &new.changes), (Section::Drift, &old.drift, &new.drift)];
+    let pairs: Vec<Vec<super::Pair<'_>>> = sections.iter().map(|(_, o, n)| super::pair_changes(*o, *n)).collect();
+    let same = |o: &SectionIndex, n: &SectionIndex, p: &super::Pair<'_>| match (p.old, p.in_new) {
+        (Some(ok), true) => o.find(ok).zip(n.find(p.key)).is_some_and(|(a, b)| a.digest == b.digest),
+        _ => false,
+    };
+    let mut wanted_old: Wanted = [vec![false; old.changes.len()], vec![false; old.drift.len()]];
+    let mut wanted_new: Wanted = [vec![false; new.changes.len()], vec![false; new.drift.len()]];
+    for (s, ((_, o, n), pairs)) in sections.iter().zip(&pairs).enumerate() {
+        for p in pairs.iter().filter(|p| !same(o, n, p)) {
+            if let Some(i) = p.old.and_then(|k| o.entries.binary_search_by(|l| l.key.as_str().cmp(k)).ok()) {
+                wanted_old[s][i] = true;
+            }
+            if let Some(i) = p.in_new.then(|| n.entries.binary_search_by(|l| l.key.as_str().cmp(p.key)).ok()).flatten() {
+                wanted_new[s][i] = true;
+            }
+        }
+    }
+    let any = wanted_old.iter().chain(&wanted_new).any(|w| w.contains(&true));
+    let (old_details, new_details) = if any { fetch(wanted_old, wanted_new)? } else { Default::default() };
+    let mut entries = super::compare_plan(&old.rest, &new.rest);
+    for (s, ((section, o, n), pairs)) in sections.iter().zip(&pairs).enumerate() {
+        for p in pairs.iter().filter(|p| !same(o, n, p)) {
+            let old_key = p.old.filter(|k| *k != p.key).map(str::to_string);
+            let ov = p.old.and_then(|k| old_details[s].get(k));
+            let nv = if p.in_new { new_details[s].get(p.key) } else { None };
+            entries.extend(entry_diff(*section, p.key, old_key, ov, nv));
+        }
+    }
+    Ok(super::compare_rest(&old.rest, &new.rest, entries))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_order_entries_wait_or_come_again_and_hash_as_in_order() {
+        let rest = Intent {
+            errored: false,
+            complete: true,
+            resources: BTreeMap::new(),
+            drift: BTreeMap::new(),
+            outputs: BTreeMap::new(),
+            checks: BTreeMap::new(),
+        };
+        let entries: Vec<Vec<u8>> = (0..6).map(|i| format!("\"k{i}\":{{\"x\":{i}}}").into_bytes()).collect();
+        let run = |order: &[usize], budget: usize| {
+            let mut o = Ordered::new(&rest, 2, 4, budget);
+            let mut passes = 0;
+            loop {
+                passes += 1;
+                for &i in order {
+                    if o.wants(i) {
+                        o.push(i, entries[i].clone());
+                    }
+                }
+                if o.end_pass() {
+                    break;
+                }
+            }
+            (o.finish(), passes)
+        };
+        let (sorted, passes) = run(&[0, 1, 2, 3, 4, 5], 0);
+        assert_eq!(passes, 1);
+        assert_eq!(run(&[5, 4, 3, 2, 1, 0], 1 << 20), (sorted.clone(), 1));
+        let (reversed, passes) = run(&[5, 4, 3, 2, 1, 0], 0);
+        assert_eq!((reversed, passes), (sorted.clone(), 6));
+        assert_eq!(run(&[1, 0, 3, 2, 5, 4], 12).0, sorted);
+        // Another entry: another fingerprint.
+        let mut o = Ordered::new(&rest, 2, 4, 0);
+        for (i, e) in entries.iter().enumerate() {
+            o.push(i, if i == 3 { b"\"k3\":{\"x\":9}".to_vec() } else { e.clone() });
+        }
+        assert!(o.end_pass());
+        assert_ne!(o.finish(), sorted);
+    }
+}
