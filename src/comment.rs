@@ -260,8 +260,10 @@ pub fn run_comment(config: &Config, out: &mut Vec<u8>) -> Result<Status, Error> 
     // Directories become the plans below them; inputs holding several documents are split.
     let roots = crate::roots::expand(&config.inputs, &config.find);
     let items: Vec<PerFile<Review>> = crate::each_root_with(&roots, &config.read, |doc, m| {
+        // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
+        // in the comment's hidden lines for a later job to read back.
         let fingerprint = match doc {
-            Document::Plan(p) if policy.expect_fingerprint.is_some() => Some(crate::compare::fingerprint_of(p, m)),
+            Document::Plan(p) => Some(crate::compare::fingerprint_of(p, m)),
             _ => None,
         };
         review(doc, &policy, &vis.with(m), fingerprint.as_deref())

@@ -193,3 +193,31 @@ fn outputs_file_and_job_summary_are_appended_to() {
     assert_eq!(std::fs::read_to_string(&outputs).unwrap().lines().count(), 12, "$GITHUB_OUTPUT untouched");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Below the marker, each plan's fingerprint, as `planview fingerprint` prints
+/// it: a later job reads it back for `gate --expect-fingerprint`, which passes
+/// on the same plan and fails on another.
+#[test]
+fn the_hidden_fingerprint_is_the_plans_and_the_gate_takes_it_back() {
+    let plan = "testdata/real/plan-pairs/reviewed.json";
+    let body = String::from_utf8(planview(&["comment", plan]).stdout).unwrap();
+    let fp = String::from_utf8(planview(&["fingerprint", plan]).stdout).unwrap();
+    let fp = fp.trim();
+    assert!(fp.starts_with("sha256:"), "{fp}");
+    let line = body.lines().nth(1).unwrap();
+    assert_eq!(line, format!("<!-- planview-fingerprint {fp} -->"), "{body}");
+    let read_back = line.trim_start_matches("<!-- planview-fingerprint ").trim_end_matches(" -->");
+    let fingerprint_rule = |file: &str| -> bool {
+        let out = planview(&["gate", "--format", "json", "--expect-fingerprint", read_back, file]);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rules = v["files"][0]["rules"].as_array().unwrap().clone();
+        rules.iter().find(|r| r["rule"] == "fingerprint").unwrap()["passed"].as_bool().unwrap()
+    };
+    assert!(fingerprint_rule(plan), "the reviewed plan passes its own fingerprint");
+    assert!(!fingerprint_rule("testdata/real/plan-pairs/changed-attribute.json"), "another plan does not");
+    // Several plans: one line each, named.
+    let body = String::from_utf8(planview(&["comment", plan, "testdata/real/basic/plan.json"]).stdout).unwrap();
+    let lines: Vec<&str> = body.lines().skip(1).take_while(|l| l.starts_with("<!-- planview-fingerprint ")).collect();
+    assert_eq!(lines.len(), 2, "{body}");
+    assert!(lines[0].contains("reviewed.json sha256:") && lines[1].contains("basic/plan.json sha256:"), "{lines:?}");
+}

@@ -1,4 +1,4 @@
-//! README's examples are real output: every ```console block that runs
+//! README's (and docs/'s) examples are real output: every ```console block that runs
 //! `$ planview ...` on a file in testdata/ and shows what it prints is run here
 //! in a 100-column terminal (`COLUMNS=100`, no colour) and must print exactly
 //! that (stderr, then stdout; `> /dev/null` drops stdout).
@@ -26,7 +26,13 @@ fn examples(readme: &str) -> Vec<(String, String)> {
 
 #[test]
 fn readme_examples_show_what_planview_prints() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    // README and the reference pages it links to.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md"), root.join("CONTRIBUTING.md")];
+    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs")).unwrap().map(|e| e.unwrap().path()).collect();
+    docs.sort();
+    pages.extend(docs);
+    let readme: String = pages.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect::<Vec<_>>().join("\n");
     let found = examples(&readme);
     assert!(found.len() >= 4, "README's examples were not found: {found:?}");
     for (cmd, shown) in found {

@@ -24,6 +24,8 @@ pub struct Review {
     pub drift: Vec<DriftEntry>,
     /// Drifted objects left out as not relevant.
     pub drift_hidden: u64,
+    /// The plan's fingerprint (`planview fingerprint`), when it was computed.
+    pub fingerprint: Option<String>,
 }
 
 impl Review {
@@ -110,7 +112,15 @@ pub fn review(doc: &Document<'_>, policy: &Policy, vis: &Visibility, fingerprint
     let diffs = if lined_up { show.resources.into_iter().map(Some).collect() } else { summary.resources.iter().map(|_| None).collect() };
     let filter = Filter::default();
     let drift = drift_plan(p, &DriftOptions { filter: &filter, all: false }, vis);
-    Ok(Review { summary, verdict, diffs, outputs: show.outputs, drift: drift.entries, drift_hidden: drift.hidden })
+    Ok(Review {
+        summary,
+        verdict,
+        diffs,
+        outputs: show.outputs,
+        drift: drift.entries,
+        drift_hidden: drift.hidden,
+        fingerprint: fingerprint.map(str::to_string),
+    })
 }
 
 #[cfg(test)]

@@ -502,9 +502,30 @@ pub fn body(items: &mut [PerFile<Review>], policy: &PolicyReport, opts: &BodyOpt
     // One diff never takes more than a quarter of the budget (`show` cuts it short).
     let diff_cap = (opts.max_bytes / 4).clamp(crate::render::fit::MIN_MAX_BYTES, 65_536);
     let parts: Vec<Part> = parts_of(items, policy, diff_cap);
-    // The marker is planview's own: never masked.
-    let head = opts.marker.as_deref().map(marker_line).unwrap_or_default();
+    // The marker is planview's own: never masked. Below it, each plan's
+    // fingerprint, hidden, for a later job to read back (`gate --expect-fingerprint`).
+    let mut head = opts.marker.as_deref().map(marker_line).unwrap_or_default();
+    if !head.is_empty() {
+        head.push_str(&fingerprint_lines(items));
+    }
     fit(&head, &parts, opts.max_bytes, &opts.whole)
+}
+
+/// `<!-- planview-fingerprint sha256:... -->`, one line per plan (with its
+/// name, made safe as a marker ID is, when there are several).
+pub fn fingerprint_lines(items: &[PerFile<Review>]) -> String {
+    let several = items.len() > 1;
+    items
+        .iter()
+        .filter_map(|i| i.result.as_ref().ok().and_then(|r| r.fingerprint.as_deref()).map(|f| (&i.file, f)))
+        .map(|(file, f)| {
+            if several {
+                format!("<!-- planview-fingerprint {} {f} -->\n", marker_id(file))
+            } else {
+                format!("<!-- planview-fingerprint {f} -->\n")
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
