@@ -334,25 +334,24 @@ fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usiz
         let mut sum = Totals::default();
         items.iter().filter_map(|i| i.result.as_ref().ok()).for_each(|r| sum.add_assign(&r.summary.totals));
         parts.push(Part::Keep(format!("\n**Total over {} inputs — {}**\n", items.len(), md_cell(&sum.plan_line()))));
-        parts.push(Part::List(List {
-            open: "\n| plan | verdict | plan line | violations |\n|---|---|---|---:|\n".into(),
-            items: items
-                .iter()
-                .map(|i| match &i.result {
-                    Ok(r) => format!(
-                        "| {} | {} | {} | {} |\n",
-                        md_code(&i.file),
-                        if r.verdict.passed() { ":white_check_mark: pass" } else { ":x: fail" },
-                        md_cell(&r.summary.plan_line),
-                        r.verdict.violations.len()
-                    ),
-                    Err(_) => format!("| {} | :warning: error | could not be read | - |\n", md_code(&i.file)),
-                })
-                .collect(),
-            close: String::new(),
-            kind: Kind::Row,
-            importance: usize::MAX,
-        }));
+        // One row per plan (root): what it would do, drift, checks, verdict.
+        let verdicts: Vec<PerFile<crate::query::gate::PlanVerdict>> = items
+            .iter()
+            .map(|i| PerFile {
+                file: i.file.clone(),
+                result: i.result.as_ref().map(|r| r.verdict.clone()).map_err(Clone::clone),
+                masker: Masker::default(),
+            })
+            .collect();
+        let rows = crate::query::roots::of_verdicts(&verdicts);
+        for block in crate::render::roots::markdown(&rows.iter().collect::<Vec<_>>(), 0) {
+            parts.push(match block {
+                crate::render::fit::Block::Keep(k) => Part::Keep(k),
+                crate::render::fit::Block::Rows { open, rows, close, .. } => {
+                    Part::List(List { open, items: rows, close, kind: Kind::Row, importance: usize::MAX })
+                }
+            });
+        }
     }
     if let [PerFile { result: Ok(r), .. }] = &*items {
         parts.push(Part::Keep(format!("\n**{}**\n{}", md_cell(&r.summary.plan_line), banners(&r.summary))));
