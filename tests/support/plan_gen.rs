@@ -1,5 +1,5 @@
 //! A generator of arbitrary but well-formed plans and states, shared by the
-//! property tests (`tests/properties.rs`) and the structure-aware fuzz target
+//! property tests (`tests/it/properties.rs`) and the structure-aware fuzz target
 //! (`fuzz/fuzz_targets/every_command.rs`).
 //!
 //! It draws from `arbitrary::Unstructured`, so the same bytes always give the
@@ -657,7 +657,9 @@ fn check_one(g: &Generated, cmd: &Command, format: &str, file: &str) -> std::res
     }
     // Masking never rewrites an address: every `address` printed is a string
     // of the input as it is (here a sensitive variable equals a resource type).
-    if let Some(v) = &json {
+    // `moves` prints addresses re-quoted for HCL (`\uXXXX` escapes in keys), as
+    // its own tests check, so it is left out here.
+    if let Some(v) = json.as_ref().filter(|_| cmd.name != "moves") {
         let input: Value = serde_json::from_str(&g.json).map_err(|e| e.to_string())?;
         let mut known = std::collections::BTreeSet::new();
         every_string(&input, &mut known);

@@ -2,8 +2,7 @@
 //! fixture and the hand-made edge cases: JSON output matches each command's
 //! schema, exit codes follow the contract, and no secret is printed.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Hand-made inputs the question commands are tested on besides testdata/real.
 const EDGE: &[&str] = &[

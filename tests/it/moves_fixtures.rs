@@ -3,8 +3,7 @@
 //! quoting is exact, no secret is printed; and saved binary plans are read
 //! through a fake `tofu` on PATH (found, missing, failing, chosen, in --chdir).
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 

@@ -8,11 +8,9 @@
 //! over generated pairs, fingerprints are equal exactly when `diff` finds
 //! nothing.
 
-mod common;
-#[path = "support/plan_gen.rs"]
-mod plan_gen;
+use crate::plan_gen;
 
-use common::*;
+use crate::common::*;
 use planview::query::intent::{compare, intent_of, Intent};
 use proptest::prelude::*;
 use serde_json::Value;

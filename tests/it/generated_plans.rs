@@ -3,13 +3,11 @@
 //! made by walking the document as a `serde_json::Value`, read from a file and
 //! streamed from a pipe.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 #[allow(dead_code)]
-#[path = "../examples/gen_plan.rs"]
-mod gen_plan;
+use crate::gen_plan;
 
 /// Counts made without planview's models: the CLI's rules applied to a Value.
 #[derive(Debug, Default, PartialEq, Eq)]

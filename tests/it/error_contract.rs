@@ -5,8 +5,7 @@
 //! at run time: unreadable, a device, nesting 100,000 levels deep in every
 //! kind of place.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::PathBuf;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -45,7 +44,7 @@ fn with_file(cmd: &str, flags: &[&str], file: &str) -> std::process::Output {
     let flags: Vec<&str> =
         flags.iter().copied().filter(|f| !f.is_empty()).filter(|f| *f != "--format" || !formats(cmd).contains(&"")).collect();
     let mut args: Vec<String> = std::iter::once(cmd).chain(flags.iter().copied()).map(str::to_string).collect();
-    args.extend(common::commands::file_args(cmd, &[file]));
+    args.extend(crate::common::commands::file_args(cmd, &[file]));
     planview(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
@@ -465,7 +464,7 @@ fn lenient_never_reads_the_first_of_several_documents_alone() {
         }
         let mut args = vec![cmd.as_str(), "--lenient"];
         if cmd == "diff" {
-            args.extend([common::commands::BASE_PLAN, "-"]);
+            args.extend([crate::common::commands::BASE_PLAN, "-"]);
         }
         let o = planview_with_stdin(&args, Some(text.as_bytes()));
         if one_document(&cmd) {

@@ -3,8 +3,7 @@
 //! against its schema; JUnit parses as XML; GitHub annotations are escaped;
 //! markdown stays under `--max-bytes`.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 /// Run the gate with JSON output; returns (exit code, report).

@@ -7,8 +7,7 @@
 //! ever failed on (`fuzz/regressions/<target>/`), after the bug was fixed.
 //! A few dozen cases each: the long runs are the fuzz targets (fuzz/README.md).
 
-#[path = "support/plan_gen.rs"]
-mod plan_gen;
+use crate::plan_gen;
 
 use proptest::prelude::*;
 

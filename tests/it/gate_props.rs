@@ -5,7 +5,7 @@ use planview::model::Plan;
 use planview::query::gate::{evaluate, GateAction, Policy};
 use proptest::prelude::*;
 
-include!("support/actions.rs");
+include!("../support/actions.rs");
 
 /// An action list planview does not know; the generator draws it as list
 /// `RECOGNISED.len()`.

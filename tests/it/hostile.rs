@@ -11,10 +11,8 @@
 //! tests use): with colour off (`--color never`, or NO_COLOR with the default)
 //! no ESC byte and no hazard at all; with `--color always` only SGR colour.
 
-mod common;
-
-use common::commands::{commands, help, run_raw, Cmd};
-use common::root;
+use crate::common::commands::{commands, help, run_raw, Cmd};
+use crate::common::root;
 use planview::sanitize::terminal_hazard;
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Output;

@@ -4,8 +4,7 @@
 //! creates one comment, the second edits that same comment. Skipped (with a
 //! message) where bash, curl or jq is missing.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -3,13 +3,11 @@
 //! first, `--skip-unchanged`, the job summary and the CI outputs, exit codes as
 //! `gate`'s.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 #[allow(dead_code)]
-#[path = "../examples/gen_plan.rs"]
-mod gen_plan;
+use crate::gen_plan;
 
 /// A plan with `n` resource changes of every kind, each with a few attributes
 /// (some sensitive), and drift and output changes.

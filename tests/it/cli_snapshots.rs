@@ -2,7 +2,7 @@
 //! in `tests/cmd/`, holding arguments, stdout, stderr and exit code.
 //! Tables at widths 80, 100 and 160, by `--width` (`width-*.toml`) and by
 //! COLUMNS (`columns/`).
-//! Refresh snapshots with `TRYCMD=overwrite cargo test --test cli_snapshots`.
+//! Refresh snapshots with `TRYCMD=overwrite cargo test --test it cli_snapshots`.
 
 #[test]
 fn cli_snapshots() {

@@ -1,8 +1,7 @@
 //! `summary` against every real fixture: totals equal the CLI's own `Plan:`
 //! line, JSON output matches its schema, and no sensitive value is printed.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Parse the CLI's line: `Plan: [I to import, ]A to add, C to change, D to destroy[, F to forget].`
 /// or `No changes.` (all zero). Terraform 1.11 never prints `to forget` (OpenTofu
@@ -113,7 +112,7 @@ fn no_sensitive_value_is_printed_in_any_format() {
 /// outputs. No command, in any format, prints either, in any form.
 #[test]
 fn copies_of_secrets_in_jsonencode_form_and_sensitive_numbers_are_never_printed() {
-    use common::commands::run_raw;
+    use crate::common::commands::run_raw;
     let files = ["testdata/real/secret-forms/plan.json", "testdata/real/secret-forms/state.json"];
     // The fixture holds what the test is about (else it proves nothing).
     let plan = std::fs::read_to_string(root().join(files[0])).unwrap();
@@ -128,7 +127,7 @@ fn copies_of_secrets_in_jsonencode_form_and_sensitive_numbers_are_never_printed(
 /// Every command, in every format (with `--all`, `--full`, `--prior` where it
 /// takes them), on each file, from the file and from stdin: none prints any of `forms`.
 fn no_command_prints(files: &[&str], forms: &[&str]) {
-    use common::commands::{commands, run_raw};
+    use crate::common::commands::{commands, run_raw};
     let mut runs = 0;
     for c in commands() {
         for format in &c.formats {
@@ -305,7 +304,7 @@ fn import_by_identity_is_shown_wherever_an_import_id_is() {
 /// command and format; only values are masked (real plan `public-names`).
 #[test]
 fn secrets_equal_to_public_names_never_rewrite_addresses_keys_or_syntax() {
-    use common::commands::{commands, run_raw};
+    use crate::common::commands::{commands, run_raw};
     let file = "testdata/real/public-names/plan.json";
     let plan: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
     let addresses: Vec<String> =

@@ -2,8 +2,7 @@
 //! match the CLI's own rendering in `plan.txt`, JSON output matches its schema,
 //! markdown stays within its cap, and no sensitive value is printed.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::collections::BTreeSet;
 
 /// One resource as the CLI's text rendering announces it:

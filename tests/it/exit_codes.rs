@@ -1,7 +1,6 @@
 //! Exit codes and process behaviour: broken pipes, stdin handling, usage errors.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::io::Read;
 use std::process::{Command, Stdio};
 
@@ -114,7 +113,7 @@ fn run_with_stdout_closed(args: &[String]) -> std::process::Output {
 
 #[test]
 fn a_closed_stdout_never_changes_the_exit_code_of_any_command_format_or_fixture() {
-    use common::commands::{commands, run_raw};
+    use crate::common::commands::{commands, run_raw};
     let fixtures = every_fixture();
     let plans: Vec<String> = real_plans().iter().map(|p| rel(p)).collect();
     let mut runs: Vec<Vec<String>> = Vec::new();
@@ -212,7 +211,7 @@ fn a_failing_gate_exits_one_when_its_reader_takes_one_line_and_goes() {
 /// `checks`, `gate` and `diff` speak of exit 1.
 #[test]
 fn each_command_help_says_what_it_reads_and_its_own_exit_codes() {
-    let cmds: Vec<String> = common::commands::commands().into_iter().map(|c| c.name).collect();
+    let cmds: Vec<String> = crate::common::commands::commands().into_iter().map(|c| c.name).collect();
     assert!(cmds.len() >= 9, "{cmds:?}");
     for cmd in &cmds {
         let help = String::from_utf8(planview(&[cmd, "--help"]).stdout).unwrap();
