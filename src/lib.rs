@@ -8,6 +8,7 @@ pub mod cli;
 pub mod comment;
 pub mod compare;
 pub mod error;
+pub mod escape;
 pub mod filter;
 pub mod glob;
 pub mod input;

@@ -339,7 +339,7 @@ impl Masker {
             let mut long: BTreeSet<String> = BTreeSet::new();
             for k in self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING) {
                 long.insert(go_json_inner(k));
-                let json = crate::render::json_string(k);
+                let json = crate::escape::json_string(k);
                 long.insert(json[1..json.len() - 1].to_string());
                 long.insert(k.clone());
             }
@@ -356,10 +356,12 @@ impl Masker {
     }
 
     /// Build the substring matcher: every secret of 8+ characters in each form
-    /// it can take in our output: as is, or quoted as an address key (as
-    /// Terraform writes it, and as planview's canonical addresses do) or as a
-    /// JSON string inside text; each of those as is, JSON-, terminal-,
-    /// markdown-, GitHub-command- and XML-escaped. Most secrets are plain
+    /// it can take in text from the input ([`Masker::mask_text`]) and in the
+    /// warnings and errors that quote it: as is, or quoted as an address key
+    /// (as Terraform writes it, and as planview's canonical addresses do) or
+    /// as a JSON string inside text; each of those as is, JSON- and
+    /// terminal-escaped. (Markdown, GitHub and XML escaping come after
+    /// masking, in the renderers: no secret reaches them.) Most secrets are plain
     /// text, and all of these forms are one pattern. Built once per set of
     /// secrets (a clone shares the matcher).
     pub fn scrubber(&self) -> Scrubber {
@@ -377,7 +379,7 @@ impl Masker {
                 patterns.insert(s.clone());
                 continue;
             }
-            let (hcl, json) = (crate::query::address::hcl_quote(s), crate::render::json_string(s));
+            let (hcl, json) = (crate::escape::hcl_quote(s), crate::escape::json_string(s));
             // Quoted inside text first (a key, an import id shown as JSON, a
             // JSON-encoded string as Terraform's `jsonencode` writes it, a word
             // of a shell command), then escaped for the output format.
@@ -387,33 +389,15 @@ impl Masker {
                 terraform_key_form(s),
                 hcl[1..hcl.len() - 1].to_string(),
                 json[1..json.len() - 1].to_string(),
-                crate::render::json_string(&go).trim_matches('"').to_string(),
+                crate::escape::json_string(&go).trim_matches('"').to_string(),
                 go,
             ];
             let bases = bases.into_iter().flat_map(|b| [shell_inner(&b), b]);
             for b in bases {
-                let json = crate::render::json_string(&b);
+                let json = crate::escape::json_string(&b);
                 patterns.insert(json[1..json.len() - 1].to_string());
                 patterns.insert(crate::sanitize::line(&b).into_owned());
                 patterns.insert(crate::sanitize::text(&b).into_owned());
-                patterns.insert(crate::render::md_cell(&b));
-                if b.starts_with('_') || b.ends_with('_') {
-                    // GFM leaves an underscore inside a word as it is, so how an
-                    // edge `_` is written depends on the text around the secret.
-                    let (left, right, both) = (
-                        crate::render::md_cell(&format!("a{b}")),
-                        crate::render::md_cell(&format!("{b}a")),
-                        crate::render::md_cell(&format!("a{b}a")),
-                    );
-                    patterns.insert(left[1..].to_string());
-                    patterns.insert(right[..right.len() - 1].to_string());
-                    patterns.insert(both[1..both.len() - 1].to_string());
-                }
-                patterns.insert(crate::render::md_code_text(&b));
-                patterns.insert(crate::render::gate::gh_data(&b));
-                patterns.insert(crate::render::gate::gh_property(&b));
-                patterns.insert(crate::render::gate::xml(&b, true));
-                patterns.insert(crate::render::gate::xml(&b, false));
                 patterns.insert(b);
             }
         }
@@ -509,7 +493,7 @@ fn shell_inner(s: &str) -> String {
 /// `$${`/`%%{`, and what Go's `unicode.IsPrint` rejects as `\uxxxx` (controls,
 /// format characters such as the bidi ones, separators, spaces but U+0020).
 fn terraform_key_form(s: &str) -> String {
-    crate::query::address::hcl_escape(s, |c| {
+    crate::escape::hcl_escape(s, |c| {
         let hidden = c.is_control()
             || (c.is_whitespace() && c != ' ')
             || matches!(c, '\u{00AD}' | '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}');
@@ -646,26 +630,10 @@ mod tests {
         m.add("pass\"word|*x1");
         m.add("tiny");
         let s = m.scrubber();
+        // As is and JSON-escaped; markdown escaping comes after masking (left alone here).
         let out = s.scrub(br#"a pass"word|*x1 b "pass\"word|*x1" c pass"word\|\*x1 tiny"#);
         let out = String::from_utf8(out.into_owned()).unwrap();
-        assert_eq!(out, r#"a (sensitive value) b "(sensitive value)" c (sensitive value) tiny"#);
-    }
-
-    #[test]
-    fn scrub_masks_a_secret_with_an_edge_underscore_inside_a_word_in_markdown() {
-        // GFM leaves `x_y` alone but `_y` escaped: md_cell(secret) alone was not
-        // what a markdown cell holding the secret inside a word shows.
-        let mut m = Masker::default();
-        m.add("_pass*word");
-        m.add("pass*word_");
-        m.add("_both*ends_");
-        let sc = m.scrubber();
-        for text in ["token x_pass*word rejected", "token pass*word_x rejected", "x_both*ends_y", "x_both*ends_ y", "x _both*ends_y"] {
-            let cell = crate::render::md_cell(text);
-            let out = String::from_utf8(sc.scrub(cell.as_bytes()).into_owned()).unwrap();
-            assert!(!out.contains("word") && !out.contains("ends"), "{text} -> {cell} -> {out}");
-            assert!(out.contains(MASK), "{out}");
-        }
+        assert_eq!(out, r#"a (sensitive value) b "(sensitive value)" c pass"word\|\*x1 tiny"#);
     }
 
     #[test]
@@ -704,7 +672,7 @@ mod tests {
     }
 
     #[test]
-    fn scrub_masks_a_secret_quoted_in_an_address_key_and_in_gate_formats() {
+    fn scrub_masks_a_secret_quoted_in_an_address_key_json_or_terminal_text() {
         let secret = "tok\"|*_`<>${x}%{y}\\\u{202e}\u{1b}[1m\u{9b}end";
         let mut m = Masker::default();
         m.add(secret);
@@ -714,13 +682,11 @@ mod tests {
         let outputs = [
             format!("a.b[\"{key}\"] x"),
             crate::sanitize::line(&format!("a.b[\"{key}\"]")).into_owned(),
-            crate::render::md_code(&format!("a.b[{}]", crate::query::address::hcl_quote(secret))),
-            crate::render::gate::gh_data(&format!("msg {secret} end")),
-            crate::render::gate::xml(&format!("msg {secret} end"), false),
-            crate::render::md_cell(&format!("msg {secret} end")),
-            // A JSON-quoted id inside text, in JSON output and in markdown.
-            crate::render::json_string(&format!("imported from {}", crate::render::json_string(secret))),
-            crate::render::md_cell(&format!("imported from {}", crate::render::json_string(secret))),
+            crate::sanitize::line(&format!("a.b[{}]", crate::escape::hcl_quote(secret))).into_owned(),
+            crate::sanitize::text(&format!("msg {secret} end")).into_owned(),
+            // A JSON-quoted id inside text, as JSON and as terminal text.
+            crate::escape::json_string(&format!("imported from {}", crate::escape::json_string(secret))),
+            crate::sanitize::line(&format!("imported from {}", crate::escape::json_string(secret))).into_owned(),
         ];
         for o in outputs {
             let out = String::from_utf8(sc.scrub(o.as_bytes()).into_owned()).unwrap();
@@ -736,8 +702,8 @@ mod tests {
         let encoded = r#"{"password":"S3cret\u0026Pass\u003cword\u003e!","user":"svc"}"#;
         assert!(m.value_holds_secret(&Value::String(encoded.into())));
         let sc = m.scrubber();
-        let json = crate::render::json_string(encoded);
-        for text in [encoded.to_string(), json.clone(), crate::render::md_cell(encoded), crate::sanitize::line(&json).into_owned()] {
+        let json = crate::escape::json_string(encoded);
+        for text in [encoded.to_string(), json.clone(), crate::sanitize::line(&json).into_owned()] {
             let out = String::from_utf8(sc.scrub(text.as_bytes()).into_owned()).unwrap();
             assert!(!out.contains("S3cret") && out.contains(MASK), "{text} -> {out}");
         }

@@ -89,55 +89,7 @@ impl fmt::Display for Address {
     }
 }
 
-/// `s` as an HCL quoted string literal: quotes, backslashes and template
-/// introducers escaped, and every control, C1 or bidirectional character written
-/// as `\uXXXX`, so the result is one safe line of plain text.
-pub fn hcl_quote(s: &str) -> String {
-    let inner = hcl_escape(s, |c| needs_unicode_escape(c).then(|| format!("\\u{:04X}", c as u32)));
-    // CI runners read `##[...]` / `##vso[...]` anywhere in a log line: the
-    // first `#` as `\u0023` means the same key and is no command.
-    let inner = if inner.contains("##[") || inner.contains("##vso[") {
-        inner.replace("##[", "\\u0023#[").replace("##vso[", "\\u0023#vso[")
-    } else {
-        inner
-    };
-    format!("\"{inner}\"")
-}
-
-/// The inside of an HCL quoted string: `\"`, `\\`, `\n`, `\r`, `\t` and
-/// `$${`/`%%{` escaped, and any other character as `unicode` writes it (`None`:
-/// as it is). Shared by our own quoting and by the secret scrubber's copy of
-/// Terraform's.
-pub(crate) fn hcl_escape(s: &str, unicode: impl Fn(char) -> Option<String>) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '$' | '%' if chars.peek() == Some(&'{') => {
-                out.push(c);
-                out.push(c);
-            }
-            c => match unicode(c) {
-                Some(escaped) => out.push_str(&escaped),
-                None => out.push(c),
-            },
-        }
-    }
-    out
-}
-
-fn needs_unicode_escape(c: char) -> bool {
-    let u = c as u32;
-    u < 0x20
-        || u == 0x7F
-        || (0x80..=0x9F).contains(&u)
-        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
-}
+pub use crate::escape::hcl_quote;
 
 struct Parser<'s> {
     s: &'s [u8],

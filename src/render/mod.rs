@@ -252,70 +252,7 @@ pub fn write_json<T: Serialize + ?Sized>(w: &mut dyn Write, value: &T) -> io::Re
     writeln!(w)
 }
 
-/// A string as a JSON string literal, escaped as [`write_json`] escapes it:
-/// its form in our JSON output.
-pub fn json_string(s: &str) -> String {
-    let mut out = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, SafeFormatter(serde_json::ser::PrettyFormatter::new()));
-    // Writing a string to a Vec cannot fail.
-    let _ = s.serialize(&mut ser);
-    String::from_utf8(out).unwrap_or_default()
-}
-
-/// serde_json's pretty formatter, escaping what [`sanitize::is_unsafe_in_json`]
-/// names in strings and in raw JSON fragments (`RawValue`) alike.
-pub struct SafeFormatter<'a>(pub serde_json::ser::PrettyFormatter<'a>);
-
-macro_rules! delegate {
-    ($($name:ident($($arg:ident: $t:ty),*)),* $(,)?) => {
-        $(fn $name<W: ?Sized + Write>(&mut self, w: &mut W $(, $arg: $t)*) -> io::Result<()> {
-            self.0.$name(w $(, $arg)*)
-        })*
-    };
-}
-
-impl serde_json::ser::Formatter for SafeFormatter<'_> {
-    delegate!(
-        begin_array(),
-        end_array(),
-        begin_array_value(first: bool),
-        end_array_value(),
-        begin_object(),
-        end_object(),
-        begin_object_key(first: bool),
-        end_object_key(),
-        begin_object_value(),
-        end_object_value(),
-    );
-
-    /// Raw JSON (`RawValue`) bypasses string escaping. In valid JSON these
-    /// characters can only be inside strings, where `\uXXXX` means the same.
-    fn write_raw_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
-        self.write_string_fragment(w, fragment)
-    }
-
-    /// Also breaks CI runners' log commands (`##[...]`, `##vso[...]`, read
-    /// anywhere in a line): their first `#` is written `\u0023`, which decodes
-    /// to the same string.
-    fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
-        let mut rest = fragment;
-        let unsafe_at = |s: &str| {
-            let c = s.find(sanitize::is_unsafe_in_json);
-            let ci = s.match_indices("##").find(|(i, _)| s[i + 2..].starts_with('[') || s[i + 2..].starts_with("vso[")).map(|(i, _)| i);
-            match (c, ci) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            }
-        };
-        while let Some(i) = unsafe_at(rest) {
-            w.write_all(&rest.as_bytes()[..i])?;
-            let c = rest[i..].chars().next().unwrap_or_default();
-            write!(w, "\\u{:04x}", c as u32)?;
-            rest = &rest[i + c.len_utf8()..];
-        }
-        w.write_all(rest.as_bytes())
-    }
-}
+pub use crate::escape::{json_string, SafeFormatter};
 
 /// A failed input as it appears in multi-file JSON output.
 #[derive(Debug, Serialize)]

@@ -1,0 +1,121 @@
+//! Escapers shared by rendering and secret masking (a leaf: it imports
+//! nothing of planview but `sanitize`): JSON strings as planview's JSON output
+//! writes them, and HCL quoted strings as addresses and `moves` write them.
+
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// A string as a JSON string literal, escaped as `render::write_json` escapes it:
+/// its form in our JSON output.
+pub fn json_string(s: &str) -> String {
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, SafeFormatter(serde_json::ser::PrettyFormatter::new()));
+    // Writing a string to a Vec cannot fail.
+    let _ = s.serialize(&mut ser);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// serde_json's pretty formatter, escaping what [`crate::sanitize::is_unsafe_in_json`]
+/// names in strings and in raw JSON fragments (`RawValue`) alike.
+pub struct SafeFormatter<'a>(pub serde_json::ser::PrettyFormatter<'a>);
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $t:ty),*)),* $(,)?) => {
+        $(fn $name<W: ?Sized + Write>(&mut self, w: &mut W $(, $arg: $t)*) -> io::Result<()> {
+            self.0.$name(w $(, $arg)*)
+        })*
+    };
+}
+
+impl serde_json::ser::Formatter for SafeFormatter<'_> {
+    delegate!(
+        begin_array(),
+        end_array(),
+        begin_array_value(first: bool),
+        end_array_value(),
+        begin_object(),
+        end_object(),
+        begin_object_key(first: bool),
+        end_object_key(),
+        begin_object_value(),
+        end_object_value(),
+    );
+
+    /// Raw JSON (`RawValue`) bypasses string escaping. In valid JSON these
+    /// characters can only be inside strings, where `\uXXXX` means the same.
+    fn write_raw_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
+        self.write_string_fragment(w, fragment)
+    }
+
+    /// Also breaks CI runners' log commands (`##[...]`, `##vso[...]`, read
+    /// anywhere in a line): their first `#` is written `\u0023`, which decodes
+    /// to the same string.
+    fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
+        let mut rest = fragment;
+        let unsafe_at = |s: &str| {
+            let c = s.find(crate::sanitize::is_unsafe_in_json);
+            let ci = s.match_indices("##").find(|(i, _)| s[i + 2..].starts_with('[') || s[i + 2..].starts_with("vso[")).map(|(i, _)| i);
+            match (c, ci) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        };
+        while let Some(i) = unsafe_at(rest) {
+            w.write_all(&rest.as_bytes()[..i])?;
+            let c = rest[i..].chars().next().unwrap_or_default();
+            write!(w, "\\u{:04x}", c as u32)?;
+            rest = &rest[i + c.len_utf8()..];
+        }
+        w.write_all(rest.as_bytes())
+    }
+}
+
+/// `s` as an HCL quoted string literal: quotes, backslashes and template
+/// introducers escaped, and every control, C1 or bidirectional character written
+/// as `\uXXXX`, so the result is one safe line of plain text.
+pub fn hcl_quote(s: &str) -> String {
+    let inner = hcl_escape(s, |c| needs_unicode_escape(c).then(|| format!("\\u{:04X}", c as u32)));
+    // CI runners read `##[...]` / `##vso[...]` anywhere in a log line: the
+    // first `#` as `\u0023` means the same key and is no command.
+    let inner = if inner.contains("##[") || inner.contains("##vso[") {
+        inner.replace("##[", "\\u0023#[").replace("##vso[", "\\u0023#vso[")
+    } else {
+        inner
+    };
+    format!("\"{inner}\"")
+}
+
+/// The inside of an HCL quoted string: `\"`, `\\`, `\n`, `\r`, `\t` and
+/// `$${`/`%%{` escaped, and any other character as `unicode` writes it (`None`:
+/// as it is). Shared by our own quoting and by the secret scrubber's copy of
+/// Terraform's.
+pub(crate) fn hcl_escape(s: &str, unicode: impl Fn(char) -> Option<String>) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '$' | '%' if chars.peek() == Some(&'{') => {
+                out.push(c);
+                out.push(c);
+            }
+            c => match unicode(c) {
+                Some(escaped) => out.push_str(&escaped),
+                None => out.push(c),
+            },
+        }
+    }
+    out
+}
+
+fn needs_unicode_escape(c: char) -> bool {
+    let u = c as u32;
+    u < 0x20
+        || u == 0x7F
+        || (0x80..=0x9F).contains(&u)
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+}
