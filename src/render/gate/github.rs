@@ -1,0 +1,75 @@
+//! `gate --format github`: GitHub Actions workflow commands, escaped as the runner reads them.
+
+use super::*;
+
+/// Escape the message of a workflow command (GitHub's rules: `%`, CR, LF),
+/// after making the text terminal-safe.
+pub fn gh_data(s: &str) -> String {
+    line(s).replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// Escape a property value of a workflow command: as data, plus `:` and `,`.
+pub fn gh_property(s: &str) -> String {
+    gh_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// GitHub shows at most 10 error annotations per step: the verdict takes one,
+/// violations (and unreadable inputs) at most this many.
+pub const GITHUB_ANNOTATIONS: usize = 9;
+
+/// The verdict first, as `::notice` (passed) or `::error`; then one `::error`
+/// per violation and per unreadable input, at most [`GITHUB_ANNOTATIONS`] of
+/// them; the rest as one `::notice` saying how many more, each of them then
+/// listed as a plain log line (not an annotation).
+pub fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Result<()> {
+    let t = gate_total(items);
+    let level = if overall(&t) == "pass" { "notice" } else { "error" };
+    writeln!(w, "::{level} title={}::{}", gh_property("planview gate"), gh_data(&verdict_line(&t)))?;
+    let mut annotations: Vec<(String, String)> = Vec::new();
+    for i in items {
+        match &i.result {
+            Ok(v) => {
+                for x in &v.violations {
+                    let title = format!("planview gate: {} ({})", rule_name(&x.rule), i.file);
+                    let msg = match &x.address {
+                        Some(a) => format!("{a}: {} — {}", x.action, x.reason),
+                        None => format!("{} — {}", x.action, x.reason),
+                    };
+                    annotations.push((title, msg));
+                }
+            }
+            Err(e) => annotations.push((format!("planview gate: cannot read {}", i.file), e.to_string())),
+        }
+    }
+    for (title, msg) in annotations.iter().take(GITHUB_ANNOTATIONS) {
+        writeln!(w, "::error title={}::{}", gh_property(title), gh_data(msg))?;
+    }
+    let rest = &annotations[annotations.len().min(GITHUB_ANNOTATIONS)..];
+    if !rest.is_empty() {
+        let msg = format!("{} more violation(s): see the job log, or --format json", rest.len());
+        writeln!(w, "::notice title={}::{}", gh_property("planview gate"), gh_data(&msg))?;
+        writeln!(w, "::group::{}", gh_data(&format!("planview gate: {} more violation(s)", rest.len())))?;
+        for (title, msg) in rest {
+            // Plain log lines after a fixed prefix ("planview gate: "): no
+            // input starts a line, so none is a command.
+            writeln!(w, "{}: {}", line(title), line(msg))?;
+        }
+        writeln!(w, "::endgroup::")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn github_escaping_follows_the_runner_rules() {
+        assert_eq!(gh_data("100% done"), "100%25 done");
+        assert_eq!(gh_property("a: b, c%"), "a%3A b%2C c%25");
+        // Newlines never reach the runner: the line is made safe first, so a
+        // value cannot start a command of its own.
+        let s = gh_data("x\n::set-env name=A::b");
+        assert!(!s.contains('\n'));
+    }
+}

@@ -1,0 +1,97 @@
+//! `gate --format markdown`: a PR comment, verdict first, within `--max-bytes`.
+
+use super::*;
+
+fn policy_md(policy: &PolicyReport) -> String {
+    let rules: Vec<String> = policy
+        .rules
+        .iter()
+        .map(|r| if policy.default_rule && r == "deny delete" { format!("{} (default)", md_code(r)) } else { md_code(rule_name(r)) })
+        .collect();
+    let mut s = format!("Policy: {}", rules.join(" · "));
+    if !policy.allow.is_empty() {
+        s.push_str(&format!(
+            "; may be destroyed or replaced (--allow): {}",
+            policy.allow.iter().map(|a| md_code(a)).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    s.push('\n');
+    s
+}
+
+/// The markdown report as blocks: the verdict line first, the per-plan table,
+/// then the violations in `<details>`.
+pub fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyReport) -> Vec<Block> {
+    let t = gate_total(items);
+    let icon = match overall(&t) {
+        "pass" => ":white_check_mark:",
+        "fail" => ":x:",
+        _ => ":warning:",
+    };
+    let mut blocks = vec![Block::Keep(format!("## {icon} planview gate: {}\n\n{}", verdict_line(&t), policy_md(policy)))];
+    let mut errors = String::new();
+    for i in items {
+        if let Err(e) = &i.result {
+            let hint = e.hint.as_deref().map(|h| format!(" (hint: {})", md_cell(h))).unwrap_or_default();
+            errors.push_str(&format!(
+                "\n> [!WARNING]\n> {} could not be read: {}: {}{hint}\n",
+                md_code(&i.file),
+                md_cell(&e.location()),
+                md_cell(&e.message)
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        blocks.push(Block::Keep(errors));
+    }
+    blocks.push(Block::Rows {
+        open: "\n| plan | verdict | plan line | violations |\n|---|---|---|---:|\n".into(),
+        rows: items
+            .iter()
+            .map(|i| match &i.result {
+                Ok(v) => format!(
+                    "| {} | {} | {} | {} |\n",
+                    md_code(&i.file),
+                    if v.passed() { ":white_check_mark: pass" } else { ":x: fail" },
+                    md_cell(&v.plan_line),
+                    v.violations.len()
+                ),
+                Err(_) => format!("| {} | :warning: error | could not be read | - |\n", md_code(&i.file)),
+            })
+            .collect(),
+        close: String::new(),
+        what: "plans".into(),
+    });
+    let rows: Vec<String> = items
+        .iter()
+        .filter_map(|i| i.result.as_ref().ok().map(|v| (&i.file, v)))
+        .flat_map(|(file, v)| {
+            v.violations.iter().map(move |x| {
+                format!(
+                    "| {} | {} | {} | {} | {} |\n",
+                    md_code(file),
+                    md_code(rule_name(&x.rule)),
+                    x.address.as_deref().map(md_code).unwrap_or_else(|| "-".into()),
+                    md_cell(&x.action),
+                    md_cell(&x.reason)
+                )
+            })
+        })
+        .collect();
+    if !rows.is_empty() {
+        blocks.push(Block::Rows {
+            open: format!(
+                "\n<details><summary>{} violation(s)</summary>\n\n| plan | rule | address | action | reason |\n|---|---|---|---|---|\n",
+                rows.len()
+            ),
+            rows,
+            close: "\n</details>\n".into(),
+            what: "violations".into(),
+        });
+    }
+    blocks
+}
+
+pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport, max_bytes: usize) -> io::Result<()> {
+    w.write_all(fit(&markdown_blocks(items, policy), max_bytes).as_bytes())
+}

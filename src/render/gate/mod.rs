@@ -1,0 +1,69 @@
+//! Renders `gate` verdicts, one file per format (table, JSON, markdown for a
+//! PR comment, GitHub Actions workflow commands, JUnit XML), each with the
+//! escaping its format needs; what they share is here.
+
+use super::fit::{fit, Block};
+use super::{md_cell, md_code, write_json, JsonErrorBody, JsonInputError, Style, Tone};
+use crate::query::gate::{overall, total, GateTotal, PlanVerdict, PolicyReport, Violation};
+use crate::sanitize::{line, text};
+use crate::PerFile;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// `gate`'s output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GateFormat {
+    #[default]
+    Table,
+    Json,
+    Markdown,
+    /// GitHub Actions workflow commands (`::error title=...::...`).
+    Github,
+    /// JUnit XML.
+    Junit,
+}
+
+fn gate_total(items: &[PerFile<PlanVerdict>]) -> GateTotal {
+    total(items.iter().map(|i| i.result.as_ref().ok()))
+}
+
+/// The verdict in one line, for people.
+pub fn verdict_line(t: &GateTotal) -> String {
+    let plans = t.passed + t.failed;
+    match overall(t) {
+        "error" => format!(
+            "ERROR: {} of {} input(s) could not be read, so the gate cannot pass ({} violation(s) in the rest)",
+            t.errors, t.files, t.violations
+        ),
+        "fail" => format!("FAILED: {} violation(s) in {} of {} plan(s)", t.violations, t.failed, plans),
+        _ => format!("passed: {plans} plan(s), no violations"),
+    }
+}
+
+/// A rule's name in the human formats (table, markdown, GitHub, JUnit): its
+/// id, except `fail-on-checks`, named `checks-must-pass` there so that a
+/// passing gate prints no "fail" (Atlantis' policy check fails any output
+/// that does). The JSON report keeps the id.
+pub fn rule_name(id: &str) -> &str {
+    if id == "fail-on-checks" {
+        "checks-must-pass"
+    } else {
+        id
+    }
+}
+
+fn address_or_dash(v: &Violation) -> &str {
+    v.address.as_deref().unwrap_or("-")
+}
+
+mod github;
+mod json;
+mod junit;
+mod markdown;
+mod table;
+
+pub use github::{gh_data, gh_property, github_out};
+pub use json::json_out;
+pub use junit::{junit_out, xml};
+pub use markdown::{markdown_blocks, markdown_out};
+pub use table::table_out;

@@ -1,0 +1,69 @@
+//! `gate` as a terminal report: the verdict per plan, its rules and violations.
+
+use super::*;
+
+/// The terminal report, lines wider than the style's width wrapped (tables fit already).
+pub fn table_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport, style: &Style) -> io::Result<()> {
+    let mut buf = Vec::new();
+    table_unfitted(&mut buf, items, policy, style)?;
+    w.write_all(style.fit_lines(&String::from_utf8_lossy(&buf)).as_bytes())
+}
+
+fn table_unfitted(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport, style: &Style) -> io::Result<()> {
+    for item in items {
+        match &item.result {
+            Ok(v) => {
+                let (word, tone) = if v.passed() { ("pass", Tone::Good) } else { ("FAIL", Tone::Bad) };
+                let n = if v.passed() { String::new() } else { format!(" ({} violation(s))", v.violations.len()) };
+                writeln!(
+                    w,
+                    "{} {}",
+                    style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold),
+                    style.paint(&format!("{word}{n}"), tone)
+                )?;
+                writeln!(w, "{}", v.plan_line)?;
+                if !v.violations.is_empty() {
+                    let rows = v
+                        .violations
+                        .iter()
+                        .map(|x| {
+                            vec![
+                                line(rule_name(&x.rule)).into_owned(),
+                                line(address_or_dash(x)).into_owned(),
+                                style.paint(&line(&x.action), crate::render::action_tone(&x.action)),
+                                line(&x.reason).into_owned(),
+                            ]
+                        })
+                        .collect();
+                    writeln!(w, "{}", style.table(&["rule", "address", "action", "reason"], rows))?;
+                }
+            }
+            Err(e) => {
+                writeln!(w, "{} {}", style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold), style.paint("ERROR", Tone::Bad))?;
+                writeln!(w, "{} {}: {}", style.paint("error:", Tone::Bad), line(&e.location()), line(&e.message))?;
+                if let Some(h) = &e.hint {
+                    writeln!(w, "  hint: {}", line(h))?;
+                }
+            }
+        }
+        writeln!(w)?;
+    }
+    let t = gate_total(items);
+    let mut rules = policy.rules.iter().map(|r| line(rule_name(r)).into_owned()).collect::<Vec<_>>().join(", ");
+    if policy.default_rule {
+        rules = rules.replacen("deny delete", "deny delete (default)", 1);
+    }
+    writeln!(w, "policy: {rules}")?;
+    if !policy.allow.is_empty() {
+        writeln!(
+            w,
+            "may be destroyed or replaced (--allow): {}",
+            policy.allow.iter().map(|a| line(a).into_owned()).collect::<Vec<_>>().join(", ")
+        )?;
+    }
+    let tone = match overall(&t) {
+        "pass" => Tone::Good,
+        _ => Tone::Bad,
+    };
+    writeln!(w, "{}", style.paint(&verdict_line(&t), tone))
+}
