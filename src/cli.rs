@@ -768,33 +768,15 @@ pub struct Config {
     pub width: Option<usize>,
     /// Cap on markdown output (`--max-bytes`).
     pub max_bytes: usize,
-    /// The policy and format of `gate`.
-    pub gate: Option<GateOptions>,
-    /// `planview man COMMAND`: the command whose page to print.
-    pub man_page: Option<String>,
     /// The common filters (empty for commands without them).
     pub filter: crate::filter::Filter,
-    /// `--all` (drift, checks).
-    pub all: bool,
-    /// `--no-fail` (checks).
-    pub no_fail: bool,
-    /// `--prior` (state).
-    pub prior: bool,
-    /// Options of `show` (defaults for other commands).
-    pub show: ShowConfig,
     /// How to read saved binary plans (every command).
     pub read: ReadOptions,
-    /// `moves` settings (default for other commands).
-    pub moves: MovesConfig,
     /// Draw reading progress on stderr ([`crate::progress::wanted`]): `main`
     /// then hands a [`crate::progress::Progress`] in through `read`.
     pub progress: bool,
-    /// `comment` settings (`None` for other commands).
-    pub comment: Option<crate::comment::CommentOptions>,
     /// How directories given as inputs are searched (`--plan-glob`).
     pub find: crate::roots::FindOptions,
-    /// `--skip-unchanged` (summary, gate): roots without changes left out of the table of roots.
-    pub skip_unchanged: bool,
 }
 
 /// `show`'s own options, as plain data.
@@ -804,24 +786,39 @@ pub struct ShowConfig {
     pub max_bytes: usize,
 }
 
-/// The command to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The command to run, with the options only it takes (the ones every
+/// command shares are fields of [`Config`]).
+#[derive(Debug, Clone)]
 pub enum CommandKind {
-    Summary,
-    Drift,
+    Summary {
+        /// `--skip-unchanged`: roots without changes left out of the table of roots.
+        skip_unchanged: bool,
+    },
+    Drift {
+        /// `--all`: every drifted object, not only the relevant ones.
+        all: bool,
+    },
     Replace,
-    Checks,
+    Checks {
+        /// `--all`: checks that passed or are unknown too.
+        all: bool,
+        /// `--no-fail`: exit 0 even when a check failed.
+        no_fail: bool,
+    },
     Outputs,
-    State,
-    Show,
-    Moves,
-    Gate,
+    State {
+        /// `--prior`: a plan's prior state.
+        prior: bool,
+    },
+    Show(ShowConfig),
+    Moves(MovesConfig),
+    Gate(GateOptions),
     Diff,
     Fingerprint,
-    Comment,
+    Comment(Box<crate::comment::CommentOptions>),
     Completions(Shell),
     /// The man page of the main command, or of one subcommand.
-    Man,
+    Man(Option<String>),
 }
 
 /// A shell to print completions for.
@@ -840,6 +837,8 @@ pub struct GateOptions {
     pub policy: crate::query::gate::Policy,
     pub policy_file: Option<std::path::PathBuf>,
     pub format: crate::render::gate::GateFormat,
+    /// `--skip-unchanged`: roots without changes left out of the table of roots.
+    pub skip_unchanged: bool,
 }
 
 /// The facts about the process that the config depends on.
@@ -937,27 +936,15 @@ impl Cli {
             show_sensitive: false,
             width: None,
             filter: crate::filter::Filter::default(),
-            all: false,
-            no_fail: false,
-            prior: false,
             max_bytes: crate::render::fit::DEFAULT_MAX_BYTES,
-            gate: None,
-            man_page: None,
-            show: ShowConfig::default(),
             read: ReadOptions { tf_bin: env.tf_bin.clone(), ..Default::default() },
-            moves: MovesConfig::default(),
             progress: false,
-            comment: None,
             find: crate::roots::FindOptions::default(),
-            skip_unchanged: false,
         };
         let none = FilterArgs::default();
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
-        let mut show = ShowConfig::default();
-        let mut moves = MovesConfig::default();
         let mut summary_gitlab = false;
-        let mut skip_unchanged = false;
-        let (kind, name, common, filters, all, no_fail, prior, max_bytes) = match self.command {
+        let (kind, name, common, filters, max_bytes) = match self.command {
             Command::Summary(a) => {
                 let gitlab = a.format == SummaryFormatArg::Gitlab;
                 let format = match a.format {
@@ -975,21 +962,20 @@ impl Cli {
                     roots: a.roots,
                 };
                 summary_gitlab = gitlab;
-                skip_unchanged = a.skip_unchanged;
-                (CommandKind::Summary, "summary", common, none, false, false, false, a.max_bytes)
+                (CommandKind::Summary { skip_unchanged: a.skip_unchanged }, "summary", common, none, a.max_bytes)
             }
-            Command::Drift(a) => (CommandKind::Drift, "drift", a.common, a.filters, a.all, false, false, default_max),
-            Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, false, false, false, default_max),
-            Command::Checks(a) => (CommandKind::Checks, "checks", a.common, a.filters, a.all, a.no_fail, false, default_max),
-            Command::Outputs(a) => (CommandKind::Outputs, "outputs", a.common, none, false, false, false, default_max),
-            Command::State(a) => (CommandKind::State, "state", a.common, a.filters, false, false, a.prior, default_max),
+            Command::Drift(a) => (CommandKind::Drift { all: a.all }, "drift", a.common, a.filters, default_max),
+            Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, default_max),
+            Command::Checks(a) => (CommandKind::Checks { all: a.all, no_fail: a.no_fail }, "checks", a.common, a.filters, default_max),
+            Command::Outputs(a) => (CommandKind::Outputs, "outputs", a.common, none, default_max),
+            Command::State(a) => (CommandKind::State { prior: a.prior }, "state", a.common, a.filters, default_max),
             Command::Show(a) => {
                 let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
-                show = ShowConfig { options, max_bytes: usize::try_from(a.max_bytes).unwrap_or(usize::MAX) };
-                (CommandKind::Show, "show", a.common, none, a.all, false, false, usize::try_from(a.max_bytes).unwrap_or(usize::MAX))
+                let max_bytes = usize::try_from(a.max_bytes).unwrap_or(usize::MAX);
+                (CommandKind::Show(ShowConfig { options, max_bytes }), "show", a.common, none, max_bytes)
             }
-            Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Gate)),
-            Command::Comment(a) => return crate::comment::config(a, env, bare(CommandKind::Comment)),
+            Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Replace)),
+            Command::Comment(a) => return crate::comment::config(a, env, bare(CommandKind::Replace)),
             Command::Completions { shell } => {
                 return Ok(bare(CommandKind::Completions(match shell {
                     ShellArg::Bash => Shell::Bash,
@@ -1005,12 +991,11 @@ impl Cli {
                         return Err(format!("no command `{c}`: see `planview --help`"));
                     }
                 }
-                return Ok(Config { man_page: command, ..bare(CommandKind::Man) });
+                return Ok(bare(CommandKind::Man(command)));
             }
             Command::Moves(a) => {
                 let (common, m) = a.split();
-                moves = m;
-                (CommandKind::Moves, "moves", common, none, false, false, false, default_max)
+                (CommandKind::Moves(m), "moves", common, none, default_max)
             }
             Command::Diff(a) => {
                 let common = CommonArgs {
@@ -1022,7 +1007,7 @@ impl Cli {
                     read: a.read,
                     roots: RootArgs::default(),
                 };
-                (CommandKind::Diff, "diff", common, none, false, false, false, default_max)
+                (CommandKind::Diff, "diff", common, none, default_max)
             }
             Command::Fingerprint(a) => {
                 let format = if a.format == FingerprintFormatArg::Json { FormatArg::Json } else { FormatArg::Table };
@@ -1035,10 +1020,10 @@ impl Cli {
                     read: a.read,
                     roots: RootArgs::default(),
                 };
-                (CommandKind::Fingerprint, "fingerprint", common, none, false, false, false, default_max)
+                (CommandKind::Fingerprint, "fingerprint", common, none, default_max)
             }
         };
-        if !filters.action.is_empty() && matches!(kind, CommandKind::Checks | CommandKind::State) {
+        if !filters.action.is_empty() && matches!(kind, CommandKind::Checks { .. } | CommandKind::State { .. }) {
             return Err(
                 "--action applies to changes; `checks` and `state` list objects, not changes (use --address, --type or --module)".into()
             );
@@ -1056,19 +1041,10 @@ impl Cli {
             show_sensitive: common.show_sensitive,
             width: decide_width(common.width, env),
             filter: filters.to_filter(),
-            all,
-            no_fail,
-            prior,
-            show,
             read: common.read.to_options(env),
-            moves,
-            comment: None,
             max_bytes,
-            gate: None,
-            man_page: None,
             progress: false,
             find: common.roots.to_options(),
-            skip_unchanged,
         })
     }
 }
@@ -1104,7 +1080,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         GateFormatArg::Junit => GateFormat::Junit,
     };
     Ok(Config {
-        command: CommandKind::Gate,
+        command: CommandKind::Gate(GateOptions { policy, policy_file: a.policy, format, skip_unchanged: a.skip_unchanged }),
         inputs: inputs(&a.files, env, "gate")?,
         format: match format {
             GateFormat::Json => Format::Json,
@@ -1115,10 +1091,8 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         show_sensitive: a.show_sensitive,
         width: decide_width(a.width, env),
         max_bytes: a.max_bytes,
-        gate: Some(GateOptions { policy, policy_file: a.policy, format }),
         read: a.read.to_options(env),
         find: a.roots.to_options(),
-        skip_unchanged: a.skip_unchanged,
         ..bare
     })
 }
@@ -1209,18 +1183,17 @@ mod tests {
         let c = Cli::parse_from(["planview", "moves", "--tf-bin", "/flag/terraform", "--chdir", "d", "p.out"]).into_config(&env).unwrap();
         assert_eq!(c.read, ReadOptions { tf_bin: Some("/flag/terraform".into()), chdir: Some("d".into()), ..Default::default() });
         assert!(Cli::parse_from(["planview", "gate", "--lenient", "p.json"]).into_config(&env).unwrap().read.lenient);
-        assert_eq!(c.command, CommandKind::Moves);
+        assert!(matches!(c.command, CommandKind::Moves(_)));
     }
 
     #[test]
     fn question_flags_reach_the_config() {
         let cfg = |args: &[&str]| Cli::parse_from(args).into_config(&Env::default());
         let c = cfg(&["planview", "checks", "--all", "--no-fail", "--address", "module.a.*", "x.json"]).unwrap();
-        assert_eq!(c.command, CommandKind::Checks);
-        assert!(c.all && c.no_fail && !c.prior);
+        assert!(matches!(c.command, CommandKind::Checks { all: true, no_fail: true }), "{:?}", c.command);
         assert!(c.filter.address_ok("module.a.t.n") && !c.filter.address_ok("t.n"));
         let c = cfg(&["planview", "state", "--prior", "--type", "t", "x.json"]).unwrap();
-        assert!(c.prior && c.filter.type_ok("t") && !c.filter.type_ok("u"));
+        assert!(matches!(c.command, CommandKind::State { prior: true }) && c.filter.type_ok("t") && !c.filter.type_ok("u"));
         assert!(cfg(&["planview", "state", "--action", "create", "x.json"]).unwrap_err().contains("--action"));
         assert!(cfg(&["planview", "drift", "--action", "delete", "x.json"]).is_ok());
         assert!(Cli::try_parse_from(["planview", "outputs", "--type", "t", "x.json"]).is_err(), "outputs has no resource filters");

@@ -232,7 +232,7 @@ pub fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String>
         read: common.read.to_options(env),
         max_bytes: options.max_bytes,
         find: common.roots.to_options(),
-        comment: Some(options),
+        command: crate::cli::CommandKind::Comment(Box::new(options)),
         ..bare
     })
 }
@@ -250,8 +250,7 @@ fn append(path: &std::path::Path, text: &str, what: &str) -> Result<(), Error> {
 
 /// `comment`: exit 0 when every plan passes, 1 when one breaks a rule, 2 when
 /// an input cannot be read (the body is printed in every case but a usage error).
-pub fn run_comment(config: &Config, out: &mut Vec<u8>) -> Result<Status, Error> {
-    let opts = config.comment.as_ref().ok_or_else(|| Error::Usage("comment: no options".into()))?;
+pub fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Vec<u8>) -> Result<Status, Error> {
     let mut policy = opts.policy.clone();
     if let Some(path) = &opts.policy_file {
         policy.merge_file(&crate::load_policy(path)?);
@@ -321,6 +320,14 @@ pub fn run_comment(config: &Config, out: &mut Vec<u8>) -> Result<Status, Error> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `comment` options of a config (a config of another command is a test bug).
+    fn comment_options(c: Config) -> CommentOptions {
+        match c.command {
+            crate::cli::CommandKind::Comment(o) => *o,
+            other => panic!("not comment: {other:?}"),
+        }
+    }
     use crate::cli::Cli;
     use clap::{CommandFactory, Parser};
 
@@ -344,7 +351,7 @@ mod tests {
     fn platform_sets_the_budget_and_max_bytes_overrides_it() {
         let cfg = |args: &[&str]| {
             let c = Cli::parse_from(args).into_config(&Env::default()).unwrap();
-            c.comment.unwrap()
+            comment_options(c)
         };
         assert_eq!(cfg(&["planview", "comment", "p.json"]).max_bytes, 65_536);
         assert_eq!(cfg(&["planview", "comment", "--platform", "gitlab", "p.json"]).max_bytes, 1_000_000);
@@ -355,7 +362,8 @@ mod tests {
         assert_eq!(c.id, "a.json,b.json");
         assert!(c.policy.deny.contains(&GateAction::Create) && c.policy.protect.len() == 1);
         let env = Env { step_summary: Some("/s".into()), github_output: Some("/o".into()), ..Default::default() };
-        let c = Cli::parse_from(["planview", "comment", "--outputs-file", "own", "p.json"]).into_config(&env).unwrap().comment.unwrap();
+        let c = Cli::parse_from(["planview", "comment", "--outputs-file", "own", "p.json"]).into_config(&env).unwrap();
+        let c = comment_options(c);
         assert_eq!((c.summary_file, c.outputs_file), (Some(PathBuf::from("/s")), Some(PathBuf::from("own"))));
         assert!(Cli::try_parse_from(["planview", "comment", "--max-bytes", "10", "p.json"]).is_err());
     }

@@ -240,8 +240,8 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
     // Directories become the plans below them; inputs holding several
     // documents are split when read.
     let roots = roots::expand(&config.inputs, &config.find);
-    match config.command {
-        CommandKind::Summary => {
+    match &config.command {
+        CommandKind::Summary { skip_unchanged } => {
             // Streamed, not read whole: bounded memory on plans of any size.
             let items = roots::stream_roots(&roots, &config.read, &|name, r, ahead, read| summary_streamed(name, r, ahead, read, &vis));
             let items: Vec<PerFile<query::summary::Summary>> = items
@@ -259,7 +259,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             if !(all_failed && config.format != Format::Json && items.len() == 1) {
                 // Several roots: a table of them first (one row per root).
                 let rows = query::roots::of_summaries(&items);
-                let (shown, hidden) = query::roots::shown(&rows, config.skip_unchanged);
+                let (shown, hidden) = query::roots::shown(&rows, *skip_unchanged);
                 match config.format {
                     Format::Table => {
                         if items.len() > 1 {
@@ -281,11 +281,11 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             }
             finish(items.iter().map(|i| &i.result))
         }
-        CommandKind::Moves => {
+        CommandKind::Moves(moves) => {
             if config.inputs.len() != 1 {
                 return Err(Error::Usage("`moves` reads one plan".into()));
             }
-            let opts = &config.moves.options;
+            let opts = &moves.options;
             let mut items = each_input_with(&config.inputs, &config.read, |doc, _| {
                 let version = match doc {
                     input::Document::Plan(p) => p.terraform_version.clone(),
@@ -300,14 +300,14 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
                     let shown_by = config.read.shown_by.get(&item.file);
                     let mv = render::moves::StateMv::choose(shown_by.as_deref(), version.as_deref(), &report);
                     report.file = item.file;
-                    render::moves::write_with(out, &report, config.moves.format, &mv)?;
+                    render::moves::write_with(out, &report, moves.format, &mv)?;
                     Ok(Status::Success)
                 }
                 Err(e) => Err(Error::Input(vec![e])),
             }
         }
-        CommandKind::Drift => {
-            let opts = query::drift::DriftOptions { filter: &config.filter, all: config.all };
+        CommandKind::Drift { all } => {
+            let opts = query::drift::DriftOptions { filter: &config.filter, all: *all };
             // Every drift entry; of the changes, the first (a plan without any
             // reads as refresh-only) and one that is not a plain no-op (the
             // CLI shows drift only when the plan changes something): at most two.
@@ -324,25 +324,25 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             let items = run_streamed_report(config, out, masker, keep, |doc, vis| query::replace::replace(doc, &config.filter, vis))?;
             finish(items.iter().map(|i| &i.result))
         }
-        CommandKind::Checks => {
-            let opts = query::checks::ChecksOptions { filter: &config.filter, all: config.all };
+        CommandKind::Checks { all, no_fail } => {
+            let opts = query::checks::ChecksOptions { filter: &config.filter, all: *all };
             let items =
                 run_streamed_report(config, out, masker, |_, _, _, _| false, |doc, vis| Ok(query::checks::checks(doc, &opts, vis)))?;
             let status = finish(items.iter().map(|i| &i.result))?;
             let failed = items.iter().any(|i| matches!(&i.result, Ok(r) if r.failed));
-            Ok(if failed && !config.no_fail { Status::Failed } else { status })
+            Ok(if failed && !*no_fail { Status::Failed } else { status })
         }
         CommandKind::Outputs => {
             let items = run_streamed_report(config, out, masker, |_, _, _, _| false, query::outputs::outputs)?;
             finish(items.iter().map(|i| &i.result))
         }
-        CommandKind::State => {
-            let opts = query::state::StateOptions { filter: &config.filter, prior: config.prior };
+        CommandKind::State { prior } => {
+            let opts = query::state::StateOptions { filter: &config.filter, prior: *prior };
             let items = run_report(config, out, masker, |doc, _| query::state::state(doc, &opts))?;
             finish(items.iter().map(|i| &i.result))
         }
-        CommandKind::Show => {
-            let opts = &config.show.options;
+        CommandKind::Show(show) => {
+            let opts = &show.options;
             let items = each_root_with(&roots, &config.read, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
             let items: Vec<PerFile<query::show::ShowReport>> = items
                 .into_iter()
@@ -358,23 +358,23 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             if !(all_failed && config.format != Format::Json && items.len() == 1) {
                 match config.format {
                     Format::Table => render::show::table_out(out, &items, &style)?,
-                    Format::Markdown => render::show::markdown_out(out, &items, config.show.max_bytes)?,
+                    Format::Markdown => render::show::markdown_out(out, &items, show.max_bytes)?,
                     Format::Json | Format::Gitlab => render::show::json_out(out, &items)?,
                 }
             }
             finish(items.iter().map(|i| &i.result))
         }
-        CommandKind::Gate => run_gate(config, &roots, out, masker),
+        CommandKind::Gate(opts) => run_gate(config, opts, &roots, out, masker),
         CommandKind::Diff => compare::run_diff(config, out, masker),
         CommandKind::Fingerprint => compare::run_fingerprint(config, out, masker),
         // Masks piece by piece itself: no secrets for `run` to scrub again (see `comment`).
-        CommandKind::Comment => comment::run_comment(config, out),
+        CommandKind::Comment(opts) => comment::run_comment(config, opts, out),
         CommandKind::Completions(shell) => {
-            cli::write_completions(shell, out);
+            cli::write_completions(*shell, out);
             Ok(Status::Success)
         }
-        CommandKind::Man => {
-            cli::write_man(config.man_page.as_deref(), out)?;
+        CommandKind::Man(page) => {
+            cli::write_man(page.as_deref(), out)?;
             Ok(Status::Success)
         }
     }
@@ -466,9 +466,14 @@ pub fn load_policy(path: &std::path::Path) -> Result<query::gate::PolicyFile, Er
     })
 }
 
-fn run_gate(config: &Config, roots: &[roots::Root], out: &mut Vec<u8>, masker: &mut mask::Masker) -> Result<Status, Error> {
+fn run_gate(
+    config: &Config,
+    opts: &cli::GateOptions,
+    roots: &[roots::Root],
+    out: &mut Vec<u8>,
+    masker: &mut mask::Masker,
+) -> Result<Status, Error> {
     use render::gate::GateFormat;
-    let opts = config.gate.as_ref().ok_or_else(|| Error::Usage("gate: no policy options".into()))?;
     let mut policy = opts.policy.clone();
     if let Some(path) = &opts.policy_file {
         policy.merge_file(&load_policy(path)?);
@@ -502,7 +507,7 @@ fn run_gate(config: &Config, roots: &[roots::Root], out: &mut Vec<u8>, masker: &
     let style = style_for(config);
     let single_failed = items.len() == 1 && items[0].result.is_err();
     let rows = query::roots::of_verdicts(&items);
-    let (shown, hidden) = query::roots::shown(&rows, config.skip_unchanged);
+    let (shown, hidden) = query::roots::shown(&rows, opts.skip_unchanged);
     match opts.format {
         // A single unreadable input: the error on stderr says it all.
         GateFormat::Table if single_failed => {}
