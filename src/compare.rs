@@ -93,7 +93,7 @@ fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget
 /// The options of a file's second and later reads: what `--lenient` skipped
 /// was said once, by the first.
 fn read_again(read: &ReadOptions) -> ReadOptions {
-    ReadOptions { notes: input::Notes::default(), ..read.clone() }
+    ReadOptions { notes: input::Notes::default(), rescan_depth_skipped: true, ..read.clone() }
 }
 
 fn read_once(name: &str, src: &Source, read: &ReadOptions) -> Result<(Indexed, mask::Masker), InputError> {

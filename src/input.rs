@@ -338,6 +338,10 @@ pub struct ReadOptions {
     pub shown_by: ShownBy,
     /// Where reading big inputs draws its progress (off unless `main` turns it on).
     pub progress: crate::progress::Progress,
+    /// A second read of a regular file whose first read checked it whole
+    /// (`diff`, `fingerprint`): its nesting depth is not scanned again (UTF-8
+    /// still is; serde_json's own limits still hold).
+    pub rescan_depth_skipped: bool,
 }
 
 /// The binary that ran `show -json` on each saved plan read, by input name.

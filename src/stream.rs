@@ -242,7 +242,8 @@ pub(crate) fn stream_chunked(
     let lenient = opts.lenient;
     // A second thread reads and validates UTF-8 while this one parses.
     let (tx, rx) = std::sync::mpsc::sync_channel::<Piece>(4);
-    let thread = std::thread::spawn(move || read_ahead(src, chunk, lenient, &tx));
+    let scan_depth = !opts.rescan_depth_skipped;
+    let thread = std::thread::spawn(move || read_ahead(src, chunk, lenient, scan_depth, &tx));
     // The reader (and with it the receiver) is dropped when the parse returns.
     let parsed = parse_document(Reader::new(name, rx), opts, visitor);
     if ahead == ReadAhead::Joined {
@@ -263,8 +264,9 @@ enum Piece {
     Failed(std::io::Error),
 }
 
-/// Read `src` in chunks, validate UTF-8 and check nesting depth once, and send the text on.
-fn read_ahead(mut src: impl Read, chunk: usize, lenient: bool, tx: &std::sync::mpsc::SyncSender<Piece>) {
+/// Read `src` in chunks, validate UTF-8 and check nesting depth once (unless
+/// `scan_depth` is false: a file checked by an earlier read), and send the text on.
+fn read_ahead(mut src: impl Read, chunk: usize, lenient: bool, scan_depth: bool, tx: &std::sync::mpsc::SyncSender<Piece>) {
     let mut scratch = vec![0u8; chunk.min(CHUNK)];
     let mut scanner = crate::scan::Scanner::new(lenient);
     let mut sent = 0usize;
@@ -305,7 +307,7 @@ fn read_ahead(mut src: impl Read, chunk: usize, lenient: bool, tx: &std::sync::m
         pending = data.split_off(cut);
         let piece = match String::from_utf8(data) {
             Ok(mut s) => {
-                if !scanner.done() {
+                if scan_depth && !scanner.done() {
                     scanner.feed(s.as_bytes());
                     if let Some(at) = scanner.found().too_deep {
                         s.truncate(at - sent);
