@@ -12,7 +12,7 @@ use crate::query::gate::{overall, total, GateTotal, PolicyReport};
 use crate::query::review::Review;
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
 use crate::query::summary::{PlanSummary, ResourceEntry, Totals};
-use crate::render::gate::{rule_name, verdict_line};
+use crate::render::gate::{policy_md, rule_name, verdict_line};
 use crate::render::summary::{action_words, details, INCOMPLETE_BANNER};
 use crate::PerFile;
 
@@ -170,23 +170,6 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
         Some((head, rest)) if head.starts_with("### ") => rest.to_string(),
         _ => s,
     }
-}
-
-fn policy_md(policy: &PolicyReport) -> String {
-    let rules: Vec<String> = policy
-        .rules
-        .iter()
-        .map(|r| if policy.default_rule && r == "deny delete" { format!("{} (default)", md_code(r)) } else { md_code(rule_name(r)) })
-        .collect();
-    let mut s = format!("Policy: {}", rules.join(" · "));
-    if !policy.allow.is_empty() {
-        s.push_str(&format!(
-            "; may be destroyed or replaced (--allow): {}",
-            policy.allow.iter().map(|a| md_code(a)).collect::<Vec<_>>().join(", ")
-        ));
-    }
-    s.push('\n');
-    s
 }
 
 fn banners(p: &PlanSummary) -> String {

@@ -2,7 +2,8 @@
 
 use super::*;
 
-fn policy_md(policy: &PolicyReport) -> String {
+/// The policy in one markdown line (shared with `comment`).
+pub(crate) fn policy_md(policy: &PolicyReport) -> String {
     let rules: Vec<String> = policy
         .rules
         .iter()

@@ -65,5 +65,6 @@ mod table;
 pub use github::{gh_data, gh_property, github_out};
 pub use json::json_out;
 pub use junit::{junit_out, xml};
+pub(crate) use markdown::policy_md;
 pub use markdown::{markdown_blocks, markdown_out};
 pub use table::table_out;
