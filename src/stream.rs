@@ -339,21 +339,7 @@ fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mut dyn PlanV
     r.skip_ws()?;
     r.expect(b'{', "expected `{`")?;
     let mut first = true;
-    loop {
-        r.skip_ws()?;
-        match r.peek()? {
-            Some(b'}') => {
-                r.pos += 1;
-                break;
-            }
-            Some(b',') if !first => {
-                r.pos += 1;
-                r.skip_ws()?;
-            }
-            Some(_) if first => {}
-            Some(_) => return Err(r.syntax("expected `,` or `}` after an object member")),
-            None => return Err(r.eof("EOF while parsing an object")),
-        }
+    while r.next_item(&mut first, b'}', "expected `,` or `}` after an object member", "EOF while parsing an object")? {
         let key: String = r.parse_small::<String>()?;
         if !seen.insert(key.clone()) {
             return Err(duplicate_key(&r, &key));
@@ -361,10 +347,9 @@ fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mut dyn PlanV
         r.skip_ws()?;
         r.expect(b':', "expected `:`")?;
         r.skip_ws()?;
-        if !first {
+        if seen.len() > 1 {
             skel.push(',');
         }
-        first = false;
         skel.push_str(&serde_json::to_string(&key).unwrap_or_default());
         skel.push(':');
         if STREAMED.contains(&key.as_str()) {
@@ -739,52 +724,45 @@ impl<'n> Reader<'n> {
     fn members(&mut self, mut f: impl FnMut(&mut Self, String) -> Result<(), InputError>) -> Result<(), InputError> {
         self.expect(b'{', "expected `{`")?;
         let mut first = true;
-        loop {
-            self.skip_ws()?;
-            match self.peek()? {
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                Some(b',') if !first => {
-                    self.pos += 1;
-                    self.skip_ws()?;
-                }
-                Some(_) if first => {}
-                Some(_) => return Err(self.syntax("expected `,` or `}`")),
-                None => return Err(self.eof("EOF while parsing an object")),
-            }
-            first = false;
+        while self.next_item(&mut first, b'}', "expected `,` or `}`", "EOF while parsing an object")? {
             let key = self.parse_small::<String>()?;
             self.skip_ws()?;
             self.expect(b':', "expected `:`")?;
             self.skip_ws()?;
             f(self, key)?;
         }
+        Ok(())
     }
 
     /// Walk the array at `pos`: `f` is called on each element and must consume it.
     fn elements(&mut self, mut f: impl FnMut(&mut Self) -> Result<(), InputError>) -> Result<(), InputError> {
         self.expect(b'[', "expected `[`")?;
         let mut first = true;
-        loop {
-            self.skip_ws()?;
-            match self.peek()? {
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                Some(b',') if !first => {
-                    self.pos += 1;
-                    self.skip_ws()?;
-                }
-                Some(_) if first => {}
-                Some(_) => return Err(self.syntax("expected `,` or `]`")),
-                None => return Err(self.eof("EOF while parsing a list")),
-            }
-            first = false;
+        while self.next_item(&mut first, b']', "expected `,` or `]`", "EOF while parsing a list")? {
             f(self)?;
         }
+        Ok(())
+    }
+
+    /// Step to a container's next item: `Ok(false)` once its `close` is passed,
+    /// `Ok(true)` on an item (past the `,` before it, but for the first).
+    fn next_item(&mut self, first: &mut bool, close: u8, unexpected: &str, eof: &str) -> Result<bool, InputError> {
+        self.skip_ws()?;
+        match self.peek()? {
+            Some(b) if b == close => {
+                self.pos += 1;
+                return Ok(false);
+            }
+            Some(b',') if !*first => {
+                self.pos += 1;
+                self.skip_ws()?;
+            }
+            Some(_) if *first => {}
+            Some(_) => return Err(self.syntax(unexpected)),
+            None => return Err(self.eof(eof)),
+        }
+        *first = false;
+        Ok(true)
     }
 
     /// `planned_values` or `prior_state`: resources to the visitor, and the
@@ -861,22 +839,7 @@ impl<'n> Reader<'n> {
             None => return Err(self.eof("EOF while parsing a value")),
         }
         let mut first = true;
-        loop {
-            self.skip_ws()?;
-            match self.peek()? {
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                Some(b',') if !first => {
-                    self.pos += 1;
-                    self.skip_ws()?;
-                }
-                Some(_) if first => {}
-                Some(_) => return Err(self.syntax("expected `,` or `]`")),
-                None => return Err(self.eof("EOF while parsing a list")),
-            }
-            first = false;
+        while self.next_item(&mut first, b']', "expected `,` or `]`", "EOF while parsing a list")? {
             let mut last_err = None;
             loop {
                 let outcome = {
@@ -908,6 +871,7 @@ impl<'n> Reader<'n> {
                 self.fill_more(self.buf.len() - self.pos, usize::MAX)?;
             }
         }
+        Ok(())
     }
 }
 
