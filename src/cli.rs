@@ -546,42 +546,9 @@ pub struct SummaryArgs {
     pub skip_unchanged: bool,
 }
 
-/// `planview gate`: inputs, output, and the policy flags.
+/// The policy flags, shared by `gate` and `comment` (one declaration, one reading).
 #[derive(Debug, Args)]
-pub struct GateArgs {
-    /// Plan JSON files, or directories of them (`-` for stdin; stdin when none is given and it is piped).
-    #[arg(value_name = "FILE")]
-    pub files: Vec<String>,
-
-    #[command(flatten)]
-    pub read: ReadArgs,
-
-    #[command(flatten)]
-    pub roots: RootArgs,
-
-    /// With several roots, leave those without changes out of the table of
-    /// roots (and say how many).
-    #[arg(long)]
-    pub skip_unchanged: bool,
-
-    /// Output format: `github` prints workflow commands (annotations), `junit` JUnit XML.
-    #[arg(long, short = 'f', value_enum, default_value_t = GateFormatArg::Table)]
-    pub format: GateFormatArg,
-
-    /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
-    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
-    pub color: ColorArg,
-
-    /// Print values marked sensitive instead of masking them.
-    #[arg(long)]
-    pub show_sensitive: bool,
-
-    /// Fit tables to N columns, wrapping long cells (0: no limit). By default the
-    /// terminal's width when stdout is a terminal, else COLUMNS when set, else no
-    /// limit. Markdown and JSON are never fitted.
-    #[arg(long, value_name = "N")]
-    pub width: Option<u16>,
-
+pub struct PolicyArgs {
     /// Deny every change that does ACTION (repeatable): create, update, delete (a
     /// replace and a deposed object's destruction are deletes), replace, forget,
     /// import, move, invoke (a Terraform 1.14 action invocation), any. `--deny
@@ -638,6 +605,77 @@ pub struct GateArgs {
     /// A JSON policy file (schema: schemas/gate-policy.schema.json); its rules add to the flags'.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<std::path::PathBuf>,
+}
+
+impl PolicyArgs {
+    /// The rules the flags give (a `--policy` file is added when it is read).
+    pub fn to_policy(&self) -> Result<crate::query::gate::Policy, String> {
+        use crate::glob::Glob;
+        use crate::query::gate::{DriftPolicy, GateAction, Policy};
+        Ok(Policy {
+            // The parser accepted only known names; anything else fails closed.
+            deny: self
+                .deny
+                .iter()
+                .map(|d| GateAction::parse(d).ok_or_else(|| format!("unknown action `{d}`")))
+                .collect::<Result<_, _>>()?,
+            max: self.max.clone(),
+            protect: self.protect.iter().map(|g| Glob::new(g)).collect(),
+            allow: self.allow.iter().map(|g| Glob::new(g)).collect(),
+            protect_types: self.protect_type.iter().map(|g| Glob::new(g)).collect(),
+            fail_on_checks: self.fail_on_checks,
+            allow_errored: self.allow_errored,
+            allow_incomplete: self.allow_incomplete,
+            drift: if self.deny_drift {
+                Some(DriftPolicy::Deny)
+            } else if self.allow_drift {
+                Some(DriftPolicy::Allow)
+            } else {
+                None
+            },
+            expect_fingerprint: self.expect_fingerprint.clone(),
+        })
+    }
+}
+
+/// `planview gate`: inputs, output, and the policy flags.
+#[derive(Debug, Args)]
+pub struct GateArgs {
+    /// Plan JSON files, or directories of them (`-` for stdin; stdin when none is given and it is piped).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+
+    #[command(flatten)]
+    pub roots: RootArgs,
+
+    /// With several roots, leave those without changes out of the table of
+    /// roots (and say how many).
+    #[arg(long)]
+    pub skip_unchanged: bool,
+
+    /// Output format: `github` prints workflow commands (annotations), `junit` JUnit XML.
+    #[arg(long, short = 'f', value_enum, default_value_t = GateFormatArg::Table)]
+    pub format: GateFormatArg,
+
+    /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+
+    /// Print values marked sensitive instead of masking them.
+    #[arg(long)]
+    pub show_sensitive: bool,
+
+    /// Fit tables to N columns, wrapping long cells (0: no limit). By default the
+    /// terminal's width when stdout is a terminal, else COLUMNS when set, else no
+    /// limit. Markdown and JSON are never fitted.
+    #[arg(long, value_name = "N")]
+    pub width: Option<u16>,
+
+    #[command(flatten)]
+    pub rules: PolicyArgs,
 
     /// Cap on markdown output in bytes (a PR comment); rows are left out to fit, and the output says so.
     #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
@@ -654,7 +692,7 @@ fn parse_max(s: &str) -> Result<(crate::query::gate::GateAction, u64), String> {
     Ok((action, n))
 }
 
-fn parse_max_bytes(s: &str) -> Result<usize, String> {
+pub(crate) fn parse_max_bytes(s: &str) -> Result<usize, String> {
     let min = crate::render::fit::MIN_MAX_BYTES;
     match s.parse::<usize>() {
         Ok(n) if n >= min => Ok(n),
@@ -1050,28 +1088,8 @@ impl Cli {
 }
 
 fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
-    use crate::glob::Glob;
-    use crate::query::gate::{DriftPolicy, GateAction, Policy};
     use crate::render::gate::GateFormat;
-    let policy = Policy {
-        // The parser accepted only known names; anything else fails closed.
-        deny: a.deny.iter().map(|d| GateAction::parse(d).ok_or_else(|| format!("unknown action `{d}`"))).collect::<Result<_, _>>()?,
-        max: a.max.clone(),
-        protect: a.protect.iter().map(|g| Glob::new(g)).collect(),
-        allow: a.allow.iter().map(|g| Glob::new(g)).collect(),
-        protect_types: a.protect_type.iter().map(|g| Glob::new(g)).collect(),
-        fail_on_checks: a.fail_on_checks,
-        allow_errored: a.allow_errored,
-        allow_incomplete: a.allow_incomplete,
-        drift: if a.deny_drift {
-            Some(DriftPolicy::Deny)
-        } else if a.allow_drift {
-            Some(DriftPolicy::Allow)
-        } else {
-            None
-        },
-        expect_fingerprint: a.expect_fingerprint.clone(),
-    };
+    let policy = a.rules.to_policy()?;
     let format = match a.format {
         GateFormatArg::Table => GateFormat::Table,
         GateFormatArg::Json => GateFormat::Json,
@@ -1080,7 +1098,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         GateFormatArg::Junit => GateFormat::Junit,
     };
     Ok(Config {
-        command: CommandKind::Gate(GateOptions { policy, policy_file: a.policy, format, skip_unchanged: a.skip_unchanged }),
+        command: CommandKind::Gate(GateOptions { policy, policy_file: a.rules.policy.clone(), format, skip_unchanged: a.skip_unchanged }),
         inputs: inputs(&a.files, env, "gate")?,
         format: match format {
             GateFormat::Json => Format::Json,

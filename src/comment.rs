@@ -10,7 +10,7 @@
 use crate::cli::{ColorArg, Config, Env, ReadArgs};
 use crate::error::{Error, InputError};
 use crate::input::Document;
-use crate::query::gate::{DriftPolicy, GateAction, Policy};
+use crate::query::gate::Policy;
 use crate::query::review::{review, CiOutputs, Review};
 use crate::query::values::Visibility;
 use crate::render::comment::{body, BodyOptions, Platform, SUMMARY_MAX_BYTES};
@@ -59,7 +59,7 @@ pub struct CommentArgs {
     pub platform: PlatformArg,
 
     /// The budget in bytes, whatever --platform says (at least 1024).
-    #[arg(long, value_name = "N", value_parser = parse_max_bytes)]
+    #[arg(long, value_name = "N", value_parser = crate::cli::parse_max_bytes)]
     pub max_bytes: Option<usize>,
 
     /// The hidden marker's ID (`<!-- planview:ID -->`; by default made of the input names).
@@ -81,53 +81,8 @@ pub struct CommentArgs {
     #[arg(long, value_name = "PATH")]
     pub outputs_file: Option<PathBuf>,
 
-    /// Deny every change that does ACTION (repeatable), as `gate --deny`.
-    #[arg(long, value_name = "ACTION", value_parser = clap::builder::PossibleValuesParser::new(GateAction::NAMES))]
-    pub deny: Vec<String>,
-
-    /// Allow at most N changes that do ACTION per plan (repeatable), as `gate --max`.
-    #[arg(long, value_name = "ACTION=N", value_parser = parse_max)]
-    pub max: Vec<(GateAction, u64)>,
-
-    /// Addresses matching GLOB may not be destroyed or replaced (repeatable), as `gate --protect`.
-    #[arg(long, value_name = "GLOB")]
-    pub protect: Vec<String>,
-
-    /// Addresses matching GLOB may be destroyed or replaced (repeatable), as `gate --allow`.
-    #[arg(long, value_name = "GLOB")]
-    pub allow: Vec<String>,
-
-    /// Resources of TYPE may not be destroyed or replaced (repeatable), as `gate --protect-type`.
-    #[arg(long, value_name = "TYPE")]
-    pub protect_type: Vec<String>,
-
-    /// Failed or errored checks fail the gate.
-    #[arg(long)]
-    pub fail_on_checks: bool,
-
-    /// Let an errored plan pass.
-    #[arg(long)]
-    pub allow_errored: bool,
-
-    /// Let an incomplete plan pass.
-    #[arg(long)]
-    pub allow_incomplete: bool,
-
-    /// Drift does not fail the gate (the default; overrides a policy file).
-    #[arg(long, conflicts_with = "deny_drift")]
-    pub allow_drift: bool,
-
-    /// Any drift fails the gate.
-    #[arg(long)]
-    pub deny_drift: bool,
-
-    /// The plan's fingerprint must be this one, as `gate --expect-fingerprint`.
-    #[arg(long, value_name = "SHA256")]
-    pub expect_fingerprint: Option<String>,
-
-    /// A JSON policy file (schemas/gate-policy.schema.json); its rules add to the flags'.
-    #[arg(long, value_name = "FILE")]
-    pub policy: Option<PathBuf>,
+    #[command(flatten)]
+    pub rules: crate::cli::PolicyArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -136,21 +91,6 @@ pub enum PlatformArg {
     Gitlab,
     Azure,
     Bitbucket,
-}
-
-fn parse_max_bytes(s: &str) -> Result<usize, String> {
-    let min = crate::render::fit::MIN_MAX_BYTES;
-    match s.parse::<usize>() {
-        Ok(n) if n >= min => Ok(n),
-        _ => Err(format!("expected a number of bytes, at least {min}")),
-    }
-}
-
-fn parse_max(s: &str) -> Result<(GateAction, u64), String> {
-    let (a, n) = s.split_once('=').ok_or_else(|| format!("expected ACTION=N (e.g. replace=2), got `{s}`"))?;
-    let action = GateAction::parse(a.trim()).ok_or_else(|| format!("unknown action `{a}`; one of: {}", GateAction::NAMES.join(", ")))?;
-    let n = n.trim().parse::<u64>().map_err(|_| format!("`{n}` is not a count (a whole number, 0 or more)"))?;
-    Ok((action, n))
 }
 
 /// `comment`'s own settings, as plain data.
@@ -168,35 +108,7 @@ pub struct CommentOptions {
 
 /// The config of `comment` (`bare` holds the defaults).
 pub fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String> {
-    use crate::glob::Glob;
-    let expect_fingerprint = match &a.expect_fingerprint {
-        Some(f) => {
-            let hex = f.strip_prefix("sha256:").unwrap_or_default();
-            if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err("--expect-fingerprint: expected sha256:<64 hex digits>, as `planview fingerprint` prints it".into());
-            }
-            Some(format!("sha256:{}", hex.to_ascii_lowercase()))
-        }
-        None => None,
-    };
-    let policy = Policy {
-        deny: a.deny.iter().map(|d| GateAction::parse(d).ok_or_else(|| format!("unknown action `{d}`"))).collect::<Result<_, _>>()?,
-        max: a.max.clone(),
-        protect: a.protect.iter().map(|g| Glob::new(g)).collect(),
-        allow: a.allow.iter().map(|g| Glob::new(g)).collect(),
-        protect_types: a.protect_type.iter().map(|g| Glob::new(g)).collect(),
-        fail_on_checks: a.fail_on_checks,
-        allow_errored: a.allow_errored,
-        allow_incomplete: a.allow_incomplete,
-        drift: if a.deny_drift {
-            Some(DriftPolicy::Deny)
-        } else if a.allow_drift {
-            Some(DriftPolicy::Allow)
-        } else {
-            None
-        },
-        expect_fingerprint,
-    };
+    let policy = a.rules.to_policy()?;
     let common = crate::cli::CommonArgs {
         files: a.files,
         format: crate::cli::FormatArg::Markdown,
@@ -211,7 +123,7 @@ pub fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String>
     let non_empty = |p: &Option<PathBuf>| p.clone().filter(|p| !p.as_os_str().is_empty());
     let options = CommentOptions {
         policy,
-        policy_file: a.policy,
+        policy_file: a.rules.policy.clone(),
         max_bytes: a.max_bytes.unwrap_or(
             match a.platform {
                 PlatformArg::Github => Platform::Github,
@@ -360,7 +272,7 @@ mod tests {
         assert_eq!(cfg(&["planview", "comment", "--platform", "gitlab", "--max-bytes", "2000", "p.json"]).max_bytes, 2_000);
         let c = cfg(&["planview", "comment", "--deny", "create", "--protect", "db", "a.json", "b.json"]);
         assert_eq!(c.id, "a.json,b.json");
-        assert!(c.policy.deny.contains(&GateAction::Create) && c.policy.protect.len() == 1);
+        assert!(c.policy.deny.contains(&crate::query::gate::GateAction::Create) && c.policy.protect.len() == 1);
         let env = Env { step_summary: Some("/s".into()), github_output: Some("/o".into()), ..Default::default() };
         let c = Cli::parse_from(["planview", "comment", "--outputs-file", "own", "p.json"]).into_config(&env).unwrap();
         let c = comment_options(c);
