@@ -119,7 +119,7 @@ pub enum Command {
     #[command(after_help = COMPLETION_HELP)]
     Completions {
         #[arg(value_enum)]
-        shell: ShellArg,
+        shell: Shell,
     },
 
     /// Print the man page (roff): `planview man | man -l -`, or one command's page.
@@ -188,8 +188,8 @@ pub struct DiffArgs {
     pub new: String,
 
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Table)]
-    pub format: FormatArg,
+    #[arg(long, short = 'f', value_parser = formats(QUESTION_FORMATS), default_value = "table")]
+    pub format: Format,
 
     /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
@@ -208,17 +208,11 @@ pub struct FingerprintArgs {
 
     /// Output format: `text` prints `sha256:<hex>`; `json` adds the canonical form
     /// it hashes (schemas/fingerprint.schema.json; secrets as hashes).
-    #[arg(long, short = 'f', value_enum, default_value_t = FingerprintFormatArg::Text)]
-    pub format: FingerprintFormatArg,
+    #[arg(long, short = 'f', value_enum, default_value_t = crate::render::diff::FingerprintFormat::Text)]
+    pub format: crate::render::diff::FingerprintFormat,
 
     #[command(flatten)]
     pub read: ReadArgs,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FingerprintFormatArg {
-    Text,
-    Json,
 }
 
 /// `--expect-fingerprint sha256:<64 hex digits>`.
@@ -251,8 +245,8 @@ pub struct MovesArgs {
     pub file: Option<String>,
 
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = MovesFormatArg::TfJson)]
-    pub format: MovesFormatArg,
+    #[arg(long, short = 'f', value_enum, default_value_t = crate::render::moves::MovesFormat::TfJson)]
+    pub format: crate::render::moves::MovesFormat,
 
     /// Leave this attribute out of the comparison (repeatable): a top-level name such
     /// as `tags`, or a dotted path into nested values such as `tags.updated_at`
@@ -262,18 +256,6 @@ pub struct MovesArgs {
 
     #[command(flatten)]
     pub read: ReadArgs,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum MovesFormatArg {
-    /// A `.tf.json` file with `moved` blocks (JSON configuration syntax).
-    TfJson,
-    /// `moved` blocks in native syntax.
-    Hcl,
-    /// `terraform state mv 'FROM' 'TO'` lines (`tofu` when the plan is OpenTofu's), quoted for a POSIX shell.
-    Commands,
-    /// The pairs, ambiguous and unmatched objects (schemas/moves.schema.json).
-    Json,
 }
 
 /// What `moves` needs besides the common settings.
@@ -286,15 +268,10 @@ pub struct MovesConfig {
 impl MovesArgs {
     fn split(self) -> (CommonArgs, MovesConfig) {
         use crate::render::moves::MovesFormat;
-        let format = match self.format {
-            MovesFormatArg::TfJson => MovesFormat::TfJson,
-            MovesFormatArg::Hcl => MovesFormat::Hcl,
-            MovesFormatArg::Commands => MovesFormat::Commands,
-            MovesFormatArg::Json => MovesFormat::Json,
-        };
+        let format = self.format;
         let common = CommonArgs {
             files: self.file.into_iter().collect(),
-            format: if format == MovesFormat::Json { FormatArg::Json } else { FormatArg::Table },
+            format: if format == MovesFormat::Json { Format::Json } else { Format::Table },
             color: ColorArg::Never,
             show_sensitive: false,
             width: None,
@@ -394,8 +371,8 @@ pub struct CommonArgs {
     pub files: Vec<String>,
 
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Table)]
-    pub format: FormatArg,
+    #[arg(long, short = 'f', value_parser = formats(QUESTION_FORMATS), default_value = "table")]
+    pub format: Format,
 
     /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
@@ -513,8 +490,8 @@ pub struct SummaryArgs {
 
     /// Output format: `gitlab` writes GitLab's `artifacts:reports:terraform` file
     /// (`{"create": N, "update": N, "delete": N}`, summed over the inputs).
-    #[arg(long, short = 'f', value_enum, default_value_t = SummaryFormatArg::Table)]
-    pub format: SummaryFormatArg,
+    #[arg(long, short = 'f', value_parser = formats(SUMMARY_FORMATS), default_value = "table")]
+    pub format: Format,
 
     /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
@@ -657,8 +634,8 @@ pub struct GateArgs {
     pub skip_unchanged: bool,
 
     /// Output format: `github` prints workflow commands (annotations), `junit` JUnit XML.
-    #[arg(long, short = 'f', value_enum, default_value_t = GateFormatArg::Table)]
-    pub format: GateFormatArg,
+    #[arg(long, short = 'f', value_parser = formats(GATE_FORMATS), default_value = "table")]
+    pub format: Format,
 
     /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
@@ -698,23 +675,6 @@ pub(crate) fn parse_max_bytes(s: &str) -> Result<usize, String> {
         Ok(n) if n >= min => Ok(n),
         _ => Err(format!("expected a number of bytes, at least {min}")),
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GateFormatArg {
-    Table,
-    Json,
-    Markdown,
-    Github,
-    Junit,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ShellArg {
-    Bash,
-    Zsh,
-    Fish,
-    Powershell,
 }
 
 #[derive(Debug, Args)]
@@ -771,20 +731,19 @@ pub struct StateArgs {
     pub prior: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    Table,
-    Json,
-    Markdown,
-}
+/// The formats of the commands that answer one question (and `show`, `diff`).
+const QUESTION_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown];
+/// `summary`'s: the common ones and GitLab's terraform report.
+const SUMMARY_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown, Format::Gitlab];
+/// `gate`'s: the common ones, GitHub annotations and JUnit XML.
+const GATE_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown, Format::Github, Format::Junit];
 
-/// `summary --format`: the common formats and GitLab's terraform report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SummaryFormatArg {
-    Table,
-    Json,
-    Markdown,
-    Gitlab,
+/// A `--format` parser into the one [`Format`] enum, accepting `allowed` only
+/// (and listing only those in the help).
+fn formats(allowed: &'static [Format]) -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(allowed.iter().filter_map(ValueEnum::to_possible_value))
+        .map(|name| Format::from_str(&name, false).unwrap_or_default())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -852,7 +811,7 @@ pub enum CommandKind {
     Moves(MovesConfig),
     Gate(GateOptions),
     Diff,
-    Fingerprint,
+    Fingerprint(crate::render::diff::FingerprintFormat),
     Comment(Box<crate::comment::CommentOptions>),
     Completions(Shell),
     /// The man page of the main command, or of one subcommand.
@@ -860,11 +819,12 @@ pub enum CommandKind {
 }
 
 /// A shell to print completions for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Shell {
     Bash,
     Zsh,
     Fish,
+    #[value(name = "powershell")]
     PowerShell,
 }
 
@@ -874,7 +834,6 @@ pub struct GateOptions {
     /// The rules given as flags (the policy file, if any, is added when read).
     pub policy: crate::query::gate::Policy,
     pub policy_file: Option<std::path::PathBuf>,
-    pub format: crate::render::gate::GateFormat,
     /// `--skip-unchanged`: roots without changes left out of the table of roots.
     pub skip_unchanged: bool,
 }
@@ -981,25 +940,17 @@ impl Cli {
         };
         let none = FilterArgs::default();
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
-        let mut summary_gitlab = false;
         let (kind, name, common, filters, max_bytes) = match self.command {
             Command::Summary(a) => {
-                let gitlab = a.format == SummaryFormatArg::Gitlab;
-                let format = match a.format {
-                    SummaryFormatArg::Table => FormatArg::Table,
-                    SummaryFormatArg::Markdown => FormatArg::Markdown,
-                    SummaryFormatArg::Json | SummaryFormatArg::Gitlab => FormatArg::Json,
-                };
                 let common = CommonArgs {
                     files: a.files,
-                    format,
+                    format: a.format,
                     color: a.color,
                     show_sensitive: a.show_sensitive,
                     width: a.width,
                     read: a.read,
                     roots: a.roots,
                 };
-                summary_gitlab = gitlab;
                 (CommandKind::Summary { skip_unchanged: a.skip_unchanged }, "summary", common, none, a.max_bytes)
             }
             Command::Drift(a) => (CommandKind::Drift { all: a.all }, "drift", a.common, a.filters, default_max),
@@ -1014,14 +965,7 @@ impl Cli {
             }
             Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Replace)),
             Command::Comment(a) => return crate::comment::config(a, env, bare(CommandKind::Replace)),
-            Command::Completions { shell } => {
-                return Ok(bare(CommandKind::Completions(match shell {
-                    ShellArg::Bash => Shell::Bash,
-                    ShellArg::Zsh => Shell::Zsh,
-                    ShellArg::Fish => Shell::Fish,
-                    ShellArg::Powershell => Shell::PowerShell,
-                })))
-            }
+            Command::Completions { shell } => return Ok(bare(CommandKind::Completions(shell))),
             Command::Man { command } => {
                 if let Some(c) = &command {
                     use clap::CommandFactory;
@@ -1048,17 +992,16 @@ impl Cli {
                 (CommandKind::Diff, "diff", common, none, default_max)
             }
             Command::Fingerprint(a) => {
-                let format = if a.format == FingerprintFormatArg::Json { FormatArg::Json } else { FormatArg::Table };
                 let common = CommonArgs {
                     files: a.file.into_iter().collect(),
-                    format,
+                    format: Format::Table,
                     color: ColorArg::Never,
                     show_sensitive: false,
                     width: None,
                     read: a.read,
                     roots: RootArgs::default(),
                 };
-                (CommandKind::Fingerprint, "fingerprint", common, none, default_max)
+                (CommandKind::Fingerprint(a.format), "fingerprint", common, none, default_max)
             }
         };
         if !filters.action.is_empty() && matches!(kind, CommandKind::Checks { .. } | CommandKind::State { .. }) {
@@ -1069,13 +1012,8 @@ impl Cli {
         Ok(Config {
             command: kind,
             inputs: inputs(&common.files, env, name)?,
-            format: match common.format {
-                _ if summary_gitlab => Format::Gitlab,
-                FormatArg::Table => Format::Table,
-                FormatArg::Json => Format::Json,
-                FormatArg::Markdown => Format::Markdown,
-            },
-            color: decide_color(common.color, env) && common.format == FormatArg::Table,
+            format: common.format,
+            color: decide_color(common.color, env) && common.format == Format::Table,
             show_sensitive: common.show_sensitive,
             width: decide_width(common.width, env),
             filter: filters.to_filter(),
@@ -1088,24 +1026,12 @@ impl Cli {
 }
 
 fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
-    use crate::render::gate::GateFormat;
     let policy = a.rules.to_policy()?;
-    let format = match a.format {
-        GateFormatArg::Table => GateFormat::Table,
-        GateFormatArg::Json => GateFormat::Json,
-        GateFormatArg::Markdown => GateFormat::Markdown,
-        GateFormatArg::Github => GateFormat::Github,
-        GateFormatArg::Junit => GateFormat::Junit,
-    };
     Ok(Config {
-        command: CommandKind::Gate(GateOptions { policy, policy_file: a.rules.policy.clone(), format, skip_unchanged: a.skip_unchanged }),
+        command: CommandKind::Gate(GateOptions { policy, policy_file: a.rules.policy.clone(), skip_unchanged: a.skip_unchanged }),
         inputs: inputs(&a.files, env, "gate")?,
-        format: match format {
-            GateFormat::Json => Format::Json,
-            GateFormat::Markdown => Format::Markdown,
-            _ => Format::Table,
-        },
-        color: decide_color(a.color, env) && a.format == GateFormatArg::Table,
+        format: a.format,
+        color: decide_color(a.color, env) && a.format == Format::Table,
         show_sensitive: a.show_sensitive,
         width: decide_width(a.width, env),
         max_bytes: a.max_bytes,

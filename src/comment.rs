@@ -15,7 +15,7 @@ use crate::query::review::{review, CiOutputs, Review};
 use crate::query::values::Visibility;
 use crate::render::comment::{body, BodyOptions, Platform, SUMMARY_MAX_BYTES};
 use crate::{mask, PerFile, Status};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -55,8 +55,8 @@ pub struct CommentArgs {
 
     /// Where the comment is posted: sets the budget to its limit on a comment
     /// (github 65,536; gitlab 1,000,000; azure 150,000; bitbucket 32,768 bytes).
-    #[arg(long, value_enum, default_value_t = PlatformArg::Github)]
-    pub platform: PlatformArg,
+    #[arg(long, value_enum, default_value_t = Platform::Github)]
+    pub platform: Platform,
 
     /// The budget in bytes, whatever --platform says (at least 1024).
     #[arg(long, value_name = "N", value_parser = crate::cli::parse_max_bytes)]
@@ -85,14 +85,6 @@ pub struct CommentArgs {
     pub rules: crate::cli::PolicyArgs,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PlatformArg {
-    Github,
-    Gitlab,
-    Azure,
-    Bitbucket,
-}
-
 /// `comment`'s own settings, as plain data.
 #[derive(Debug, Clone)]
 pub struct CommentOptions {
@@ -111,7 +103,7 @@ pub fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String>
     let policy = a.rules.to_policy()?;
     let common = crate::cli::CommonArgs {
         files: a.files,
-        format: crate::cli::FormatArg::Markdown,
+        format: crate::render::Format::Markdown,
         color: ColorArg::Never,
         show_sensitive: false,
         width: None,
@@ -124,15 +116,7 @@ pub fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String>
     let options = CommentOptions {
         policy,
         policy_file: a.rules.policy.clone(),
-        max_bytes: a.max_bytes.unwrap_or(
-            match a.platform {
-                PlatformArg::Github => Platform::Github,
-                PlatformArg::Gitlab => Platform::Gitlab,
-                PlatformArg::Azure => Platform::Azure,
-                PlatformArg::Bitbucket => Platform::Bitbucket,
-            }
-            .max_bytes(),
-        ),
+        max_bytes: a.max_bytes.unwrap_or(a.platform.max_bytes()),
         id,
         skip_unchanged: a.skip_unchanged,
         summary_file: non_empty(&a.summary_file).or_else(|| non_empty(&env.step_summary)),
@@ -162,7 +146,7 @@ fn append(path: &std::path::Path, text: &str, what: &str) -> Result<(), Error> {
 
 /// `comment`: exit 0 when every plan passes, 1 when one breaks a rule, 2 when
 /// an input cannot be read (the body is printed in every case but a usage error).
-pub fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Vec<u8>) -> Result<Status, Error> {
+pub fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn std::io::Write) -> Result<Status, Error> {
     let mut policy = opts.policy.clone();
     if let Some(path) = &opts.policy_file {
         policy.merge_file(&crate::load_policy(path)?);
@@ -215,7 +199,7 @@ pub fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Vec<u8>) ->
     };
     let o = BodyOptions { max_bytes: opts.max_bytes, marker: Some(opts.id.clone()), whole };
     if !(opts.skip_unchanged && unchanged) {
-        out.extend_from_slice(body(&mut items, &report, &o).as_bytes());
+        out.write_all(body(&mut items, &report, &o).as_bytes())?;
     }
     if let (Some(path), Some(text)) = (&opts.summary_file, summary_body) {
         append(path, &text, "job summary")?;

@@ -6,7 +6,7 @@ use crate::error::{Error, InputError};
 use crate::input::{self, Document, ReadOptions, Source};
 use crate::query::intent::streamed::{self, compare_indexed, Collect, Details, Fetch, Hasher, Index, Ordered, Wanted};
 use crate::query::intent::{intent_of, DiffReport, FingerprintReport, Intent, PlanRef};
-use crate::render::{Format, JsonInputError, Style};
+use crate::render::{Format, JsonInputError};
 use crate::{mask, render, stream, PerFile, Status};
 
 /// A plan read for `diff` or `fingerprint`: its index, the CLI version that
@@ -153,7 +153,7 @@ fn each<R: Send>(inputs: &[Source], f: impl Fn(usize, &Source) -> R + Sync) -> V
 }
 
 /// In JSON, the inputs that could not be read: one error object, or `{"files": [...]}`.
-fn json_errors(out: &mut Vec<u8>, errs: &[&InputError]) -> std::io::Result<()> {
+fn json_errors(out: &mut dyn std::io::Write, errs: &[&InputError]) -> std::io::Result<()> {
     #[derive(serde::Serialize)]
     struct Many<'a> {
         files: Vec<JsonInputError<'a>>,
@@ -169,7 +169,12 @@ fn failures<T>(items: &[crate::PerFile<T>]) -> Vec<&InputError> {
 }
 
 /// `diff`: exit 0 (success) when both plans would do the same, 1 (failed) when they differ.
-pub fn run_diff(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Result<Status, Error> {
+pub fn run_diff(
+    config: &Config,
+    out: &mut dyn std::io::Write,
+    masker: &mut mask::Masker,
+    ctx: &render::format::Ctx,
+) -> Result<Status, Error> {
     if config.inputs.len() != 2 {
         return Err(Error::Usage("`diff` compares two plans: OLD NEW".into()));
     }
@@ -209,20 +214,21 @@ pub fn run_diff(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -
         fingerprint: ix.index.fingerprint.clone(),
     };
     let report = DiffReport { kind: "diff", old: plan_ref(&items[0], old), new: plan_ref(&items[1], new), comparison };
-    match config.format {
-        Format::Table => render::diff::table(out, &report, &Style::new(config.color))?,
-        Format::Markdown => render::diff::markdown(out, &report)?,
-        Format::Json | Format::Gitlab => render::diff::json(out, &report)?,
-    }
+    render::format::write(config.format, &render::format::Answer::Diff(&report), false, ctx, out)?;
     Ok(if report.comparison.same { Status::Success } else { Status::Failed })
 }
 
 /// `fingerprint`: one plan's fingerprint (`--format json`: with its canonical form).
-pub fn run_fingerprint(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Result<Status, Error> {
+pub fn run_fingerprint(
+    config: &Config,
+    format: render::diff::FingerprintFormat,
+    out: &mut dyn std::io::Write,
+    masker: &mut mask::Masker,
+) -> Result<Status, Error> {
     if config.inputs.len() != 1 {
         return Err(Error::Usage("`fingerprint` reads one plan".into()));
     }
-    let json = config.format == Format::Json;
+    let json = format == render::diff::FingerprintFormat::Json;
     let items = vec![read_indexed(&config.inputs[0], &config.read, false, json)];
     items.iter().for_each(|i| masker.merge(&i.masker));
     let errs = failures(&items);

@@ -20,7 +20,7 @@ use crate::PerFile;
 pub const SUMMARY_MAX_BYTES: usize = 1_048_576;
 
 /// Where the comment is posted: each platform's limit on a comment body.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Platform {
     #[default]
     Github,

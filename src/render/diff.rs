@@ -193,6 +193,16 @@ pub fn json(w: &mut dyn Write, r: &DiffReport) -> io::Result<()> {
 }
 
 /// `fingerprint`: `sha256:<hex>` on one line.
+/// Output format of `fingerprint`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum FingerprintFormat {
+    // `sha256:<hex>`.
+    #[default]
+    Text,
+    // With the canonical form it hashes.
+    Json,
+}
+
 pub fn fingerprint_text(w: &mut dyn Write, fingerprint: &str) -> io::Result<()> {
     writeln!(w, "{fingerprint}")
 }

@@ -6,6 +6,7 @@ pub mod comment;
 pub mod diff;
 pub mod drift;
 pub mod fit;
+pub mod format;
 pub mod gate;
 pub mod layout;
 pub mod moves;
@@ -23,15 +24,21 @@ use colored::Colorize;
 use serde::Serialize;
 use std::io::{self, Write};
 
-/// Output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Output format: the one enum `--format` parses into (each command accepts
+/// the subset it renders, see `cli::formats`); each format is one file of
+/// [`format`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
     #[default]
     Table,
     Json,
     Markdown,
-    /// GitLab's `artifacts:reports:terraform` file (`summary` only).
+    // GitLab's `artifacts:reports:terraform` file (`summary` only).
     Gitlab,
+    // GitHub Actions workflow commands (`gate` only).
+    Github,
+    // JUnit XML (`gate` only).
+    Junit,
 }
 
 /// How to draw terminal text: colour on or off, and the width tables fit

@@ -10,17 +10,17 @@ use crate::sanitize;
 use serde::Serialize;
 use std::io::{self, Write};
 
-/// Output format of `moves`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Output format of `moves` (`--format`; each value's help is its doc line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum MovesFormat {
-    /// A `.tf.json` file with a `moved` array.
+    /// A `.tf.json` file with `moved` blocks (JSON configuration syntax).
     #[default]
     TfJson,
-    /// Native `moved { from = ... to = ... }` blocks.
+    /// `moved` blocks in native syntax.
     Hcl,
-    /// `terraform state mv 'FROM' 'TO'` (or `tofu state mv`) lines.
+    /// `terraform state mv 'FROM' 'TO'` lines (`tofu` when the plan is OpenTofu's), quoted for a POSIX shell.
     Commands,
-    /// The whole report.
+    /// The pairs, ambiguous and unmatched objects (schemas/moves.schema.json).
     Json,
 }
 

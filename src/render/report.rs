@@ -2,7 +2,7 @@
 //! `state`) share: one report per input, unreadable inputs reported in place,
 //! the same headings, and the JSON shape (one object, or `{"files": [...]}`).
 
-use super::{md_code, write_json, Format, JsonInputError, Style, Tone};
+use super::{md_code, write_json, JsonInputError, Style, Tone};
 use crate::sanitize::line;
 use crate::PerFile;
 use serde::Serialize;
@@ -16,6 +16,36 @@ pub trait Report: Serialize {
     fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()>;
     /// The markdown, heading included.
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()>;
+}
+
+/// A report that records the name of its input (reports are computed
+/// before it is known).
+pub trait Named {
+    fn set_file(&mut self, file: &str);
+}
+
+impl<T: Report> Named for T {
+    fn set_file(&mut self, file: &str) {
+        Report::set_file(self, file);
+    }
+}
+
+impl Named for crate::query::summary::Summary {
+    fn set_file(&mut self, file: &str) {
+        crate::query::summary::Summary::set_file(self, file);
+    }
+}
+
+impl Named for crate::query::gate::PlanVerdict {
+    fn set_file(&mut self, file: &str) {
+        self.file = file.to_string();
+    }
+}
+
+impl Named for crate::query::show::ShowReport {
+    fn set_file(&mut self, file: &str) {
+        self.file = file.to_string();
+    }
 }
 
 /// The heading line of a table report:
@@ -65,57 +95,68 @@ struct JsonMany<'a, T: Serialize> {
     files: Vec<JsonItem<'a, T>>,
 }
 
-/// Write every input's report in `format`.
-pub fn write<T: Report>(w: &mut dyn Write, format: Format, items: &[PerFile<T>], style: &Style) -> io::Result<()> {
-    match format {
-        Format::Json | Format::Gitlab => {
-            let list: Vec<JsonItem<T>> = items
-                .iter()
-                .map(|i| match &i.result {
-                    Ok(r) => JsonItem::Ok(r),
-                    Err(e) => JsonItem::Err(JsonInputError::new(e)),
-                })
-                .collect();
-            if list.len() == 1 {
-                write_json(w, &list[0])
-            } else {
-                write_json(w, &JsonMany { files: list })
+/// The reports of one question command, one per input, as the format
+/// renderers ([`super::format`]) see them: object safe, so one `Answer`
+/// variant holds any command's.
+pub trait Reports {
+    /// Every report's table, an unreadable input's error in its place.
+    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()>;
+    /// Every report's markdown, an unreadable input's error in its place.
+    fn markdown(&self, w: &mut dyn Write) -> io::Result<()>;
+    /// One JSON object, or `{"files": [...]}` for several inputs.
+    fn json(&self, w: &mut dyn Write) -> io::Result<()>;
+}
+
+impl<T: Report> Reports for Vec<PerFile<T>> {
+    fn json(&self, w: &mut dyn Write) -> io::Result<()> {
+        let list: Vec<JsonItem<T>> = self
+            .iter()
+            .map(|i| match &i.result {
+                Ok(r) => JsonItem::Ok(r),
+                Err(e) => JsonItem::Err(JsonInputError::new(e)),
+            })
+            .collect();
+        if list.len() == 1 {
+            write_json(w, &list[0])
+        } else {
+            write_json(w, &JsonMany { files: list })
+        }
+    }
+
+    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+        for (i, item) in self.iter().enumerate() {
+            if i > 0 {
+                writeln!(w)?;
+            }
+            match &item.result {
+                Ok(r) => {
+                    let mut buf = Vec::new();
+                    r.table(&mut buf, style)?;
+                    w.write_all(style.fit_lines(&String::from_utf8_lossy(&buf)).as_bytes())?;
+                }
+                Err(e) => {
+                    writeln!(w, "{}", style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold))?;
+                    writeln!(w, "{} {}", style.paint("error:", Tone::Bad), line(&e.to_string()))?;
+                }
             }
         }
-        Format::Table => {
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
+        Ok(())
+    }
+
+    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
+        for (i, item) in self.iter().enumerate() {
+            if i > 0 {
+                writeln!(w)?;
+            }
+            match &item.result {
+                Ok(r) => r.markdown(w)?,
+                Err(e) => {
+                    writeln!(w, "### :x: {}", md_code(&item.file))?;
                     writeln!(w)?;
-                }
-                match &item.result {
-                    Ok(r) => {
-                        let mut buf = Vec::new();
-                        r.table(&mut buf, style)?;
-                        w.write_all(style.fit_lines(&String::from_utf8_lossy(&buf)).as_bytes())?;
-                    }
-                    Err(e) => {
-                        writeln!(w, "{}", style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold))?;
-                        writeln!(w, "{} {}", style.paint("error:", Tone::Bad), line(&e.to_string()))?;
-                    }
+                    writeln!(w, "**Could not be read:** {}", super::md_cell(&e.to_string()))?;
                 }
             }
-            Ok(())
         }
-        Format::Markdown => {
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    writeln!(w)?;
-                }
-                match &item.result {
-                    Ok(r) => r.markdown(w)?,
-                    Err(e) => {
-                        writeln!(w, "### :x: {}", md_code(&item.file))?;
-                        writeln!(w)?;
-                        writeln!(w, "**Could not be read:** {}", super::md_cell(&e.to_string()))?;
-                    }
-                }
-            }
-            Ok(())
-        }
+        Ok(())
     }
 }

@@ -10,19 +10,6 @@ use crate::PerFile;
 use serde::Serialize;
 use std::io::{self, Write};
 
-/// `gate`'s output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum GateFormat {
-    #[default]
-    Table,
-    Json,
-    Markdown,
-    /// GitHub Actions workflow commands (`::error title=...::...`).
-    Github,
-    /// JUnit XML.
-    Junit,
-}
-
 fn gate_total(items: &[PerFile<PlanVerdict>]) -> GateTotal {
     total(items.iter().map(|i| i.result.as_ref().ok()))
 }

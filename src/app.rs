@@ -1,0 +1,325 @@
+//! The answer half of the one pipeline: each command is one query over the
+//! documents [`crate::pipeline`] reads, giving one [`Answer`], which the
+//! format's renderer ([`render::format`]) writes to the output as it renders.
+
+use crate::cli::{CommandKind, Config};
+use crate::error::{Error, InputError};
+use crate::input::{self, Source};
+use crate::pipeline::{each_input_with, each_root_with, gate_streamed, streamed, summary_streamed, NOT_A_PLAN};
+use crate::query::values::Visibility;
+use crate::render::format::{Answer, Ctx, Roots};
+use crate::render::report::Named;
+use crate::{cli, comment, compare, mask, model, query, render, roots, sanitize, PerFile, Status};
+use std::io::Write;
+
+/// Run one command. Output goes to `out` as it is rendered, warnings (what
+/// `--lenient` skipped) to `diag` as `planview: warning: ...` lines; the
+/// caller maps the outcome to an exit code (and prints the error, if any).
+///
+/// Secrets are masked by meaning: the queries mask the values and the text
+/// they take from the input (import ids, check messages, map keys) with the
+/// input's secrets; planview's own text (addresses, keys, syntax) is never
+/// rewritten. Warnings and errors, which quote the input, are sanitised and
+/// masked as text from the input.
+pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result<Status, Error> {
+    let mut masker = mask::Masker::default();
+    let mut sink = Sink { out, error: None };
+    let status = execute(config, &mut sink, &mut masker);
+    let written = match sink.error.take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    };
+    let scrubber = (!config.show_sensitive).then(|| masker.scrubber());
+    let files: Vec<String> = config.inputs.iter().map(Source::name).collect();
+    for note in config.read.notes.take_ordered(&files) {
+        let text = format!("planview: warning: {}\n", sanitize::line(&note));
+        let bytes = match &scrubber {
+            Some(s) => s.scrub(text.as_bytes()).into_owned(),
+            None => text.into_bytes(),
+        };
+        // A closed stderr changes nothing: the verdict is on stdout and the exit code.
+        let _ = diag.write_all(&bytes);
+    }
+    // Errors quote the input (keys of a document that is not a plan, a failing
+    // `show -json`'s stderr): they are scrubbed of the other inputs' secrets too.
+    let status = status.map_err(|e| match &scrubber {
+        Some(s) => scrub_error(e, s),
+        None => e,
+    });
+    verdict_over_output(status, written)
+}
+
+/// The output: a write that fails (a reader gone away) is remembered and the
+/// rest of the output dropped, so the run still ends with its verdict
+/// ([`verdict_over_output`]).
+struct Sink<'a> {
+    out: &'a mut dyn Write,
+    error: Option<std::io::Error>,
+}
+
+impl Write for Sink<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.error.is_none() {
+            if let Err(e) = self.out.write_all(buf) {
+                self.error = Some(e);
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.error.is_none() {
+            if let Err(e) = self.out.flush() {
+                self.error = Some(e);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The outcome of a run whose output was written with `written`: a failure to
+/// write never hides a failing verdict or an input error (a reader that went
+/// away early, `planview gate plan.json | head -1`, must not turn exit 1 into
+/// 0). Only a run that succeeded reports the write error, which `main` maps to
+/// exit 0 for a broken pipe.
+pub fn verdict_over_output(status: Result<Status, Error>, written: std::io::Result<()>) -> Result<Status, Error> {
+    match (status, written) {
+        (status, Ok(())) => status,
+        (Ok(Status::Success), Err(e)) => Err(Error::Output(e)),
+        (Ok(Status::Failed), Err(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Status::Failed),
+        // Any other write error on a failing verdict is exit 2: still not a pass.
+        (Ok(Status::Failed), Err(e)) => Err(Error::Output(e)),
+        (Err(e), Err(_)) => Err(e),
+    }
+}
+
+/// `e` with every secret the scrubber knows masked in its messages and hints.
+fn scrub_error(e: Error, s: &mask::Scrubber) -> Error {
+    let text = |t: String| String::from_utf8_lossy(&s.scrub(t.as_bytes())).into_owned();
+    match e {
+        Error::Usage(m) => Error::Usage(text(m)),
+        Error::Input(errs) => {
+            Error::Input(errs.into_iter().map(|e| InputError { message: text(e.message), hint: e.hint.map(text), ..e }).collect())
+        }
+        other => other,
+    }
+}
+
+/// The one dispatch: each command's query, then its answer rendered.
+fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> Result<Status, Error> {
+    let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
+    // Directories become the plans below them; inputs holding several
+    // documents are split when read.
+    let roots = roots::expand(&config.inputs, &config.find);
+    let read = &config.read;
+    match &config.command {
+        CommandKind::Summary { skip_unchanged } => {
+            // Streamed, not read whole: bounded memory on plans of any size.
+            let items = named(roots::stream_roots(&roots, read, &|name, r, ahead, read| summary_streamed(name, r, ahead, read, &vis)));
+            let rows = query::roots::of_summaries(&items);
+            let roots = roots_table(&rows, items.len(), *skip_unchanged);
+            answer(config, out, masker, &items, &Answer::Summary { items: &items, roots })?;
+            finish(&items)
+        }
+        CommandKind::Gate(opts) => gate(config, opts, &roots, out, masker),
+        CommandKind::Drift { all } => {
+            let opts = query::drift::DriftOptions { filter: &config.filter, all: *all };
+            // Every drift entry; of the changes, the first (a plan without any
+            // reads as refresh-only) and one that is not a plain no-op (the
+            // CLI shows drift only when the plan changes something): at most two.
+            let keep = |drift: bool, i: usize, kept: usize, rc: &model::ResourceChange<'_>| {
+                drift || i == 0 || (kept < 2 && (rc.kind() != model::ChangeKind::NoOp || rc.is_move()))
+            };
+            let items = named(streamed(&roots, read, &vis, keep, |doc, vis| query::drift::drift(doc, &opts, vis)));
+            question(config, out, masker, items).map(|_| Status::Success)
+        }
+        CommandKind::Replace => {
+            let keep = |drift: bool, _: usize, _: usize, rc: &model::ResourceChange<'_>| {
+                !drift && matches!(rc.kind(), model::ChangeKind::Replace(_)) && config.filter.matches_change(rc)
+            };
+            let items = named(streamed(&roots, read, &vis, keep, |doc, vis| query::replace::replace(doc, &config.filter, vis)));
+            question(config, out, masker, items).map(|_| Status::Success)
+        }
+        CommandKind::Checks { all, no_fail } => {
+            let opts = query::checks::ChecksOptions { filter: &config.filter, all: *all };
+            let items = named(streamed(&roots, read, &vis, keep_none, |doc, vis| Ok(query::checks::checks(doc, &opts, vis))));
+            let items = question(config, out, masker, items)?;
+            let failed = items.iter().any(|i| matches!(&i.result, Ok(r) if r.failed));
+            Ok(if failed && !*no_fail { Status::Failed } else { Status::Success })
+        }
+        CommandKind::Outputs => {
+            let items = named(streamed(&roots, read, &vis, keep_none, query::outputs::outputs));
+            question(config, out, masker, items).map(|_| Status::Success)
+        }
+        CommandKind::State { prior } => {
+            let opts = query::state::StateOptions { filter: &config.filter, prior: *prior };
+            let items = named(each_root_with(&roots, read, |doc, _| query::state::state(doc, &opts)));
+            question(config, out, masker, items).map(|_| Status::Success)
+        }
+        CommandKind::Show(show) => {
+            let items = named(each_root_with(&roots, read, |doc, m| query::show::show(doc, &show.options, &vis.with(m))));
+            let ctx = Ctx { max_bytes: show.max_bytes, ..ctx(config) };
+            render_answer(config, out, masker, &items, &Answer::Show(&items), &ctx)?;
+            finish(&items)
+        }
+        CommandKind::Moves(moves) => {
+            if config.inputs.len() != 1 {
+                return Err(Error::Usage("`moves` reads one plan".into()));
+            }
+            let mut items = each_input_with(&config.inputs, read, |doc, _| {
+                let version = match doc {
+                    input::Document::Plan(p) => p.terraform_version.clone(),
+                    input::Document::State(s) => s.terraform_version.clone(),
+                };
+                query::moves::find_moves(doc, &moves.options).map(|r| (r, version))
+            });
+            let item = items.remove(0);
+            masker.merge(&item.masker);
+            let (mut report, version) = item.result.map_err(|e| Error::Input(vec![e]))?;
+            let shown_by = read.shown_by.get(&item.file);
+            let mv = render::moves::StateMv::choose(shown_by.as_deref(), version.as_deref(), &report);
+            report.file = item.file;
+            render::moves::write_with(out, &report, moves.format, &mv)?;
+            Ok(Status::Success)
+        }
+        CommandKind::Diff => compare::run_diff(config, out, masker, &ctx(config)),
+        CommandKind::Fingerprint(format) => compare::run_fingerprint(config, *format, out, masker),
+        // Masks piece by piece itself (see `comment`).
+        CommandKind::Comment(opts) => comment::run_comment(config, opts, out),
+        CommandKind::Completions(shell) => {
+            cli::write_completions(*shell, out);
+            Ok(Status::Success)
+        }
+        CommandKind::Man(page) => {
+            cli::write_man(page.as_deref(), out)?;
+            Ok(Status::Success)
+        }
+    }
+}
+
+/// Keep no change text: the query needs only the skeleton.
+fn keep_none(_: bool, _: usize, _: usize, _: &model::ResourceChange<'_>) -> bool {
+    false
+}
+
+/// Name each report after its input (reports are computed before it is known).
+fn named<T: Named>(mut items: Vec<PerFile<T>>) -> Vec<PerFile<T>> {
+    for i in &mut items {
+        if let Ok(r) = &mut i.result {
+            r.set_file(&i.file);
+        }
+    }
+    items
+}
+
+/// The drawing settings of `config`.
+fn ctx(config: &Config) -> Ctx {
+    Ctx { style: render::Style::new(config.color).with_width(config.width), max_bytes: config.max_bytes }
+}
+
+/// The table of roots, when there are several inputs.
+fn roots_table(rows: &[query::roots::RootRow], inputs: usize, skip_unchanged: bool) -> Roots<'_> {
+    let (rows, hidden) = query::roots::shown(rows, skip_unchanged);
+    Roots { rows, hidden, several: inputs > 1 }
+}
+
+/// A question command's reports rendered, then its status.
+fn question<T: crate::render::report::Report>(
+    config: &Config,
+    out: &mut dyn Write,
+    masker: &mut mask::Masker,
+    items: Vec<PerFile<T>>,
+) -> Result<Vec<PerFile<T>>, Error> {
+    answer(config, out, masker, &items, &Answer::Question(&items))?;
+    finish(&items)?;
+    Ok(items)
+}
+
+/// Render `answer` in the config's format and settings.
+fn answer<T>(
+    config: &Config,
+    out: &mut dyn Write,
+    masker: &mut mask::Masker,
+    items: &[PerFile<T>],
+    answer: &Answer<'_>,
+) -> Result<(), Error> {
+    render_answer(config, out, masker, items, answer, &ctx(config))
+}
+
+/// Collect the inputs' secrets (for warnings and errors) and write `answer`.
+fn render_answer<T>(
+    config: &Config,
+    out: &mut dyn Write,
+    masker: &mut mask::Masker,
+    items: &[PerFile<T>],
+    answer: &Answer<'_>,
+    ctx: &Ctx,
+) -> Result<(), Error> {
+    items.iter().for_each(|i| masker.merge(&i.masker));
+    let single_error = items.len() == 1 && items[0].result.is_err();
+    render::format::write(config.format, answer, single_error, ctx, out)?;
+    Ok(())
+}
+
+/// Read a `--policy` file; any problem is an input error (exit 2), never a pass.
+pub fn load_policy(path: &std::path::Path) -> Result<query::gate::PolicyFile, Error> {
+    let name = path.display().to_string();
+    let bytes = input::read(&Source::File(path.to_path_buf())).map_err(|e| Error::Input(vec![e]))?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| Error::Input(vec![InputError::new(&name, "policy is not valid UTF-8")]))?;
+    query::gate::PolicyFile::parse(text).map_err(|(msg, at)| {
+        let mut e = InputError::new(&name, msg).hint("see schemas/gate-policy.schema.json for the keys and values a policy takes");
+        if let Some((l, c)) = at {
+            e = e.at(l, c);
+        }
+        Error::Input(vec![e])
+    })
+}
+
+/// `gate`: the verdicts, streamed (read whole only to check a fingerprint,
+/// which is computed over the whole plan, `query::intent`).
+fn gate(
+    config: &Config,
+    opts: &cli::GateOptions,
+    roots: &[roots::Root],
+    out: &mut dyn Write,
+    masker: &mut mask::Masker,
+) -> Result<Status, Error> {
+    let mut policy = opts.policy.clone();
+    if let Some(path) = &opts.policy_file {
+        policy.merge_file(&load_policy(path)?);
+    }
+    let show_sensitive = config.show_sensitive;
+    let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() {
+        each_root_with(roots, &config.read, |doc, m| match doc {
+            input::Document::Plan(p) => {
+                let none = mask::Masker::default();
+                let shown = if show_sensitive { &none } else { m };
+                Ok(query::gate::evaluate_with(p, &policy, Some(&compare::fingerprint_of(p, m)), shown))
+            }
+            input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
+        })
+    } else {
+        roots::stream_roots(roots, &config.read, &|name, r, ahead, read| gate_streamed(name, r, ahead, read, &policy, show_sensitive))
+    };
+    let items = named(items);
+    let report = policy.describe();
+    let rows = query::roots::of_verdicts(&items);
+    let roots = roots_table(&rows, items.len(), opts.skip_unchanged);
+    answer(config, out, masker, &items, &Answer::Gate { items: &items, policy: &report, roots })?;
+    finish(&items)?;
+    if items.iter().any(|i| i.result.as_ref().is_ok_and(|v| !v.passed())) {
+        Ok(Status::Failed)
+    } else {
+        Ok(Status::Success)
+    }
+}
+
+/// Success unless some input failed, in which case every failure is returned.
+pub(crate) fn finish<T>(items: &[PerFile<T>]) -> Result<Status, Error> {
+    let errs: Vec<InputError> = items.iter().filter_map(|i| i.result.as_ref().err().cloned()).collect();
+    if errs.is_empty() {
+        Ok(Status::Success)
+    } else {
+        Err(Error::Input(errs))
+    }
+}

@@ -1,0 +1,263 @@
+//! The reading half of the one pipeline: inputs → roots → documents, each
+//! read once, streamed where the command allows ([`stream_one`],
+//! [`streamed`]) or whole ([`each_root_with`]), several in parallel with
+//! bounded memory, each with its secrets; the answer half is [`crate::app`].
+
+use crate::error::InputError;
+use crate::input::{self, Source};
+use crate::query::values::Visibility;
+use crate::{mask, model, query, roots, stream, PerFile};
+
+/// Read every input, apply `f` to each parsed document, keep per-file results.
+/// Unreadable inputs are kept as errors so the others are still reported.
+///
+/// Inputs are read, parsed and their secrets collected in parallel, a few at a
+/// time (as many as there are cores, at most [`MAX_PARALLEL`]); `f` runs on
+/// each in input order. Results keep the order of `inputs`.
+///
+/// Saved binary plans are read with the options from the environment; commands
+/// use [`each_input_with`] and `config.read` so `--tf-bin`/`--chdir` apply.
+pub fn each_input<T>(inputs: &[Source], f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>) -> Vec<PerFile<T>> {
+    each_input_with(inputs, &input::ReadOptions::from_env(), f)
+}
+
+/// [`each_input`], reading saved binary plans with `show -json` as `show` says.
+pub fn each_input_with<T>(
+    inputs: &[Source],
+    show: &input::ReadOptions,
+    mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
+) -> Vec<PerFile<T>> {
+    let width = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_PARALLEL);
+    let mut out = Vec::with_capacity(inputs.len());
+    for chunk in inputs.chunks(width) {
+        let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, |src| input::read_with(src, show));
+        let pairs: Vec<(&Source, &Result<Vec<u8>, InputError>)> = chunk.iter().zip(&bytes).collect();
+        let parsed = parallel(&pairs, |(src, bytes)| {
+            let bytes = bytes.as_ref().map_err(Clone::clone)?;
+            let doc = input::parse_with(&src.name(), bytes, show)?;
+            let masker = mask::Masker::collect(&doc);
+            Ok::<_, InputError>((doc, masker))
+        });
+        for (src, p) in chunk.iter().zip(parsed) {
+            let name = src.name();
+            out.push(match p {
+                Ok((doc, masker)) => {
+                    let result = f(&doc, &masker).map_err(|m| InputError::new(&name, m));
+                    PerFile { file: name, result, masker }
+                }
+                Err(e) => PerFile { file: name, result: Err(e), masker: mask::Masker::default() },
+            });
+        }
+    }
+    out
+}
+
+/// [`each_input_with`] over roots ([`roots::expand`]): each root is read
+/// whole, split into its documents ([`roots::split_whole`]: an input holding
+/// several is several results, `NAME#1`, `NAME#2`, ...), and each document
+/// parsed. Results keep the order of `roots`, then of documents.
+pub fn each_root_with<T>(
+    roots: &[roots::Root],
+    show: &input::ReadOptions,
+    mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
+) -> Vec<PerFile<T>> {
+    let width = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_PARALLEL);
+    let mut out = Vec::with_capacity(roots.len());
+    for chunk in roots.chunks(width) {
+        let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, |root| match &root.problem {
+            Some(e) => Err(e.clone()),
+            None => input::read_with(&root.source, &root.options(show)).map_err(|e| InputError { file: root.name.clone(), ..e }),
+        });
+        // Every document of the chunk, with the name it is reported under.
+        let mut docs: Vec<(String, DocBytes<'_>)> = Vec::new();
+        for (root, bytes) in chunk.iter().zip(&bytes) {
+            let parts = match bytes {
+                Ok(b) => roots::split_whole(&root.name, b, show),
+                Err(e) => {
+                    docs.push((root.name.clone(), Err(e.clone())));
+                    continue;
+                }
+            };
+            let n = parts.len();
+            let mut seen = std::collections::HashSet::new();
+            for (k, part) in parts.into_iter().enumerate() {
+                let mut name = match part.name {
+                    _ if n == 1 => root.name.clone(),
+                    Some(dir) => dir,
+                    None => format!("{}#{}", root.name, k + 1),
+                };
+                if !seen.insert(name.clone()) {
+                    name = format!("{name}#{}", k + 1);
+                }
+                let bytes = part.bytes.map_err(|e| InputError { file: name.clone(), ..e });
+                docs.push((name, bytes));
+            }
+        }
+        let refs: Vec<(&str, Result<&[u8], &InputError>)> =
+            docs.iter().map(|(name, bytes)| (name.as_str(), bytes.as_ref().map(|b| b.as_ref()))).collect();
+        for batch in refs.chunks(width) {
+            let parsed = parallel(batch, |&(name, bytes)| {
+                let bytes = bytes.map_err(Clone::clone)?;
+                let doc = input::parse_with(name, bytes, show)?;
+                let masker = mask::Masker::collect(&doc);
+                Ok::<_, InputError>((doc, masker))
+            });
+            for ((name, _), p) in batch.iter().zip(parsed) {
+                out.push(match p {
+                    Ok((doc, masker)) => {
+                        let result = f(&doc, &masker).map_err(|m| InputError::new(name, m));
+                        PerFile { file: name.to_string(), result, masker }
+                    }
+                    Err(e) => PerFile { file: name.to_string(), result: Err(e), masker: mask::Masker::default() },
+                });
+            }
+        }
+    }
+    out
+}
+
+/// One document's bytes, or why they cannot be read.
+type DocBytes<'a> = Result<std::borrow::Cow<'a, [u8]>, InputError>;
+
+/// How many inputs [`each_input`] reads at once, at most.
+pub const MAX_PARALLEL: usize = 8;
+
+/// `f` over `items`, one scoped thread each when there are several; results in order.
+fn parallel<I: Sync, R: Send>(items: &[I], f: impl Fn(&I) -> R + Sync) -> Vec<R> {
+    if items.len() < 2 {
+        return items.iter().map(&f).collect();
+    }
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items.iter().map(|i| s.spawn(move || f(i))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    })
+}
+
+/// Stream one document from `src` through `visitor` (and the secret
+/// collector), then answer from the visitor and the skeleton document (which
+/// holds everything but the streamed parts, see [`stream::stream`]). A plan's
+/// changes are seen (and their secrets collected) as they arrive, then
+/// dropped; the rest of the plan is fed to the visitor from the skeleton.
+pub fn stream_one<V: stream::PlanVisitor, T>(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    ahead: stream::ReadAhead,
+    opts: &input::ReadOptions,
+    visitor: V,
+    answer: impl FnOnce(V, input::Document<'_>, &mask::Masker) -> Result<T, String>,
+) -> Result<(T, mask::Masker), InputError> {
+    let mut both = (visitor, mask::Masker::default());
+    let skeleton = stream::stream(name, src, ahead, opts, &mut both)?;
+    // Positions in the skeleton are not positions in the input: drop them.
+    let doc = input::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
+    let (mut visitor, mut masker) = both;
+    // Output changes, sensitive variables (the skeleton keeps `configuration`), a state's values.
+    masker.merge(&mask::Masker::collect(&doc));
+    if let input::Document::Plan(p) = &doc {
+        stream::visit_rest(p, &mut visitor);
+    }
+    answer(visitor, doc, &masker).map(|t| (t, masker)).map_err(|m| InputError::new(name, m))
+}
+
+/// `summary` of a document streamed from `src` ([`stream_one`]): a plan is
+/// counted as it streams by; a state is summarised from the skeleton, which
+/// holds its `values`.
+pub fn summary_streamed(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    ahead: stream::ReadAhead,
+    opts: &input::ReadOptions,
+    vis: &Visibility,
+) -> Result<(query::summary::Summary, mask::Masker), InputError> {
+    stream_one(name, src, ahead, opts, query::summary::PlanAccumulator::default(), |acc, doc, masker| match doc {
+        input::Document::Plan(p) => {
+            let mut s = acc.finish(&p);
+            s.mask_inputs(&vis.with(masker));
+            Ok(query::summary::Summary::Plan(Box::new(s)))
+        }
+        input::Document::State(_) => query::summary::summarize(&doc, &vis.with(masker)),
+    })
+}
+
+/// The gate's verdict on a document streamed from `src` ([`stream_one`]).
+pub fn gate_streamed(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    ahead: stream::ReadAhead,
+    opts: &input::ReadOptions,
+    policy: &query::gate::Policy,
+    show_sensitive: bool,
+) -> Result<(query::gate::PlanVerdict, mask::Masker), InputError> {
+    stream_one(name, src, ahead, opts, query::gate::GateJudge::new(policy), |judge, doc, masker| match doc {
+        input::Document::Plan(_) => {
+            let none = mask::Masker::default();
+            Ok(judge.finish(if show_sensitive { &none } else { masker }))
+        }
+        input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
+    })
+}
+
+/// Why the gate refuses a state.
+pub(crate) const NOT_A_PLAN: &str = "this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)";
+
+/// Each root streamed ([`stream_one`]): `query` answers over the skeleton
+/// with the changes and drift `keep` chooses ([`stream::Keep`]), every secret
+/// of the input known. Memory is what `keep` keeps, not the input.
+pub fn streamed<T: Send>(
+    roots: &[roots::Root],
+    read: &input::ReadOptions,
+    vis: &Visibility,
+    keep: impl Fn(bool, usize, usize, &model::ResourceChange<'_>) -> bool + Sync,
+    query: impl Fn(&input::Document<'_>, &Visibility) -> Result<T, String> + Sync,
+) -> Vec<PerFile<T>> {
+    roots::stream_roots(roots, read, &|name, r, ahead, read| {
+        stream_one(name, r, ahead, read, stream::Keep::new(&keep), |kept, doc, m| match doc {
+            input::Document::Plan(p) => {
+                let mut plan = *p;
+                kept.fill(&mut plan)?;
+                query(&input::Document::Plan(Box::new(plan)), &vis.with(m))
+            }
+            state => query(&state, &vis.with(m)),
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_input_keeps_the_order_of_inputs_across_parallel_chunks() {
+        let dir = std::env::temp_dir().join(format!("planview-each-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut inputs = Vec::new();
+        for i in 0..(MAX_PARALLEL * 2 + 3) {
+            let p = dir.join(format!("{i}.json"));
+            if i % 4 != 3 {
+                let plan =
+                    format!(r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.r{i}","change":{{"actions":["create"]}}}}]}}"#);
+                std::fs::write(&p, plan).unwrap();
+            }
+            inputs.push(Source::File(p));
+        }
+        let mut calls = 0;
+        let items = each_input(&inputs, |doc, _| {
+            calls += 1;
+            match doc {
+                input::Document::Plan(p) => Ok(p.resource_changes[0].address.clone()),
+                input::Document::State(_) => Err("state".to_string()),
+            }
+        });
+        assert_eq!(items.len(), inputs.len());
+        for (i, item) in items.iter().enumerate() {
+            assert_eq!(item.file, inputs[i].name());
+            match &item.result {
+                Ok(a) => assert_eq!(a, &format!("a.r{i}")),
+                Err(e) => assert!(i % 4 == 3 && e.message.contains("no such file"), "{i}: {e}"),
+            }
+        }
+        assert_eq!(calls, inputs.len() - inputs.len() / 4);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

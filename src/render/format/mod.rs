@@ -1,0 +1,101 @@
+//! One renderer per output format (hyperfine's `export/`): each file turns a
+//! command's [`Answer`] into its format. Adding a format is one variant of
+//! [`Format`] and one file here.
+
+mod github;
+mod gitlab;
+mod json;
+mod junit;
+mod markdown;
+mod table;
+
+use super::fit::DEFAULT_MAX_BYTES;
+use super::report::Reports;
+use super::{Format, Style};
+use crate::query::gate::{PlanVerdict, PolicyReport};
+use crate::query::intent::DiffReport;
+use crate::query::roots::RootRow;
+use crate::query::show::ShowReport;
+use crate::query::summary::Summary;
+use crate::PerFile;
+use std::io::{self, Write};
+
+/// What a command answers, one report per input (or the one comparison of
+/// `diff`), ready for any format.
+pub enum Answer<'a> {
+    Summary {
+        items: &'a [PerFile<Summary>],
+        roots: Roots<'a>,
+    },
+    Gate {
+        items: &'a [PerFile<PlanVerdict>],
+        policy: &'a PolicyReport,
+        roots: Roots<'a>,
+    },
+    Show(&'a [PerFile<ShowReport>]),
+    /// `drift`, `replace`, `checks`, `outputs`, `state`.
+    Question(&'a dyn Reports),
+    Diff(&'a DiffReport),
+}
+
+/// The table of roots that opens `summary` and `gate` when there are several
+/// inputs: the rows shown, and how many `--skip-unchanged` hid.
+#[derive(Default)]
+pub struct Roots<'a> {
+    pub rows: Vec<&'a RootRow>,
+    pub hidden: usize,
+    /// Whether there are several inputs (else no table).
+    pub several: bool,
+}
+
+/// How every format is drawn: the terminal style, and the cap on markdown.
+pub struct Ctx {
+    pub style: Style,
+    pub max_bytes: usize,
+}
+
+impl Default for Ctx {
+    fn default() -> Self {
+        Ctx { style: Style::default(), max_bytes: DEFAULT_MAX_BYTES }
+    }
+}
+
+/// A format's renderer.
+trait Renderer {
+    fn render(&self, answer: &Answer<'_>, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()>;
+}
+
+impl Format {
+    fn renderer(self) -> &'static dyn Renderer {
+        match self {
+            Format::Table => &table::Table,
+            Format::Json => &json::Json,
+            Format::Markdown => &markdown::Markdown,
+            Format::Gitlab => &gitlab::Gitlab,
+            Format::Github => &github::Github,
+            Format::Junit => &junit::Junit,
+        }
+    }
+}
+
+/// Write `answer` in `format`; `single_error` says the run had one input and
+/// it could not be read, when the formats meant for people print nothing (the
+/// error on stderr says it all). JSON always prints (its `error` object), and
+/// so do the CI formats and the gate's markdown (a PR comment saying the gate
+/// could not judge).
+pub fn write(format: Format, answer: &Answer<'_>, single_error: bool, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
+    let prints = match format {
+        Format::Json | Format::Github | Format::Junit => true,
+        Format::Markdown => matches!(answer, Answer::Gate { .. }),
+        Format::Table | Format::Gitlab => false,
+    };
+    if single_error && !prints {
+        return Ok(());
+    }
+    format.renderer().render(answer, ctx, w)
+}
+
+/// A format a command does not offer (the command line refuses it first).
+fn not_offered(format: &str) -> io::Error {
+    io::Error::other(format!("--format {format} is not offered by this command"))
+}
