@@ -5,11 +5,11 @@
 use crate::cli::{CommandKind, Config};
 use crate::error::{Error, InputError};
 use crate::input::{self, Source};
-use crate::pipeline::{each_input_with, each_root_with, gate_streamed, streamed, summary_streamed, NOT_A_PLAN};
+use crate::pipeline::{self, each_root_with, gate_streamed, streamed, summary_streamed, NOT_A_PLAN};
 use crate::query::values::Visibility;
 use crate::render::format::{Answer, Ctx, Roots};
 use crate::render::report::Named;
-use crate::{cli, comment, compare, mask, model, query, render, roots, sanitize, PerFile, Status};
+use crate::{cli, comment, compare, mask, model, query, render, roots, sanitize, stream, PerFile, Status};
 use std::io::Write;
 
 /// Run one command. Output goes to `out` as it is rendered, warnings (what
@@ -166,14 +166,16 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
             if config.inputs.len() != 1 {
                 return Err(Error::Usage("`moves` reads one plan".into()));
             }
-            let mut items = each_input_with(&config.inputs, read, |doc, _| {
-                let version = match doc {
-                    input::Document::Plan(p) => p.terraform_version.clone(),
-                    input::Document::State(s) => s.terraform_version.clone(),
-                };
-                query::moves::find_moves(doc, &moves.options).map(|r| (r, version))
+            // Streamed: only what could pair (managed deletes and creates) is kept.
+            let keep = |drift: bool, _: usize, _: usize, rc: &model::ResourceChange<'_>| !drift && query::moves::could_pair(rc);
+            let keep = stream::Keep::new(&keep);
+            let item = pipeline::stream_source(&config.inputs[0], read, keep, |kept, doc, _| {
+                let input::Document::Plan(p) = doc else { return query::moves::find_moves(&doc, &moves.options).map(|r| (r, None)) };
+                let mut plan = *p;
+                kept.fill(&mut plan)?;
+                let version = plan.terraform_version.clone();
+                query::moves::find_moves(&input::Document::Plan(Box::new(plan)), &moves.options).map(|r| (r, version))
             });
-            let item = items.remove(0);
             masker.merge(&item.masker);
             let (mut report, version) = item.result.map_err(|e| Error::Input(vec![e]))?;
             let shown_by = read.shown_by.get(&item.file);

@@ -97,10 +97,7 @@ fn read_again(read: &ReadOptions) -> ReadOptions {
 }
 
 fn read_once(name: &str, src: &Source, read: &ReadOptions) -> Result<(Indexed, mask::Masker), InputError> {
-    let ahead = match src {
-        Source::File(path) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => stream::ReadAhead::Joined,
-        _ => stream::ReadAhead::Detached,
-    };
+    let ahead = crate::pipeline::read_ahead_for(src);
     let keep = stream::Keep::new(|drift: bool, _: usize, _: usize, rc: &crate::model::ResourceChange<'_>| {
         drift || crate::query::intent::counts(rc)
     });

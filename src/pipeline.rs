@@ -201,6 +201,31 @@ pub fn gate_streamed(
 /// Why the gate refuses a state.
 pub(crate) const NOT_A_PLAN: &str = "this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)";
 
+/// How a source's read-ahead thread ends ([`stream::ReadAhead`]): joined
+/// for a regular file, left to end by itself for pipes and stdin.
+pub fn read_ahead_for(src: &Source) -> stream::ReadAhead {
+    match src {
+        Source::File(path) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => stream::ReadAhead::Joined,
+        _ => stream::ReadAhead::Detached,
+    }
+}
+
+/// One input streamed as one document ([`stream_one`], the read-ahead thread
+/// left to end by itself on pipes), never split into several: for the
+/// commands that read one document per input.
+pub fn stream_source<V: stream::PlanVisitor, T>(
+    src: &Source,
+    read: &input::ReadOptions,
+    visitor: V,
+    answer: impl FnOnce(V, input::Document<'_>, &mask::Masker) -> Result<T, String>,
+) -> PerFile<T> {
+    let file = src.name();
+    match input::open(src, read).and_then(|r| stream_one(&file, r, read_ahead_for(src), read, visitor, answer)) {
+        Ok((t, masker)) => PerFile { file, result: Ok(t), masker },
+        Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
+    }
+}
+
 /// Each root streamed ([`stream_one`]): `query` answers over the skeleton
 /// with the changes and drift `keep` chooses ([`stream::Keep`]), every secret
 /// of the input known. Memory is what `keep` keeps, not the input.

@@ -102,6 +102,18 @@ struct Obj<'r, 'a> {
     action: &'static str,
 }
 
+/// Whether `rc` is one `moves` could pair: a managed, current object deleted,
+/// or created without an import.
+pub fn could_pair(rc: &ResourceChange<'_>) -> bool {
+    rc.mode == Mode::Managed
+        && rc.deposed.is_none()
+        && match rc.kind() {
+            ChangeKind::Delete => true,
+            ChangeKind::Create => rc.change.importing.is_none(),
+            _ => false,
+        }
+}
+
 /// Find the moves in a document. A state has none to find.
 pub fn find_moves(doc: &Document<'_>, opts: &MovesOptions) -> Result<MovesReport, String> {
     let Document::Plan(plan) = doc else {
