@@ -796,8 +796,8 @@ pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// `drift`, `replace`, `checks` and `outputs` as the CLI runs them (streamed,
-/// each answering over the skeleton with the changes it keeps) give the JSON
+/// `drift`, `replace`, `checks`, `outputs` and `moves` as the CLI runs them
+/// (streamed, each answering over the skeleton with the changes it keeps) give the JSON
 /// of the same query over the document read whole.
 pub fn streamed_reports_equal_whole(data: &[u8], scratch: &std::path::Path) -> std::result::Result<(), String> {
     use planview::query::values::Visibility;
@@ -848,6 +848,16 @@ pub fn streamed_reports_equal_whole(data: &[u8], scratch: &std::path::Path) -> s
             }),
         ),
         ("outputs", None, Box::new(|| json(planview::query::outputs::outputs(&doc, &vis).map(|r| serde_json::to_value(r).unwrap())))),
+        (
+            "moves",
+            None,
+            Box::new(|| {
+                json(
+                    planview::query::moves::find_moves(&doc, &planview::query::moves::MovesOptions::default())
+                        .map(|r| serde_json::to_value(r).unwrap()),
+                )
+            }),
+        ),
     ];
     for (cmd, flag, whole) in cases {
         let mut args: Vec<String> = vec!["planview".into(), cmd.into(), "--format".into(), "json".into()];
