@@ -895,15 +895,9 @@ pub fn mask_keys(root: &mut Node, changes: &mut [FlatChange], vis: &Visibility<'
     }
 }
 
-/// A path as people write it: `input.tags["Name"]`, `rules[0].port`.
-pub fn path_text(path: &[PathStep]) -> String {
-    crate::query::attr::traversal(path)
-}
-
-/// True for a key that can be written bare (`name`, `cost_center`, `a-b`).
-pub fn is_ident(k: &str) -> bool {
-    crate::query::attr::is_identifier(k)
-}
+/// The path printer and its identifier test under the names `show` and its
+/// renderer call them by ([`crate::query::path`]).
+pub use crate::query::path::{is_identifier as is_ident, traversal as path_text};
 
 /// Number of entries shown and hidden below a node (for tests and summaries).
 pub fn count_changes(n: &Node) -> usize {
@@ -1294,11 +1288,5 @@ mod tests {
         assert_eq!(flat.len(), 1);
         assert_eq!(flat[0].before, Some(Shown::Sensitive));
         assert_eq!(flat[0].after, Some(Shown::Unknown));
-    }
-
-    #[test]
-    fn path_text_writes_identifiers_bare() {
-        let p: Vec<PathStep> = serde_json::from_str(r#"["tags", "Name", "x y", 0, "a"]"#).unwrap();
-        assert_eq!(path_text(&p), r#"tags.Name["x y"][0].a"#);
     }
 }

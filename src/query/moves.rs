@@ -15,6 +15,7 @@
 use crate::input::Document;
 use crate::model::{ChangeKind, Mode, PathStep, ResourceChange};
 use crate::query::address::Address;
+use crate::query::path::{traversal_or, THE_WHOLE_OBJECT};
 use crate::query::values::{marked_at, parse_raw};
 use serde::Serialize;
 use serde_json::Value;
@@ -603,7 +604,7 @@ impl Cx<'_, '_> {
                 break;
             }
         }
-        let mut text = path_text(shown);
+        let mut text = traversal_or(shown, THE_WHOLE_OBJECT);
         if shown.len() < path.len() || (shown.len() == path.len() && self.sensitive_here(path)) {
             text.push_str(" (sensitive)");
         }
@@ -637,14 +638,6 @@ fn is_ignored(path: &[PathStep], ignore: &[Vec<String>]) -> bool {
                     }
             })
     })
-}
-
-/// A path as text: `input.engine.version`, `ports[1]`, `tags["a b"]`.
-pub fn path_text(path: &[PathStep]) -> String {
-    if path.is_empty() {
-        return "(the whole object)".to_string();
-    }
-    crate::query::attr::traversal(path)
 }
 
 /// A JSON number's exact decimal value: (negative, significant digits without

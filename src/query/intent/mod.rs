@@ -756,18 +756,13 @@ fn special_inside(v: &Value) -> bool {
 fn field(name: &str, path: &[PathStep], old: Option<&Value>, new: Option<&Value>, note: Option<String>) -> FieldDiff {
     let both_secret = old.and_then(special) == Some(SENSITIVE_KEY) && new.and_then(special) == Some(SENSITIVE_KEY);
     let note = note.or_else(|| both_secret.then(|| "the sensitive value differs".to_string()));
-    FieldDiff { field: name.to_string(), path: path.to_vec(), path_text: path_text(name, path), old: shown(old), new: shown(new), note }
-}
-
-fn path_text(name: &str, path: &[PathStep]) -> String {
-    if path.is_empty() {
-        return name.to_string();
-    }
-    let t = crate::query::attr::traversal(path);
-    if t.starts_with('[') {
-        format!("{name}{t}")
-    } else {
-        format!("{name}.{t}")
+    FieldDiff {
+        field: name.to_string(),
+        path: path.to_vec(),
+        path_text: crate::query::path::under(name, path),
+        old: shown(old),
+        new: shown(new),
+        note,
     }
 }
 
