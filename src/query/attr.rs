@@ -1,83 +1,12 @@
-//! Attribute paths inside a resource value: finding which ones changed between two
-//! values, keeping the ones `relevant_attributes` lists, and the before/after
-//! of a change at one path, masked as needed.
+//! Attribute paths inside a resource value: keeping the changed ones
+//! ([`crate::query::diff::changed_paths`]) that `relevant_attributes` lists,
+//! and the before/after of a change at one path, masked as needed.
 
 use crate::model::{PathStep, RawValue};
-use crate::query::diff::{align, Slot};
 use crate::query::path::{traversal_or, WHOLE_OBJECT};
 use crate::query::values::{marked_within, parse_raw, value_at, Shown, Visibility};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
-
-/// The paths at which `before` and `after` differ, in a stable order. Objects
-/// are compared key by key (keys sorted) and lists of the same length element
-/// by element when their elements keep their places (aligned by content, see
-/// [`crate::query::diff::align`]; otherwise the list is one change);
-/// anything else that differs (a scalar, a type change, a list that grew or
-/// shrank, a value that appeared or went away) is reported at its own path.
-/// Absent and `null` are the same.
-pub fn changed_paths(before: Option<&Value>, after: Option<&Value>) -> Vec<Vec<PathStep>> {
-    let mut out = Vec::new();
-    walk(before, after, &mut Vec::new(), &mut out);
-    out
-}
-
-fn walk(b: Option<&Value>, a: Option<&Value>, path: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
-    let b = b.filter(|v| !v.is_null());
-    let a = a.filter(|v| !v.is_null());
-    match (b, a) {
-        (Some(Value::Object(bo)), Some(Value::Object(ao))) => {
-            // Sorted, whatever order the map keeps.
-            let mut keys: Vec<&String> = bo.keys().chain(ao.keys().filter(|k| !bo.contains_key(*k))).collect();
-            keys.sort();
-            for k in keys {
-                path.push(PathStep::Key(k.clone()));
-                walk(bo.get(k), ao.get(k), path, out);
-                path.pop();
-            }
-        }
-        (Some(Value::Array(ba)), Some(Value::Array(aa))) if ba.len() == aa.len() => {
-            // Aligned by content as `show` aligns them: descend only when every
-            // element keeps its place; an element paired with a near-equal one
-            // is followed into, any other changed element is reported whole; a
-            // list whose elements moved is reported at its own path (a path
-            // cannot name two positions).
-            let slots = align(ba, aa, aa.len(), None);
-            let in_place = slots.iter().all(|s| match s {
-                Slot::Same(i, j) | Slot::Paired(i, j) => i == j,
-                Slot::Moved(..) => false,
-                Slot::Removed(_) | Slot::Added(_) => true,
-            });
-            if !in_place {
-                out.push(path.clone());
-                return;
-            }
-            let mut changed: Vec<(usize, bool)> = slots
-                .iter()
-                .filter_map(|s| match *s {
-                    Slot::Paired(i, _) => Some((i, true)),
-                    Slot::Removed(i) => Some((i, false)),
-                    _ => None,
-                })
-                .collect();
-            changed.sort_unstable();
-            for (i, descend) in changed {
-                path.push(PathStep::Index(i as u64));
-                if descend {
-                    walk(ba.get(i), aa.get(i), path, out);
-                } else {
-                    out.push(path.clone());
-                }
-                path.pop();
-            }
-        }
-        (b, a) => {
-            if b != a {
-                out.push(path.clone());
-            }
-        }
-    }
-}
 
 /// True when `prefix` is `path` or an ancestor of it.
 pub fn is_prefix(prefix: &[PathStep], path: &[PathStep]) -> bool {
@@ -237,37 +166,9 @@ impl AttrChange {
 mod tests {
     use super::*;
     use crate::query::path::traversal;
-    use serde_json::json;
 
     fn p(s: &str) -> Vec<PathStep> {
         serde_json::from_str(s).unwrap()
-    }
-
-    #[test]
-    fn changed_paths_descend_objects_and_same_length_lists() {
-        let b = json!({"a": 1, "tags": {"Name": "x", "Env": "dev"}, "disks": [{"size": 8}, {"size": 16}], "ports": [80], "same": "s", "gone": null});
-        let a = json!({"a": 1, "tags": {"Name": "y", "Env": "dev", "New": "n"}, "disks": [{"size": 8}, {"size": 32}], "ports": [80, 443], "same": "s"});
-        let got: Vec<String> = changed_paths(Some(&b), Some(&a)).iter().map(|p| traversal(p)).collect();
-        assert_eq!(got, vec!["disks[1].size", "ports", "tags.Name", "tags.New"]);
-        assert_eq!(changed_paths(Some(&b), None), vec![Vec::<PathStep>::new()]);
-        assert!(changed_paths(Some(&b), Some(&b)).is_empty());
-    }
-
-    #[test]
-    fn changed_paths_never_pair_set_elements_by_position() {
-        let rule =
-            |port: u16, cidr: &str, desc: &str| json!({"from_port": port, "to_port": port, "cidr_blocks": [cidr], "description": desc});
-        // Rule 443 kept (description edited), 22 gone, 80 new: the elements moved,
-        // so the whole list is the change, never `ingress[0].from_port` 443 -> 80.
-        let b = json!({"ingress": [rule(443, "0.0.0.0/0", "HTTPS"), rule(22, "10.0.0.0/8", "ssh")]});
-        let a = json!({"ingress": [rule(80, "0.0.0.0/0", "http"), rule(443, "0.0.0.0/0", "https")]});
-        let got: Vec<String> = changed_paths(Some(&b), Some(&a)).iter().map(|p| traversal(p)).collect();
-        assert_eq!(got, vec!["ingress"]);
-        // In place: a near-equal element is followed into, a different one reported whole.
-        let b = json!({"ingress": [rule(443, "0.0.0.0/0", "HTTPS"), rule(22, "10.0.0.0/8", "ssh"), rule(25, "10.1.0.0/16", "smtp")]});
-        let a = json!({"ingress": [rule(443, "0.0.0.0/0", "https"), rule(80, "192.168.0.0/16", "http"), rule(53, "10.2.0.0/16", "dns")]});
-        let got: Vec<String> = changed_paths(Some(&b), Some(&a)).iter().map(|p| traversal(p)).collect();
-        assert_eq!(got, vec!["ingress[0].description", "ingress[1]", "ingress[2]"]);
     }
 
     #[test]

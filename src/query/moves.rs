@@ -15,8 +15,9 @@
 use crate::input::Document;
 use crate::model::{ChangeKind, Mode, PathStep, ResourceChange};
 use crate::query::address::Address;
+use crate::query::diff::{changed_paths, Compare};
 use crate::query::path::{traversal_or, THE_WHOLE_OBJECT};
-use crate::query::values::{marked_at, parse_raw};
+use crate::query::values::{child, decimal, marked_at, parse_raw};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -517,113 +518,25 @@ impl Diffs {
     }
 }
 
+/// Where a deleted and a created object differ: [`changed_paths`] by value,
+/// leaving out what is unknown, ignored, or (at the top level) absent from
+/// `after`. A path into a sensitive value stops at it, marked `(sensitive)`,
+/// so no key inside one is shown.
 fn compare(b: &Parsed, a: &Parsed, ignore: &[Vec<String>]) -> Diffs {
-    let mut cx = Cx { ignore, before_sensitive: b.sensitive.as_ref(), after_sensitive: a.sensitive.as_ref(), diffs: Diffs::default() };
-    let mut path = Vec::new();
-    match (&b.value, &a.value) {
-        // Top level: only the attributes present in `after` are known.
-        (Some(Value::Object(bo)), Some(Value::Object(ao))) => {
-            for (k, av) in ao {
-                path.push(PathStep::Key(k.clone()));
-                let unk = child(a.unknown.as_ref(), &PathStep::Key(k.clone()));
-                cx.diff(bo.get(k), Some(av), unk, &mut path);
-                path.pop();
-            }
-        }
-        (bv, av) => cx.diff(bv.as_ref(), av.as_ref(), a.unknown.as_ref(), &mut path),
-    }
-    cx.diffs
-}
-
-struct Cx<'i, 'v> {
-    ignore: &'i [Vec<String>],
-    before_sensitive: Option<&'v Value>,
-    after_sensitive: Option<&'v Value>,
-    diffs: Diffs,
-}
-
-fn child<'v>(marker: Option<&'v Value>, step: &PathStep) -> Option<&'v Value> {
-    match (marker?, step) {
-        (Value::Bool(true), _) => marker,
-        (Value::Object(o), PathStep::Key(k)) => o.get(k),
-        (Value::Array(a), PathStep::Index(i)) => a.get(usize::try_from(*i).ok()?),
+    let top = match (&b.value, &a.value) {
+        (Some(Value::Object(_)), Some(Value::Object(ao))) => Some(ao),
         _ => None,
+    };
+    let skip = |p: &[PathStep]| is_ignored(p, ignore) || matches!((top, p), (Some(ao), [PathStep::Key(k)]) if !ao.contains_key(k));
+    let mut diffs = Diffs::default();
+    for path in changed_paths(b.value.as_ref(), a.value.as_ref(), a.unknown.as_ref(), Compare::ByValue, &skip) {
+        let sensitive = |p: &&[PathStep]| marked_at(b.sensitive.as_ref(), p) || marked_at(a.sensitive.as_ref(), p);
+        diffs.push(match (0..=path.len()).map(|n| &path[..n]).find(sensitive) {
+            Some(p) => format!("{} (sensitive)", traversal_or(p, THE_WHOLE_OBJECT)),
+            None => traversal_or(&path, THE_WHOLE_OBJECT),
+        });
     }
-}
-
-impl Cx<'_, '_> {
-    fn diff(&mut self, b: Option<&Value>, a: Option<&Value>, unknown: Option<&Value>, path: &mut Vec<PathStep>) {
-        if unknown == Some(&Value::Bool(true)) || is_ignored(path, self.ignore) {
-            return;
-        }
-        let null = Value::Null;
-        let (b, a) = (b.unwrap_or(&null), a.unwrap_or(&null));
-        match (b, a) {
-            (Value::Object(bo), Value::Object(ao)) => {
-                let mut keys: Vec<&String> = bo.keys().chain(ao.keys()).collect();
-                keys.sort();
-                keys.dedup();
-                for k in keys {
-                    let step = PathStep::Key(k.clone());
-                    let unk = child(unknown, &step);
-                    path.push(step);
-                    self.diff(bo.get(k), ao.get(k), unk, path);
-                    path.pop();
-                }
-            }
-            (Value::Array(ba), Value::Array(aa)) if ba.len() == aa.len() => {
-                for (i, (bx, ax)) in ba.iter().zip(aa.iter()).enumerate() {
-                    let step = PathStep::Index(i as u64);
-                    let unk = child(unknown, &step);
-                    path.push(step);
-                    self.diff(Some(bx), Some(ax), unk, path);
-                    path.pop();
-                }
-            }
-            (Value::Number(x), Value::Number(y)) => {
-                if !numbers_equal(&x.to_string(), &y.to_string()) {
-                    self.record(path);
-                }
-            }
-            (x, y) => {
-                if !values_equal(x, y) {
-                    self.record(path);
-                }
-            }
-        }
-    }
-
-    /// Record a differing path, cut at the first sensitive step so that no key
-    /// inside a sensitive value is shown.
-    fn record(&mut self, path: &[PathStep]) {
-        let mut shown = path;
-        for n in 0..=path.len() {
-            let prefix = &path[..n];
-            if marked_at(self.before_sensitive, prefix) || marked_at(self.after_sensitive, prefix) {
-                shown = prefix;
-                break;
-            }
-        }
-        let mut text = traversal_or(shown, THE_WHOLE_OBJECT);
-        if shown.len() < path.len() || (shown.len() == path.len() && self.sensitive_here(path)) {
-            text.push_str(" (sensitive)");
-        }
-        self.diffs.push(text);
-    }
-
-    fn sensitive_here(&self, path: &[PathStep]) -> bool {
-        marked_at(self.before_sensitive, path) || marked_at(self.after_sensitive, path)
-    }
-}
-
-/// Structural equality with numbers compared by value.
-fn values_equal(x: &Value, y: &Value) -> bool {
-    match (x, y) {
-        (Value::Number(a), Value::Number(b)) => numbers_equal(&a.to_string(), &b.to_string()),
-        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(p, q)| values_equal(p, q)),
-        (Value::Object(a), Value::Object(b)) => a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| values_equal(v, w))),
-        _ => x == y,
-    }
+    diffs
 }
 
 fn is_ignored(path: &[PathStep], ignore: &[Vec<String>]) -> bool {
@@ -638,43 +551,6 @@ fn is_ignored(path: &[PathStep], ignore: &[Vec<String>]) -> bool {
                     }
             })
     })
-}
-
-/// A JSON number's exact decimal value: (negative, significant digits without
-/// leading or trailing zeros, exponent of the last digit). Zero is `(false, "", 0)`.
-pub(crate) fn decimal(text: &str) -> Option<(bool, String, i128)> {
-    let (neg, rest) = match text.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, text),
-    };
-    let (mantissa, exp) = match rest.find(['e', 'E']) {
-        Some(i) => (&rest[..i], rest[i + 1..].parse::<i128>().ok()?),
-        None => (rest, 0),
-    };
-    let (int, frac) = match mantissa.split_once('.') {
-        Some((i, f)) => (i, f),
-        None => (mantissa, ""),
-    };
-    if int.is_empty() && frac.is_empty() || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let digits = format!("{int}{frac}");
-    let mut exp = exp - frac.len() as i128;
-    let trimmed_start = digits.trim_start_matches('0');
-    let trimmed = trimmed_start.trim_end_matches('0');
-    if trimmed.is_empty() {
-        return Some((false, String::new(), 0));
-    }
-    exp += (trimmed_start.len() - trimmed.len()) as i128;
-    Some((neg, trimmed.to_string(), exp))
-}
-
-/// Two JSON numbers are equal as exact decimals (`1` = `1.0` = `10e-1`).
-pub fn numbers_equal(a: &str, b: &str) -> bool {
-    match (decimal(a), decimal(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
-    }
 }
 
 #[cfg(test)]
@@ -799,19 +675,6 @@ mod tests {
         // A list of another length differs as a whole.
         let r = run(&[del("x_thing.old", r#"{"l":[1,2]}"#), cre("x_thing.new", r#"{"l":[1]}"#, "{}")]);
         assert_eq!(r.unmatched[0].differs, vec!["l"]);
-    }
-
-    #[test]
-    fn numbers_compare_by_exact_value() {
-        assert!(numbers_equal("1", "1.0"));
-        assert!(numbers_equal("1e2", "100"));
-        assert!(numbers_equal("0.10", "1E-1"));
-        assert!(numbers_equal("-0", "0.0"));
-        assert!(numbers_equal("18446744073709551617", "18446744073709551617.000"));
-        assert!(!numbers_equal("18446744073709551617", "18446744073709551616"));
-        assert!(!numbers_equal("1", "-1"));
-        assert!(!numbers_equal("0.1", "0.10000000000000001"));
-        assert!(!numbers_equal("1e400", "1e401"));
     }
 
     #[test]

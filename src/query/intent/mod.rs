@@ -305,7 +305,7 @@ fn unescape_key(k: &str) -> &str {
 /// A number by its exact decimal value, written without an exponent when it
 /// is within 40 digits of the point (`1.0` and `10e-1` are `1`).
 fn number(text: &str) -> Value {
-    let Some((neg, digits, exp)) = crate::query::moves::decimal(text) else {
+    let Some((neg, digits, exp)) = crate::query::values::decimal(text) else {
         return Value::String(text.to_string());
     };
     let sign = if neg { "-" } else { "" };
