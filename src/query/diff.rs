@@ -9,7 +9,7 @@
 //! secret known from elsewhere in the document is masked too ([`Shown::of`]).
 
 use crate::model::PathStep;
-use crate::query::values::{child, numbers_equal, value_at, Shown, Visibility};
+use crate::query::values::{child, is_true, numbers_equal, value_at, Shown, Visibility};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -161,10 +161,6 @@ pub struct DiffOptions<'a, 'm> {
 }
 
 const TRUE: Value = Value::Bool(true);
-
-fn is_true(m: Option<&Value>) -> bool {
-    matches!(m, Some(Value::Bool(true)))
-}
 
 fn any_true(m: Option<&Value>) -> bool {
     match m {

@@ -273,6 +273,11 @@ pub fn child<'v>(m: Option<&'v Value>, step: &PathStep) -> Option<&'v Value> {
     }
 }
 
+/// True for a marker that marks the whole value.
+pub fn is_true(m: Option<&Value>) -> bool {
+    matches!(m, Some(Value::Bool(true)))
+}
+
 /// Where a marker's walk along a path ends.
 enum MarkerAt<'v> {
     /// `true` at the path or an ancestor: the whole value is marked.
@@ -289,7 +294,7 @@ enum MarkerAt<'v> {
 fn marker_at<'v>(marker: Option<&'v Value>, path: &[PathStep]) -> MarkerAt<'v> {
     let Some(mut cur) = marker else { return MarkerAt::Nothing };
     for step in path {
-        if cur == &Value::Bool(true) {
+        if is_true(Some(cur)) {
             return MarkerAt::Whole;
         }
         let fits = matches!((step, cur), (PathStep::Key(_), Value::Object(_)) | (PathStep::Index(_), Value::Array(_)));
@@ -299,7 +304,7 @@ fn marker_at<'v>(marker: Option<&'v Value>, path: &[PathStep]) -> MarkerAt<'v> {
             None => return MarkerAt::Nothing,
         };
     }
-    if cur == &Value::Bool(true) {
+    if is_true(Some(cur)) {
         MarkerAt::Whole
     } else {
         MarkerAt::Part(cur)

@@ -24,7 +24,7 @@ use crate::input::Document;
 use crate::mask::Masker;
 use crate::model::{PathStep, Plan, ResourceChange};
 use crate::query::diff::{align, Slot};
-use crate::query::values::Shown;
+use crate::query::values::{is_true, Shown};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -194,10 +194,6 @@ fn side(
 ) -> Value {
     let marker = |r: Option<&crate::model::RawValue>| r.map(|r| serde_json::from_str::<Value>(r.get()).unwrap_or(Value::Bool(true)));
     canon(parse(value).as_ref(), marker(sensitive).as_ref(), marker(unknown).as_ref(), masker)
-}
-
-fn is_true(m: Option<&Value>) -> bool {
-    matches!(m, Some(Value::Bool(true)))
 }
 
 /// A marker that cannot be placed on the value below it (a string, a number,
