@@ -8,11 +8,6 @@ use crate::query::values::{marked_within, parse_raw, value_at, Shown, Visibility
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-/// True when `prefix` is `path` or an ancestor of it.
-pub fn is_prefix(prefix: &[PathStep], path: &[PathStep]) -> bool {
-    prefix.len() <= path.len() && prefix.iter().zip(path).all(|(x, y)| x == y)
-}
-
 /// Which of the `changed` paths to show, given the relevant paths, as
 /// Terraform's renderer does (`attribute_path.Matcher` with propagation):
 ///
@@ -30,13 +25,13 @@ pub fn relevant_changes(
 ) -> Vec<Vec<PathStep>> {
     let mut out: Vec<Vec<PathStep>> = Vec::new();
     for p in changed {
-        if relevant.iter().any(|r| is_prefix(r, p)) {
+        if relevant.iter().any(|r| p.starts_with(r)) {
             if !out.contains(p) {
                 out.push(p.clone());
             }
             continue;
         }
-        for r in relevant.iter().filter(|r| r.len() > p.len() && is_prefix(p, r)) {
+        for r in relevant.iter().filter(|r| r.len() > p.len() && r.starts_with(p)) {
             if !out.contains(r) && differs(r) {
                 out.push(r.clone());
             }

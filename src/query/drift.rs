@@ -12,7 +12,7 @@
 use crate::filter::Filter;
 use crate::input::Document;
 use crate::model::{ChangeKind, PathStep, Plan, ResourceChange};
-use crate::query::attr::{is_prefix, relevant_changes, AttrChange, ParsedChange};
+use crate::query::attr::{relevant_changes, AttrChange, ParsedChange};
 use crate::query::diff::{changed_paths, Compare};
 use crate::query::values::Visibility;
 use serde::Serialize;
@@ -224,7 +224,7 @@ fn entry(index: &RelevantIndex<'_>, rc: &ResourceChange<'_>, mode: DriftMode, vi
     let hidden_attributes = if show_everything {
         0
     } else {
-        changed.iter().filter(|c| !relevant_paths.iter().any(|r| is_prefix(r, c) || is_prefix(c, r))).count() as u64
+        changed.iter().filter(|c| !relevant_paths.iter().any(|r| c.starts_with(r) || r.starts_with(c))).count() as u64
     };
     DriftEntry {
         address: rc.address.clone(),
