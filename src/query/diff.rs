@@ -1,7 +1,8 @@
-//! The structural diff: a value before, a value after and their markers
-//! (sensitivity, unknown-ness, replace paths) become a tree of changes that
-//! renderers print (nested maps, lists and sets, multi-line strings as line
-//! diffs, JSON-encoded strings as structured diffs).
+//! The one tree differ. For `show`, a value before, a value after and their
+//! markers (sensitivity, unknown-ness, replace paths) become a tree of changes
+//! that renderers print (nested maps, lists and sets, multi-line strings as
+//! line diffs, JSON-encoded strings as structured diffs); for `drift` and
+//! `moves`, [`changed_paths`] lists where two values differ.
 //!
 //! Masking happens here, once: a node that `before_sensitive` or
 //! `after_sensitive` marks (itself, an ancestor, or any part inside it) is a
@@ -588,8 +589,8 @@ const PAIRING_BUDGET: usize = 10_000;
 /// update sits at its after position).
 ///
 /// `alen` may exceed `after.len()` when the unknown marker is longer (elements
-/// unknown until apply). Shared with `drift`, which descends only into
-/// elements that keep their position.
+/// unknown until apply). Also used by [`changed_paths`] (which follows
+/// only elements that keep their position) and `planview diff`.
 pub fn align(before: &[Value], after: &[Value], alen: usize, unknown: Option<&[Value]>) -> Vec<Slot> {
     let unknown_at = |j: usize| unknown.and_then(|u| u.get(j));
     let partly_unknown = |j: usize| any_true(unknown_at(j));
@@ -986,14 +987,6 @@ pub fn mask_keys(root: &mut Node, changes: &mut [FlatChange], vis: &Visibility<'
 /// The path printer and its identifier test under the names `show` and its
 /// renderer call them by ([`crate::query::path`]).
 pub use crate::query::path::{is_identifier as is_ident, traversal as path_text};
-
-/// Number of entries shown and hidden below a node (for tests and summaries).
-pub fn count_changes(n: &Node) -> usize {
-    match &n.kind {
-        Kind::Collection { entries, .. } => entries.iter().map(|e| count_changes(&e.node)).sum(),
-        _ => usize::from(n.op != Op::Same),
-    }
-}
 
 #[cfg(test)]
 mod tests {
