@@ -7,7 +7,6 @@ use super::values::{State, Values};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
-use std::fmt;
 
 /// `show -json` of a saved plan. Parts that few queries need are kept raw and
 /// parsed on demand ([`Plan::planned_values`], [`Plan::prior_state`],
@@ -351,16 +350,6 @@ impl<'de> Deserialize<'de> for PathStep {
     }
 }
 
-impl fmt::Display for PathStep {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PathStep::Index(i) => write!(f, "[{i}]"),
-            PathStep::Key(k) => write!(f, "[{}]", serde_json::to_string(k).unwrap_or_default()),
-            PathStep::Other(v) => write!(f, "[{v}]"),
-        }
-    }
-}
-
 /// One element of `relevant_attributes`.
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(default)]
@@ -456,12 +445,5 @@ mod tests {
         assert_eq!(paths[0], &vec![PathStep::Key("tags".into()), PathStep::Index(0), PathStep::Key("x".into())]);
         assert_eq!(paths[1], &vec![PathStep::Key("attr".into())]);
         assert!(paths[2].is_empty());
-    }
-
-    #[test]
-    fn path_steps_render_as_traversals() {
-        let steps: Vec<PathStep> = serde_json::from_str(r#"["tags", 0, "a\"b"]"#).unwrap();
-        let s: String = steps.iter().map(|s| s.to_string()).collect();
-        assert_eq!(s, r#"["tags"][0]["a\"b"]"#);
     }
 }

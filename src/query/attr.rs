@@ -1,136 +1,12 @@
-//! Attribute paths inside a resource value: rendering them as HCL traversals
-//! (`root_block_device[0].volume_size`), finding which ones changed between two
-//! values, keeping the ones `relevant_attributes` lists, and the before/after
-//! of a change at one path, masked as needed.
+//! Attribute paths inside a resource value: keeping the changed ones
+//! ([`crate::query::diff::changed_paths`]) that `relevant_attributes` lists,
+//! and the before/after of a change at one path, masked as needed.
 
 use crate::model::{PathStep, RawValue};
-use crate::query::diff::{align, Slot};
+use crate::query::path::{traversal_or, WHOLE_OBJECT};
 use crate::query::values::{marked_within, parse_raw, value_at, Shown, Visibility};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
-
-/// True when `s` is an HCL identifier (`ID_Start | _` then `ID_Continue | -`),
-/// so it can follow a `.` in a traversal.
-pub fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) if c.is_alphabetic() || c == '_' => {}
-        _ => return false,
-    }
-    chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-}
-
-pub use crate::query::address::hcl_quote;
-
-/// A path as an HCL traversal: a key that is an identifier is written as an
-/// attribute (`.name`, bare when first), any other key as `["..."]` (HCL
-/// escaping, see [`hcl_quote`]), an index as `[0]`. The empty path is `""`.
-/// The one path renderer: `replace`, `drift`, `show` and `moves` all use it.
-pub fn traversal(steps: &[PathStep]) -> String {
-    let mut out = String::new();
-    for (i, step) in steps.iter().enumerate() {
-        match step {
-            PathStep::Key(k) if is_identifier(k) => {
-                if i > 0 {
-                    out.push('.');
-                }
-                out.push_str(k);
-            }
-            PathStep::Key(k) => {
-                out.push('[');
-                out.push_str(&hcl_quote(k));
-                out.push(']');
-            }
-            PathStep::Index(n) => out.push_str(&format!("[{n}]")),
-            PathStep::Other(v @ serde_json::Value::Number(_)) => out.push_str(&format!("[{v}]")),
-            PathStep::Other(v) => out.push_str(&format!("[{}]", hcl_quote(&v.to_string()))),
-        }
-    }
-    out
-}
-
-/// [`traversal`], with the empty path (the whole value) written `(whole object)`.
-pub fn hcl_path(steps: &[PathStep]) -> String {
-    if steps.is_empty() {
-        return "(whole object)".to_string();
-    }
-    traversal(steps)
-}
-
-/// The paths at which `before` and `after` differ, in a stable order. Objects
-/// are compared key by key (keys sorted) and lists of the same length element
-/// by element when their elements keep their places (aligned by content, see
-/// [`crate::query::diff::align`]; otherwise the list is one change);
-/// anything else that differs (a scalar, a type change, a list that grew or
-/// shrank, a value that appeared or went away) is reported at its own path.
-/// Absent and `null` are the same.
-pub fn changed_paths(before: Option<&Value>, after: Option<&Value>) -> Vec<Vec<PathStep>> {
-    let mut out = Vec::new();
-    walk(before, after, &mut Vec::new(), &mut out);
-    out
-}
-
-fn walk(b: Option<&Value>, a: Option<&Value>, path: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
-    let b = b.filter(|v| !v.is_null());
-    let a = a.filter(|v| !v.is_null());
-    match (b, a) {
-        (Some(Value::Object(bo)), Some(Value::Object(ao))) => {
-            // Sorted, whatever order the map keeps.
-            let mut keys: Vec<&String> = bo.keys().chain(ao.keys().filter(|k| !bo.contains_key(*k))).collect();
-            keys.sort();
-            for k in keys {
-                path.push(PathStep::Key(k.clone()));
-                walk(bo.get(k), ao.get(k), path, out);
-                path.pop();
-            }
-        }
-        (Some(Value::Array(ba)), Some(Value::Array(aa))) if ba.len() == aa.len() => {
-            // Aligned by content as `show` aligns them: descend only when every
-            // element keeps its place; an element paired with a near-equal one
-            // is followed into, any other changed element is reported whole; a
-            // list whose elements moved is reported at its own path (a path
-            // cannot name two positions).
-            let slots = align(ba, aa, aa.len(), None);
-            let in_place = slots.iter().all(|s| match s {
-                Slot::Same(i, j) | Slot::Paired(i, j) => i == j,
-                Slot::Moved(..) => false,
-                Slot::Removed(_) | Slot::Added(_) => true,
-            });
-            if !in_place {
-                out.push(path.clone());
-                return;
-            }
-            let mut changed: Vec<(usize, bool)> = slots
-                .iter()
-                .filter_map(|s| match *s {
-                    Slot::Paired(i, _) => Some((i, true)),
-                    Slot::Removed(i) => Some((i, false)),
-                    _ => None,
-                })
-                .collect();
-            changed.sort_unstable();
-            for (i, descend) in changed {
-                path.push(PathStep::Index(i as u64));
-                if descend {
-                    walk(ba.get(i), aa.get(i), path, out);
-                } else {
-                    out.push(path.clone());
-                }
-                path.pop();
-            }
-        }
-        (b, a) => {
-            if b != a {
-                out.push(path.clone());
-            }
-        }
-    }
-}
-
-/// True when `prefix` is `path` or an ancestor of it.
-pub fn is_prefix(prefix: &[PathStep], path: &[PathStep]) -> bool {
-    prefix.len() <= path.len() && prefix.iter().zip(path).all(|(x, y)| x == y)
-}
 
 /// Which of the `changed` paths to show, given the relevant paths, as
 /// Terraform's renderer does (`attribute_path.Matcher` with propagation):
@@ -149,13 +25,13 @@ pub fn relevant_changes(
 ) -> Vec<Vec<PathStep>> {
     let mut out: Vec<Vec<PathStep>> = Vec::new();
     for p in changed {
-        if relevant.iter().any(|r| is_prefix(r, p)) {
+        if relevant.iter().any(|r| p.starts_with(r)) {
             if !out.contains(p) {
                 out.push(p.clone());
             }
             continue;
         }
-        for r in relevant.iter().filter(|r| r.len() > p.len() && is_prefix(p, r)) {
+        for r in relevant.iter().filter(|r| r.len() > p.len() && r.starts_with(p)) {
             if !out.contains(r) && differs(r) {
                 out.push(r.clone());
             }
@@ -267,7 +143,12 @@ pub struct AttrChange {
 
 impl AttrChange {
     pub fn at(pc: &ParsedChange, steps: &[PathStep], vis: &Visibility) -> AttrChange {
-        AttrChange { path: hcl_path(steps), steps: steps.to_vec(), before: pc.before_at(steps, vis), after: pc.after_at(steps, vis) }
+        AttrChange {
+            path: traversal_or(steps, WHOLE_OBJECT),
+            steps: steps.to_vec(),
+            before: pc.before_at(steps, vis),
+            after: pc.after_at(steps, vis),
+        }
     }
 
     /// `before -> after` for one line of text.
@@ -279,63 +160,10 @@ impl AttrChange {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::query::path::traversal;
 
     fn p(s: &str) -> Vec<PathStep> {
         serde_json::from_str(s).unwrap()
-    }
-
-    #[test]
-    fn paths_render_as_hcl_traversals() {
-        assert_eq!(hcl_path(&p(r#"["root_block_device", 0, "volume_size"]"#)), "root_block_device[0].volume_size");
-        assert_eq!(hcl_path(&p(r#"["tags", "Name"]"#)), "tags.Name");
-        assert_eq!(hcl_path(&p(r#"["tags", "kubernetes.io/role"]"#)), r#"tags["kubernetes.io/role"]"#);
-        assert_eq!(hcl_path(&p(r#"["tags", "my-tag_2"]"#)), "tags.my-tag_2", "dashes are allowed after the first character");
-        assert_eq!(hcl_path(&p(r#"["m", "2fast"]"#)), r#"m["2fast"]"#, "a leading digit needs quoting");
-        assert_eq!(hcl_path(&p(r#"["m", ""]"#)), r#"m[""]"#);
-        assert_eq!(hcl_path(&p(r#"["m", "-x"]"#)), r#"m["-x"]"#);
-        assert_eq!(hcl_path(&p(r#"["_private"]"#)), "_private");
-        assert_eq!(hcl_path(&p(r#"["ünï"]"#)), "ünï");
-        assert_eq!(hcl_path(&p(r#"["a b"]"#)), r#"["a b"]"#);
-        assert_eq!(hcl_path(&p(r#"["list", 12, 3]"#)), "list[12][3]");
-        assert_eq!(hcl_path(&[]), "(whole object)");
-        assert_eq!(hcl_path(&p(r#"["x", -1]"#)), "x[-1]");
-    }
-
-    #[test]
-    fn quoted_keys_escape_quotes_backslashes_controls_and_templates() {
-        assert_eq!(hcl_path(&p(r#"["m", "say \"hi\""]"#)), r#"m["say \"hi\""]"#);
-        assert_eq!(hcl_path(&p(r#"["m", "a\\b"]"#)), r#"m["a\\b"]"#);
-        assert_eq!(hcl_path(&p(r#"["m", "l1\nl2\t\u0007"]"#)), r#"m["l1\nl2\t\u0007"]"#);
-        assert_eq!(hcl_path(&p(r#"["m", "${var.x} %{if}"]"#)), r#"m["$${var.x} %%{if}"]"#);
-        assert_eq!(hcl_path(&p(r#"["m", "$ and % alone"]"#)), r#"m["$ and % alone"]"#);
-    }
-
-    #[test]
-    fn changed_paths_descend_objects_and_same_length_lists() {
-        let b = json!({"a": 1, "tags": {"Name": "x", "Env": "dev"}, "disks": [{"size": 8}, {"size": 16}], "ports": [80], "same": "s", "gone": null});
-        let a = json!({"a": 1, "tags": {"Name": "y", "Env": "dev", "New": "n"}, "disks": [{"size": 8}, {"size": 32}], "ports": [80, 443], "same": "s"});
-        let got: Vec<String> = changed_paths(Some(&b), Some(&a)).iter().map(|p| hcl_path(p)).collect();
-        assert_eq!(got, vec!["disks[1].size", "ports", "tags.Name", "tags.New"]);
-        assert_eq!(changed_paths(Some(&b), None), vec![Vec::<PathStep>::new()]);
-        assert!(changed_paths(Some(&b), Some(&b)).is_empty());
-    }
-
-    #[test]
-    fn changed_paths_never_pair_set_elements_by_position() {
-        let rule =
-            |port: u16, cidr: &str, desc: &str| json!({"from_port": port, "to_port": port, "cidr_blocks": [cidr], "description": desc});
-        // Rule 443 kept (description edited), 22 gone, 80 new: the elements moved,
-        // so the whole list is the change, never `ingress[0].from_port` 443 -> 80.
-        let b = json!({"ingress": [rule(443, "0.0.0.0/0", "HTTPS"), rule(22, "10.0.0.0/8", "ssh")]});
-        let a = json!({"ingress": [rule(80, "0.0.0.0/0", "http"), rule(443, "0.0.0.0/0", "https")]});
-        let got: Vec<String> = changed_paths(Some(&b), Some(&a)).iter().map(|p| hcl_path(p)).collect();
-        assert_eq!(got, vec!["ingress"]);
-        // In place: a near-equal element is followed into, a different one reported whole.
-        let b = json!({"ingress": [rule(443, "0.0.0.0/0", "HTTPS"), rule(22, "10.0.0.0/8", "ssh"), rule(25, "10.1.0.0/16", "smtp")]});
-        let a = json!({"ingress": [rule(443, "0.0.0.0/0", "https"), rule(80, "192.168.0.0/16", "http"), rule(53, "10.2.0.0/16", "dns")]});
-        let got: Vec<String> = changed_paths(Some(&b), Some(&a)).iter().map(|p| hcl_path(p)).collect();
-        assert_eq!(got, vec!["ingress[0].description", "ingress[1]", "ingress[2]"]);
     }
 
     #[test]
@@ -349,7 +177,7 @@ mod tests {
             p(r#"["nic", 1]"#),           // an index that did not change
         ];
         let differs = |r: &[PathStep]| r == p(r#"["disks", 0, "size"]"#).as_slice();
-        let got: Vec<String> = relevant_changes(&changed, &relevant, differs).iter().map(|x| hcl_path(x)).collect();
+        let got: Vec<String> = relevant_changes(&changed, &relevant, differs).iter().map(|x| traversal(x)).collect();
         assert_eq!(got, vec!["tags.Name", "tags.Env", "disks[0].size", "nic[0].ip"]);
         // An index step must match exactly: [0] is not [1].
         let got = relevant_changes(&[p(r#"["nic",0,"ip"]"#)], &[p(r#"["nic",1,"ip"]"#)], |_| true);

@@ -1,7 +1,8 @@
-//! The structural diff: a value before, a value after and their markers
-//! (sensitivity, unknown-ness, replace paths) become a tree of changes that
-//! renderers print (nested maps, lists and sets, multi-line strings as line
-//! diffs, JSON-encoded strings as structured diffs).
+//! The one tree differ. For `show`, a value before, a value after and their
+//! markers (sensitivity, unknown-ness, replace paths) become a tree of changes
+//! that renderers print (nested maps, lists and sets, multi-line strings as
+//! line diffs, JSON-encoded strings as structured diffs); for `drift` and
+//! `moves`, [`changed_paths`] lists where two values differ.
 //!
 //! Masking happens here, once: a node that `before_sensitive` or
 //! `after_sensitive` marks (itself, an ancestor, or any part inside it) is a
@@ -9,7 +10,7 @@
 //! secret known from elsewhere in the document is masked too ([`Shown::of`]).
 
 use crate::model::PathStep;
-use crate::query::values::{Shown, Visibility};
+use crate::query::values::{child, is_true, numbers_equal, value_at, Shown, Visibility};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -162,20 +163,6 @@ pub struct DiffOptions<'a, 'm> {
 
 const TRUE: Value = Value::Bool(true);
 
-/// The marker one step down: a whole-value `true` covers every child.
-fn child<'v>(m: Option<&'v Value>, key: &Key) -> Option<&'v Value> {
-    match (m?, key) {
-        (Value::Bool(true), _) => Some(&TRUE),
-        (Value::Object(o), Key::Attr(k)) => o.get(k),
-        (Value::Array(a), Key::Index(i)) => a.get(*i),
-        _ => None,
-    }
-}
-
-fn is_true(m: Option<&Value>) -> bool {
-    matches!(m, Some(Value::Bool(true)))
-}
-
 fn any_true(m: Option<&Value>) -> bool {
     match m {
         Some(Value::Bool(b)) => *b,
@@ -326,12 +313,13 @@ pub fn show_identifying(root: &mut Node, before: Option<&Value>, after: Option<&
         let key = Key::Attr(name.to_string());
         let b = before.and_then(|v| v.get(name)).filter(|v| !v.is_null());
         let a = after.and_then(|v| v.get(name)).filter(|v| !v.is_null());
+        let step = key.step();
         let cm = Marks {
-            before_sensitive: child(m.before_sensitive, &key),
-            after_sensitive: child(m.after_sensitive, &key),
-            after_unknown: child(m.after_unknown, &key),
+            before_sensitive: child(m.before_sensitive, &step),
+            after_sensitive: child(m.after_sensitive, &step),
+            after_unknown: child(m.after_unknown, &step),
         };
-        let mut path = vec![key.step()];
+        let mut path = vec![step];
         let at = entries.binary_search_by(|e| match &e.key {
             Key::Attr(k) => k.as_str().cmp(name),
             Key::Index(_) => std::cmp::Ordering::Less,
@@ -392,16 +380,17 @@ fn collection_node(
     for (bkey, akey, b, a, moved) in pairs {
         // Object attributes that are null count as absent (as the CLI shows them).
         let (b, a) = if brackets == Brackets::Object { (b.filter(|v| !v.is_null()), a.filter(|v| !v.is_null())) } else { (b, a) };
+        let (bstep, astep) = (bkey.as_ref().map(Key::step), akey.as_ref().map(Key::step));
         let cm = Marks {
-            before_sensitive: bkey.as_ref().and_then(|k| child(m.before_sensitive, k)),
-            after_sensitive: akey.as_ref().and_then(|k| child(m.after_sensitive, k)),
-            after_unknown: akey.as_ref().and_then(|k| child(m.after_unknown, k)),
+            before_sensitive: bstep.as_ref().and_then(|s| child(m.before_sensitive, s)),
+            after_sensitive: astep.as_ref().and_then(|s| child(m.after_sensitive, s)),
+            after_unknown: astep.as_ref().and_then(|s| child(m.after_unknown, s)),
         };
         if b.is_none() && a.is_none() && !any_true(cm.after_unknown) {
             continue;
         }
-        let Some(key) = akey.clone().or_else(|| bkey.clone()) else { continue };
-        path.push(key.step());
+        let (Some(key), Some(step)) = (akey.clone().or_else(|| bkey.clone()), astep.or(bstep)) else { continue };
+        path.push(step);
         let n = node(b, a, cm, o, path);
         path.pop();
         if n.op == Op::Same && !o.full && !n.forces_replacement && !moved {
@@ -459,6 +448,114 @@ fn list_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: 
         .collect()
 }
 
+/// How [`changed_paths`] compares two values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    /// As `show` shows a change (`drift`): scalars equal as written (`1` is
+    /// not `1.0`); a list of the same length is followed into only when its
+    /// elements keep their places ([`align`]): an element paired with a
+    /// near-equal one is followed into, any other changed element is one
+    /// change, and a list whose elements moved is one change (a path cannot
+    /// name two positions).
+    AsShown,
+    /// As values (`moves`): numbers by exact decimal value
+    /// ([`numbers_equal`]), lists of the same length element by element.
+    ByValue,
+}
+
+/// The paths at which `before` and `after` differ, in a stable order (object
+/// keys sorted). Objects are compared key by key and lists of the same length
+/// element by element ([`Compare`]); anything else that differs (a scalar, a
+/// type change, a list that grew or shrank, a value that appeared or went
+/// away) is one change at its own path. Absent and `null` are the same. Parts
+/// that `after_unknown` marks whole, and paths `skip` names, are not compared.
+pub fn changed_paths(
+    before: Option<&Value>,
+    after: Option<&Value>,
+    after_unknown: Option<&Value>,
+    how: Compare,
+    skip: &dyn Fn(&[PathStep]) -> bool,
+) -> Vec<Vec<PathStep>> {
+    let mut out = Vec::new();
+    walk(before, after, after_unknown, how, skip, &mut Vec::new(), &mut out);
+    out
+}
+
+fn walk(
+    b: Option<&Value>,
+    a: Option<&Value>,
+    unknown: Option<&Value>,
+    how: Compare,
+    skip: &dyn Fn(&[PathStep]) -> bool,
+    path: &mut Vec<PathStep>,
+    out: &mut Vec<Vec<PathStep>>,
+) {
+    if is_true(unknown) || skip(path) {
+        return;
+    }
+    let descend = |b: Option<&Value>, a: Option<&Value>, step: PathStep, path: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>| {
+        let u = child(unknown, &step);
+        path.push(step);
+        walk(b, a, u, how, skip, path, out);
+        path.pop();
+    };
+    match (b.filter(|v| !v.is_null()), a.filter(|v| !v.is_null())) {
+        (Some(Value::Object(bo)), Some(Value::Object(ao))) => {
+            let mut keys: Vec<&String> = bo.keys().chain(ao.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                descend(bo.get(k), ao.get(k), PathStep::Key(k.clone()), path, out);
+            }
+        }
+        (Some(Value::Array(ba)), Some(Value::Array(aa))) if ba.len() == aa.len() => {
+            // The elements to look at, and whether to follow into each.
+            let elements: Option<Vec<(usize, bool)>> = match how {
+                Compare::ByValue => Some((0..ba.len()).map(|i| (i, true)).collect()),
+                Compare::AsShown => in_place_changes(&align(ba, aa, aa.len(), None)),
+            };
+            let Some(elements) = elements else { return out.push(path.clone()) };
+            for (i, follow) in elements {
+                if follow {
+                    descend(ba.get(i), aa.get(i), PathStep::Index(i as u64), path, out);
+                } else {
+                    path.push(PathStep::Index(i as u64));
+                    out.push(path.clone());
+                    path.pop();
+                }
+            }
+        }
+        (Some(Value::Number(x)), Some(Value::Number(y))) if how == Compare::ByValue => {
+            if !numbers_equal(&x.to_string(), &y.to_string()) {
+                out.push(path.clone());
+            }
+        }
+        (b, a) => {
+            if b != a {
+                out.push(path.clone());
+            }
+        }
+    }
+}
+
+/// The changed elements of two aligned lists of the same length, when every
+/// element keeps its place (`None` otherwise): a near-equal pair to follow
+/// into (`true`), any other change whole (`false`), in order.
+fn in_place_changes(slots: &[Slot]) -> Option<Vec<(usize, bool)>> {
+    let mut changed = Vec::new();
+    for s in slots {
+        match *s {
+            Slot::Same(i, j) if i == j => {}
+            Slot::Paired(i, j) if i == j => changed.push((i, true)),
+            Slot::Removed(i) => changed.push((i, false)),
+            Slot::Added(_) => {}
+            Slot::Same(..) | Slot::Paired(..) | Slot::Moved(..) => return None,
+        }
+    }
+    changed.sort_unstable();
+    Some(changed)
+}
+
 /// How an element of one list corresponds to the other list's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Slot {
@@ -492,8 +589,8 @@ const PAIRING_BUDGET: usize = 10_000;
 /// update sits at its after position).
 ///
 /// `alen` may exceed `after.len()` when the unknown marker is longer (elements
-/// unknown until apply). Shared with `drift`, which descends only into
-/// elements that keep their position.
+/// unknown until apply). Also used by [`changed_paths`] (which follows
+/// only elements that keep their position) and `planview diff`.
 pub fn align(before: &[Value], after: &[Value], alen: usize, unknown: Option<&[Value]>) -> Vec<Slot> {
     let unknown_at = |j: usize| unknown.and_then(|u| u.get(j));
     let partly_unknown = |j: usize| any_true(unknown_at(j));
@@ -828,8 +925,8 @@ fn flat(
         }
         Kind::Collection { entries, .. } => {
             for e in entries {
-                let cb = e.before_key.as_ref().and_then(|k| before.and_then(|v| step_into(v, k)));
-                let ca = if e.node.op == Op::Remove { None } else { after.and_then(|v| step_into(v, &e.key)) };
+                let cb = e.before_key.as_ref().and_then(|k| value_at(before?, &[k.step()]));
+                let ca = if e.node.op == Op::Remove { None } else { after.and_then(|v| value_at(v, &[e.key.step()])) };
                 path.push(e.key.step());
                 flat(&e.node, cb, ca, vis, sensitivity, path, out);
                 path.pop();
@@ -844,14 +941,6 @@ fn has_sensitive(n: &Node) -> bool {
         Kind::Collection { entries, .. } => entries.iter().any(|e| has_sensitive(&e.node)),
         Kind::Json(inner) | Kind::ToUnknown(inner) => has_sensitive(inner),
         Kind::Lines(_) => false,
-    }
-}
-
-fn step_into<'v>(v: &'v Value, k: &Key) -> Option<&'v Value> {
-    match (v, k) {
-        (Value::Object(o), Key::Attr(a)) => o.get(a),
-        (Value::Array(a), Key::Index(i)) => a.get(*i),
-        _ => None,
     }
 }
 
@@ -895,23 +984,9 @@ pub fn mask_keys(root: &mut Node, changes: &mut [FlatChange], vis: &Visibility<'
     }
 }
 
-/// A path as people write it: `input.tags["Name"]`, `rules[0].port`.
-pub fn path_text(path: &[PathStep]) -> String {
-    crate::query::attr::traversal(path)
-}
-
-/// True for a key that can be written bare (`name`, `cost_center`, `a-b`).
-pub fn is_ident(k: &str) -> bool {
-    crate::query::attr::is_identifier(k)
-}
-
-/// Number of entries shown and hidden below a node (for tests and summaries).
-pub fn count_changes(n: &Node) -> usize {
-    match &n.kind {
-        Kind::Collection { entries, .. } => entries.iter().map(|e| count_changes(&e.node)).sum(),
-        _ => usize::from(n.op != Op::Same),
-    }
-}
+/// The path printer and its identifier test under the names `show` and its
+/// renderer call them by ([`crate::query::path`]).
+pub use crate::query::path::{is_identifier as is_ident, traversal as path_text};
 
 #[cfg(test)]
 mod tests {
@@ -990,6 +1065,68 @@ mod tests {
         let vis = Visibility::default();
         let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
         pic(&diff(Some(&before), Some(&after), m, &opts))
+    }
+
+    fn shown_paths(b: &Value, a: &Value) -> Vec<String> {
+        changed_paths(Some(b), Some(a), None, Compare::AsShown, &|_| false).iter().map(|p| path_text(p)).collect()
+    }
+
+    #[test]
+    fn changed_paths_descend_objects_and_same_length_lists() {
+        let b = json!({"a": 1, "tags": {"Name": "x", "Env": "dev"}, "disks": [{"size": 8}, {"size": 16}], "ports": [80], "same": "s", "gone": null});
+        let a = json!({"a": 1, "tags": {"Name": "y", "Env": "dev", "New": "n"}, "disks": [{"size": 8}, {"size": 32}], "ports": [80, 443], "same": "s"});
+        let got: Vec<String> = shown_paths(&b, &a);
+        assert_eq!(got, vec!["disks[1].size", "ports", "tags.Name", "tags.New"]);
+        assert_eq!(changed_paths(Some(&b), None, None, Compare::AsShown, &|_| false), vec![Vec::<PathStep>::new()]);
+        assert!(shown_paths(&b, &b).is_empty());
+    }
+
+    #[test]
+    fn changed_paths_never_pair_set_elements_by_position() {
+        let rule =
+            |port: u16, cidr: &str, desc: &str| json!({"from_port": port, "to_port": port, "cidr_blocks": [cidr], "description": desc});
+        // Rule 443 kept (description edited), 22 gone, 80 new: the elements moved,
+        // so the whole list is the change, never `ingress[0].from_port` 443 -> 80.
+        let b = json!({"ingress": [rule(443, "0.0.0.0/0", "HTTPS"), rule(22, "10.0.0.0/8", "ssh")]});
+        let a = json!({"ingress": [rule(80, "0.0.0.0/0", "http"), rule(443, "0.0.0.0/0", "https")]});
+        let got: Vec<String> = shown_paths(&b, &a);
+        assert_eq!(got, vec!["ingress"]);
+        // In place: a near-equal element is followed into, a different one reported whole.
+        let b = json!({"ingress": [rule(443, "0.0.0.0/0", "HTTPS"), rule(22, "10.0.0.0/8", "ssh"), rule(25, "10.1.0.0/16", "smtp")]});
+        let a = json!({"ingress": [rule(443, "0.0.0.0/0", "https"), rule(80, "192.168.0.0/16", "http"), rule(53, "10.2.0.0/16", "dns")]});
+        let got: Vec<String> = shown_paths(&b, &a);
+        assert_eq!(got, vec!["ingress[0].description", "ingress[1]", "ingress[2]"]);
+    }
+
+    #[test]
+    fn changed_paths_by_value_compare_numbers_exactly_and_lists_by_position() {
+        let by_value = |b: Value, a: Value, u: Option<Value>| -> Vec<String> {
+            changed_paths(Some(&b), Some(&a), u.as_ref(), Compare::ByValue, &|_| false).iter().map(|p| path_text(p)).collect()
+        };
+        // `1` and `1.0` are one number by value, two texts as shown.
+        let (b, a) = (json!({"n": 1, "l": [1e2]}), serde_json::from_str::<Value>(r#"{"n": 1.0, "l": [100]}"#).unwrap());
+        assert!(by_value(b.clone(), a.clone(), None).is_empty());
+        assert_eq!(shown_paths(&b, &a), vec!["l[0]", "n"]);
+        // Moved elements are compared where they are, not aligned.
+        assert_eq!(by_value(json!({"l": ["a", "b", "c"]}), json!({"l": ["b", "a", "c"]}), None), vec!["l[0]", "l[1]"]);
+        assert_eq!(shown_paths(&json!({"l": ["a", "b", "c"]}), &json!({"l": ["b", "a", "c"]})), vec!["l"]);
+        // Null and absent are alike; a list of another length is one change.
+        assert_eq!(by_value(json!({"x": null, "l": [1, 2]}), json!({"l": [1]}), None), vec!["l"]);
+    }
+
+    #[test]
+    fn changed_paths_leave_out_unknown_parts_and_skipped_paths() {
+        let b = json!({"id": "i-1", "cfg": {"a": [1, {"b": "x", "c": "old"}], "t": {"k": "v", "when": "mon"}}});
+        let a = json!({"cfg": {"a": [1, {"b": "y"}], "t": {"k": "v", "when": "tue"}}});
+        let u = json!({"id": true, "cfg": {"a": [false, {"c": true}]}});
+        let when = |p: &[PathStep]| p.last() == Some(&PathStep::Key("when".into()));
+        let got: Vec<String> = changed_paths(Some(&b), Some(&a), Some(&u), Compare::ByValue, &when).iter().map(|p| path_text(p)).collect();
+        assert_eq!(got, vec!["cfg.a[1].b"]);
+        let got: Vec<String> = changed_paths(Some(&b), Some(&a), None, Compare::ByValue, &|_| false).iter().map(|p| path_text(p)).collect();
+        assert_eq!(got, vec!["cfg.a[1].b", "cfg.a[1].c", "cfg.t.when", "id"]);
+        // Unknown as a whole: nothing to compare.
+        assert!(changed_paths(Some(&b), Some(&a), Some(&json!(true)), Compare::AsShown, &|_| false).is_empty());
+        assert_eq!(changed_paths(Some(&b), Some(&a), None, Compare::AsShown, &|p| !p.is_empty()), Vec::<Vec<PathStep>>::new());
     }
 
     #[test]
@@ -1294,11 +1431,5 @@ mod tests {
         assert_eq!(flat.len(), 1);
         assert_eq!(flat[0].before, Some(Shown::Sensitive));
         assert_eq!(flat[0].after, Some(Shown::Unknown));
-    }
-
-    #[test]
-    fn path_text_writes_identifiers_bare() {
-        let p: Vec<PathStep> = serde_json::from_str(r#"["tags", "Name", "x y", 0, "a"]"#).unwrap();
-        assert_eq!(path_text(&p), r#"tags.Name["x y"][0].a"#);
     }
 }

@@ -12,7 +12,8 @@
 use crate::filter::Filter;
 use crate::input::Document;
 use crate::model::{ChangeKind, PathStep, Plan, ResourceChange};
-use crate::query::attr::{changed_paths, is_prefix, relevant_changes, AttrChange, ParsedChange};
+use crate::query::attr::{relevant_changes, AttrChange, ParsedChange};
+use crate::query::diff::{changed_paths, Compare};
 use crate::query::values::Visibility;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -209,7 +210,7 @@ fn entry(index: &RelevantIndex<'_>, rc: &ResourceChange<'_>, mode: DriftMode, vi
     let absent = |v: &Option<serde_json::Value>| v.as_ref().is_none_or(serde_json::Value::is_null);
     // An object that appeared or went away is one change to the whole object.
     let whole = absent(&pc.before) || absent(&pc.after);
-    let changed = if whole { Vec::new() } else { changed_paths(pc.before.as_ref(), pc.after.as_ref()) };
+    let changed = if whole { Vec::new() } else { changed_paths(pc.before.as_ref(), pc.after.as_ref(), None, Compare::AsShown, &|_| false) };
     let relevant_paths = index.paths_for(&rc.address);
     let kept = relevant_changes(&changed, &relevant_paths, |path| pc.differs_at(path));
     let relevant = match view {
@@ -223,7 +224,7 @@ fn entry(index: &RelevantIndex<'_>, rc: &ResourceChange<'_>, mode: DriftMode, vi
     let hidden_attributes = if show_everything {
         0
     } else {
-        changed.iter().filter(|c| !relevant_paths.iter().any(|r| is_prefix(r, c) || is_prefix(c, r))).count() as u64
+        changed.iter().filter(|c| !relevant_paths.iter().any(|r| c.starts_with(r) || r.starts_with(c))).count() as u64
     };
     DriftEntry {
         address: rc.address.clone(),

@@ -9,6 +9,7 @@ pub mod gate;
 pub mod intent;
 pub mod moves;
 pub mod outputs;
+pub mod path;
 pub mod replace;
 pub mod review;
 pub mod roots;

@@ -262,6 +262,22 @@ pub fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
     Some(cur)
 }
 
+/// A sensitivity or unknown marker one step down: a whole-value `true`
+/// covers every child; a marker of another shape says nothing there.
+pub fn child<'v>(m: Option<&'v Value>, step: &PathStep) -> Option<&'v Value> {
+    match (m?, step) {
+        (t @ Value::Bool(true), _) => Some(t),
+        (Value::Object(o), PathStep::Key(k)) => o.get(k),
+        (Value::Array(a), PathStep::Index(i)) => a.get(usize::try_from(*i).ok()?),
+        _ => None,
+    }
+}
+
+/// True for a marker that marks the whole value.
+pub fn is_true(m: Option<&Value>) -> bool {
+    matches!(m, Some(Value::Bool(true)))
+}
+
 /// Where a marker's walk along a path ends.
 enum MarkerAt<'v> {
     /// `true` at the path or an ancestor: the whole value is marked.
@@ -278,24 +294,17 @@ enum MarkerAt<'v> {
 fn marker_at<'v>(marker: Option<&'v Value>, path: &[PathStep]) -> MarkerAt<'v> {
     let Some(mut cur) = marker else { return MarkerAt::Nothing };
     for step in path {
-        if cur == &Value::Bool(true) {
+        if is_true(Some(cur)) {
             return MarkerAt::Whole;
         }
-        cur = match (step, cur) {
-            (_, Value::Bool(false) | Value::Null) => return MarkerAt::Nothing,
-            (PathStep::Key(k), Value::Object(o)) => match o.get(k) {
-                Some(x) => x,
-                None => return MarkerAt::Nothing,
-            },
-            (PathStep::Index(i), Value::Array(a)) => match usize::try_from(*i).ok().and_then(|i| a.get(i)) {
-                Some(x) => x,
-                None => return MarkerAt::Nothing,
-            },
-            _ if marks_anything(cur) => return MarkerAt::Whole,
-            _ => return MarkerAt::Nothing,
+        let fits = matches!((step, cur), (PathStep::Key(_), Value::Object(_)) | (PathStep::Index(_), Value::Array(_)));
+        cur = match child(Some(cur), step) {
+            Some(x) => x,
+            None if !fits && marks_anything(cur) => return MarkerAt::Whole,
+            None => return MarkerAt::Nothing,
         };
     }
-    if cur == &Value::Bool(true) {
+    if is_true(Some(cur)) {
         MarkerAt::Whole
     } else {
         MarkerAt::Part(cur)
@@ -320,6 +329,43 @@ pub fn marked_within(marker: Option<&Value>, path: &[PathStep]) -> bool {
         MarkerAt::Whole => true,
         MarkerAt::Part(m) => marks_anything(m),
         MarkerAt::Nothing => false,
+    }
+}
+
+/// A JSON number's exact decimal value: (negative, significant digits without
+/// leading or trailing zeros, exponent of the last digit). Zero is `(false, "", 0)`.
+pub fn decimal(text: &str) -> Option<(bool, String, i128)> {
+    let (neg, rest) = match text.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, text),
+    };
+    let (mantissa, exp) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], rest[i + 1..].parse::<i128>().ok()?),
+        None => (rest, 0),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (mantissa, ""),
+    };
+    if int.is_empty() && frac.is_empty() || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = format!("{int}{frac}");
+    let mut exp = exp - frac.len() as i128;
+    let trimmed_start = digits.trim_start_matches('0');
+    let trimmed = trimmed_start.trim_end_matches('0');
+    if trimmed.is_empty() {
+        return Some((false, String::new(), 0));
+    }
+    exp += (trimmed_start.len() - trimmed.len()) as i128;
+    Some((neg, trimmed.to_string(), exp))
+}
+
+/// Two JSON numbers are equal as exact decimals (`1` = `1.0` = `10e-1`).
+pub fn numbers_equal(a: &str, b: &str) -> bool {
+    match (decimal(a), decimal(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
     }
 }
 
@@ -384,6 +430,18 @@ mod path_tests {
     }
 
     #[test]
+    fn markers_one_step_down() {
+        let m = json!({"a": [false, {"b": true}], "all": true});
+        let k = |s: &str| PathStep::Key(s.into());
+        assert_eq!(child(Some(&m), &k("a")), Some(&json!([false, {"b": true}])));
+        assert_eq!(child(child(Some(&m), &k("a")), &PathStep::Index(1)), Some(&json!({"b": true})));
+        assert_eq!(child(child(Some(&m), &k("all")), &k("anything")), Some(&json!(true)), "a whole mark covers every child");
+        assert_eq!(child(Some(&m), &PathStep::Index(0)), None, "an index into an object");
+        assert_eq!(child(Some(&json!(["x"])), &PathStep::Other(json!(-1))), None);
+        assert_eq!(child(None, &k("a")), None);
+    }
+
+    #[test]
     fn value_and_marker_lookups_follow_paths() {
         let v = json!({"tags": {"Name": "x"}, "disks": [{"size": 8}, {"size": 16}]});
         assert_eq!(value_at(&v, &p(r#"["disks", 1, "size"]"#)), Some(&json!(16)));
@@ -413,6 +471,19 @@ mod path_tests {
 #[cfg(test)]
 mod number_tests {
     use super::*;
+
+    #[test]
+    fn numbers_compare_by_exact_value() {
+        assert!(numbers_equal("1", "1.0"));
+        assert!(numbers_equal("1e2", "100"));
+        assert!(numbers_equal("0.10", "1E-1"));
+        assert!(numbers_equal("-0", "0.0"));
+        assert!(numbers_equal("18446744073709551617", "18446744073709551617.000"));
+        assert!(!numbers_equal("18446744073709551617", "18446744073709551616"));
+        assert!(!numbers_equal("1", "-1"));
+        assert!(!numbers_equal("0.1", "0.10000000000000001"));
+        assert!(!numbers_equal("1e400", "1e401"));
+    }
 
     #[test]
     fn numbers_beyond_64_bits_are_shown_exactly_as_written() {

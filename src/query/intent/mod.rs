@@ -24,7 +24,7 @@ use crate::input::Document;
 use crate::mask::Masker;
 use crate::model::{PathStep, Plan, ResourceChange};
 use crate::query::diff::{align, Slot};
-use crate::query::values::Shown;
+use crate::query::values::{is_true, Shown};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -196,10 +196,6 @@ fn side(
     canon(parse(value).as_ref(), marker(sensitive).as_ref(), marker(unknown).as_ref(), masker)
 }
 
-fn is_true(m: Option<&Value>) -> bool {
-    matches!(m, Some(Value::Bool(true)))
-}
-
 /// A marker that cannot be placed on the value below it (a string, a number,
 /// an object over a list) but marks something: it marks the whole value.
 fn misplaced(m: Option<&Value>, v: Option<&Value>) -> bool {
@@ -305,7 +301,7 @@ fn unescape_key(k: &str) -> &str {
 /// A number by its exact decimal value, written without an exponent when it
 /// is within 40 digits of the point (`1.0` and `10e-1` are `1`).
 fn number(text: &str) -> Value {
-    let Some((neg, digits, exp)) = crate::query::moves::decimal(text) else {
+    let Some((neg, digits, exp)) = crate::query::values::decimal(text) else {
         return Value::String(text.to_string());
     };
     let sign = if neg { "-" } else { "" };
@@ -756,18 +752,13 @@ fn special_inside(v: &Value) -> bool {
 fn field(name: &str, path: &[PathStep], old: Option<&Value>, new: Option<&Value>, note: Option<String>) -> FieldDiff {
     let both_secret = old.and_then(special) == Some(SENSITIVE_KEY) && new.and_then(special) == Some(SENSITIVE_KEY);
     let note = note.or_else(|| both_secret.then(|| "the sensitive value differs".to_string()));
-    FieldDiff { field: name.to_string(), path: path.to_vec(), path_text: path_text(name, path), old: shown(old), new: shown(new), note }
-}
-
-fn path_text(name: &str, path: &[PathStep]) -> String {
-    if path.is_empty() {
-        return name.to_string();
-    }
-    let t = crate::query::attr::traversal(path);
-    if t.starts_with('[') {
-        format!("{name}{t}")
-    } else {
-        format!("{name}.{t}")
+    FieldDiff {
+        field: name.to_string(),
+        path: path.to_vec(),
+        path_text: crate::query::path::under(name, path),
+        old: shown(old),
+        new: shown(new),
+        note,
     }
 }
 
