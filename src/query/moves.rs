@@ -130,14 +130,10 @@ pub fn find_moves(doc: &Document<'_>, opts: &MovesOptions) -> Result<MovesReport
     let mut groups: BTreeMap<(&str, Option<&str>), Group> = BTreeMap::new();
     let mut order: Vec<(&str, Option<&str>)> = Vec::new();
     for rc in &plan.resource_changes {
-        if rc.mode != Mode::Managed || rc.deposed.is_some() {
+        if !could_pair(rc) {
             continue;
         }
-        let action = match rc.kind() {
-            ChangeKind::Delete => "delete",
-            ChangeKind::Create if rc.change.importing.is_none() => "create",
-            _ => continue,
-        };
+        let action = if rc.kind() == ChangeKind::Delete { "delete" } else { "create" };
         let addr = match canonical(rc) {
             Ok(a) => a,
             Err(why) => {
