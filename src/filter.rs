@@ -5,11 +5,6 @@
 use crate::glob::Glob;
 use crate::model::ResourceChange;
 
-/// Actions `--action` accepts besides the action keys (`create`, `update`,
-/// `delete`, `replace`, `read`, `no-op`, `forget`): `move` (a change with a
-/// previous address) and `import` (a change that imports).
-pub const PSEUDO_ACTIONS: &[&str] = &["move", "import"];
-
 /// Values `--action` accepts.
 pub const ACTIONS: &[&str] = &["create", "update", "delete", "replace", "read", "no-op", "forget", "move", "import"];
 

@@ -49,10 +49,6 @@ impl Side {
     pub fn text(&self) -> &str {
         self.0.text()
     }
-
-    pub fn is_unknown(&self) -> bool {
-        self.0 == Shown::Unknown
-    }
 }
 
 impl Serialize for Side {
@@ -151,7 +147,8 @@ impl AttrChange {
         }
     }
 
-    /// `before -> after` for one line of text.
+    /// `before -> after` for one line of text (what the tests compare).
+    #[cfg(test)]
     pub fn arrow(&self) -> String {
         format!("{} -> {}", self.before.text(), self.after.text())
     }

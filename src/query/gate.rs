@@ -476,12 +476,6 @@ impl PlanVerdict {
     }
 }
 
-/// What a change would do, in words, with its reason, move and import id:
-/// `would be replaced (destroy then create): is tainted, so it must be replaced`.
-pub fn change_words(rc: &ResourceChange<'_>) -> String {
-    ChangeWords::of(rc).render(None)
-}
-
 /// A change in words, kept apart from its import id or identity (text from
 /// the input: masked when the words are written, once every secret is known).
 #[derive(Debug, Clone)]

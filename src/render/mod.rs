@@ -286,12 +286,6 @@ impl<'a> JsonInputError<'a> {
     }
 }
 
-/// A table with the house style, of any width ([`Style::table`] fits one to
-/// the terminal).
-pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {
-    layout::table(header, rows, None)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 //! Renders `summary` reports as a terminal table, markdown or JSON.
 
-use super::fit::{fit, Block};
+use super::fit::Block;
 use super::{action_tone, counts_line, md_cell, md_code, plain, write_json, JsonInputError, Style, Tone};
 use crate::query::summary::{sum, InvocationEntry, PlanSummary, ResourceEntry, StateSummary, Summary, SummaryTotal};
 use crate::query::values::truncate;
@@ -356,14 +356,9 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
 
 // ---------------------------------------------------------------- markdown
 
-/// Markdown for a pull-request comment: a verdict line first, resource lists
-/// in `<details>`, never longer than `max_bytes` (rows are left out, and the
-/// comment says so).
-pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<Summary>], max_bytes: usize) -> io::Result<()> {
-    w.write_all(fit(&markdown_blocks(items), max_bytes).as_bytes())
-}
-
-/// The markdown report as blocks (see [`crate::render::fit`]).
+/// Markdown for a pull-request comment, as blocks fitted to a budget
+/// ([`crate::render::fit`]): a verdict line first, resource lists in
+/// `<details>` (rows are left out to fit, and the comment says so).
 pub fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
     let mut blocks = Vec::new();
     if items.len() > 1 {
@@ -629,7 +624,7 @@ mod tests {
         .unwrap();
         let s = summarize(&doc, &Visibility::default()).unwrap();
         let items = vec![PerFile { file: "f".into(), result: Ok(s), masker: Default::default() }];
-        markdown_out(&mut md, &items, 65536).unwrap();
+        md.extend_from_slice(crate::render::fit::fit(&markdown_blocks(&items), 65536).as_bytes());
         let md = String::from_utf8(md).unwrap();
         assert!(md.contains("1 x\\|&lt;b&gt;"), "{md}");
     }

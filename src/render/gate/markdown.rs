@@ -92,7 +92,3 @@ pub fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyReport) ->
     }
     blocks
 }
-
-pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport, max_bytes: usize) -> io::Result<()> {
-    w.write_all(fit(&markdown_blocks(items, policy), max_bytes).as_bytes())
-}

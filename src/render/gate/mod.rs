@@ -2,7 +2,7 @@
 //! PR comment, GitHub Actions workflow commands, JUnit XML), each with the
 //! escaping its format needs; what they share is here.
 
-use super::fit::{fit, Block};
+use super::fit::Block;
 use super::{md_cell, md_code, write_json, JsonErrorBody, JsonInputError, Style, Tone};
 use crate::query::gate::{overall, total, GateTotal, PlanVerdict, PolicyReport, Violation};
 use crate::sanitize::{line, text};
@@ -52,6 +52,6 @@ mod table;
 pub use github::{gh_data, gh_property, github_out};
 pub use json::json_out;
 pub use junit::{junit_out, xml};
+pub use markdown::markdown_blocks;
 pub(crate) use markdown::policy_md;
-pub use markdown::{markdown_blocks, markdown_out};
 pub use table::table_out;
