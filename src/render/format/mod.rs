@@ -99,3 +99,58 @@ pub fn write(format: Format, answer: &Answer<'_>, single_error: bool, ctx: &Ctx,
 fn not_offered(format: &str) -> io::Error {
     io::Error::other(format!("--format {format} is not offered by this command"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::InputError;
+    use crate::query::gate::{Policy, PolicyReport};
+    use clap::ValueEnum;
+
+    fn unreadable<T>() -> Vec<PerFile<T>> {
+        vec![PerFile { file: "p.json".into(), result: Err(InputError::new("p.json", "not JSON")), masker: Default::default() }]
+    }
+
+    fn rendered(format: Format, answer: &Answer<'_>, single_error: bool) -> io::Result<String> {
+        let mut out = Vec::new();
+        write(format, answer, single_error, &Ctx::default(), &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn one_unreadable_input_prints_nothing_for_people_but_json_and_ci_formats_say_so() {
+        let summaries: Vec<PerFile<Summary>> = unreadable();
+        let verdicts: Vec<PerFile<PlanVerdict>> = unreadable();
+        let policy: PolicyReport = Policy::default().describe();
+        let summary = Answer::Summary { items: &summaries, roots: Roots::default() };
+        let gate = Answer::Gate { items: &verdicts, policy: &policy, roots: Roots::default() };
+        for format in [Format::Table, Format::Markdown, Format::Gitlab] {
+            assert_eq!(rendered(format, &summary, true).unwrap(), "", "summary {format:?}");
+        }
+        assert_eq!(rendered(Format::Table, &gate, true).unwrap(), "");
+        let json = rendered(Format::Json, &summary, true).unwrap();
+        assert!(json.contains("not JSON"), "{json}");
+        for format in [Format::Json, Format::Markdown, Format::Github, Format::Junit] {
+            let text = rendered(format, &gate, true).unwrap();
+            assert!(text.contains("p.json"), "gate {format:?}: {text}");
+        }
+        // Not silenced when the inputs were several: the error is reported in place.
+        let table = rendered(Format::Table, &summary, false).unwrap();
+        assert!(table.contains("not JSON"), "{table}");
+    }
+
+    #[test]
+    fn every_format_has_a_renderer_and_refuses_answers_it_does_not_render() {
+        let summaries: Vec<PerFile<Summary>> = unreadable();
+        let summary = Answer::Summary { items: &summaries, roots: Roots::default() };
+        for format in Format::value_variants() {
+            let r = rendered(*format, &summary, false);
+            match format {
+                Format::Github | Format::Junit => {
+                    assert!(r.unwrap_err().to_string().contains("not offered"), "{format:?}")
+                }
+                _ => assert!(r.is_ok(), "{format:?}"),
+            }
+        }
+    }
+}
