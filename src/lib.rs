@@ -342,27 +342,7 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
             finish(items.iter().map(|i| &i.result))
         }
         CommandKind::Show(show) => {
-            let opts = &show.options;
-            let items = each_root_with(&roots, &config.read, |doc, masker| query::show::show(doc, opts, &vis.with(masker)));
-            let items: Vec<PerFile<query::show::ShowReport>> = items
-                .into_iter()
-                .map(|mut i| {
-                    if let Ok(r) = &mut i.result {
-                        r.file = i.file.clone();
-                    }
-                    i
-                })
-                .collect();
-            items.iter().for_each(|i| masker.merge(&i.masker));
-            let all_failed = items.iter().all(|i| i.result.is_err());
-            if !(all_failed && config.format != Format::Json && items.len() == 1) {
-                match config.format {
-                    Format::Table => render::show::table_out(out, &items, &style)?,
-                    Format::Markdown => render::show::markdown_out(out, &items, show.max_bytes)?,
-                    Format::Json | Format::Gitlab => render::show::json_out(out, &items)?,
-                }
-            }
-            finish(items.iter().map(|i| &i.result))
+            query::show::stream::run_show(&roots, &config.read, show, config.format, &style, config.show_sensitive, out, masker)
         }
         CommandKind::Gate(opts) => run_gate(config, opts, &roots, out, masker),
         CommandKind::Diff => compare::run_diff(config, out, masker),

@@ -1,0 +1,370 @@
+//! `show` streamed: memory bounded by the largest resource change, not by the
+//! input or the output.
+//!
+//! Secrets are masked by value too: a value printed anywhere must be masked
+//! when the input marks it sensitive anywhere, and the set of secrets is only
+//! complete at the end of the input. So a change cannot be rendered as it
+//! streams by. Instead:
+//!
+//! 1. Every input is streamed once ([`crate::roots::stream_roots`],
+//!    [`crate::stream_one`]): the secret collector sees every part of it, and
+//!    [`Collector`] counts the changes `show` leaves out ([`show::pick`]) and
+//!    *spools* the text of each change it shows, in document order: in memory
+//!    while a small budget shared by all inputs lasts ([`MEMORY`]), then in
+//!    blocks appended to one anonymous temporary file (unlinked as soon as it
+//!    is created; [`std::env::temp_dir`]). The header and the output changes
+//!    come from the skeleton, when every secret is known.
+//! 2. Each report is rendered in input order straight to the writer: each
+//!    spooled change is parsed again, diffed ([`show::resource_diff`]) with
+//!    all of its input's secrets known, written, and dropped
+//!    ([`render::show::Resources`]).
+//!
+//! The input is read once, whether it is a file, a pipe, stdin or a saved plan
+//! (through `show -json`), and only the changes shown are spooled: `show
+//! --address X` keeps one change in memory and writes no file. Every format
+//! streams: the terminal text and JSON (serialized lazily, the same bytes) as
+//! they go, markdown within its `--max-bytes` cap (the changes after the first
+//! that does not fit are counted, not built).
+
+use crate::cli::ShowConfig;
+use crate::error::{Error, InputError};
+use crate::input::{self, ReadOptions};
+use crate::mask::Masker;
+use crate::model::{Plan, ResourceChange};
+use crate::query::show::{self, Pick, ShowOptions, ShowReport};
+use crate::query::values::Visibility;
+use crate::render::show::{Item, Resources};
+use crate::render::{self, Format, Style};
+use crate::roots::{self, Root};
+use crate::stream::PlanVisitor;
+use crate::{PerFile, Status};
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Spooled change text kept in memory, at most, over all inputs of a run.
+pub const MEMORY: usize = 8 << 20;
+/// Spooled text is written to the temporary file in blocks of about this size.
+const BLOCK: usize = 256 << 10;
+
+/// `show` over `roots`: every input streamed, its reports written to `out` in
+/// input order as `format` says (see the module's documentation). Unreadable
+/// inputs are reported in place (in JSON) and returned as errors after the
+/// others (exit 2); a single unreadable input prints nothing on stdout except
+/// in JSON. `masker` receives the secrets of every input (for masking
+/// warnings and errors).
+#[allow(clippy::too_many_arguments)]
+pub fn run_show(
+    roots: &[Root],
+    read: &ReadOptions,
+    show: &ShowConfig,
+    format: Format,
+    style: &Style,
+    show_sensitive: bool,
+    out: &mut dyn Write,
+    masker: &mut Masker,
+) -> Result<Status, Error> {
+    let opts = &show.options;
+    let vis = Visibility { show_sensitive, masker: None };
+    let shared = Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None) };
+    let mut items: Vec<PerFile<Collected>> = roots::stream_roots(roots, read, &|name, src, ahead, read| {
+        crate::stream_one(name, src, ahead, read, Collector::new(opts, &shared), |c, doc, m| match doc {
+            input::Document::Plan(p) => c.finish(&p, &vis.with(m)),
+            input::Document::State(_) => Err(show::NOT_A_PLAN.to_string()),
+        })
+    });
+    let spill = shared.file.into_inner().unwrap_or_else(|p| p.into_inner());
+    for i in &mut items {
+        if let Ok(c) = &mut i.result {
+            c.report.file = i.file.clone();
+        }
+        masker.merge(&i.masker);
+    }
+    let reports: Vec<Item<'_>> = items
+        .iter()
+        .map(|i| {
+            let spooled: Box<dyn Resources + '_> = match &i.result {
+                Ok(c) => Box::new(Spooled { spool: &c.spool, file: spill.as_ref(), opts, vis: vis.with(&i.masker) }),
+                Err(_) => Box::new(&[][..]),
+            };
+            Item { result: i.result.as_ref().map(|c| &c.report), resources: RefCell::new(spooled), masker: &i.masker }
+        })
+        .collect();
+    let all_failed = items.iter().all(|i| i.result.is_err());
+    if !(all_failed && format != Format::Json && items.len() == 1) {
+        match format {
+            Format::Table => render::show::table_items(out, &reports, style)?,
+            Format::Markdown => render::show::markdown_items(out, &reports, show.max_bytes)?,
+            Format::Json | Format::Gitlab => render::show::json_items(out, &reports)?,
+        }
+    }
+    let errs: Vec<InputError> = items.iter().filter_map(|i| i.result.as_ref().err().cloned()).collect();
+    if errs.is_empty() {
+        Ok(Status::Success)
+    } else {
+        Err(Error::Input(errs))
+    }
+}
+
+/// What the inputs of a run share: the memory budget left and the temporary file.
+struct Shared {
+    memory: AtomicUsize,
+    file: Mutex<Option<Spill>>,
+}
+
+impl Shared {
+    /// Take `n` bytes of the memory budget, if that many are left.
+    fn take(&self, n: usize) -> bool {
+        self.memory.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(n)).is_ok()
+    }
+
+    /// Append `block` to the temporary file (created on first use); where it starts.
+    fn append(&self, block: &[u8]) -> io::Result<u64> {
+        let mut file = self.file.lock().map_err(|_| io::Error::other("a thread writing the temporary file panicked"))?;
+        if file.is_none() {
+            *file = Some(Spill { file: anonymous_file()?, len: 0 });
+        }
+        let Some(spill) = file.as_mut() else { return Err(io::Error::other("no temporary file")) };
+        let at = spill.len;
+        spill.file.write_all(block)?;
+        spill.len += block.len() as u64;
+        Ok(at)
+    }
+}
+
+/// The temporary file and how much is written to it.
+struct Spill {
+    file: File,
+    len: u64,
+}
+
+/// A new file in the temporary directory that only this process can read
+/// and that no name leads to: removed as soon as it is open (unix), or when
+/// it is closed (Windows).
+fn anonymous_file() -> io::Result<File> {
+    let dir = std::env::temp_dir();
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let mut last = None;
+    for attempt in 0..16 {
+        let path = dir.join(format!("planview-show-{}-{nanos}-{attempt}", std::process::id()));
+        let mut o = std::fs::OpenOptions::new();
+        o.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600);
+        }
+        #[cfg(windows)]
+        {
+            use std::os::windows::fs::OpenOptionsExt;
+            const FILE_FLAG_DELETE_ON_CLOSE: u32 = 0x0400_0000;
+            o.custom_flags(FILE_FLAG_DELETE_ON_CLOSE);
+        }
+        match o.open(&path) {
+            Ok(f) => {
+                #[cfg(unix)]
+                std::fs::remove_file(&path)?;
+                return Ok(f);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no temporary file name free")))
+}
+
+/// The text of the changes one input shows, in document order: the first in
+/// memory, the rest (once the budget is spent) in blocks of the temporary
+/// file, each change there written as its length (8 bytes, little-endian)
+/// and its text.
+#[derive(Debug, Default)]
+struct Spool {
+    memory: Vec<String>,
+    /// Where each block starts in the file, and its length.
+    blocks: Vec<(u64, usize)>,
+    /// The block being filled.
+    block: Vec<u8>,
+    /// Changes spooled.
+    count: usize,
+}
+
+impl Spool {
+    fn push(&mut self, text: &str, shared: &Shared) -> io::Result<()> {
+        self.count += 1;
+        // Once a change went to the file, the ones after it do too (order is kept).
+        if self.blocks.is_empty() && self.block.is_empty() && shared.take(text.len()) {
+            self.memory.push(text.to_string());
+            return Ok(());
+        }
+        self.block.extend_from_slice(&(text.len() as u64).to_le_bytes());
+        self.block.extend_from_slice(text.as_bytes());
+        if self.block.len() >= BLOCK {
+            self.flush(shared)?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self, shared: &Shared) -> io::Result<()> {
+        if !self.block.is_empty() {
+            let at = shared.append(&self.block)?;
+            self.blocks.push((at, self.block.len()));
+            self.block.clear();
+            if self.block.capacity() > 2 * BLOCK {
+                self.block = Vec::new(); // one big change: its room is not kept
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The first pass over one document: counts the changes left out, spools the
+/// ones shown.
+struct Collector<'a> {
+    opts: &'a ShowOptions,
+    shared: &'a Shared,
+    spool: Spool,
+    hidden_noop: usize,
+    filtered_out: usize,
+    failed: Option<io::Error>,
+}
+
+impl<'a> Collector<'a> {
+    fn new(opts: &'a ShowOptions, shared: &'a Shared) -> Self {
+        Collector { opts, shared, spool: Spool::default(), hidden_noop: 0, filtered_out: 0, failed: None }
+    }
+
+    /// The report of the plan (the skeleton), once every secret is known.
+    fn finish(mut self, plan: &Plan<'_>, vis: &Visibility) -> Result<Collected, String> {
+        if self.failed.is_none() {
+            self.failed = self.spool.flush(self.shared).err();
+        }
+        if let Some(e) = self.failed {
+            return Err(format!("cannot write the temporary file `show` keeps the changes in: {e}"));
+        }
+        let mut report = show::report_head(plan, self.opts, vis);
+        report.hidden_noop += self.hidden_noop;
+        report.filtered_out += self.filtered_out;
+        Ok(Collected { report, spool: self.spool })
+    }
+}
+
+impl PlanVisitor for Collector<'_> {
+    fn on_element(&mut self, drift: bool, rc: &ResourceChange<'_>, text: &str) {
+        if drift {
+            return;
+        }
+        match show::pick(rc, self.opts) {
+            Pick::FilteredOut => self.filtered_out += 1,
+            Pick::HiddenNoop => self.hidden_noop += 1,
+            Pick::Shown => {
+                if self.failed.is_none() {
+                    self.failed = self.spool.push(text, self.shared).err();
+                }
+            }
+        }
+    }
+}
+
+/// One document after the first pass: its report without resources, and the
+/// spooled changes they are built from.
+struct Collected {
+    report: ShowReport,
+    spool: Spool,
+}
+
+/// The resources of a report, built from the spool one at a time.
+struct Spooled<'a> {
+    spool: &'a Spool,
+    file: Option<&'a Spill>,
+    opts: &'a ShowOptions,
+    vis: Visibility<'a>,
+}
+
+impl Spooled<'_> {
+    fn build(&self, text: &str, f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>) -> io::Result<bool> {
+        let rc: ResourceChange<'_> = serde_json::from_str(text).map_err(io::Error::other)?;
+        f(&show::resource_diff(&rc, self.opts, &self.vis))
+    }
+}
+
+impl Resources for Spooled<'_> {
+    fn count(&self) -> usize {
+        self.spool.count
+    }
+
+    fn each(&mut self, f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>) -> io::Result<()> {
+        for text in &self.spool.memory {
+            if !self.build(text, f)? {
+                return Ok(());
+            }
+        }
+        if self.spool.blocks.is_empty() {
+            return Ok(());
+        }
+        let Some(spill) = self.file else { return Err(io::Error::other("the temporary file is gone")) };
+        let mut file = &spill.file;
+        let mut buf = Vec::new();
+        for &(at, len) in &self.spool.blocks {
+            file.seek(SeekFrom::Start(at))?;
+            buf.clear();
+            file.take(len as u64).read_to_end(&mut buf)?;
+            let mut rest = &buf[..];
+            while !rest.is_empty() {
+                let (n, tail) = rest.split_at_checked(8).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
+                let n = usize::try_from(u64::from_le_bytes(n.try_into().map_err(io::Error::other)?)).map_err(io::Error::other)?;
+                let (text, tail) = tail.split_at_checked(n).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
+                let text = std::str::from_utf8(text).map_err(io::Error::other)?;
+                if !self.build(text, f)? {
+                    return Ok(());
+                }
+                rest = tail;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `show` as it was before it streamed: every input read whole, every report
+/// built in full, then rendered. Kept to hold the streamed one to it (tests).
+#[doc(hidden)]
+#[allow(clippy::too_many_arguments)]
+pub fn run_show_whole(
+    roots: &[Root],
+    read: &ReadOptions,
+    show: &ShowConfig,
+    format: Format,
+    style: &Style,
+    show_sensitive: bool,
+    out: &mut dyn Write,
+    masker: &mut Masker,
+) -> Result<Status, Error> {
+    let opts = &show.options;
+    let vis = Visibility { show_sensitive, masker: None };
+    let items = crate::each_root_with(roots, read, |doc, m| show::show(doc, opts, &vis.with(m)));
+    let items: Vec<PerFile<ShowReport>> = items
+        .into_iter()
+        .map(|mut i| {
+            if let Ok(r) = &mut i.result {
+                r.file = i.file.clone();
+            }
+            i
+        })
+        .collect();
+    items.iter().for_each(|i| masker.merge(&i.masker));
+    let all_failed = items.iter().all(|i| i.result.is_err());
+    if !(all_failed && format != Format::Json && items.len() == 1) {
+        match format {
+            Format::Table => render::show::table_out(out, &items, style)?,
+            Format::Markdown => render::show::markdown_out(out, &items, show.max_bytes)?,
+            Format::Json | Format::Gitlab => render::show::json_out(out, &items)?,
+        }
+    }
+    let errs: Vec<InputError> = items.iter().filter_map(|i| i.result.as_ref().err().cloned()).collect();
+    if errs.is_empty() {
+        Ok(Status::Success)
+    } else {
+        Err(Error::Input(errs))
+    }
+}
