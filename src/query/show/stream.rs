@@ -17,7 +17,8 @@
 //! 2. Each report is rendered in input order straight to the writer: each
 //!    spooled change is parsed again, diffed ([`show::resource_diff`]) with
 //!    all of its input's secrets known, written, and dropped
-//!    ([`render::show::Resources`]).
+//!    ([`render::show::Resources`]). Changes are diffed in batches (at most
+//!    [`BATCH_BYTES`] of text), each batch split over the cores.
 //!
 //! The input is read once, whether it is a file, a pipe, stdin or a saved plan
 //! (through `show -json`), and only the changes shown are spooled: `show
@@ -38,6 +39,7 @@ use crate::render::{self, Format, Style};
 use crate::roots::{self, Root};
 use crate::stream::PlanVisitor;
 use crate::{PerFile, Status};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -282,10 +284,44 @@ struct Spooled<'a> {
     vis: Visibility<'a>,
 }
 
+/// Spooled changes diffed together, on several threads: at most this much text...
+const BATCH_BYTES: usize = 2 << 20;
+/// ...and this many changes.
+const BATCH_LEN: usize = 512;
+
 impl Spooled<'_> {
-    fn build(&self, text: &str, f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>) -> io::Result<bool> {
+    fn build(&self, text: &str) -> io::Result<show::ResourceDiff> {
         let rc: ResourceChange<'_> = serde_json::from_str(text).map_err(io::Error::other)?;
-        f(&show::resource_diff(&rc, self.opts, &self.vis))
+        Ok(show::resource_diff(&rc, self.opts, &self.vis))
+    }
+
+    /// Diff a batch of changes (in parts on as many threads as there are
+    /// cores, this one included), then hand them to `f` in order. False when
+    /// `f` wants no more.
+    fn batch(&self, batch: &mut Vec<Cow<'_, str>>, f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>) -> io::Result<bool> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, crate::MAX_PARALLEL);
+        let diffs: Vec<io::Result<show::ResourceDiff>> = if threads < 2 || batch.len() < 2 {
+            batch.iter().map(|t| self.build(t)).collect()
+        } else {
+            let per = batch.len().div_ceil(threads);
+            let mut parts = batch.chunks(per);
+            let first = parts.next().unwrap_or_default();
+            std::thread::scope(|s| {
+                let others: Vec<_> = parts.map(|part| s.spawn(move || part.iter().map(|t| self.build(t)).collect::<Vec<_>>())).collect();
+                let mut diffs: Vec<_> = first.iter().map(|t| self.build(t)).collect();
+                for h in others {
+                    diffs.extend(h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+                }
+                diffs
+            })
+        };
+        batch.clear();
+        for d in diffs {
+            if !f(&d?)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 }
 
@@ -295,32 +331,53 @@ impl Resources for Spooled<'_> {
     }
 
     fn each(&mut self, f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>) -> io::Result<()> {
-        for text in &self.spool.memory {
-            if !self.build(text, f)? {
+        let mut batch: Vec<Cow<'_, str>> = Vec::new();
+        let mut bytes = 0usize;
+        let this = &*self;
+        // Add a change to the batch; diff the batch once it is full.
+        fn add<'t>(
+            this: &Spooled<'_>,
+            batch: &mut Vec<Cow<'t, str>>,
+            bytes: &mut usize,
+            text: Cow<'t, str>,
+            f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>,
+        ) -> io::Result<bool> {
+            *bytes += text.len();
+            batch.push(text);
+            if *bytes < BATCH_BYTES && batch.len() < BATCH_LEN {
+                return Ok(true);
+            }
+            *bytes = 0;
+            this.batch(batch, f)
+        }
+        for text in &this.spool.memory {
+            if !add(this, &mut batch, &mut bytes, Cow::Borrowed(text.as_str()), f)? {
                 return Ok(());
             }
         }
-        if self.spool.blocks.is_empty() {
-            return Ok(());
-        }
-        let Some(spill) = self.file else { return Err(io::Error::other("the temporary file is gone")) };
-        let mut file = &spill.file;
-        let mut buf = Vec::new();
-        for &(at, len) in &self.spool.blocks {
-            file.seek(SeekFrom::Start(at))?;
-            buf.clear();
-            file.take(len as u64).read_to_end(&mut buf)?;
-            let mut rest = &buf[..];
-            while !rest.is_empty() {
-                let (n, tail) = rest.split_at_checked(8).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
-                let n = usize::try_from(u64::from_le_bytes(n.try_into().map_err(io::Error::other)?)).map_err(io::Error::other)?;
-                let (text, tail) = tail.split_at_checked(n).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
-                let text = std::str::from_utf8(text).map_err(io::Error::other)?;
-                if !self.build(text, f)? {
-                    return Ok(());
+        if !this.spool.blocks.is_empty() {
+            let Some(spill) = this.file else { return Err(io::Error::other("the temporary file is gone")) };
+            let mut file = &spill.file;
+            let mut buf = Vec::new();
+            for &(at, len) in &this.spool.blocks {
+                file.seek(SeekFrom::Start(at))?;
+                buf.clear();
+                file.take(len as u64).read_to_end(&mut buf)?;
+                let mut rest = &buf[..];
+                while !rest.is_empty() {
+                    let (n, tail) = rest.split_at_checked(8).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
+                    let n = usize::try_from(u64::from_le_bytes(n.try_into().map_err(io::Error::other)?)).map_err(io::Error::other)?;
+                    let (text, tail) = tail.split_at_checked(n).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
+                    let text = std::str::from_utf8(text).map_err(io::Error::other)?;
+                    if !add(this, &mut batch, &mut bytes, Cow::Owned(text.to_string()), f)? {
+                        return Ok(());
+                    }
+                    rest = tail;
                 }
-                rest = tail;
             }
+        }
+        if !batch.is_empty() {
+            this.batch(&mut batch, f)?;
         }
         Ok(())
     }
