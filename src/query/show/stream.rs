@@ -12,8 +12,9 @@
 //!    *spools* the text of each change it shows, in document order: in memory
 //!    while a small budget shared by all inputs lasts ([`MEMORY`]), then in
 //!    blocks appended to one anonymous temporary file (unlinked as soon as it
-//!    is created; [`std::env::temp_dir`]). The header and the output changes
-//!    come from the skeleton, when every secret is known.
+//!    is created; [`std::env::temp_dir`]; where none can be written, they are
+//!    kept in memory after all). The header and the output changes come from
+//!    the skeleton, when every secret is known.
 //! 2. Each report is rendered in input order straight to the writer: each
 //!    spooled change is parsed again, diffed ([`show::resource_diff`]) with
 //!    all of its input's secrets known, written, and dropped
@@ -43,7 +44,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Spooled change text kept in memory, at most, over all inputs of a run.
@@ -70,7 +71,7 @@ pub fn run_show(
 ) -> Result<Status, Error> {
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
-    let shared = Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None) };
+    let shared = Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None), no_file: AtomicBool::new(false) };
     let mut items: Vec<PerFile<Collected>> = roots::stream_roots(roots, read, &|name, src, ahead, read| {
         crate::stream_one(name, src, ahead, read, Collector::new(opts, &shared), |c, doc, m| match doc {
             input::Document::Plan(p) => c.finish(&p, &vis.with(m)),
@@ -114,6 +115,9 @@ pub fn run_show(
 struct Shared {
     memory: AtomicUsize,
     file: Mutex<Option<Spill>>,
+    /// The temporary file could not be made or written: what does not fit
+    /// the budget is kept in memory after all.
+    no_file: AtomicBool,
 }
 
 impl Shared {
@@ -124,6 +128,17 @@ impl Shared {
 
     /// Append `block` to the temporary file (created on first use); where it starts.
     fn append(&self, block: &[u8]) -> io::Result<u64> {
+        if self.no_file.load(Ordering::Relaxed) {
+            return Err(io::Error::other("no temporary file"));
+        }
+        let written = self.append_to_file(block);
+        if written.is_err() {
+            self.no_file.store(true, Ordering::Relaxed);
+        }
+        written
+    }
+
+    fn append_to_file(&self, block: &[u8]) -> io::Result<u64> {
         let mut file = self.file.lock().map_err(|_| io::Error::other("a thread writing the temporary file panicked"))?;
         if file.is_none() {
             *file = Some(Spill { file: anonymous_file()?, len: 0 });
@@ -184,40 +199,51 @@ fn anonymous_file() -> io::Result<File> {
 #[derive(Debug, Default)]
 struct Spool {
     memory: Vec<String>,
-    /// Where each block starts in the file, and its length.
-    blocks: Vec<(u64, usize)>,
+    blocks: Vec<Block>,
     /// The block being filled.
     block: Vec<u8>,
     /// Changes spooled.
     count: usize,
 }
 
+/// A block of spooled changes.
+#[derive(Debug)]
+enum Block {
+    /// Where it starts in the file, and its length.
+    File(u64, usize),
+    /// Kept in memory: the temporary file could not be made or written.
+    Memory(Vec<u8>),
+}
+
 impl Spool {
-    fn push(&mut self, text: &str, shared: &Shared) -> io::Result<()> {
+    fn push(&mut self, text: &str, shared: &Shared) {
         self.count += 1;
         // Once a change went to the file, the ones after it do too (order is kept).
         if self.blocks.is_empty() && self.block.is_empty() && shared.take(text.len()) {
             self.memory.push(text.to_string());
-            return Ok(());
+            return;
         }
         self.block.extend_from_slice(&(text.len() as u64).to_le_bytes());
         self.block.extend_from_slice(text.as_bytes());
         if self.block.len() >= BLOCK {
-            self.flush(shared)?;
+            self.flush(shared);
         }
-        Ok(())
     }
 
-    fn flush(&mut self, shared: &Shared) -> io::Result<()> {
-        if !self.block.is_empty() {
-            let at = shared.append(&self.block)?;
-            self.blocks.push((at, self.block.len()));
-            self.block.clear();
-            if self.block.capacity() > 2 * BLOCK {
-                self.block = Vec::new(); // one big change: its room is not kept
-            }
+    fn flush(&mut self, shared: &Shared) {
+        if self.block.is_empty() {
+            return;
         }
-        Ok(())
+        match shared.append(&self.block) {
+            Ok(at) => {
+                self.blocks.push(Block::File(at, self.block.len()));
+                self.block.clear();
+                if self.block.capacity() > 2 * BLOCK {
+                    self.block = Vec::new(); // one big change: its room is not kept
+                }
+            }
+            Err(_) => self.blocks.push(Block::Memory(std::mem::take(&mut self.block))),
+        }
     }
 }
 
@@ -229,22 +255,16 @@ struct Collector<'a> {
     spool: Spool,
     hidden_noop: usize,
     filtered_out: usize,
-    failed: Option<io::Error>,
 }
 
 impl<'a> Collector<'a> {
     fn new(opts: &'a ShowOptions, shared: &'a Shared) -> Self {
-        Collector { opts, shared, spool: Spool::default(), hidden_noop: 0, filtered_out: 0, failed: None }
+        Collector { opts, shared, spool: Spool::default(), hidden_noop: 0, filtered_out: 0 }
     }
 
     /// The report of the plan (the skeleton), once every secret is known.
     fn finish(mut self, plan: &Plan<'_>, vis: &Visibility) -> Result<Collected, String> {
-        if self.failed.is_none() {
-            self.failed = self.spool.flush(self.shared).err();
-        }
-        if let Some(e) = self.failed {
-            return Err(format!("cannot write the temporary file `show` keeps the changes in: {e}"));
-        }
+        self.spool.flush(self.shared);
         let mut report = show::report_head(plan, self.opts, vis);
         report.hidden_noop += self.hidden_noop;
         report.filtered_out += self.filtered_out;
@@ -260,11 +280,7 @@ impl PlanVisitor for Collector<'_> {
         match show::pick(rc, self.opts) {
             Pick::FilteredOut => self.filtered_out += 1,
             Pick::HiddenNoop => self.hidden_noop += 1,
-            Pick::Shown => {
-                if self.failed.is_none() {
-                    self.failed = self.spool.push(text, self.shared).err();
-                }
-            }
+            Pick::Shown => self.spool.push(text, self.shared),
         }
     }
 }
@@ -355,25 +371,28 @@ impl Resources for Spooled<'_> {
                 return Ok(());
             }
         }
-        if !this.spool.blocks.is_empty() {
-            let Some(spill) = this.file else { return Err(io::Error::other("the temporary file is gone")) };
-            let mut file = &spill.file;
-            let mut buf = Vec::new();
-            for &(at, len) in &this.spool.blocks {
-                file.seek(SeekFrom::Start(at))?;
-                buf.clear();
-                file.take(len as u64).read_to_end(&mut buf)?;
-                let mut rest = &buf[..];
-                while !rest.is_empty() {
-                    let (n, tail) = rest.split_at_checked(8).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
-                    let n = usize::try_from(u64::from_le_bytes(n.try_into().map_err(io::Error::other)?)).map_err(io::Error::other)?;
-                    let (text, tail) = tail.split_at_checked(n).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
-                    let text = std::str::from_utf8(text).map_err(io::Error::other)?;
-                    if !add(this, &mut batch, &mut bytes, Cow::Owned(text.to_string()), f)? {
-                        return Ok(());
-                    }
-                    rest = tail;
+        let mut buf = Vec::new();
+        for block in &this.spool.blocks {
+            let mut rest = match block {
+                Block::File(at, len) => {
+                    let Some(spill) = this.file else { return Err(io::Error::other("the temporary file is gone")) };
+                    let mut file = &spill.file;
+                    file.seek(SeekFrom::Start(*at))?;
+                    buf.clear();
+                    file.take(*len as u64).read_to_end(&mut buf)?;
+                    &buf[..]
                 }
+                Block::Memory(b) => &b[..],
+            };
+            while !rest.is_empty() {
+                let (n, tail) = rest.split_at_checked(8).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
+                let n = usize::try_from(u64::from_le_bytes(n.try_into().map_err(io::Error::other)?)).map_err(io::Error::other)?;
+                let (text, tail) = tail.split_at_checked(n).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
+                let text = std::str::from_utf8(text).map_err(io::Error::other)?;
+                if !add(this, &mut batch, &mut bytes, Cow::Owned(text.to_string()), f)? {
+                    return Ok(());
+                }
+                rest = tail;
             }
         }
         if !batch.is_empty() {
@@ -423,5 +442,70 @@ pub fn run_show_whole(
         Ok(Status::Success)
     } else {
         Err(Error::Input(errs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn changes(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| {
+                let pad = "x".repeat(i * 997 % 20_000);
+                format!(r#"{{"address":"a.r{i}","type":"a","change":{{"actions":["create"],"before":null,"after":{{"pad":"{pad}"}}}}}}"#)
+            })
+            .collect()
+    }
+
+    /// Spooled changes come back in order, whether they were kept in memory,
+    /// written to the temporary file, or kept in memory after all because no
+    /// file could be written; and a renderer that wants no more stops them.
+    #[test]
+    fn spooled_changes_come_back_in_order_wherever_they_were_kept() {
+        let texts = changes(600);
+        let want: Vec<String> = (0..600).map(|i| format!("a.r{i}")).collect();
+        for (budget, no_file) in [(usize::MAX, false), (0, false), (1 << 20, false), (1 << 20, true), (0, true)] {
+            let what = format!("budget {budget}, no file {no_file}");
+            let shared = Shared { memory: AtomicUsize::new(budget), file: Mutex::new(None), no_file: AtomicBool::new(no_file) };
+            let mut spool = Spool::default();
+            for t in &texts {
+                spool.push(t, &shared);
+            }
+            spool.flush(&shared);
+            assert_eq!(spool.count, 600, "{what}");
+            match budget {
+                usize::MAX => assert!(spool.blocks.is_empty(), "{what}"),
+                0 => assert!(spool.memory.is_empty(), "{what}"),
+                _ => assert!(!spool.memory.is_empty() && !spool.blocks.is_empty(), "{what}"),
+            }
+            assert!(spool.blocks.iter().all(|b| matches!(b, Block::Memory(_)) == no_file), "{what}");
+            let spill = shared.file.into_inner().unwrap();
+            assert_eq!(spill.is_some(), !no_file && budget != usize::MAX, "{what}");
+            let opts = ShowOptions::default();
+            let masker = Masker::default();
+            let mut spooled = Spooled {
+                spool: &spool,
+                file: spill.as_ref(),
+                opts: &opts,
+                vis: Visibility { show_sensitive: false, masker: Some(&masker) },
+            };
+            let mut seen = Vec::new();
+            spooled
+                .each(&mut |d| {
+                    seen.push(d.address.clone());
+                    Ok(true)
+                })
+                .unwrap();
+            assert_eq!(seen, want, "{what}");
+            let mut k = 0;
+            spooled
+                .each(&mut |_| {
+                    k += 1;
+                    Ok(k < 3)
+                })
+                .unwrap();
+            assert_eq!(k, 3, "{what}");
+        }
     }
 }
