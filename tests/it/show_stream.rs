@@ -129,12 +129,18 @@ fn streamed_show_writes_what_show_read_whole_wrote_on_every_fixture() {
             }
         }
     }
-    // Several inputs at once, readable or not: one report each, in order.
-    let many: Vec<Source> =
-        ["testdata/real/basic/plan.json", "testdata/edge/bad-json.json", "testdata/real/replace/plan.json", "nope.json"]
-            .iter()
-            .map(|p| Source::File(root().join(p)))
-            .collect();
+    // Several inputs at once, readable or not, and a directory of plans: one report each, in order.
+    let many: Vec<Source> = [
+        "testdata/real/basic/plan.json",
+        "testdata/edge/bad-json.json",
+        "testdata/roots/tree",
+        "testdata/real/replace/plan.json",
+        "nope.json",
+        "testdata/roots/joined.ndjson",
+    ]
+    .iter()
+    .map(|p| Source::File(root().join(p)))
+    .collect();
     let roots = roots::expand(&many, &FindOptions::default());
     for format in FORMATS {
         let show = ShowConfig { options: ShowOptions::default(), max_bytes: 65_536 };
@@ -275,4 +281,28 @@ fn show_of_a_plan_bigger_than_its_memory_limit_streams() {
     assert_eq!(shown, ["aws_x.r0", "aws_x.last"]);
     assert_eq!(report["filtered_out"], 3_599);
     assert!(!out.contains(secret), "{out}");
+}
+
+/// A FIFO (`<(tofu show -json plan.out)`) is streamed like stdin: the same
+/// bytes as the file read whole.
+#[test]
+#[cfg(unix)]
+fn streamed_show_from_a_fifo_writes_what_show_read_whole_wrote() {
+    let dir = std::env::temp_dir().join(format!("planview-show-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("plan.fifo");
+    let plan = root().join("testdata/real/replace/plan.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let roots = [Root { name: fifo.display().to_string(), source: Source::File(plan.clone()), chdir: None, problem: None }];
+    let show = ShowConfig { options: ShowOptions::default(), max_bytes: 65_536 };
+    let (whole, _, _) = run_with(false, &roots, false, &show, Format::Json, false);
+    let writer = {
+        let (fifo, plan) = (fifo.clone(), plan.clone());
+        std::thread::spawn(move || std::fs::write(&fifo, std::fs::read(&plan).unwrap()))
+    };
+    let o = planview(&["show", fifo.to_str().unwrap(), "--format", "json"]);
+    writer.join().unwrap().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&whole));
+    std::fs::remove_dir_all(&dir).ok();
 }
