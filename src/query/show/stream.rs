@@ -22,7 +22,8 @@
 //!    [`BATCH_BYTES`] of text), each batch split over the cores.
 //!
 //! The input is read once, whether it is a file, a pipe, stdin or a saved plan
-//! (through `show -json`), and only the changes shown are spooled: `show
+//! (whose `show -json` output [`crate::input::open`] holds, as for every
+//! streamed command), and only the changes shown are spooled: `show
 //! --address X` keeps one change in memory and writes no file. Every format
 //! streams: the terminal text and JSON (serialized lazily, the same bytes) as
 //! they go, markdown within its `--max-bytes` cap (the changes after the first
