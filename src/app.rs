@@ -157,10 +157,9 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
             question(config, out, masker, items).map(|_| Status::Success)
         }
         CommandKind::Show(show) => {
-            let items = named(each_root_with(&roots, read, |doc, m| query::show::show(doc, &show.options, &vis.with(m))));
-            let ctx = Ctx { max_bytes: show.max_bytes, ..ctx(config) };
-            render_answer(config, out, masker, &items, &Answer::Show(&items), &ctx)?;
-            finish(&items)
+            // Streamed: shown changes spooled, each diffed and written once every secret is known.
+            let style = render::Style::new(config.color);
+            query::show::stream::run_show(&roots, read, show, config.format, &style, config.show_sensitive, out, masker)
         }
         CommandKind::Moves(moves) => {
             if config.inputs.len() != 1 {
@@ -243,7 +242,7 @@ fn answer<T>(
     out: &mut dyn Write,
     masker: &mut mask::Masker,
     items: &[PerFile<T>],
-    answer: &Answer<'_>,
+    answer: &Answer<'_, '_>,
 ) -> Result<(), Error> {
     render_answer(config, out, masker, items, answer, &ctx(config))
 }
@@ -254,7 +253,7 @@ fn render_answer<T>(
     out: &mut dyn Write,
     masker: &mut mask::Masker,
     items: &[PerFile<T>],
-    answer: &Answer<'_>,
+    answer: &Answer<'_, '_>,
     ctx: &Ctx,
 ) -> Result<(), Error> {
     items.iter().for_each(|i| masker.merge(&i.masker));

@@ -10,6 +10,8 @@ use crate::query::diff::{self, DiffOptions, FlatChange, Marks, Node};
 use crate::query::values::{parse_raw, Visibility};
 use serde_json::Value;
 
+pub mod stream;
+
 /// What to show.
 #[derive(Debug, Clone, Default)]
 pub struct ShowOptions {
@@ -75,13 +77,14 @@ pub struct OutputDiff {
     pub changes: Vec<FlatChange>,
 }
 
+/// Why `show` refuses a state.
+pub const NOT_A_PLAN: &str = "this is a state, not a plan: `show` reads a saved plan's `show -json` (try `planview summary` for a state)";
+
 /// Build the report of a plan; a state is refused.
 pub fn show(doc: &Document<'_>, opts: &ShowOptions, vis: &Visibility) -> Result<ShowReport, String> {
     let plan = match doc {
         Document::Plan(p) => p,
-        Document::State(_) => {
-            return Err("this is a state, not a plan: `show` reads a saved plan's `show -json` (try `planview summary` for a state)".into())
-        }
+        Document::State(_) => return Err(NOT_A_PLAN.into()),
     };
     Ok(show_plan(plan, opts, vis))
 }
@@ -92,22 +95,36 @@ pub fn listed_by_default(rc: &ResourceChange<'_>) -> bool {
     rc.kind() != ChangeKind::NoOp || rc.is_move() || rc.change.importing.is_some()
 }
 
-pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowReport {
-    let mut resources = Vec::new();
-    let (mut hidden_noop, mut filtered_out) = (0, 0);
-    for rc in &plan.resource_changes {
-        if !opts.filter.matches_change(rc) {
-            filtered_out += 1;
-            continue;
-        }
-        // `--action no-op` asks for no-ops: it implies `--all` for them.
-        let noop_asked = opts.filter.actions.iter().any(|a| a == "no-op");
-        if !opts.all && !noop_asked && !listed_by_default(rc) {
-            hidden_noop += 1;
-            continue;
-        }
-        resources.push(resource_diff(rc, opts, vis));
+/// What `show` does with one resource change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// Shown ([`resource_diff`]).
+    Shown,
+    /// Left out by the filters (counted in `filtered_out`).
+    FilteredOut,
+    /// A no-op left out without `--all` (counted in `hidden_noop`).
+    HiddenNoop,
+}
+
+/// Whether `rc` is shown, decided from its address, type, module and actions
+/// alone (its values are not looked at).
+pub fn pick(rc: &ResourceChange<'_>, opts: &ShowOptions) -> Pick {
+    if !opts.filter.matches_change(rc) {
+        return Pick::FilteredOut;
     }
+    // `--action no-op` asks for no-ops: it implies `--all` for them.
+    let noop_asked = opts.filter.actions.iter().any(|a| a == "no-op");
+    if !opts.all && !noop_asked && !listed_by_default(rc) {
+        return Pick::HiddenNoop;
+    }
+    Pick::Shown
+}
+
+/// The report of a plan without its resources: its header, its output
+/// changes, and the no-op outputs left out (in `hidden_noop`). Counting and
+/// adding the resources is the caller's ([`pick`], [`resource_diff`]).
+pub fn report_head(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowReport {
+    let mut hidden_noop = 0;
     // Outputs are listed unless the filters pick resources.
     let f = &opts.filter;
     let outputs_wanted = f.addresses.is_empty() && f.types.is_empty() && f.modules.is_empty();
@@ -131,14 +148,27 @@ pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowR
         format_version: plan.format_version.clone(),
         terraform_version: plan.terraform_version.clone(),
         errored: plan.errored,
-        resources,
+        resources: Vec::new(),
         outputs,
         hidden_noop,
-        filtered_out,
+        filtered_out: 0,
     }
 }
 
-fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) -> ResourceDiff {
+pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowReport {
+    let mut report = report_head(plan, opts, vis);
+    for rc in &plan.resource_changes {
+        match pick(rc, opts) {
+            Pick::FilteredOut => report.filtered_out += 1,
+            Pick::HiddenNoop => report.hidden_noop += 1,
+            Pick::Shown => report.resources.push(resource_diff(rc, opts, vis)),
+        }
+    }
+    report
+}
+
+/// The diff of one resource change that [`pick`] shows.
+pub fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) -> ResourceDiff {
     let (root, changes, identifying) = diff_change(&rc.change, opts, vis, true);
     ResourceDiff {
         address: rc.address.clone(),

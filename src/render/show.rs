@@ -2,6 +2,8 @@
 //! comments, within a size cap) and JSON.
 
 use super::{action_tone, md_cell, md_code, write_json, JsonInputError, Style, Tone};
+use crate::error::InputError;
+use crate::mask::Masker;
 use crate::model::ChangeKind;
 use crate::query::diff::{is_ident, path_text, Brackets, FlatChange, Key, Kind, LineItem, Node, Op, SensitivityChange, SensitivityNote};
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
@@ -10,6 +12,7 @@ use crate::sanitize::line as clean;
 use crate::PerFile;
 use serde::Serialize;
 use serde_json::value::RawValue;
+use std::cell::RefCell;
 use std::io::{self, Write};
 
 /// GitHub's limit on a comment body, in characters (we count bytes, which is stricter).
@@ -337,9 +340,11 @@ fn output_entries(outputs: &[OutputDiff]) -> Vec<Line> {
     out
 }
 
-fn footer(r: &ShowReport) -> Vec<String> {
+/// The lines under a report: what was left out, or that nothing changes.
+/// `shown` is the number of resources shown.
+fn footer(r: &ShowReport, shown: usize) -> Vec<String> {
     let mut v = Vec::new();
-    if r.resources.is_empty() && r.outputs.is_empty() {
+    if shown == 0 && r.outputs.is_empty() {
         v.push(if r.filtered_out > 0 { "No changes match the filters.".to_string() } else { "No changes.".to_string() });
     }
     if r.hidden_noop > 0 {
@@ -357,21 +362,68 @@ fn footer(r: &ShowReport) -> Vec<String> {
 
 const ERRORED: &str = "PLAN ERRORED: planning failed and this plan cannot be applied; only the changes planned before the error are listed";
 
-fn report_text(w: &mut dyn Write, r: &ShowReport, many: bool, style: &Style) -> io::Result<()> {
+/// The resource diffs of one report, in order, built when asked for: a
+/// streamed report ([`crate::query::show::stream`]) builds each one from its
+/// change only then and drops it after, so a renderer holds one at a time.
+pub trait Resources {
+    /// How many there are.
+    fn count(&self) -> usize;
+    /// `f` on each, in order, until it returns `Ok(false)` (no more wanted) or fails.
+    fn each(&mut self, f: &mut dyn FnMut(&ResourceDiff) -> io::Result<bool>) -> io::Result<()>;
+}
+
+impl Resources for &[ResourceDiff] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn each(&mut self, f: &mut dyn FnMut(&ResourceDiff) -> io::Result<bool>) -> io::Result<()> {
+        for r in self.iter() {
+            if !f(r)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One input's report (its `resources` left empty: they come from
+/// `resources`) or why it could not be read, with its secrets.
+pub struct Item<'a> {
+    pub result: Result<&'a ShowReport, &'a InputError>,
+    pub resources: RefCell<Box<dyn Resources + 'a>>,
+    pub masker: &'a Masker,
+}
+
+impl<'a> Item<'a> {
+    /// An input read whole: its resources are the report's own.
+    pub fn whole(item: &'a PerFile<ShowReport>) -> Item<'a> {
+        let resources: &'a [ResourceDiff] = match &item.result {
+            Ok(r) => &r.resources,
+            Err(_) => &[],
+        };
+        Item { result: item.result.as_ref(), resources: RefCell::new(Box::new(resources)), masker: &item.masker }
+    }
+}
+
+fn report_text(w: &mut dyn Write, r: &ShowReport, res: &mut dyn Resources, many: bool, style: &Style) -> io::Result<()> {
     if many {
         writeln!(w, "{}", style.paint(&format!("== {} ==", clean(&r.file)), Tone::Bold))?;
     }
     if r.errored {
         writeln!(w, "{}", style.paint(&format!("!! {ERRORED}"), Tone::Bad))?;
     }
-    for (i, res) in r.resources.iter().enumerate() {
+    let shown = res.count();
+    let mut i = 0usize;
+    res.each(&mut |res| {
         if i > 0 || r.errored {
             writeln!(w)?;
         }
+        i += 1;
         resource_text(w, res, style)?;
-    }
+        Ok(true)
+    })?;
     if !r.outputs.is_empty() {
-        if !r.resources.is_empty() {
+        if shown > 0 {
             writeln!(w)?;
         }
         writeln!(w, "{}", style.paint("Changes to outputs:", Tone::Bold))?;
@@ -379,9 +431,9 @@ fn report_text(w: &mut dyn Write, r: &ShowReport, many: bool, style: &Style) -> 
             writeln!(w, "{}", terminal_line(&l, style))?;
         }
     }
-    let f = footer(r);
+    let f = footer(r, shown);
     if !f.is_empty() {
-        if !r.resources.is_empty() || !r.outputs.is_empty() {
+        if shown > 0 || !r.outputs.is_empty() {
             writeln!(w)?;
         }
         for l in f {
@@ -391,16 +443,17 @@ fn report_text(w: &mut dyn Write, r: &ShowReport, many: bool, style: &Style) -> 
     Ok(())
 }
 
-pub fn table_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], style: &Style) -> io::Result<()> {
+/// Terminal text of every readable input, in order (a heading each when there are several).
+pub fn table_items(w: &mut dyn Write, items: &[Item<'_>], style: &Style) -> io::Result<()> {
     let many = items.len() > 1;
     let mut first = true;
     for item in items {
-        let Ok(r) = &item.result else { continue };
+        let Ok(r) = item.result else { continue };
         if !first {
             writeln!(w)?;
         }
         first = false;
-        report_text(w, r, many, style)?;
+        report_text(w, r, &mut **item.resources.borrow_mut(), many, style)?;
     }
     Ok(())
 }
@@ -478,15 +531,23 @@ fn outputs_md(outputs: &[OutputDiff]) -> String {
 /// Markdown within `max_bytes` (measured after secrets are scrubbed): blocks
 /// that do not fit are left out and counted at the end.
 pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes: usize) -> io::Result<()> {
+    markdown_items(w, &items.iter().map(Item::whole).collect::<Vec<_>>(), max_bytes)
+}
+
+/// [`markdown_out`] over items whose resources are built when asked for: the
+/// text is written as it is decided (nothing written is taken back), and
+/// once something is left out the resources after it are counted, not built.
+pub fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: usize) -> io::Result<()> {
     // Room kept for the note saying what was left out.
     const RESERVE: usize = 400;
     let mut used = 0usize;
     let (mut left_res, mut left_out, mut cut_short) = (0usize, 0usize, 0usize);
     // Once something is left out or cut short, everything after it is left out (order is kept).
     let mut stopped = false;
-    let mut text = String::new();
     for item in items {
-        let Ok(r) = &item.result else { continue };
+        let Ok(r) = item.result else { continue };
+        let mut resources = item.resources.borrow_mut();
+        let count = resources.count();
         let scrub = item.masker.scrubber();
         // Secrets are scrubbed from the output afterwards: count the longer form.
         let size = |s: &str| s.len().max(scrub.scrub(s.as_bytes()).len());
@@ -497,23 +558,21 @@ pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes:
         }
         if stopped || !fits(used, size(&head)) {
             stopped = true;
-            left_res += r.resources.len();
+            left_res += count;
             left_out += r.outputs.len();
             continue;
         }
         used += size(&head);
-        text.push_str(&head);
-        for res in &r.resources {
-            if stopped {
-                left_res += 1;
-                continue;
-            }
+        w.write_all(head.as_bytes())?;
+        let mut seen = 0usize;
+        resources.each(&mut |res| {
+            seen += 1;
             let (h, lines) = resource_md_parts(res);
             let whole = resource_md_block(&h, &lines, None);
             if fits(used, size(&whole)) {
                 used += size(&whole);
-                text.push_str(&whole);
-                continue;
+                w.write_all(whole.as_bytes())?;
+                return Ok(true);
             }
             // Too big: keep as many of its first lines as fit, if a useful part does.
             let fit_k = |k: usize| fits(used, size(&resource_md_block(&h, &lines, Some(k))));
@@ -529,25 +588,28 @@ pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes:
             if lo >= 3 {
                 let b = resource_md_block(&h, &lines, Some(lo));
                 used += size(&b);
-                text.push_str(&b);
+                w.write_all(b.as_bytes())?;
                 cut_short += 1;
             } else {
                 left_res += 1;
             }
             stopped = true;
-        }
+            Ok(false)
+        })?;
+        // The ones after a stop were not built: all left out.
+        left_res += count - seen;
         if !r.outputs.is_empty() {
             let b = outputs_md(&r.outputs);
             if !stopped && fits(used, size(&b)) {
                 used += size(&b);
-                text.push_str(&b);
+                w.write_all(b.as_bytes())?;
             } else {
                 stopped = true;
                 left_out += r.outputs.len();
             }
         }
         let mut tail = String::new();
-        for l in footer(r) {
+        for l in footer(r, count) {
             tail.push_str(&format!("_{}_\n", md_cell(&l)));
         }
         if !tail.is_empty() {
@@ -555,19 +617,22 @@ pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes:
         }
         if fits(used, size(&tail)) {
             used += size(&tail);
-            text.push_str(&tail);
+            w.write_all(tail.as_bytes())?;
         }
     }
     if left_res + left_out + cut_short > 0 {
         let cut = if cut_short > 0 { format!("{cut_short} resource change cut short, ") } else { String::new() };
-        text.push_str(&format!(
-            "> **Trimmed to fit {max_bytes} bytes:** {cut}{left_res} resource change{} and {left_out} output change{} left out. \
-             Run `planview show` locally (or raise `--max-bytes`) for the full report.\n",
-            if left_res == 1 { "" } else { "s" },
-            if left_out == 1 { "" } else { "s" }
-        ));
+        w.write_all(
+            format!(
+                "> **Trimmed to fit {max_bytes} bytes:** {cut}{left_res} resource change{} and {left_out} output change{} left out. \
+                 Run `planview show` locally (or raise `--max-bytes`) for the full report.\n",
+                if left_res == 1 { "" } else { "s" },
+                if left_out == 1 { "" } else { "s" }
+            )
+            .as_bytes(),
+        )?;
     }
-    w.write_all(text.as_bytes())
+    Ok(())
 }
 
 // ---------------------------------------------------------------- json
@@ -645,17 +710,41 @@ struct JsonOutput<'a> {
     changes: Vec<JsonChange>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Serialize)]
 struct JsonReport<'a> {
     kind: &'static str,
     file: &'a str,
     format_version: &'a str,
     terraform_version: Option<&'a str>,
     errored: bool,
-    resources: Vec<JsonResource<'a>>,
+    resources: LazyResources<'a>,
     outputs: Vec<JsonOutput<'a>>,
     hidden_noop: usize,
     filtered_out: usize,
+}
+
+/// The `resources` array, each built and written in turn as the serializer gets to it.
+struct LazyResources<'a>(RefCell<&'a mut (dyn Resources + 'a)>);
+
+impl Serialize for LazyResources<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeSeq};
+        let mut resources = self.0.borrow_mut();
+        let mut seq = s.serialize_seq(Some(resources.count()))?;
+        let mut failed: Option<S::Error> = None;
+        let done = resources.each(&mut |x| match seq.serialize_element(&json_resource(x)) {
+            Ok(()) => Ok(true),
+            Err(e) => {
+                failed = Some(e);
+                Err(io::Error::other("not written"))
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        done.map_err(S::Error::custom)?;
+        seq.end()
+    }
 }
 
 fn hidden_at_root(n: &Node) -> usize {
@@ -665,36 +754,36 @@ fn hidden_at_root(n: &Node) -> usize {
     }
 }
 
-fn json_report(r: &ShowReport) -> JsonReport<'_> {
+fn json_resource(x: &ResourceDiff) -> JsonResource<'_> {
+    JsonResource {
+        address: &x.address,
+        previous_address: x.previous_address.as_deref(),
+        mode: &x.mode,
+        type_: &x.type_,
+        action: x.kind.key(),
+        actions: &x.actions,
+        symbol: x.kind.symbol(),
+        words: header_words(x),
+        reason: x.reason.as_deref(),
+        reason_words: x.reason_words.as_deref(),
+        deposed: x.deposed.as_deref(),
+        moved: x.moved(),
+        importing: x.importing,
+        import_id: x.import_id.as_deref(),
+        changes: json_changes(&x.changes),
+        // As before identifying attributes were shown: the JSON lists changes only.
+        unchanged_hidden: hidden_at_root(&x.root) + x.identifying,
+    }
+}
+
+fn json_report<'a>(r: &'a ShowReport, resources: &'a mut (dyn Resources + 'a)) -> JsonReport<'a> {
     JsonReport {
         kind: "show",
         file: &r.file,
         format_version: &r.format_version,
         terraform_version: r.terraform_version.as_deref(),
         errored: r.errored,
-        resources: r
-            .resources
-            .iter()
-            .map(|x| JsonResource {
-                address: &x.address,
-                previous_address: x.previous_address.as_deref(),
-                mode: &x.mode,
-                type_: &x.type_,
-                action: x.kind.key(),
-                actions: &x.actions,
-                symbol: x.kind.symbol(),
-                words: header_words(x),
-                reason: x.reason.as_deref(),
-                reason_words: x.reason_words.as_deref(),
-                deposed: x.deposed.as_deref(),
-                moved: x.moved(),
-                importing: x.importing,
-                import_id: x.import_id.as_deref(),
-                changes: json_changes(&x.changes),
-                // As before identifying attributes were shown: the JSON lists changes only.
-                unchanged_hidden: hidden_at_root(&x.root) + x.identifying,
-            })
-            .collect(),
+        resources: LazyResources(RefCell::new(resources)),
         outputs: r
             .outputs
             .iter()
@@ -717,11 +806,15 @@ struct JsonMany<'a> {
     files: Vec<JsonItem<'a>>,
 }
 
-pub fn json_out(w: &mut dyn Write, items: &[PerFile<ShowReport>]) -> io::Result<()> {
+/// One JSON document: the report of a single input, or `{"files": [...]}`;
+/// each resource is built and written in turn.
+pub fn json_items(w: &mut dyn Write, items: &[Item<'_>]) -> io::Result<()> {
+    let mut resources: Vec<_> = items.iter().map(|i| i.resources.borrow_mut()).collect();
     let list: Vec<JsonItem> = items
         .iter()
-        .map(|i| match &i.result {
-            Ok(r) => JsonItem::Ok(json_report(r)),
+        .zip(resources.iter_mut())
+        .map(|(i, res)| match i.result {
+            Ok(r) => JsonItem::Ok(json_report(r, &mut ***res)),
             Err(e) => JsonItem::Err(JsonInputError::new(e)),
         })
         .collect();

@@ -31,5 +31,6 @@ mod questions;
 mod readme_examples;
 mod release;
 mod show_fixtures;
+mod show_stream;
 mod summary_fixtures;
 mod terminal;

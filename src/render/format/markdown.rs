@@ -17,11 +17,11 @@ fn with_roots(w: &mut dyn Write, mut blocks: Vec<Block>, r: &super::Roots<'_>, m
 }
 
 impl Renderer for Markdown {
-    fn render(&self, answer: &Answer<'_>, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
+    fn render(&self, answer: &Answer<'_, '_>, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
         match answer {
             Answer::Summary { items, roots } => with_roots(w, summary::markdown_blocks(items), roots, ctx.max_bytes),
             Answer::Gate { items, policy, roots } => with_roots(w, gate::markdown_blocks(items, policy), roots, ctx.max_bytes),
-            Answer::Show(items) => show::markdown_out(w, items, ctx.max_bytes),
+            Answer::Show(items) => show::markdown_items(w, items, ctx.max_bytes),
             Answer::Question(reports) => reports.markdown(w),
             Answer::Diff(report) => diff::markdown(w, report),
         }

@@ -15,14 +15,13 @@ use super::{Format, Style};
 use crate::query::gate::{PlanVerdict, PolicyReport};
 use crate::query::intent::DiffReport;
 use crate::query::roots::RootRow;
-use crate::query::show::ShowReport;
 use crate::query::summary::Summary;
 use crate::PerFile;
 use std::io::{self, Write};
 
 /// What a command answers, one report per input (or the one comparison of
 /// `diff`), ready for any format.
-pub enum Answer<'a> {
+pub enum Answer<'a, 'r> {
     Summary {
         items: &'a [PerFile<Summary>],
         roots: Roots<'a>,
@@ -32,7 +31,8 @@ pub enum Answer<'a> {
         policy: &'a PolicyReport,
         roots: Roots<'a>,
     },
-    Show(&'a [PerFile<ShowReport>]),
+    /// Each input's report, its resources built as they are written.
+    Show(&'a [crate::render::show::Item<'r>]),
     /// `drift`, `replace`, `checks`, `outputs`, `state`.
     Question(&'a dyn Reports),
     Diff(&'a DiffReport),
@@ -62,7 +62,7 @@ impl Default for Ctx {
 
 /// A format's renderer.
 trait Renderer {
-    fn render(&self, answer: &Answer<'_>, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()>;
+    fn render(&self, answer: &Answer<'_, '_>, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()>;
 }
 
 impl Format {
@@ -83,7 +83,7 @@ impl Format {
 /// error on stderr says it all). JSON always prints (its `error` object), and
 /// so do the CI formats and the gate's markdown (a PR comment saying the gate
 /// could not judge).
-pub fn write(format: Format, answer: &Answer<'_>, single_error: bool, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
+pub fn write(format: Format, answer: &Answer<'_, '_>, single_error: bool, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
     let prints = match format {
         Format::Json | Format::Github | Format::Junit => true,
         Format::Markdown => matches!(answer, Answer::Gate { .. }),
@@ -111,7 +111,7 @@ mod tests {
         vec![PerFile { file: "p.json".into(), result: Err(InputError::new("p.json", "not JSON")), masker: Default::default() }]
     }
 
-    fn rendered(format: Format, answer: &Answer<'_>, single_error: bool) -> io::Result<String> {
+    fn rendered(format: Format, answer: &Answer<'_, '_>, single_error: bool) -> io::Result<String> {
         let mut out = Vec::new();
         write(format, answer, single_error, &Ctx::default(), &mut out)?;
         Ok(String::from_utf8(out).unwrap())

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 pub(super) struct Table;
 
 impl Renderer for Table {
-    fn render(&self, answer: &Answer<'_>, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
+    fn render(&self, answer: &Answer<'_, '_>, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
         let style = &ctx.style;
         match answer {
             Answer::Summary { items, roots: r } => {
@@ -23,7 +23,7 @@ impl Renderer for Table {
                 gate::table_out(w, items, policy, style)
             }
             // The diff of values is not fitted: its lines are the CLI's.
-            Answer::Show(items) => show::table_out(w, items, &Style::new(style.color)),
+            Answer::Show(items) => show::table_items(w, items, &Style::new(style.color)),
             Answer::Question(reports) => reports.table(w, style),
             Answer::Diff(report) => diff::table(w, report, &Style::new(style.color)),
         }

@@ -1,0 +1,506 @@
+//! `show` streamed: memory bounded by the largest resource change, not by the
+//! input or the output.
+//!
+//! Secrets are masked by value too: a value printed anywhere must be masked
+//! when the input marks it sensitive anywhere, and the set of secrets is only
+//! complete at the end of the input. So a change cannot be rendered as it
+//! streams by. Instead:
+//!
+//! 1. Every input is streamed once ([`crate::roots::stream_roots`],
+//!    [`crate::stream_one`]): the secret collector sees every part of it, and
+//!    [`Collector`] counts the changes `show` leaves out ([`show::pick`]) and
+//!    *spools* the text of each change it shows, in document order: in memory
+//!    while a small budget shared by all inputs lasts ([`MEMORY`]), then in
+//!    blocks appended to one anonymous temporary file (unlinked as soon as it
+//!    is created; [`std::env::temp_dir`]; where none can be written, they are
+//!    kept in memory after all). The header and the output changes come from
+//!    the skeleton, when every secret is known.
+//! 2. Each report is rendered in input order straight to the writer: each
+//!    spooled change is parsed again, diffed ([`show::resource_diff`]) with
+//!    all of its input's secrets known, written, and dropped
+//!    ([`render::show::Resources`]). Changes are diffed in batches (at most
+//!    [`BATCH_BYTES`] of text), each batch split over the cores.
+//!
+//! The input is read once, whether it is a file, a pipe, stdin or a saved plan
+//! (whose `show -json` output [`crate::input::open`] holds, as for every
+//! streamed command), and only the changes shown are spooled: `show
+//! --address X` keeps one change in memory and writes no file. Every format
+//! streams: the terminal text and JSON (serialized lazily, the same bytes) as
+//! they go, markdown within its `--max-bytes` cap (the changes after the first
+//! that does not fit are counted, not built).
+
+use crate::cli::ShowConfig;
+use crate::error::Error;
+use crate::input::{self, ReadOptions};
+use crate::mask::Masker;
+use crate::model::{Plan, ResourceChange};
+use crate::query::show::{self, Pick, ShowOptions, ShowReport};
+use crate::query::values::Visibility;
+use crate::render::format::{Answer, Ctx};
+use crate::render::show::{Item, Resources};
+use crate::render::{self, Format, Style};
+use crate::roots::{self, Root};
+use crate::stream::PlanVisitor;
+use crate::{PerFile, Status};
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Spooled change text kept in memory, at most, over all inputs of a run.
+pub const MEMORY: usize = 8 << 20;
+/// Spooled text is written to the temporary file in blocks of about this size.
+const BLOCK: usize = 256 << 10;
+
+/// `show` over `roots`: every input streamed, its reports written to `out` in
+/// input order as `format` says (see the module's documentation), through the
+/// one renderer per format ([`render::format`]). Unreadable inputs are
+/// reported in place (in JSON) and returned as errors after the others (exit
+/// 2); a single unreadable input prints nothing on stdout except in JSON.
+/// `masker` receives the secrets of every input (for masking warnings and
+/// errors).
+#[allow(clippy::too_many_arguments)]
+pub fn run_show(
+    roots: &[Root],
+    read: &ReadOptions,
+    show: &ShowConfig,
+    format: Format,
+    style: &Style,
+    show_sensitive: bool,
+    out: &mut dyn Write,
+    masker: &mut Masker,
+) -> Result<Status, Error> {
+    let opts = &show.options;
+    let vis = Visibility { show_sensitive, masker: None };
+    let shared = Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None), no_file: AtomicBool::new(false) };
+    let mut items: Vec<PerFile<Collected>> = roots::stream_roots(roots, read, &|name, src, ahead, read| {
+        crate::stream_one(name, src, ahead, read, Collector::new(opts, &shared), |c, doc, m| match doc {
+            input::Document::Plan(p) => c.finish(&p, &vis.with(m)),
+            input::Document::State(_) => Err(show::NOT_A_PLAN.to_string()),
+        })
+    });
+    let spill = shared.file.into_inner().unwrap_or_else(|p| p.into_inner());
+    for i in &mut items {
+        if let Ok(c) = &mut i.result {
+            c.report.file = i.file.clone();
+        }
+    }
+    let reports: Vec<Item<'_>> = items
+        .iter()
+        .map(|i| {
+            let spooled: Box<dyn Resources + '_> = match &i.result {
+                Ok(c) => Box::new(Spooled { spool: &c.spool, file: spill.as_ref(), opts, vis: vis.with(&i.masker) }),
+                Err(_) => Box::new(&[][..]),
+            };
+            Item { result: i.result.as_ref().map(|c| &c.report), resources: RefCell::new(spooled), masker: &i.masker }
+        })
+        .collect();
+    answer(&items, &reports, format, style, show.max_bytes, out, masker)
+}
+
+/// The reports written through the format's renderer, the secrets merged
+/// into `masker`, and the run's status.
+#[allow(clippy::too_many_arguments)]
+fn answer<T>(
+    items: &[PerFile<T>],
+    reports: &[Item<'_>],
+    format: Format,
+    style: &Style,
+    max_bytes: usize,
+    out: &mut dyn Write,
+    masker: &mut Masker,
+) -> Result<Status, Error> {
+    items.iter().for_each(|i| masker.merge(&i.masker));
+    let single_error = items.len() == 1 && items[0].result.is_err();
+    let ctx = Ctx { style: style.clone(), max_bytes };
+    render::format::write(format, &Answer::Show(reports), single_error, &ctx, out)?;
+    crate::app::finish(items)
+}
+
+/// What the inputs of a run share: the memory budget left and the temporary file.
+struct Shared {
+    memory: AtomicUsize,
+    file: Mutex<Option<Spill>>,
+    /// The temporary file could not be made or written: what does not fit
+    /// the budget is kept in memory after all.
+    no_file: AtomicBool,
+}
+
+impl Shared {
+    /// Take `n` bytes of the memory budget, if that many are left.
+    fn take(&self, n: usize) -> bool {
+        self.memory.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(n)).is_ok()
+    }
+
+    /// Append `block` to the temporary file (created on first use); where it starts.
+    fn append(&self, block: &[u8]) -> io::Result<u64> {
+        if self.no_file.load(Ordering::Relaxed) {
+            return Err(io::Error::other("no temporary file"));
+        }
+        let written = self.append_to_file(block);
+        if written.is_err() {
+            self.no_file.store(true, Ordering::Relaxed);
+        }
+        written
+    }
+
+    fn append_to_file(&self, block: &[u8]) -> io::Result<u64> {
+        let mut file = self.file.lock().map_err(|_| io::Error::other("a thread writing the temporary file panicked"))?;
+        if file.is_none() {
+            *file = Some(Spill { file: anonymous_file()?, len: 0 });
+        }
+        let Some(spill) = file.as_mut() else { return Err(io::Error::other("no temporary file")) };
+        let at = spill.len;
+        spill.file.write_all(block)?;
+        spill.len += block.len() as u64;
+        Ok(at)
+    }
+}
+
+/// The temporary file and how much is written to it.
+struct Spill {
+    file: File,
+    len: u64,
+}
+
+/// A new file in the temporary directory that only this process can read
+/// and that no name leads to: removed as soon as it is open (unix), or when
+/// it is closed (Windows).
+fn anonymous_file() -> io::Result<File> {
+    let dir = std::env::temp_dir();
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let mut last = None;
+    for attempt in 0..16 {
+        let path = dir.join(format!("planview-show-{}-{nanos}-{attempt}", std::process::id()));
+        let mut o = std::fs::OpenOptions::new();
+        o.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600);
+        }
+        #[cfg(windows)]
+        {
+            use std::os::windows::fs::OpenOptionsExt;
+            const FILE_FLAG_DELETE_ON_CLOSE: u32 = 0x0400_0000;
+            o.custom_flags(FILE_FLAG_DELETE_ON_CLOSE);
+        }
+        match o.open(&path) {
+            Ok(f) => {
+                #[cfg(unix)]
+                std::fs::remove_file(&path)?;
+                return Ok(f);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no temporary file name free")))
+}
+
+/// The text of the changes one input shows, in document order: the first in
+/// memory, the rest (once the budget is spent) in blocks of the temporary
+/// file, each change there written as its length (8 bytes, little-endian)
+/// and its text.
+#[derive(Debug, Default)]
+struct Spool {
+    memory: Vec<String>,
+    blocks: Vec<Block>,
+    /// The block being filled.
+    block: Vec<u8>,
+    /// Changes spooled.
+    count: usize,
+}
+
+/// A block of spooled changes.
+#[derive(Debug)]
+enum Block {
+    /// Where it starts in the file, and its length.
+    File(u64, usize),
+    /// Kept in memory: the temporary file could not be made or written.
+    Memory(Vec<u8>),
+}
+
+impl Spool {
+    fn push(&mut self, text: &str, shared: &Shared) {
+        self.count += 1;
+        // Once a change went to the file, the ones after it do too (order is kept).
+        if self.blocks.is_empty() && self.block.is_empty() && shared.take(text.len()) {
+            self.memory.push(text.to_string());
+            return;
+        }
+        self.block.extend_from_slice(&(text.len() as u64).to_le_bytes());
+        self.block.extend_from_slice(text.as_bytes());
+        if self.block.len() >= BLOCK {
+            self.flush(shared);
+        }
+    }
+
+    fn flush(&mut self, shared: &Shared) {
+        if self.block.is_empty() {
+            return;
+        }
+        match shared.append(&self.block) {
+            Ok(at) => {
+                self.blocks.push(Block::File(at, self.block.len()));
+                self.block.clear();
+                if self.block.capacity() > 2 * BLOCK {
+                    self.block = Vec::new(); // one big change: its room is not kept
+                }
+            }
+            Err(_) => self.blocks.push(Block::Memory(std::mem::take(&mut self.block))),
+        }
+    }
+}
+
+/// The first pass over one document: counts the changes left out, spools the
+/// ones shown.
+struct Collector<'a> {
+    opts: &'a ShowOptions,
+    shared: &'a Shared,
+    spool: Spool,
+    hidden_noop: usize,
+    filtered_out: usize,
+}
+
+impl<'a> Collector<'a> {
+    fn new(opts: &'a ShowOptions, shared: &'a Shared) -> Self {
+        Collector { opts, shared, spool: Spool::default(), hidden_noop: 0, filtered_out: 0 }
+    }
+
+    /// The report of the plan (the skeleton), once every secret is known.
+    fn finish(mut self, plan: &Plan<'_>, vis: &Visibility) -> Result<Collected, String> {
+        self.spool.flush(self.shared);
+        let mut report = show::report_head(plan, self.opts, vis);
+        report.hidden_noop += self.hidden_noop;
+        report.filtered_out += self.filtered_out;
+        Ok(Collected { report, spool: self.spool })
+    }
+}
+
+impl PlanVisitor for Collector<'_> {
+    fn on_element(&mut self, drift: bool, rc: &ResourceChange<'_>, text: &str) {
+        if drift {
+            return;
+        }
+        match show::pick(rc, self.opts) {
+            Pick::FilteredOut => self.filtered_out += 1,
+            Pick::HiddenNoop => self.hidden_noop += 1,
+            Pick::Shown => self.spool.push(text, self.shared),
+        }
+    }
+}
+
+/// One document after the first pass: its report without resources, and the
+/// spooled changes they are built from.
+struct Collected {
+    report: ShowReport,
+    spool: Spool,
+}
+
+/// The resources of a report, built from the spool one at a time.
+struct Spooled<'a> {
+    spool: &'a Spool,
+    file: Option<&'a Spill>,
+    opts: &'a ShowOptions,
+    vis: Visibility<'a>,
+}
+
+/// Spooled changes diffed together, on several threads: at most this much text...
+const BATCH_BYTES: usize = 2 << 20;
+/// ...and this many changes.
+const BATCH_LEN: usize = 512;
+
+impl Spooled<'_> {
+    fn build(&self, text: &str) -> io::Result<show::ResourceDiff> {
+        let rc: ResourceChange<'_> = serde_json::from_str(text).map_err(io::Error::other)?;
+        Ok(show::resource_diff(&rc, self.opts, &self.vis))
+    }
+
+    /// Diff a batch of changes (in parts on as many threads as there are
+    /// cores, this one included), then hand them to `f` in order. False when
+    /// `f` wants no more.
+    fn batch(&self, batch: &mut Vec<Cow<'_, str>>, f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>) -> io::Result<bool> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, crate::MAX_PARALLEL);
+        let diffs: Vec<io::Result<show::ResourceDiff>> = if threads < 2 || batch.len() < 2 {
+            batch.iter().map(|t| self.build(t)).collect()
+        } else {
+            let per = batch.len().div_ceil(threads);
+            let mut parts = batch.chunks(per);
+            let first = parts.next().unwrap_or_default();
+            std::thread::scope(|s| {
+                let others: Vec<_> = parts.map(|part| s.spawn(move || part.iter().map(|t| self.build(t)).collect::<Vec<_>>())).collect();
+                let mut diffs: Vec<_> = first.iter().map(|t| self.build(t)).collect();
+                for h in others {
+                    diffs.extend(h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+                }
+                diffs
+            })
+        };
+        batch.clear();
+        for d in diffs {
+            if !f(&d?)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+impl Resources for Spooled<'_> {
+    fn count(&self) -> usize {
+        self.spool.count
+    }
+
+    fn each(&mut self, f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>) -> io::Result<()> {
+        let mut batch: Vec<Cow<'_, str>> = Vec::new();
+        let mut bytes = 0usize;
+        let this = &*self;
+        // Add a change to the batch; diff the batch once it is full.
+        fn add<'t>(
+            this: &Spooled<'_>,
+            batch: &mut Vec<Cow<'t, str>>,
+            bytes: &mut usize,
+            text: Cow<'t, str>,
+            f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>,
+        ) -> io::Result<bool> {
+            *bytes += text.len();
+            batch.push(text);
+            if *bytes < BATCH_BYTES && batch.len() < BATCH_LEN {
+                return Ok(true);
+            }
+            *bytes = 0;
+            this.batch(batch, f)
+        }
+        for text in &this.spool.memory {
+            if !add(this, &mut batch, &mut bytes, Cow::Borrowed(text.as_str()), f)? {
+                return Ok(());
+            }
+        }
+        let mut buf = Vec::new();
+        for block in &this.spool.blocks {
+            let mut rest = match block {
+                Block::File(at, len) => {
+                    let Some(spill) = this.file else { return Err(io::Error::other("the temporary file is gone")) };
+                    let mut file = &spill.file;
+                    file.seek(SeekFrom::Start(*at))?;
+                    buf.clear();
+                    file.take(*len as u64).read_to_end(&mut buf)?;
+                    &buf[..]
+                }
+                Block::Memory(b) => &b[..],
+            };
+            while !rest.is_empty() {
+                let (n, tail) = rest.split_at_checked(8).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
+                let n = usize::try_from(u64::from_le_bytes(n.try_into().map_err(io::Error::other)?)).map_err(io::Error::other)?;
+                let (text, tail) = tail.split_at_checked(n).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
+                let text = std::str::from_utf8(text).map_err(io::Error::other)?;
+                if !add(this, &mut batch, &mut bytes, Cow::Owned(text.to_string()), f)? {
+                    return Ok(());
+                }
+                rest = tail;
+            }
+        }
+        if !batch.is_empty() {
+            this.batch(&mut batch, f)?;
+        }
+        Ok(())
+    }
+}
+
+/// `show` as it was before it streamed: every input read whole, every report
+/// built in full, then rendered. Kept to hold the streamed one to it (tests).
+#[doc(hidden)]
+#[allow(clippy::too_many_arguments)]
+pub fn run_show_whole(
+    roots: &[Root],
+    read: &ReadOptions,
+    show: &ShowConfig,
+    format: Format,
+    style: &Style,
+    show_sensitive: bool,
+    out: &mut dyn Write,
+    masker: &mut Masker,
+) -> Result<Status, Error> {
+    let opts = &show.options;
+    let vis = Visibility { show_sensitive, masker: None };
+    let items = crate::each_root_with(roots, read, |doc, m| show::show(doc, opts, &vis.with(m)));
+    let items: Vec<PerFile<ShowReport>> = items
+        .into_iter()
+        .map(|mut i| {
+            if let Ok(r) = &mut i.result {
+                r.file = i.file.clone();
+            }
+            i
+        })
+        .collect();
+    let reports: Vec<Item<'_>> = items.iter().map(Item::whole).collect();
+    answer(&items, &reports, format, style, show.max_bytes, out, masker)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn changes(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| {
+                let pad = "x".repeat(i * 997 % 20_000);
+                format!(r#"{{"address":"a.r{i}","type":"a","change":{{"actions":["create"],"before":null,"after":{{"pad":"{pad}"}}}}}}"#)
+            })
+            .collect()
+    }
+
+    /// Spooled changes come back in order, whether they were kept in memory,
+    /// written to the temporary file, or kept in memory after all because no
+    /// file could be written; and a renderer that wants no more stops them.
+    #[test]
+    fn spooled_changes_come_back_in_order_wherever_they_were_kept() {
+        let texts = changes(600);
+        let want: Vec<String> = (0..600).map(|i| format!("a.r{i}")).collect();
+        for (budget, no_file) in [(usize::MAX, false), (0, false), (1 << 20, false), (1 << 20, true), (0, true)] {
+            let what = format!("budget {budget}, no file {no_file}");
+            let shared = Shared { memory: AtomicUsize::new(budget), file: Mutex::new(None), no_file: AtomicBool::new(no_file) };
+            let mut spool = Spool::default();
+            for t in &texts {
+                spool.push(t, &shared);
+            }
+            spool.flush(&shared);
+            assert_eq!(spool.count, 600, "{what}");
+            match budget {
+                usize::MAX => assert!(spool.blocks.is_empty(), "{what}"),
+                0 => assert!(spool.memory.is_empty(), "{what}"),
+                _ => assert!(!spool.memory.is_empty() && !spool.blocks.is_empty(), "{what}"),
+            }
+            assert!(spool.blocks.iter().all(|b| matches!(b, Block::Memory(_)) == no_file), "{what}");
+            let spill = shared.file.into_inner().unwrap();
+            assert_eq!(spill.is_some(), !no_file && budget != usize::MAX, "{what}");
+            let opts = ShowOptions::default();
+            let masker = Masker::default();
+            let mut spooled = Spooled {
+                spool: &spool,
+                file: spill.as_ref(),
+                opts: &opts,
+                vis: Visibility { show_sensitive: false, masker: Some(&masker) },
+            };
+            let mut seen = Vec::new();
+            spooled
+                .each(&mut |d| {
+                    seen.push(d.address.clone());
+                    Ok(true)
+                })
+                .unwrap();
+            assert_eq!(seen, want, "{what}");
+            let mut k = 0;
+            spooled
+                .each(&mut |_| {
+                    k += 1;
+                    Ok(k < 3)
+                })
+                .unwrap();
+            assert_eq!(k, 3, "{what}");
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! `show` streamed ([`planview::query::show::stream`]) against `show` read
+//! whole (`run_show_whole`, the pipeline it replaced): the same bytes and the
+//! same errors on every fixture, in every format, from a file and from stdin;
+//! secrets known only after the change that prints them are still masked;
+//! and the input is never held.
+
+use crate::common::*;
+use planview::cli::ShowConfig;
+use planview::input::{ReadOptions, Source};
+use planview::mask::Masker;
+use planview::query::show::stream::{run_show, run_show_whole};
+use planview::query::show::ShowOptions;
+use planview::render::{Format, Style};
+use planview::roots::{self, FindOptions, Root};
+use std::path::{Path, PathBuf};
+
+/// Every JSON fixture (and saved plan) of the fixture directories.
+fn fixtures() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for dir in ["testdata/real", "testdata/real-aws", "testdata/edge", "testdata/hostile", "testdata/roots"] {
+        collect(&root().join(dir), &mut v);
+    }
+    v.sort();
+    v
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.filter_map(Result::ok) {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|x| x == "json" || x == "ndjson" || x == "log" || x == "zip") {
+            out.push(p);
+        }
+    }
+}
+
+/// Output and outcome (`Debug` of the result) of one run.
+type Run = (Vec<u8>, String, Vec<String>);
+
+fn run_with(streamed: bool, roots: &[Root], lenient: bool, show: &ShowConfig, format: Format, show_sensitive: bool) -> Run {
+    let read = ReadOptions { lenient, ..Default::default() };
+    let mut out = Vec::new();
+    let mut masker = Masker::default();
+    let style = Style::default();
+    let status = if streamed {
+        run_show(roots, &read, show, format, &style, show_sensitive, &mut out, &mut masker)
+    } else {
+        run_show_whole(roots, &read, show, format, &style, show_sensitive, &mut out, &mut masker)
+    };
+    // The secrets collected matter too: they mask the warnings and errors.
+    let scrubbed = String::from_utf8_lossy(&masker.scrubber().scrub(format!("{status:?}").as_bytes())).into_owned();
+    (out, scrubbed, read.notes.take())
+}
+
+/// Known differences of the streamed reader ([`planview::stream`], shared by
+/// every streamed command) from the whole read, which are not `show`'s: the
+/// wording of a JSON syntax error (at the same place), and the file
+/// `--lenient`'s warnings name in an input holding several documents (the
+/// input's, `NAME#k` or the directory its log names; their order too).
+fn same_errors(text: &str) -> String {
+    let mut parts = text.split("invalid JSON: ");
+    let mut s = parts.next().unwrap_or_default().to_string();
+    for part in parts {
+        s.push_str("invalid JSON: ...");
+        s.push_str(&part[part.find('"').unwrap_or(0)..]);
+    }
+    s
+}
+
+fn same_warnings(warnings: &[String]) -> Vec<String> {
+    let mut v: Vec<String> = warnings.iter().map(|w| w.split_once(": --lenient: ").map_or(w.as_str(), |(_, m)| m).to_string()).collect();
+    v.sort();
+    v
+}
+
+/// Where two texts part, with some context.
+fn first_difference(a: &str, b: &str) -> String {
+    let at = a.bytes().zip(b.bytes()).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    let around = |s: &str| {
+        let cut = |mut i: usize| {
+            while !s.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        s[cut(at.saturating_sub(200))..cut((at + 200).min(s.len()))].to_string()
+    };
+    format!("at byte {at} (lengths {} / {}):\n--- streamed\n{}\n--- whole\n{}", a.len(), b.len(), around(a), around(b))
+}
+
+fn configs() -> Vec<(String, ShowConfig, bool)> {
+    let plain = ShowOptions::default();
+    let all = ShowOptions { all: true, full: true, ..Default::default() };
+    let filtered = ShowOptions {
+        filter: planview::filter::Filter { types: vec!["terraform_data".into(), "aws_security_group".into()], ..Default::default() },
+        ..Default::default()
+    };
+    vec![
+        ("default".into(), ShowConfig { options: plain.clone(), max_bytes: 65_536 }, false),
+        ("--all --full --show-sensitive".into(), ShowConfig { options: all, max_bytes: 65_536 }, true),
+        ("--type".into(), ShowConfig { options: filtered, max_bytes: 65_536 }, false),
+        ("--max-bytes 1500".into(), ShowConfig { options: plain, max_bytes: 1500 }, false),
+    ]
+}
+
+const FORMATS: [Format; 3] = [Format::Table, Format::Markdown, Format::Json];
+
+#[test]
+fn streamed_show_writes_what_show_read_whole_wrote_on_every_fixture() {
+    let fixtures = fixtures();
+    assert!(fixtures.len() > 80, "{} fixtures", fixtures.len());
+    let mut compared = 0;
+    for path in &fixtures {
+        let roots = roots::expand(&[Source::File(path.clone())], &FindOptions::default());
+        for (what, show, sensitive) in configs() {
+            for format in FORMATS {
+                for lenient in [false, true] {
+                    let whole = run_with(false, &roots, lenient, &show, format, sensitive);
+                    let streamed = run_with(true, &roots, lenient, &show, format, sensitive);
+                    let ctx = format!("{} {what} {format:?} lenient={lenient}", rel(path));
+                    let (s, w) = (same_errors(&String::from_utf8_lossy(&streamed.0)), same_errors(&String::from_utf8_lossy(&whole.0)));
+                    assert!(s == w, "{ctx}: output\n{}", first_difference(&s, &w));
+                    assert_eq!(same_errors(&streamed.1), same_errors(&whole.1), "{ctx}: outcome");
+                    assert_eq!(same_warnings(&streamed.2), same_warnings(&whole.2), "{ctx}: warnings");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    // Several inputs at once, readable or not, and a directory of plans: one report each, in order.
+    let many: Vec<Source> = [
+        "testdata/real/basic/plan.json",
+        "testdata/edge/bad-json.json",
+        "testdata/roots/tree",
+        "testdata/real/replace/plan.json",
+        "nope.json",
+        "testdata/roots/joined.ndjson",
+    ]
+    .iter()
+    .map(|p| Source::File(root().join(p)))
+    .collect();
+    let roots = roots::expand(&many, &FindOptions::default());
+    for format in FORMATS {
+        let show = ShowConfig { options: ShowOptions::default(), max_bytes: 65_536 };
+        let whole = run_with(false, &roots, false, &show, format, false);
+        let streamed = run_with(true, &roots, false, &show, format, false);
+        assert_eq!(String::from_utf8_lossy(&streamed.0), String::from_utf8_lossy(&whole.0), "several {format:?}");
+        assert_eq!(same_errors(&streamed.1), same_errors(&whole.1), "several {format:?}");
+    }
+    assert!(compared > 1000, "{compared}");
+}
+
+/// The binary reading stdin writes what `show` read whole wrote of the file
+/// (named `<stdin>`), with the same exit code.
+#[test]
+fn streamed_show_from_stdin_writes_what_show_read_whole_wrote() {
+    for path in fixtures() {
+        if path.extension().is_some_and(|x| x == "zip") {
+            continue; // a saved plan needs terraform
+        }
+        let Ok(bytes) = std::fs::read(&path) else { continue }; // a dangling link
+        let roots = [Root { name: "<stdin>".into(), source: Source::File(path.clone()), chdir: None, problem: None }];
+        for (format, flag) in FORMATS.iter().zip(["table", "markdown", "json"]) {
+            let show = ShowConfig { options: ShowOptions::default(), max_bytes: 65_536 };
+            let (whole, status, _) = run_with(false, &roots, false, &show, *format, false);
+            let o = planview_with_stdin(&["show", "-", "--format", flag, "--color", "never"], Some(&bytes));
+            let ctx = format!("{} --format {flag}", rel(&path));
+            assert_eq!(String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&whole), "{ctx}: {}", stderr(&o));
+            let want = if status.starts_with("Ok(") { 0 } else { 2 };
+            assert_eq!(o.status.code(), Some(want), "{ctx}: {status} / {}", stderr(&o));
+        }
+    }
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A plan of `n` updates; the value `secret` is printed in plain text by the
+/// first resource (an attribute not marked sensitive) and only marked
+/// sensitive by the last one, after megabytes of other changes (more than
+/// the streamed `show` keeps in memory: the rest goes through its temporary file).
+fn late_secret_plan(n: usize, secret: &str) -> String {
+    let filler = "f".repeat(3000);
+    let mut rcs = Vec::new();
+    for i in 0..n {
+        let (copy, marks) = match i {
+            0 => (format!(r#","copy":"{secret}""#), "{}".to_string()),
+            1 => (format!(r#","copy":"{}""#, &secret[1..]), "{}".to_string()),
+            _ if i == n - 1 => (format!(r#","password":"{secret}""#), r#"{"password":true}"#.to_string()),
+            _ => (String::new(), "{}".to_string()),
+        };
+        rcs.push(format!(
+            r#"{{"address":"aws_x.r{i}","mode":"managed","type":"aws_x","name":"r{i}","change":{{"actions":["update"],
+            "before":{{"n":{i},"pad":"{filler}"}},"after":{{"n":{},"pad":"{filler}"{copy}}},
+            "before_sensitive":{marks},"after_sensitive":{marks}}}}}"#,
+            i + 1
+        ));
+    }
+    format!(r#"{{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{}],"errored":false}}"#, rcs.join(",\n"))
+}
+
+#[test]
+fn a_secret_marked_sensitive_only_after_it_was_printed_is_masked() {
+    let secret = "s3cr3t-Late-Marked-9f2c";
+    // 4000 changes of about 3 KB: 12 MB, more than the spool's memory.
+    let plan = late_secret_plan(4000, secret);
+    assert!(plan.len() > planview::query::show::stream::MEMORY);
+    let dir = std::env::temp_dir().join(format!("planview-show-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("late.json");
+    std::fs::write(&file, &plan).unwrap();
+    for flag in ["table", "markdown", "json"] {
+        for from_stdin in [false, true] {
+            let f = file.to_str().unwrap();
+            let args = ["show", if from_stdin { "-" } else { f }, "--format", flag, "--full", "--max-bytes", "100000000"];
+            let o = planview_with_stdin(&args, from_stdin.then_some(plan.as_bytes()));
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert_eq!(o.status.code(), Some(0), "{flag}: {}", stderr(&o));
+            assert!(out.contains("aws_x.r0") && out.contains("aws_x.r3999"), "{flag} stdin={from_stdin}: every change shown");
+            assert!(!out.contains(secret), "{flag} stdin={from_stdin}: the secret is printed");
+            // Shown, it is there (the test would pass vacuously otherwise).
+            let o = planview_with_stdin(&[&args[..], &["--show-sensitive"]].concat(), from_stdin.then_some(plan.as_bytes()));
+            assert!(String::from_utf8_lossy(&o.stdout).contains(secret), "{flag} stdin={from_stdin}: --show-sensitive");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `show` never holds the input: a plan piped in, much bigger than the
+/// address space it is allowed, is shown (the old whole read ran out of memory).
+#[test]
+#[cfg(target_os = "linux")]
+fn show_of_a_plan_bigger_than_its_memory_limit_streams() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_planview");
+    let secret = "pw-late-and-streamed-77";
+    // 400 MB of address space (one malloc arena per thread would reserve more on its own).
+    let mut child = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("ulimit -v 400000 && exec '{bin}' show - --address aws_x.r0 --address aws_x.last --format json"))
+        .env("MALLOC_ARENA_MAX", "2")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || -> std::io::Result<usize> {
+        // One change printing the secret, 470 MB of others, one marking it sensitive.
+        let pad = "p".repeat(64 << 10);
+        let mut n = 0;
+        let mut put = |s: &str| -> std::io::Result<()> {
+            n += s.len();
+            stdin.write_all(s.as_bytes())
+        };
+        put(r#"{"format_version":"1.2","resource_changes":["#)?;
+        put(&format!(
+            r#"{{"address":"aws_x.r0","type":"aws_x","change":{{"actions":["update"],"before":{{"v":"{secret}","n":1}},"after":{{"v":"{secret}","n":2}}}}}}"#
+        ))?;
+        for i in 1..3_600 {
+            put(&format!(
+                r#",{{"address":"aws_x.r{i}","type":"aws_x","change":{{"actions":["update"],"before":{{"pad":"{pad}","n":1}},"after":{{"pad":"{pad}","n":2}}}}}}"#
+            ))?;
+        }
+        put(&format!(
+            r#",{{"address":"aws_x.last","type":"aws_x","change":{{"actions":["update"],"before":{{"pw":"{secret}","n":1}},"after":{{"pw":"{secret}","n":2}},"before_sensitive":{{"pw":true}},"after_sensitive":{{"pw":true}}}}}}]}}"#
+        ))?;
+        Ok(n)
+    });
+    let o = child.wait_with_output().unwrap();
+    let sent = writer.join().unwrap().unwrap();
+    assert!(sent > 450 << 20, "{sent}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let shown: Vec<&str> = report["resources"].as_array().unwrap().iter().map(|r| r["address"].as_str().unwrap()).collect();
+    assert_eq!(shown, ["aws_x.r0", "aws_x.last"]);
+    assert_eq!(report["filtered_out"], 3_599);
+    assert!(!out.contains(secret), "{out}");
+}
+
+/// A FIFO (`<(tofu show -json plan.out)`) is streamed like stdin: the same
+/// bytes as the file read whole.
+#[test]
+#[cfg(unix)]
+fn streamed_show_from_a_fifo_writes_what_show_read_whole_wrote() {
+    let dir = std::env::temp_dir().join(format!("planview-show-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("plan.fifo");
+    let plan = root().join("testdata/real/replace/plan.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let roots = [Root { name: fifo.display().to_string(), source: Source::File(plan.clone()), chdir: None, problem: None }];
+    let show = ShowConfig { options: ShowOptions::default(), max_bytes: 65_536 };
+    let (whole, _, _) = run_with(false, &roots, false, &show, Format::Json, false);
+    let writer = {
+        let (fifo, plan) = (fifo.clone(), plan.clone());
+        std::thread::spawn(move || std::fs::write(&fifo, std::fs::read(&plan).unwrap()))
+    };
+    let o = planview(&["show", fifo.to_str().unwrap(), "--format", "json"]);
+    writer.join().unwrap().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&whole));
+    std::fs::remove_dir_all(&dir).ok();
+}
