@@ -263,7 +263,7 @@ fn render_answer<T>(
 }
 
 /// Read a `--policy` file; any problem is an input error (exit 2), never a pass.
-pub fn load_policy(path: &std::path::Path) -> Result<query::gate::PolicyFile, Error> {
+pub(crate) fn load_policy(path: &std::path::Path) -> Result<query::gate::PolicyFile, Error> {
     let name = path.display().to_string();
     let bytes = input::read(&Source::File(path.to_path_buf())).map_err(|e| Error::Input(vec![e]))?;
     let text = std::str::from_utf8(&bytes).map_err(|_| Error::Input(vec![InputError::new(&name, "policy is not valid UTF-8")]))?;

@@ -19,7 +19,7 @@ use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 
-pub const EXAMPLES: &str = "\
+pub(crate) const EXAMPLES: &str = "\
 The body: the gate's verdict and policy first, the Plan: line(s) (a row per
 input when there are several), the changes grouped destructive-first with their
 reasons and `show`'s diffs in <details>, failing checks, relevant drift, output
@@ -34,7 +34,7 @@ Examples:
   planview comment --skip-unchanged --outputs-file out.env --summary-file summary.md plan.json
   (GitHub Actions: --summary-file and --outputs-file default to $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT)";
 
-pub const EXIT_CODES: &str = "\
+pub(crate) const EXIT_CODES: &str = "\
 Exit codes:
   0  every plan passed, as `gate` (also: --skip-unchanged and nothing changes)
   1  a plan broke a rule (the body says which)
@@ -99,7 +99,7 @@ pub struct CommentOptions {
 }
 
 /// The config of `comment` (`bare` holds the defaults).
-pub fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String> {
+pub(crate) fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String> {
     let policy = a.rules.to_policy()?;
     let common = crate::cli::CommonArgs {
         files: a.files,
@@ -146,7 +146,7 @@ fn append(path: &std::path::Path, text: &str, what: &str) -> Result<(), Error> {
 
 /// `comment`: exit 0 when every plan passes, 1 when one breaks a rule, 2 when
 /// an input cannot be read (the body is printed in every case but a usage error).
-pub fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn std::io::Write) -> Result<Status, Error> {
+pub(crate) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn std::io::Write) -> Result<Status, Error> {
     let mut policy = opts.policy.clone();
     if let Some(path) = &opts.policy_file {
         policy.merge_file(&crate::load_policy(path)?);

@@ -73,7 +73,7 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
 /// `s` as an HCL quoted string literal: quotes, backslashes and template
 /// introducers escaped, and every control, C1 or bidirectional character written
 /// as `\uXXXX`, so the result is one safe line of plain text.
-pub fn hcl_quote(s: &str) -> String {
+pub(crate) fn hcl_quote(s: &str) -> String {
     let inner = hcl_escape(s, |c| needs_unicode_escape(c).then(|| format!("\\u{:04X}", c as u32)));
     // CI runners read `##[...]` / `##vso[...]` anywhere in a log line: the
     // first `#` as `\u0023` means the same key and is no command.

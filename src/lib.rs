@@ -6,30 +6,32 @@
 //! one query per command, rendered by one renderer per format
 //! ([`render::format`]).
 
-pub mod app;
+mod app;
 pub mod cli;
-pub mod comment;
+mod comment;
 pub mod compare;
 pub mod error;
-pub mod escape;
+mod escape;
 pub mod filter;
 pub mod glob;
 pub mod input;
 pub mod mask;
 pub mod model;
-pub mod pipeline;
+mod pipeline;
 pub mod progress;
 pub mod query;
 pub mod render;
 pub mod roots;
 pub mod sanitize;
-pub mod scan;
+mod scan;
 pub mod stream;
 
 use error::InputError;
 
-pub use app::{load_policy, run, verdict_over_output};
-pub use pipeline::{each_input, each_input_with, each_root_with, gate_streamed, stream_one, summary_streamed, MAX_PARALLEL};
+pub(crate) use app::load_policy;
+pub use app::{run, verdict_over_output};
+pub use pipeline::{each_input, gate_streamed, summary_streamed};
+pub(crate) use pipeline::{each_root_with, stream_one, MAX_PARALLEL};
 
 /// One input's result.
 #[derive(Debug)]

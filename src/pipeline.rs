@@ -22,7 +22,7 @@ pub fn each_input<T>(inputs: &[Source], f: impl FnMut(&input::Document<'_>, &mas
 }
 
 /// [`each_input`], reading saved binary plans with `show -json` as `show` says.
-pub fn each_input_with<T>(
+pub(crate) fn each_input_with<T>(
     inputs: &[Source],
     show: &input::ReadOptions,
     mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
@@ -56,7 +56,7 @@ pub fn each_input_with<T>(
 /// whole, split into its documents ([`roots::split_whole`]: an input holding
 /// several is several results, `NAME#1`, `NAME#2`, ...), and each document
 /// parsed. Results keep the order of `roots`, then of documents.
-pub fn each_root_with<T>(
+pub(crate) fn each_root_with<T>(
     roots: &[roots::Root],
     show: &input::ReadOptions,
     mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
@@ -120,7 +120,7 @@ pub fn each_root_with<T>(
 type DocBytes<'a> = Result<std::borrow::Cow<'a, [u8]>, InputError>;
 
 /// How many inputs [`each_input`] reads at once, at most.
-pub const MAX_PARALLEL: usize = 8;
+pub(crate) const MAX_PARALLEL: usize = 8;
 
 /// `f` over `items`, one scoped thread each when there are several; results in order.
 fn parallel<I: Sync, R: Send>(items: &[I], f: impl Fn(&I) -> R + Sync) -> Vec<R> {
@@ -139,7 +139,7 @@ fn parallel<I: Sync, R: Send>(items: &[I], f: impl Fn(&I) -> R + Sync) -> Vec<R>
 /// holds everything but the streamed parts, see [`stream::stream`]). A plan's
 /// changes are seen (and their secrets collected) as they arrive, then
 /// dropped; the rest of the plan is fed to the visitor from the skeleton.
-pub fn stream_one<V: stream::PlanVisitor, T>(
+pub(crate) fn stream_one<V: stream::PlanVisitor, T>(
     name: &str,
     src: impl std::io::Read + Send + 'static,
     ahead: stream::ReadAhead,
@@ -203,7 +203,7 @@ pub(crate) const NOT_A_PLAN: &str = "this is a state, not a plan: the gate judge
 
 /// How a source's read-ahead thread ends ([`stream::ReadAhead`]): joined
 /// for a regular file, left to end by itself for pipes and stdin.
-pub fn read_ahead_for(src: &Source) -> stream::ReadAhead {
+pub(crate) fn read_ahead_for(src: &Source) -> stream::ReadAhead {
     match src {
         Source::File(path) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => stream::ReadAhead::Joined,
         _ => stream::ReadAhead::Detached,
@@ -213,7 +213,7 @@ pub fn read_ahead_for(src: &Source) -> stream::ReadAhead {
 /// One input streamed as one document ([`stream_one`], the read-ahead thread
 /// left to end by itself on pipes), never split into several: for the
 /// commands that read one document per input.
-pub fn stream_source<V: stream::PlanVisitor, T>(
+pub(crate) fn stream_source<V: stream::PlanVisitor, T>(
     src: &Source,
     read: &input::ReadOptions,
     visitor: V,
@@ -229,7 +229,7 @@ pub fn stream_source<V: stream::PlanVisitor, T>(
 /// Each root streamed ([`stream_one`]): `query` answers over the skeleton
 /// with the changes and drift `keep` chooses ([`stream::Keep`]), every secret
 /// of the input known. Memory is what `keep` keeps, not the input.
-pub fn streamed<T: Send>(
+pub(crate) fn streamed<T: Send>(
     roots: &[roots::Root],
     read: &input::ReadOptions,
     vis: &Visibility,

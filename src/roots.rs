@@ -277,11 +277,6 @@ impl Splitter {
         self.st == St::Through || self.depth > crate::scan::MAX_DEPTH
     }
 
-    /// Documents started so far.
-    pub fn documents(&self) -> usize {
-        self.docs
-    }
-
     /// Feed the next piece; the cuts found in it go to `cuts`, in order.
     pub fn feed(&mut self, piece: &[u8], cuts: &mut Vec<Cut>) {
         let base = self.offset;

@@ -6,7 +6,7 @@ use std::fmt;
 
 /// An instance key: a count index or a for_each key.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Key {
+pub(crate) enum Key {
     /// A count index, digits as written.
     Int(String),
     /// A for_each key, unescaped.
@@ -15,7 +15,7 @@ pub enum Key {
 
 /// One step of an address: `module.NAME[KEY]`, or the resource `[data.]TYPE.NAME[KEY]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Step {
+pub(crate) struct Step {
     /// `module`, `data`, or the resource type.
     pub kind: String,
     pub name: String,
@@ -24,14 +24,14 @@ pub struct Step {
 
 /// A parsed resource instance address.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Address {
+pub(crate) struct Address {
     /// Module steps, then one resource step (last).
     pub steps: Vec<Step>,
 }
 
 impl Address {
     /// Parse an address as Terraform and OpenTofu print it.
-    pub fn parse(s: &str) -> Result<Address, String> {
+    pub(crate) fn parse(s: &str) -> Result<Address, String> {
         let mut p = Parser { s: s.as_bytes(), text: s, i: 0 };
         let mut steps = Vec::new();
         loop {
@@ -67,7 +67,7 @@ impl Address {
     }
 
     /// The resource step (the last one).
-    pub fn resource(&self) -> &Step {
+    pub(crate) fn resource(&self) -> &Step {
         self.steps.last().expect("an address has a resource step")
     }
 }
@@ -89,7 +89,7 @@ impl fmt::Display for Address {
     }
 }
 
-pub use crate::escape::hcl_quote;
+pub(crate) use crate::escape::hcl_quote;
 
 struct Parser<'s> {
     s: &'s [u8],

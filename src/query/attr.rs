@@ -18,7 +18,7 @@ use serde_json::Value;
 /// - anything else is hidden.
 ///
 /// The result keeps the order of `changed`, without duplicates.
-pub fn relevant_changes(
+pub(crate) fn relevant_changes(
     changed: &[Vec<PathStep>],
     relevant: &[Vec<PathStep>],
     mut differs: impl FnMut(&[PathStep]) -> bool,

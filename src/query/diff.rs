@@ -146,7 +146,7 @@ pub enum Kind {
 
 /// The markers of one side-by-side position in the tree.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Marks<'v> {
+pub(crate) struct Marks<'v> {
     pub before_sensitive: Option<&'v Value>,
     pub after_sensitive: Option<&'v Value>,
     pub after_unknown: Option<&'v Value>,
@@ -154,7 +154,7 @@ pub struct Marks<'v> {
 
 /// Options of one diff.
 #[derive(Debug, Clone, Copy)]
-pub struct DiffOptions<'a, 'm> {
+pub(crate) struct DiffOptions<'a, 'm> {
     pub vis: &'a Visibility<'m>,
     /// Keep unchanged entries instead of counting them as hidden.
     pub full: bool,
@@ -175,7 +175,7 @@ fn any_true(m: Option<&Value>) -> bool {
 /// Diff a whole resource (or output) value. `None` is an absent side (the
 /// before of a create, the after of a destroy); JSON `null` counts as absent
 /// at the top.
-pub fn diff(before: Option<&Value>, after: Option<&Value>, marks: Marks<'_>, opts: &DiffOptions<'_, '_>) -> Node {
+pub(crate) fn diff(before: Option<&Value>, after: Option<&Value>, marks: Marks<'_>, opts: &DiffOptions<'_, '_>) -> Node {
     let before = before.filter(|v| !v.is_null());
     let after = after.filter(|v| !v.is_null());
     let mut path = Vec::new();
@@ -295,14 +295,20 @@ fn node_inner(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &D
 /// The attributes the CLI shows in a resource block even when unchanged, so a
 /// reader knows which object it is about (`importantAttributes` of its block
 /// renderer): whole, with every unchanged child (all the tags).
-pub const IDENTIFYING: [&str; 3] = ["id", "name", "tags"];
+pub(crate) const IDENTIFYING: [&str; 3] = ["id", "name", "tags"];
 
 /// Show a resource's [`IDENTIFYING`] attributes as the CLI does: an unchanged
 /// one (present, not null) is added to the root's entries in its sorted place
 /// and no longer counted as hidden; a changed one is expanded with its
 /// unchanged children. Masked like any other value. Returns how many
 /// unchanged ones were added. Nothing to do with `full` (all are shown).
-pub fn show_identifying(root: &mut Node, before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &DiffOptions<'_, '_>) -> usize {
+pub(crate) fn show_identifying(
+    root: &mut Node,
+    before: Option<&Value>,
+    after: Option<&Value>,
+    m: Marks<'_>,
+    o: &DiffOptions<'_, '_>,
+) -> usize {
     let Kind::Collection { brackets: Brackets::Object, entries, hidden, before: None, after: None } = &mut root.kind else { return 0 };
     if o.full {
         return 0;
@@ -450,7 +456,7 @@ fn list_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: 
 
 /// How [`changed_paths`] compares two values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compare {
+pub(crate) enum Compare {
     /// As `show` shows a change (`drift`): scalars equal as written (`1` is
     /// not `1.0`); a list of the same length is followed into only when its
     /// elements keep their places ([`align`]): an element paired with a
@@ -469,7 +475,7 @@ pub enum Compare {
 /// type change, a list that grew or shrank, a value that appeared or went
 /// away) is one change at its own path. Absent and `null` are the same. Parts
 /// that `after_unknown` marks whole, and paths `skip` names, are not compared.
-pub fn changed_paths(
+pub(crate) fn changed_paths(
     before: Option<&Value>,
     after: Option<&Value>,
     after_unknown: Option<&Value>,
@@ -558,7 +564,7 @@ fn in_place_changes(slots: &[Slot]) -> Option<Vec<(usize, bool)>> {
 
 /// How an element of one list corresponds to the other list's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Slot {
+pub(crate) enum Slot {
     /// Equal elements, in order (before index, after index).
     Same(usize, usize),
     /// Equal elements out of order: moved (before index, after index).
@@ -591,7 +597,7 @@ const PAIRING_BUDGET: usize = 10_000;
 /// `alen` may exceed `after.len()` when the unknown marker is longer (elements
 /// unknown until apply). Also used by [`changed_paths`] (which follows
 /// only elements that keep their position) and `planview diff`.
-pub fn align(before: &[Value], after: &[Value], alen: usize, unknown: Option<&[Value]>) -> Vec<Slot> {
+pub(crate) fn align(before: &[Value], after: &[Value], alen: usize, unknown: Option<&[Value]>) -> Vec<Slot> {
     let unknown_at = |j: usize| unknown.and_then(|u| u.get(j));
     let partly_unknown = |j: usize| any_true(unknown_at(j));
     let same = |i: usize, j: usize| !partly_unknown(j) && after.get(j).is_some_and(|x| *x == before[i]);
@@ -831,7 +837,7 @@ fn lines_of(s: &str) -> Vec<&str> {
 }
 
 /// A line diff; unchanged lines become hidden runs unless `full`.
-pub fn line_diff(before: &str, after: &str, has_before: bool, has_after: bool, full: bool) -> Vec<LineItem> {
+pub(crate) fn line_diff(before: &str, after: &str, has_before: bool, has_after: bool, full: bool) -> Vec<LineItem> {
     let b = if has_before { lines_of(before) } else { Vec::new() };
     let a = if has_after { lines_of(after) } else { Vec::new() };
     let matches = if b.len().saturating_mul(a.len()) > 4_000_000 { Vec::new() } else { lcs(b.len(), a.len(), |i, j| b[i] == a[j]) };
@@ -881,7 +887,7 @@ pub struct FlatChange {
 /// Every changed leaf. A collection with a side shown whole (`-> (known after
 /// apply)`) is one change at its own path; a JSON string or multi-line string
 /// is one change with both whole strings.
-pub fn flatten(root: &Node, before: Option<&Value>, after: Option<&Value>, vis: &Visibility<'_>) -> Vec<FlatChange> {
+pub(crate) fn flatten(root: &Node, before: Option<&Value>, after: Option<&Value>, vis: &Visibility<'_>) -> Vec<FlatChange> {
     let mut out = Vec::new();
     let mut path = Vec::new();
     flat(root, before, after, vis, None, &mut path, &mut out);
@@ -947,7 +953,7 @@ fn has_sensitive(n: &Node) -> bool {
 /// Map keys are text from the input (a key can be a secret): once the tree
 /// has been walked for values, the keys it prints are masked as `vis` says,
 /// in the tree and in the flat changes' paths.
-pub fn mask_keys(root: &mut Node, changes: &mut [FlatChange], vis: &Visibility<'_>) {
+pub(crate) fn mask_keys(root: &mut Node, changes: &mut [FlatChange], vis: &Visibility<'_>) {
     fn key(k: &mut Key, vis: &Visibility<'_>) {
         if let Key::Attr(a) = k {
             mask(a, vis);
@@ -986,7 +992,7 @@ pub fn mask_keys(root: &mut Node, changes: &mut [FlatChange], vis: &Visibility<'
 
 /// The path printer and its identifier test under the names `show` and its
 /// renderer call them by ([`crate::query::path`]).
-pub use crate::query::path::{is_identifier as is_ident, traversal as path_text};
+pub(crate) use crate::query::path::{is_identifier as is_ident, traversal as path_text};
 
 #[cfg(test)]
 mod tests {

@@ -1,20 +1,20 @@
 //! Queries: pure functions from a parsed document to a report struct.
 
-pub mod address;
-pub mod attr;
+pub(crate) mod address;
+pub(crate) mod attr;
 pub mod checks;
-pub mod diff;
+pub(crate) mod diff;
 pub mod drift;
 pub mod gate;
 pub mod intent;
 pub mod moves;
 pub mod outputs;
-pub mod path;
+pub(crate) mod path;
 pub mod replace;
-pub mod review;
-pub mod roots;
+pub(crate) mod review;
+pub(crate) mod roots;
 pub mod show;
-pub mod state;
+pub(crate) mod state;
 pub mod summary;
-pub mod type_expr;
+pub(crate) mod type_expr;
 pub mod values;

@@ -9,13 +9,13 @@ use crate::escape::hcl_quote;
 use crate::model::PathStep;
 
 /// The empty path as `drift` and `replace` write it.
-pub const WHOLE_OBJECT: &str = "(whole object)";
+pub(crate) const WHOLE_OBJECT: &str = "(whole object)";
 /// The empty path as `moves` writes it.
-pub const THE_WHOLE_OBJECT: &str = "(the whole object)";
+pub(crate) const THE_WHOLE_OBJECT: &str = "(the whole object)";
 
 /// True when `s` is an HCL identifier (`ID_Start | _` then `ID_Continue | -`),
 /// so it can follow a `.` in a traversal.
-pub fn is_identifier(s: &str) -> bool {
+pub(crate) fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     match chars.next() {
         Some(c) if c.is_alphabetic() || c == '_' => {}
@@ -27,7 +27,7 @@ pub fn is_identifier(s: &str) -> bool {
 /// A path as an HCL traversal: a key that is an identifier is written as an
 /// attribute (`.name`, bare when first), any other key as `["..."]` (HCL
 /// escaping, see [`hcl_quote`]), an index as `[0]`. The empty path is `""`.
-pub fn traversal(steps: &[PathStep]) -> String {
+pub(crate) fn traversal(steps: &[PathStep]) -> String {
     let mut out = String::new();
     write(&mut out, steps, true);
     out
@@ -35,7 +35,7 @@ pub fn traversal(steps: &[PathStep]) -> String {
 
 /// [`traversal`], with the empty path written `whole` ([`WHOLE_OBJECT`],
 /// [`THE_WHOLE_OBJECT`]).
-pub fn traversal_or(steps: &[PathStep], whole: &str) -> String {
+pub(crate) fn traversal_or(steps: &[PathStep], whole: &str) -> String {
     if steps.is_empty() {
         return whole.to_string();
     }
@@ -44,7 +44,7 @@ pub fn traversal_or(steps: &[PathStep], whole: &str) -> String {
 
 /// A path below a named root, `root` written as it is: `before.tags`,
 /// `before["a b"]`, `actions[0]`; the empty path is `root`.
-pub fn under(root: &str, steps: &[PathStep]) -> String {
+pub(crate) fn under(root: &str, steps: &[PathStep]) -> String {
     let mut out = root.to_string();
     write(&mut out, steps, false);
     out

@@ -12,7 +12,7 @@ use crate::query::values::Visibility;
 
 /// The review of one plan.
 #[derive(Debug)]
-pub struct Review {
+pub(crate) struct Review {
     pub summary: PlanSummary,
     pub verdict: PlanVerdict,
     /// `show`'s diff of each entry of `summary.resources`, in the same order
@@ -30,7 +30,7 @@ pub struct Review {
 
 impl Review {
     /// True when the plan would change a resource (output-only changes do not count).
-    pub fn has_resource_changes(&self) -> bool {
+    pub(crate) fn has_resource_changes(&self) -> bool {
         let s = &self.summary;
         !s.totals.is_empty() || s.moved > 0 || s.unrecognised > 0 || s.deferred > 0 || s.invocations > 0 || !s.unreadable.is_empty()
     }
@@ -38,7 +38,7 @@ impl Review {
 
 /// What a pipeline branches on (`--outputs-file`): over every input read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CiOutputs {
+pub(crate) struct CiOutputs {
     pub has_changes: bool,
     /// Ignores output-only changes.
     pub has_resource_changes: bool,
@@ -56,7 +56,7 @@ pub struct CiOutputs {
 }
 
 impl CiOutputs {
-    pub fn of(items: &[crate::PerFile<Review>]) -> CiOutputs {
+    pub(crate) fn of(items: &[crate::PerFile<Review>]) -> CiOutputs {
         let t = crate::query::gate::total(items.iter().map(|i| i.result.as_ref().ok().map(|r| &r.verdict)));
         let mut o = CiOutputs { verdict: crate::query::gate::overall(&t), ..Default::default() };
         for r in items.iter().filter_map(|i| i.result.as_ref().ok()) {
@@ -76,7 +76,7 @@ impl CiOutputs {
     }
 
     /// `name=value` lines, as `$GITHUB_OUTPUT` takes them.
-    pub fn lines(&self) -> String {
+    pub(crate) fn lines(&self) -> String {
         let pairs: [(&str, String); 11] = [
             ("has_changes", self.has_changes.to_string()),
             ("has_resource_changes", self.has_resource_changes.to_string()),
@@ -95,11 +95,11 @@ impl CiOutputs {
 }
 
 /// Why a state cannot be reviewed.
-pub const NOT_A_PLAN: &str = "this is a state, not a plan: `comment` reviews plans (`tofu show -json PLANFILE`)";
+pub(crate) const NOT_A_PLAN: &str = "this is a state, not a plan: `comment` reviews plans (`tofu show -json PLANFILE`)";
 
 /// Review `doc` against `policy`; `fingerprint` is the plan's, when the policy
 /// expects one. A state is refused, as the gate refuses it.
-pub fn review(doc: &Document<'_>, policy: &Policy, vis: &Visibility, fingerprint: Option<&str>) -> Result<Review, String> {
+pub(crate) fn review(doc: &Document<'_>, policy: &Policy, vis: &Visibility, fingerprint: Option<&str>) -> Result<Review, String> {
     let Document::Plan(p) = doc else { return Err(NOT_A_PLAN.to_string()) };
     let mut summary = summarize_plan(p);
     summary.mask_inputs(vis);

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 /// One root's row. Counts are `None` where the root could not be read (or is a state).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RootRow {
+pub(crate) struct RootRow {
     pub root: String,
     pub add: Option<u64>,
     pub change: Option<u64>,
@@ -44,7 +44,7 @@ impl RootRow {
 }
 
 /// The rows of `summary`'s roots.
-pub fn of_summaries(items: &[PerFile<Summary>]) -> Vec<RootRow> {
+pub(crate) fn of_summaries(items: &[PerFile<Summary>]) -> Vec<RootRow> {
     items
         .iter()
         .map(|i| match &i.result {
@@ -79,7 +79,7 @@ pub fn of_summaries(items: &[PerFile<Summary>]) -> Vec<RootRow> {
 }
 
 /// The rows of `gate`'s roots.
-pub fn of_verdicts(items: &[PerFile<PlanVerdict>]) -> Vec<RootRow> {
+pub(crate) fn of_verdicts(items: &[PerFile<PlanVerdict>]) -> Vec<RootRow> {
     items
         .iter()
         .map(|i| match &i.result {
@@ -102,7 +102,7 @@ pub fn of_verdicts(items: &[PerFile<PlanVerdict>]) -> Vec<RootRow> {
 
 /// The rows to show: all, or with `skip_unchanged` those that change
 /// something; and how many were left out.
-pub fn shown(rows: &[RootRow], skip_unchanged: bool) -> (Vec<&RootRow>, usize) {
+pub(crate) fn shown(rows: &[RootRow], skip_unchanged: bool) -> (Vec<&RootRow>, usize) {
     let shown: Vec<&RootRow> = rows.iter().filter(|r| !skip_unchanged || r.changed).collect();
     let hidden = rows.len() - shown.len();
     (shown, hidden)

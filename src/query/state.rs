@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 /// What the user asked for.
 #[derive(Debug, Clone, Copy)]
-pub struct StateOptions<'f> {
+pub(crate) struct StateOptions<'f> {
     pub filter: &'f Filter,
     /// `--prior`: read a plan's prior state.
     pub prior: bool,
@@ -20,7 +20,7 @@ pub struct StateOptions<'f> {
 
 /// Counts over the listed resources.
 #[derive(Debug, Default, Serialize)]
-pub struct StateListCounts {
+pub(crate) struct StateListCounts {
     pub resources: u64,
     pub managed: u64,
     pub data: u64,
@@ -33,7 +33,7 @@ pub struct StateListCounts {
 
 /// The resources of one state.
 #[derive(Debug, Serialize)]
-pub struct StateReport {
+pub(crate) struct StateReport {
     pub kind: &'static str,
     pub file: String,
     /// `state`, or `plan` when the prior state of a plan was read.
@@ -47,7 +47,7 @@ pub struct StateReport {
     pub resources: Vec<StateResource>,
 }
 
-pub fn state(doc: &Document<'_>, opts: &StateOptions<'_>) -> Result<StateReport, String> {
+pub(crate) fn state(doc: &Document<'_>, opts: &StateOptions<'_>) -> Result<StateReport, String> {
     match doc {
         Document::State(s) => Ok(report("state", &s.format_version, s.terraform_version.clone(), s.values.as_ref(), opts.filter)),
         Document::Plan(p) if opts.prior => {

@@ -8,7 +8,7 @@ use serde_json::Value;
 /// `set(bool)`, `tuple([string, number])`, `object({ a = string, b = list(number) })`,
 /// `any` for `dynamic`, `optional(T)` for an optional object attribute. A
 /// form planview does not know (a future type) is shown as its compact JSON.
-pub fn type_expr(t: &Value) -> String {
+pub(crate) fn type_expr(t: &Value) -> String {
     let known = match t {
         Value::String(s) => match s.as_str() {
             "string" | "number" | "bool" => Some(s.clone()),
@@ -64,7 +64,7 @@ fn key(k: &str) -> String {
 
 /// [`type_expr`] of a type's JSON text (what the models keep raw); the text
 /// itself when it is not JSON.
-pub fn type_text(json: &str) -> String {
+pub(crate) fn type_text(json: &str) -> String {
     serde_json::from_str::<Value>(json).map_or_else(|_| json.to_string(), |v| type_expr(&v))
 }
 

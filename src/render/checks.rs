@@ -18,7 +18,7 @@ fn counts_text(r: &ChecksReport) -> String {
 }
 
 /// `Checks: 1 fail, 7 pass; 7 passed or unknown not listed (--all lists them).`
-pub fn verdict(r: &ChecksReport) -> String {
+pub(crate) fn verdict(r: &ChecksReport) -> String {
     let mut s = format!("Checks: {}", counts_text(r));
     if r.source == ChecksSource::ConditionResults {
         s.push_str(" (from condition_results, Terraform 1.2-1.4)");

@@ -17,7 +17,7 @@ use crate::render::summary::{action_words, details, INCOMPLETE_BANNER};
 use crate::PerFile;
 
 /// The job summary's limit (GitHub: 1 MiB per step).
-pub const SUMMARY_MAX_BYTES: usize = 1_048_576;
+pub(crate) const SUMMARY_MAX_BYTES: usize = 1_048_576;
 
 /// Where the comment is posted: each platform's limit on a comment body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -44,7 +44,7 @@ impl Platform {
 
 /// How one body is made.
 #[derive(Debug, Clone)]
-pub struct BodyOptions {
+pub(crate) struct BodyOptions {
     pub max_bytes: usize,
     /// The hidden marker's ID (`<!-- planview:ID -->` first), if any.
     pub marker: Option<String>,
@@ -55,7 +55,7 @@ pub struct BodyOptions {
 /// The marker ID made of `raw` (an `--id`, or the input names): letters,
 /// digits and `._/,:=+-` kept, anything else `_`, never `--` (which would end
 /// the HTML comment), at most 128 bytes.
-pub fn marker_id(raw: &str) -> String {
+pub(crate) fn marker_id(raw: &str) -> String {
     let mut id: String = raw.chars().map(|c| if c.is_ascii_alphanumeric() || "._/,:=+-".contains(c) { c } else { '_' }).take(128).collect();
     while id.contains("--") {
         id = id.replace("--", "-");
@@ -69,7 +69,7 @@ pub fn marker_id(raw: &str) -> String {
 }
 
 /// The marker line a poster looks for.
-pub fn marker_line(id: &str) -> String {
+pub(crate) fn marker_line(id: &str) -> String {
     format!("<!-- planview:{} -->\n", marker_id(id))
 }
 
@@ -480,7 +480,7 @@ fn fit(head: &str, parts: &[Part], max: usize, whole: &str) -> String {
 
 /// The body: the parts of every input's review (secrets were masked where the
 /// review took values from the input), fitted within `opts.max_bytes`.
-pub fn body(items: &mut [PerFile<Review>], policy: &PolicyReport, opts: &BodyOptions) -> String {
+pub(crate) fn body(items: &mut [PerFile<Review>], policy: &PolicyReport, opts: &BodyOptions) -> String {
     // One diff never takes more than a quarter of the budget (`show` cuts it short).
     let diff_cap = (opts.max_bytes / 4).clamp(crate::render::fit::MIN_MAX_BYTES, 65_536);
     let parts: Vec<Part> = parts_of(items, policy, diff_cap);
@@ -495,7 +495,7 @@ pub fn body(items: &mut [PerFile<Review>], policy: &PolicyReport, opts: &BodyOpt
 
 /// `<!-- planview-fingerprint sha256:... -->`, one line per plan (with its
 /// name, made safe as a marker ID is, when there are several).
-pub fn fingerprint_lines(items: &[PerFile<Review>]) -> String {
+pub(crate) fn fingerprint_lines(items: &[PerFile<Review>]) -> String {
     let several = items.len() > 1;
     items
         .iter()

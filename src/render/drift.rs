@@ -13,7 +13,7 @@ const MD_WIDTH: usize = 120;
 const WHOLE: &str = "`--format json`";
 
 /// The one-line verdict: how many drifted, how many shown, how many hidden.
-pub fn verdict(r: &DriftReport) -> String {
+pub(crate) fn verdict(r: &DriftReport) -> String {
     if r.total == 0 {
         return "No drift: nothing changed outside Terraform.".into();
     }

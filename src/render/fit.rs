@@ -4,14 +4,14 @@
 
 /// The default cap: GitHub's limit on a comment body (characters; bytes are
 /// never fewer, so a byte cap is safe).
-pub const DEFAULT_MAX_BYTES: usize = 65_536;
+pub(crate) const DEFAULT_MAX_BYTES: usize = 65_536;
 
 /// The smallest cap accepted: room for a verdict line and the trim note.
-pub const MIN_MAX_BYTES: usize = 1_024;
+pub(crate) const MIN_MAX_BYTES: usize = 1_024;
 
 /// One piece of a markdown report.
 #[derive(Debug, Clone)]
-pub enum Block {
+pub(crate) enum Block {
     /// Always kept (verdict lines, headings, counts).
     Keep(String),
     /// A table (usually inside `<details>`) whose rows may be left out. A block
@@ -29,7 +29,7 @@ pub enum Block {
 /// The pieces are final (secrets were masked where their values were
 /// rendered), so what is measured is what is written. The result is never
 /// longer than `max` (for `max` at least [`MIN_MAX_BYTES`]).
-pub fn fit(blocks: &[Block], max: usize) -> String {
+pub(crate) fn fit(blocks: &[Block], max: usize) -> String {
     let full: String = blocks.iter().map(whole).collect();
     if full.len() <= max {
         return full;

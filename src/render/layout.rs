@@ -20,7 +20,7 @@ const ATOMS: &[&str] = &[crate::mask::MASK, "(known after apply)"];
 
 /// How a column's text breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A resource address: after `.`, before `[`, then anywhere.
     Address,
     /// Words: at spaces, then punctuation, then anywhere.
@@ -77,7 +77,7 @@ fn units(s: &str) -> Vec<Unit<'_>> {
 
 /// The width `s` takes on a terminal (colour sequences take none), over its
 /// longest line.
-pub fn width(s: &str) -> usize {
+pub(crate) fn width(s: &str) -> usize {
     s.split('\n').map(|l| units(l).iter().map(|u| u.width).sum()).max().unwrap_or(0)
 }
 
@@ -90,7 +90,7 @@ fn widest_unit(s: &str) -> usize {
 /// `…`, or `None` when it fits (or is one unit, shown whole). The cut falls between units, so never inside
 /// a mask, a visible escape (`\x1B`, `\u{009B}`), a JSON escape (`\"`,
 /// `\u001b`) or a colour sequence; a colour still open is closed.
-pub fn cut(s: &str, max: usize) -> Option<String> {
+pub(crate) fn cut(s: &str, max: usize) -> Option<String> {
     let u = units(s);
     if u.iter().map(|x| x.width).sum::<usize>() <= max {
         return None;
@@ -216,7 +216,7 @@ fn wrap_line(s: &str, max: usize, kind: Kind) -> Vec<String> {
 }
 
 /// `s` (which may hold several lines) wrapped to `max` columns.
-pub fn wrap(s: &str, max: usize, kind: Kind) -> String {
+pub(crate) fn wrap(s: &str, max: usize, kind: Kind) -> String {
     s.split('\n').flat_map(|l| wrap_line(l, max.max(1), kind)).collect::<Vec<_>>().join("\n")
 }
 
@@ -257,7 +257,7 @@ fn allot(natural: &[usize], floor: &[usize], rank: &[u8], avail: usize) -> Vec<u
 /// fits `max` columns when given (as far as units that cannot be cut allow).
 /// Cells are final (secrets were masked where their values were rendered), so
 /// wrapping never splits anything that still needs masking.
-pub fn table(header: &[&str], rows: Vec<Vec<String>>, max: Option<usize>) -> String {
+pub(crate) fn table(header: &[&str], rows: Vec<Vec<String>>, max: Option<usize>) -> String {
     use tabled::settings::Style as TStyle;
     let cols = header.len();
     let mut grid: Vec<Vec<String>> = Vec::with_capacity(rows.len() + 1);

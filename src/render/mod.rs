@@ -1,22 +1,22 @@
 //! Renderers: one small module per report, each writing `table`, `markdown` and
 //! `json` to a `&mut dyn Write`. Shared pieces (style, colour, escaping) live here.
 
-pub mod checks;
-pub mod comment;
+pub(crate) mod checks;
+pub(crate) mod comment;
 pub mod diff;
-pub mod drift;
-pub mod fit;
-pub mod format;
-pub mod gate;
-pub mod layout;
-pub mod moves;
-pub mod outputs;
-pub mod replace;
-pub mod report;
-pub mod roots;
-pub mod show;
-pub mod state;
-pub mod summary;
+pub(crate) mod drift;
+pub(crate) mod fit;
+pub(crate) mod format;
+pub(crate) mod gate;
+pub(crate) mod layout;
+pub(crate) mod moves;
+pub(crate) mod outputs;
+pub(crate) mod replace;
+pub(crate) mod report;
+pub(crate) mod roots;
+pub(crate) mod show;
+pub(crate) mod state;
+pub(crate) mod summary;
 
 use crate::error::InputError;
 use crate::sanitize;

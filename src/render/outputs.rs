@@ -15,7 +15,7 @@ const WHOLE: &str = "`--format json`";
 /// What to show for a change: the new value for a create, the old one for a
 /// delete, `before -> after` otherwise (a no-op shows its value once), each
 /// side shortened by `short`.
-pub fn change_text(o: &OutputChange, short: &dyn Fn(&str) -> String) -> String {
+pub(crate) fn change_text(o: &OutputChange, short: &dyn Fn(&str) -> String) -> String {
     let (b, a) = (short(o.before.text()), short(o.after.text()));
     match o.action.as_str() {
         "create" => a,

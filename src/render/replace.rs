@@ -13,7 +13,7 @@ const MD_WIDTH: usize = 120;
 const WHOLE: &str = "`planview show --address ADDR` (or `--format json`)";
 
 /// `5 resources replaced (4 destroy then create, 1 create before destroy).`
-pub fn verdict(r: &ReplaceReport) -> String {
+pub(crate) fn verdict(r: &ReplaceReport) -> String {
     match r.count {
         0 => "Nothing is replaced.".into(),
         n => format!(

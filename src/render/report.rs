@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::io::{self, Write};
 
 /// A report that can be written in every format.
-pub trait Report: Serialize {
+pub(crate) trait Report: Serialize {
     /// Record the input's name (reports are computed before it is known).
     fn set_file(&mut self, file: &str);
     /// The terminal table, heading included.
@@ -20,7 +20,7 @@ pub trait Report: Serialize {
 
 /// A report that records the name of its input (reports are computed
 /// before it is known).
-pub trait Named {
+pub(crate) trait Named {
     fn set_file(&mut self, file: &str);
 }
 
@@ -50,19 +50,19 @@ impl Named for crate::query::show::ShowReport {
 
 /// The heading line of a table report:
 /// `== FILE (plan · terraform 1.11.4 · format 1.2) ==`.
-pub fn heading(w: &mut dyn Write, style: &Style, file: &str, document: &str, tf: Option<&str>, fv: &str) -> io::Result<()> {
+pub(crate) fn heading(w: &mut dyn Write, style: &Style, file: &str, document: &str, tf: Option<&str>, fv: &str) -> io::Result<()> {
     let tf = tf.map(|v| format!(" · terraform {}", line(v))).unwrap_or_default();
     writeln!(w, "{}", style.paint(&format!("== {} ({document}{tf} · format {}) ==", line(file), line(fv)), Tone::Bold))
 }
 
 /// The markdown heading: `### `FILE` — TITLE`.
-pub fn md_heading(w: &mut dyn Write, file: &str, title: &str) -> io::Result<()> {
+pub(crate) fn md_heading(w: &mut dyn Write, file: &str, title: &str) -> io::Result<()> {
     writeln!(w, "### {} — {title}", md_code(file))?;
     writeln!(w)
 }
 
 /// The errored-plan banner, for tables.
-pub fn errored_banner(w: &mut dyn Write, style: &Style) -> io::Result<()> {
+pub(crate) fn errored_banner(w: &mut dyn Write, style: &Style) -> io::Result<()> {
     writeln!(
         w,
         "{}",
@@ -74,12 +74,12 @@ pub fn errored_banner(w: &mut dyn Write, style: &Style) -> io::Result<()> {
 }
 
 /// The errored-plan banner, for markdown.
-pub fn md_errored_banner(w: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn md_errored_banner(w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "> [!CAUTION]\n> **This plan errored** and cannot be applied. Only what was planned before the error is here.\n")
 }
 
 /// Lines of text as one table cell: each line sanitised, joined by newlines.
-pub fn cell_lines<S: AsRef<str>>(lines: &[S]) -> String {
+pub(crate) fn cell_lines<S: AsRef<str>>(lines: &[S]) -> String {
     lines.iter().map(|l| line(l.as_ref()).into_owned()).collect::<Vec<_>>().join("\n")
 }
 
@@ -98,7 +98,7 @@ struct JsonMany<'a, T: Serialize> {
 /// The reports of one question command, one per input, as the format
 /// renderers ([`super::format`]) see them: object safe, so one `Answer`
 /// variant holds any command's.
-pub trait Reports {
+pub(crate) trait Reports {
     /// Every report's table, an unreadable input's error in its place.
     fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()>;
     /// Every report's markdown, an unreadable input's error in its place.

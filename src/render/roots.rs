@@ -35,7 +35,7 @@ fn hidden_note(hidden: usize) -> String {
 }
 
 /// The terminal table, then a blank line.
-pub fn table(w: &mut dyn Write, rows: &[&RootRow], hidden: usize, style: &Style) -> io::Result<()> {
+pub(crate) fn table(w: &mut dyn Write, rows: &[&RootRow], hidden: usize, style: &Style) -> io::Result<()> {
     let cells = rows
         .iter()
         .map(|r| {
@@ -63,7 +63,7 @@ pub fn table(w: &mut dyn Write, rows: &[&RootRow], hidden: usize, style: &Style)
 }
 
 /// The markdown table, as blocks whose rows `--max-bytes` may leave out.
-pub fn markdown(rows: &[&RootRow], hidden: usize) -> Vec<Block> {
+pub(crate) fn markdown(rows: &[&RootRow], hidden: usize) -> Vec<Block> {
     let mut blocks = Vec::new();
     if !rows.is_empty() {
         let open = format!("\n| {} |\n|{}\n", HEADER.join(" | "), " --- |".repeat(HEADER.len()));

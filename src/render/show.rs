@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use std::io::{self, Write};
 
 /// GitHub's limit on a comment body, in characters (we count bytes, which is stricter).
-pub const MARKDOWN_CAP: usize = 65_536;
+pub(crate) const MARKDOWN_CAP: usize = 65_536;
 
 /// One printed line of a diff: a symbol (or none), a depth, the text.
 #[derive(Debug, Clone)]
@@ -245,7 +245,7 @@ fn body_lines(root: &Node) -> Vec<Line> {
 }
 
 /// The header words: the action, then move, import and deposed facts.
-pub fn header_words(r: &ResourceDiff) -> String {
+pub(crate) fn header_words(r: &ResourceDiff) -> String {
     let mut parts = Vec::new();
     if r.kind != ChangeKind::NoOp {
         parts.push(r.kind.words());
@@ -365,7 +365,7 @@ const ERRORED: &str = "PLAN ERRORED: planning failed and this plan cannot be app
 /// The resource diffs of one report, in order, built when asked for: a
 /// streamed report ([`crate::query::show::stream`]) builds each one from its
 /// change only then and drops it after, so a renderer holds one at a time.
-pub trait Resources {
+pub(crate) trait Resources {
     /// How many there are.
     fn count(&self) -> usize;
     /// `f` on each, in order, until it returns `Ok(false)` (no more wanted) or fails.
@@ -388,7 +388,7 @@ impl Resources for &[ResourceDiff] {
 
 /// One input's report (its `resources` left empty: they come from
 /// `resources`) or why it could not be read, with its secrets.
-pub struct Item<'a> {
+pub(crate) struct Item<'a> {
     pub result: Result<&'a ShowReport, &'a InputError>,
     pub resources: RefCell<Box<dyn Resources + 'a>>,
     pub masker: &'a Masker,
@@ -396,7 +396,7 @@ pub struct Item<'a> {
 
 impl<'a> Item<'a> {
     /// An input read whole: its resources are the report's own.
-    pub fn whole(item: &'a PerFile<ShowReport>) -> Item<'a> {
+    pub(crate) fn whole(item: &'a PerFile<ShowReport>) -> Item<'a> {
         let resources: &'a [ResourceDiff] = match &item.result {
             Ok(r) => &r.resources,
             Err(_) => &[],
@@ -444,7 +444,7 @@ fn report_text(w: &mut dyn Write, r: &ShowReport, res: &mut dyn Resources, many:
 }
 
 /// Terminal text of every readable input, in order (a heading each when there are several).
-pub fn table_items(w: &mut dyn Write, items: &[Item<'_>], style: &Style) -> io::Result<()> {
+pub(crate) fn table_items(w: &mut dyn Write, items: &[Item<'_>], style: &Style) -> io::Result<()> {
     let many = items.len() > 1;
     let mut first = true;
     for item in items {
@@ -530,14 +530,14 @@ fn outputs_md(outputs: &[OutputDiff]) -> String {
 
 /// Markdown within `max_bytes` (measured after secrets are scrubbed): blocks
 /// that do not fit are left out and counted at the end.
-pub fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes: usize) -> io::Result<()> {
+pub(crate) fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes: usize) -> io::Result<()> {
     markdown_items(w, &items.iter().map(Item::whole).collect::<Vec<_>>(), max_bytes)
 }
 
 /// [`markdown_out`] over items whose resources are built when asked for: the
 /// text is written as it is decided (nothing written is taken back), and
 /// once something is left out the resources after it are counted, not built.
-pub fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: usize) -> io::Result<()> {
+pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: usize) -> io::Result<()> {
     // Room kept for the note saying what was left out.
     const RESERVE: usize = 400;
     let mut used = 0usize;
@@ -808,7 +808,7 @@ struct JsonMany<'a> {
 
 /// One JSON document: the report of a single input, or `{"files": [...]}`;
 /// each resource is built and written in turn.
-pub fn json_items(w: &mut dyn Write, items: &[Item<'_>]) -> io::Result<()> {
+pub(crate) fn json_items(w: &mut dyn Write, items: &[Item<'_>]) -> io::Result<()> {
     let mut resources: Vec<_> = items.iter().map(|i| i.resources.borrow_mut()).collect();
     let list: Vec<JsonItem> = items
         .iter()

@@ -8,7 +8,7 @@ use crate::sanitize::line;
 use std::io::{self, Write};
 
 /// `State: 12 resources (10 managed, 2 data), 1 tainted, 1 deposed.`
-pub fn verdict(r: &StateReport) -> String {
+pub(crate) fn verdict(r: &StateReport) -> String {
     let c = &r.counts;
     let what = if r.document == "plan" { "Prior state" } else { "State" };
     let n = if c.resources < r.total {

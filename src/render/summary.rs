@@ -25,7 +25,7 @@ fn grouped(resources: &[ResourceEntry]) -> Vec<&ResourceEntry> {
 }
 
 /// The words for an entry's action (`replace (destroy then create)`, ...).
-pub fn action_words(r: &ResourceEntry) -> String {
+pub(crate) fn action_words(r: &ResourceEntry) -> String {
     use crate::model::ReplaceOrder::*;
     match (r.action.as_str(), r.replace_order) {
         ("replace", Some(DeleteBeforeCreate)) => "replace (destroy then create)".into(),
@@ -42,7 +42,7 @@ pub fn action_words(r: &ResourceEntry) -> String {
 }
 
 /// The details column: reason, move, deposed key, import id.
-pub fn details(r: &ResourceEntry) -> Vec<String> {
+pub(crate) fn details(r: &ResourceEntry) -> Vec<String> {
     let mut d = Vec::new();
     if let Some(w) = &r.reason_words {
         d.push(w.clone());
@@ -69,7 +69,7 @@ pub fn details(r: &ResourceEntry) -> Vec<String> {
 // ---------------------------------------------------------------- table
 
 /// The terminal report, lines wider than the style's width wrapped (tables fit already).
-pub fn table_out(w: &mut dyn Write, items: &[PerFile<Summary>], style: &Style) -> io::Result<()> {
+pub(crate) fn table_out(w: &mut dyn Write, items: &[PerFile<Summary>], style: &Style) -> io::Result<()> {
     let mut buf = Vec::new();
     table_unfitted(&mut buf, items, style)?;
     w.write_all(style.fit_lines(&String::from_utf8_lossy(&buf)).as_bytes())
@@ -256,7 +256,7 @@ fn more_failing(p: &PlanSummary) -> Option<String> {
 /// The managed resources this plan imports and then destroys (a delete or a
 /// replace of an object being imported): the import brings the object under
 /// management only for it to be destroyed.
-pub fn imported_then_destroyed(p: &PlanSummary) -> Vec<String> {
+pub(crate) fn imported_then_destroyed(p: &PlanSummary) -> Vec<String> {
     p.resources
         .iter()
         .filter(|r| r.importing && r.mode == "managed" && r.actions.iter().any(|a| a == "delete"))
@@ -265,11 +265,11 @@ pub fn imported_then_destroyed(p: &PlanSummary) -> Vec<String> {
 }
 
 /// The banner of an incomplete plan (not errored: that one has its own).
-pub const INCOMPLETE_BANNER: &str =
+pub(crate) const INCOMPLETE_BANNER: &str =
     "!! PLAN INCOMPLETE: made with -target, or changes are deferred to a later plan; what it leaves out is not planned";
 
 /// The details of an action invocation: its trigger, and why it was deferred.
-pub fn invocation_details(a: &InvocationEntry) -> String {
+pub(crate) fn invocation_details(a: &InvocationEntry) -> String {
     let mut d = Vec::new();
     if let Some(t) = &a.trigger {
         d.push(format!("triggered by {t}"));
@@ -359,7 +359,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
 /// Markdown for a pull-request comment, as blocks fitted to a budget
 /// ([`crate::render::fit`]): a verdict line first, resource lists in
 /// `<details>` (rows are left out to fit, and the comment says so).
-pub fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
+pub(crate) fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
     let mut blocks = Vec::new();
     if items.len() > 1 {
         let ok: Vec<&Summary> = items.iter().filter_map(|i| i.result.as_ref().ok()).collect();
@@ -545,7 +545,7 @@ struct JsonMany<'a> {
     roots: Vec<crate::query::roots::RootRow>,
 }
 
-pub fn json_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()> {
+pub(crate) fn json_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()> {
     let list: Vec<JsonItem> = items
         .iter()
         .map(|i| match &i.result {
@@ -566,7 +566,7 @@ pub fn json_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()>
 /// GitLab's `artifacts:reports:terraform` file: what the merge-request widget
 /// reads (schemas/summary-gitlab.schema.json).
 #[derive(Debug, Default, Serialize, PartialEq, Eq)]
-pub struct GitlabReport {
+pub(crate) struct GitlabReport {
     pub create: u64,
     pub update: u64,
     pub delete: u64,
@@ -575,7 +575,7 @@ pub struct GitlabReport {
 impl GitlabReport {
     /// The CLI's add, change and destroy, summed over the plans read (a state
     /// or an unreadable input adds nothing).
-    pub fn of(items: &[PerFile<Summary>]) -> GitlabReport {
+    pub(crate) fn of(items: &[PerFile<Summary>]) -> GitlabReport {
         let mut r = GitlabReport::default();
         for i in items {
             if let Ok(Summary::Plan(p)) = &i.result {
@@ -589,7 +589,7 @@ impl GitlabReport {
 }
 
 /// `summary --format gitlab`: `{"create": N, "update": N, "delete": N}`.
-pub fn gitlab_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()> {
+pub(crate) fn gitlab_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()> {
     write_json(w, &GitlabReport::of(items))
 }
 

@@ -12,7 +12,7 @@ const K: [u32; 64] = [
 
 /// An incremental SHA-256.
 #[derive(Debug, Clone)]
-pub struct Sha256 {
+pub(super) struct Sha256 {
     state: [u32; 8],
     block: [u8; 64],
     filled: usize,
@@ -31,7 +31,7 @@ impl Default for Sha256 {
 }
 
 impl Sha256 {
-    pub fn update(&mut self, mut data: &[u8]) {
+    pub(super) fn update(&mut self, mut data: &[u8]) {
         self.length = self.length.wrapping_add(data.len() as u64);
         while !data.is_empty() {
             let n = (64 - self.filled).min(data.len());
@@ -47,12 +47,12 @@ impl Sha256 {
     }
 
     /// The digest as 64 lowercase hex digits.
-    pub fn hex(self) -> String {
+    pub(super) fn hex(self) -> String {
         self.finish().iter().map(|b| format!("{b:02x}")).collect()
     }
 
     /// The digest.
-    pub fn finish(mut self) -> [u8; 32] {
+    pub(super) fn finish(mut self) -> [u8; 32] {
         let bits = self.length.wrapping_mul(8);
         self.update(&[0x80]);
         while self.filled != 56 {
@@ -100,7 +100,7 @@ impl Sha256 {
 }
 
 /// The SHA-256 of `data`, as hex.
-pub fn hex(data: &[u8]) -> String {
+pub(super) fn hex(data: &[u8]) -> String {
     let mut h = Sha256::default();
     h.update(data);
     h.hex()

@@ -21,7 +21,7 @@ use std::io::{self, Write};
 
 /// What a command answers, one report per input (or the one comparison of
 /// `diff`), ready for any format.
-pub enum Answer<'a, 'r> {
+pub(crate) enum Answer<'a, 'r> {
     Summary {
         items: &'a [PerFile<Summary>],
         roots: Roots<'a>,
@@ -41,7 +41,7 @@ pub enum Answer<'a, 'r> {
 /// The table of roots that opens `summary` and `gate` when there are several
 /// inputs: the rows shown, and how many `--skip-unchanged` hid.
 #[derive(Default)]
-pub struct Roots<'a> {
+pub(crate) struct Roots<'a> {
     pub rows: Vec<&'a RootRow>,
     pub hidden: usize,
     /// Whether there are several inputs (else no table).
@@ -83,7 +83,7 @@ impl Format {
 /// error on stderr says it all). JSON always prints (its `error` object), and
 /// so do the CI formats and the gate's markdown (a PR comment saying the gate
 /// could not judge).
-pub fn write(format: Format, answer: &Answer<'_, '_>, single_error: bool, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn write(format: Format, answer: &Answer<'_, '_>, single_error: bool, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
     let prints = match format {
         Format::Json | Format::Github | Format::Junit => true,
         Format::Markdown => matches!(answer, Answer::Gate { .. }),

@@ -4,24 +4,24 @@ use super::*;
 
 /// Escape the message of a workflow command (GitHub's rules: `%`, CR, LF),
 /// after making the text terminal-safe.
-pub fn gh_data(s: &str) -> String {
+pub(crate) fn gh_data(s: &str) -> String {
     line(s).replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
 /// Escape a property value of a workflow command: as data, plus `:` and `,`.
-pub fn gh_property(s: &str) -> String {
+pub(crate) fn gh_property(s: &str) -> String {
     gh_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// GitHub shows at most 10 error annotations per step: the verdict takes one,
 /// violations (and unreadable inputs) at most this many.
-pub const GITHUB_ANNOTATIONS: usize = 9;
+pub(super) const GITHUB_ANNOTATIONS: usize = 9;
 
 /// The verdict first, as `::notice` (passed) or `::error`; then one `::error`
 /// per violation and per unreadable input, at most [`GITHUB_ANNOTATIONS`] of
 /// them; the rest as one `::notice` saying how many more, each of them then
 /// listed as a plain log line (not an annotation).
-pub fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Result<()> {
+pub(crate) fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Result<()> {
     let t = gate_total(items);
     let level = if overall(&t) == "pass" { "notice" } else { "error" };
     writeln!(w, "::{level} title={}::{}", gh_property("planview gate"), gh_data(&verdict_line(&t)))?;

@@ -26,7 +26,7 @@ struct JsonReport<'a> {
     roots: Vec<crate::query::roots::RootRow>,
 }
 
-pub fn json_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport) -> io::Result<()> {
+pub(crate) fn json_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport) -> io::Result<()> {
     let t = gate_total(items);
     let files = items
         .iter()

@@ -4,7 +4,7 @@ use super::*;
 
 /// Escape for XML text (`attr`: also for an attribute value). Characters XML
 /// 1.0 cannot hold at all are shown escaped, as on a terminal.
-pub fn xml(s: &str, attr: bool) -> String {
+pub(crate) fn xml(s: &str, attr: bool) -> String {
     let safe = if attr { line(s) } else { text(s) };
     let mut out = String::with_capacity(safe.len());
     for c in safe.chars() {
@@ -23,7 +23,7 @@ pub fn xml(s: &str, attr: bool) -> String {
 
 /// JUnit XML: a test suite per input, a test case per rule; a broken rule is a
 /// `<failure>` listing its violations, an unreadable input an `<error>`.
-pub fn junit_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Result<()> {
+pub(crate) fn junit_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Result<()> {
     let t = gate_total(items);
     let tests: usize = items.iter().map(|i| i.result.as_ref().map_or(1, |v| v.rules.len())).sum();
     let failures: usize = items.iter().filter_map(|i| i.result.as_ref().ok()).map(|v| v.rules.iter().filter(|r| !r.passed).count()).sum();

@@ -22,7 +22,7 @@ pub(crate) fn policy_md(policy: &PolicyReport) -> String {
 
 /// The markdown report as blocks: the verdict line first, the per-plan table,
 /// then the violations in `<details>`.
-pub fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyReport) -> Vec<Block> {
+pub(crate) fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyReport) -> Vec<Block> {
     let t = gate_total(items);
     let icon = match overall(&t) {
         "pass" => ":white_check_mark:",

@@ -15,7 +15,7 @@ fn gate_total(items: &[PerFile<PlanVerdict>]) -> GateTotal {
 }
 
 /// The verdict in one line, for people.
-pub fn verdict_line(t: &GateTotal) -> String {
+pub(crate) fn verdict_line(t: &GateTotal) -> String {
     let plans = t.passed + t.failed;
     match overall(t) {
         "error" => format!(
@@ -31,7 +31,7 @@ pub fn verdict_line(t: &GateTotal) -> String {
 /// id, except `fail-on-checks`, named `checks-must-pass` there so that a
 /// passing gate prints no "fail" (Atlantis' policy check fails any output
 /// that does). The JSON report keeps the id.
-pub fn rule_name(id: &str) -> &str {
+pub(crate) fn rule_name(id: &str) -> &str {
     if id == "fail-on-checks" {
         "checks-must-pass"
     } else {
@@ -49,9 +49,9 @@ mod junit;
 mod markdown;
 mod table;
 
-pub use github::{gh_data, gh_property, github_out};
-pub use json::json_out;
-pub use junit::{junit_out, xml};
-pub use markdown::markdown_blocks;
+pub(crate) use github::github_out;
+pub(crate) use json::json_out;
+pub(crate) use junit::junit_out;
+pub(crate) use markdown::markdown_blocks;
 pub(crate) use markdown::policy_md;
-pub use table::table_out;
+pub(crate) use table::table_out;

@@ -3,7 +3,7 @@
 use super::*;
 
 /// The terminal report, lines wider than the style's width wrapped (tables fit already).
-pub fn table_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport, style: &Style) -> io::Result<()> {
+pub(crate) fn table_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &PolicyReport, style: &Style) -> io::Result<()> {
     let mut buf = Vec::new();
     table_unfitted(&mut buf, items, policy, style)?;
     w.write_all(style.fit_lines(&String::from_utf8_lossy(&buf)).as_bytes())
