@@ -147,25 +147,45 @@ impl Scanner {
 
 /// In a string from `i` on: the offset of its closing quote; `piece.len()` if
 /// the piece ends first; `piece.len() + 1` if it ends on a backslash.
-fn string_end(piece: &[u8], mut i: usize) -> usize {
-    // A byte loop: most strings of a plan are short, where it beats memchr.
-    while i < piece.len() {
-        let b = piece[i];
-        if b == b'"' {
-            return i;
+pub(crate) fn string_end(piece: &[u8], mut i: usize) -> usize {
+    let n = piece.len();
+    while i < n {
+        // Eight bytes at a time while they hold no quote and no backslash.
+        if let Some(word) = piece.get(i..i + 8) {
+            let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            let hits = has_byte(w, b'"') | has_byte(w, b'\\');
+            if hits == 0 {
+                i += 8;
+                continue;
+            }
+            // The lowest flagged byte is a real hit (false ones only follow a real one).
+            i += (hits.trailing_zeros() / 8) as usize;
         }
-        i += if b == b'\\' { 2 } else { 1 };
+        match piece[i] {
+            b'"' => return i,
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
     }
     i
 }
 
-const PLAIN: u8 = 0;
-const QUOTE: u8 = 1;
-const OPEN: u8 = 2;
-const CLOSE: u8 = 3;
+/// The high bit of each byte of `w` equal to `b` (and maybe of bytes after one that is).
+#[inline]
+fn has_byte(w: u64, b: u8) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let x = w ^ (LO * u64::from(b));
+    x.wrapping_sub(LO) & !x & HI
+}
+
+pub(crate) const PLAIN: u8 = 0;
+pub(crate) const QUOTE: u8 = 1;
+pub(crate) const OPEN: u8 = 2;
+pub(crate) const CLOSE: u8 = 3;
 
 /// What each byte is to the scanner outside strings.
-static CLASS: [u8; 256] = {
+pub(crate) static CLASS: [u8; 256] = {
     let mut t = [PLAIN; 256];
     t[b'"' as usize] = QUOTE;
     t[b'[' as usize] = OPEN;
@@ -275,6 +295,26 @@ mod tests {
             let mut s = Scanner::new(lenient);
             input.chunks(size).for_each(|c| s.feed(c));
             proptest::prop_assert_eq!(s.found(), want);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn string_end_finds_what_a_byte_loop_finds(
+            text in proptest::collection::vec(proptest::sample::select(b"xxxxxxxxxxxxxxy\"\\".to_vec()), 0..200),
+            from in 0usize..20,
+        ) {
+            let from = from.min(text.len());
+            let mut i = from;
+            let want = loop {
+                match text.get(i) {
+                    None => break i,
+                    Some(b'"') => break i,
+                    Some(b'\\') => i += 2,
+                    Some(_) => i += 1,
+                }
+            };
+            proptest::prop_assert_eq!(string_end(&text, from), want);
         }
     }
 

@@ -197,7 +197,7 @@ const VALUES_HOLDERS: &[ValuesHolder] =
 /// instead of parsed whole, so skipping never needs more memory than this.
 pub const SKIP_WINDOW: usize = 1 << 20;
 /// Bytes read from the source per refill (at least).
-const CHUNK: usize = 256 << 10;
+pub(crate) const CHUNK: usize = 256 << 10;
 
 /// Stream one document from `src`: changes and drift go to `visitor`; the
 /// returned skeleton holds the rest (streamed and skipped keys set to `null`,
@@ -213,7 +213,51 @@ pub fn stream(
     opts: &ReadOptions,
     visitor: &mut dyn PlanVisitor,
 ) -> Result<String, InputError> {
+    let mut src = src;
+    // Text already read and checked on another thread (a document of
+    // [`crate::roots::stream_roots`]): parsed as it comes, no thread of its own.
+    if let Some(fed) = (&mut src as &mut dyn std::any::Any).downcast_mut::<Fed>() {
+        if let Some(rx) = fed.rx.take() {
+            return parse_document(Reader::new(name, rx), opts, visitor);
+        }
+    }
     stream_chunked(name, src, ahead, opts, visitor, CHUNK)
+}
+
+/// A document's text as another thread reads and checks it ([`Feeder`]):
+/// [`stream`] parses it as it comes, without a read-ahead thread of its own.
+/// (As a plain reader it gives the text, and an error for a piece that is not text.)
+pub struct Fed {
+    rx: Option<std::sync::mpsc::Receiver<Piece>>,
+    cur: Vec<u8>,
+    pos: usize,
+}
+
+impl Fed {
+    pub(crate) fn new(rx: std::sync::mpsc::Receiver<Piece>) -> Self {
+        Fed { rx: Some(rx), cur: Vec::new(), pos: 0 }
+    }
+}
+
+impl Read for Fed {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        while self.pos >= self.cur.len() {
+            let Some(rx) = &self.rx else { return Ok(0) };
+            match rx.recv() {
+                Ok(Piece::Text(t)) => {
+                    self.cur = t.into_bytes();
+                    self.pos = 0;
+                }
+                Ok(Piece::Failed(e)) => return Err(e),
+                Ok(_) => return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "the input is not valid text")),
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = (self.cur.len() - self.pos).min(out.len());
+        out[..n].copy_from_slice(&self.cur[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
 }
 
 /// What becomes of the read-ahead thread once the parse has ended.
@@ -253,7 +297,7 @@ pub(crate) fn stream_chunked(
 }
 
 /// What the read-ahead thread sends: validated text, the end, or a failure.
-enum Piece {
+pub(crate) enum Piece {
     Text(String),
     /// Valid text up to an invalid UTF-8 sequence.
     BadUtf8(String),
@@ -268,16 +312,12 @@ enum Piece {
 /// `scan_depth` is false: a file checked by an earlier read), and send the text on.
 fn read_ahead(mut src: impl Read, chunk: usize, lenient: bool, scan_depth: bool, tx: &std::sync::mpsc::SyncSender<Piece>) {
     let mut scratch = vec![0u8; chunk.min(CHUNK)];
-    let mut scanner = crate::scan::Scanner::new(lenient);
-    let mut sent = 0usize;
-    let mut pending: Vec<u8> = Vec::new();
-    let mut first = true;
+    let mut feeder = Feeder::new(lenient, scan_depth);
     loop {
-        let mut data = std::mem::take(&mut pending);
-        let want = data.len() + chunk;
+        let mut data = Vec::new();
         let mut eof = false;
-        while data.len() < want {
-            let room = (want - data.len()).min(scratch.len());
+        while data.len() < chunk {
+            let room = (chunk - data.len()).min(scratch.len());
             match src.read(&mut scratch[..room]) {
                 Ok(0) => {
                     eof = true;
@@ -291,43 +331,97 @@ fn read_ahead(mut src: impl Read, chunk: usize, lenient: bool, scan_depth: bool,
                 }
             }
         }
-        if first {
+        let (piece, last) = feeder.push(data, if eof { End::Eof } else { End::More });
+        if piece.is_some_and(|p| tx.send(p).is_err()) || last {
+            return; // the parser stopped early (an error), or the input ended
+        }
+    }
+}
+
+/// What follows the bytes given to [`Feeder::push`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum End {
+    /// More bytes.
+    More,
+    /// Nothing: the input ends.
+    Eof,
+    /// A bracket nested deeper than [`crate::scan::MAX_DEPTH`] (found by the caller).
+    TooDeep,
+}
+
+/// Turns the bytes of one document, as they are read, into the pieces the
+/// parser takes: the encoding judged on the first bytes, UTF-8 validated (a
+/// character cut at the end kept for the next bytes), and nesting depth
+/// checked when asked ([`crate::scan::Scanner`]).
+pub(crate) struct Feeder {
+    lenient: bool,
+    scanner: Option<crate::scan::Scanner>,
+    /// Text sent since the scanner started.
+    sent: usize,
+    /// Bytes held back: an incomplete character, or too few bytes to judge the encoding.
+    pending: Vec<u8>,
+    first: bool,
+}
+
+impl Feeder {
+    pub(crate) fn new(lenient: bool, scan_depth: bool) -> Self {
+        Feeder { lenient, scanner: scan_depth.then(|| crate::scan::Scanner::new(lenient)), sent: 0, pending: Vec::new(), first: true }
+    }
+
+    /// Check depth from the next bytes on (those so far were blanks, or a
+    /// lenient prefix without a `{`).
+    pub(crate) fn check_depth(&mut self) {
+        if self.scanner.is_none() {
+            self.scanner = Some(crate::scan::Scanner::new(self.lenient));
+            self.sent = 0;
+        }
+    }
+
+    /// The next bytes: the piece to send, if any, and whether it is the last
+    /// (the input ended, or it is an error).
+    pub(crate) fn push(&mut self, bytes: Vec<u8>, end: End) -> (Option<Piece>, bool) {
+        let eof = end != End::More;
+        let mut data = if self.pending.is_empty() {
+            bytes
+        } else {
+            let mut d = std::mem::take(&mut self.pending);
+            d.extend_from_slice(&bytes);
+            d
+        };
+        if self.first {
             if data.len() < 4 && !eof {
-                pending = data; // too little to tell the encoding yet
-                continue;
+                self.pending = data; // too little to tell the encoding yet
+                return (None, false);
             }
-            first = false;
-            if sniff_encoding("", &data, lenient).is_err() {
-                let _ = tx.send(Piece::Encoding(data));
-                return;
+            self.first = false;
+            if sniff_encoding("", &data, self.lenient).is_err() {
+                return (Some(Piece::Encoding(data)), true);
             }
         }
         // Keep an incomplete character at the end for the next round.
         let cut = if eof { data.len() } else { complete_prefix(&data) };
-        pending = data.split_off(cut);
-        let piece = match String::from_utf8(data) {
+        self.pending = data.split_off(cut);
+        match String::from_utf8(data) {
             Ok(mut s) => {
-                if scan_depth && !scanner.done() {
+                if let Some(scanner) = self.scanner.as_mut().filter(|s| !s.done()) {
                     scanner.feed(s.as_bytes());
                     if let Some(at) = scanner.found().too_deep {
-                        s.truncate(at - sent);
-                        let _ = tx.send(Piece::TooDeep(s));
-                        return;
+                        s.truncate(at - self.sent);
+                        return (Some(Piece::TooDeep(s)), true);
                     }
                 }
-                sent += s.len();
-                Piece::Text(s)
+                self.sent += s.len();
+                if end == End::TooDeep {
+                    return (Some(Piece::TooDeep(s)), true);
+                }
+                ((!s.is_empty()).then_some(Piece::Text(s)), eof)
             }
             Err(e) => {
                 let valid = e.utf8_error().valid_up_to();
                 let mut bytes = e.into_bytes();
                 bytes.truncate(valid);
-                let _ = tx.send(Piece::BadUtf8(String::from_utf8(bytes).unwrap_or_default()));
-                return;
+                (Some(Piece::BadUtf8(String::from_utf8(bytes).unwrap_or_default())), true)
             }
-        };
-        if (!matches!(&piece, Piece::Text(s) if s.is_empty()) && tx.send(piece).is_err()) || eof {
-            return; // the parser stopped early (an error), or the input ended
         }
     }
 }
@@ -819,6 +913,10 @@ impl<'n> Reader<'n> {
         }
         self.members(|r, key| match key.as_str() {
             "resources" if r.peek()? == Some(b'[') => r.elements(|r| {
+                if r.values_resource(visitor)? {
+                    return Ok(());
+                }
+                // Not read as a resource: checked as JSON, and skipped if it is none.
                 let raw = r.parse_small::<Box<RawValue>>()?;
                 if let Ok(rv) = serde_json::from_str::<ResourceValue<'_>>(raw.get()) {
                     visitor.on_values_resource(&rv);
@@ -828,6 +926,34 @@ impl<'n> Reader<'n> {
             "child_modules" if r.peek()? == Some(b'[') => r.elements(|r| r.walk_module(visitor, depth + 2)),
             _ => r.skip_value(depth + 1),
         })
+    }
+
+    /// The resource at `pos` parsed in place (one pass over its text) and
+    /// passed to the visitor: `Ok(true)`. `Ok(false)` (nothing consumed) when
+    /// it does not read as a resource: the caller checks and skips it.
+    fn values_resource(&mut self, visitor: &mut dyn PlanVisitor) -> Result<bool, InputError> {
+        loop {
+            let done = {
+                let text = &self.buf[self.pos..];
+                let mut it = serde_json::Deserializer::from_str(text).into_iter::<ResourceValue<'_>>();
+                match it.next() {
+                    Some(Ok(rv)) if it.byte_offset() < text.len() || self.eof => {
+                        visitor.on_values_resource(&rv);
+                        Some(it.byte_offset())
+                    }
+                    Some(Err(e)) if !e.is_eof() || self.eof => return Ok(false),
+                    None => return Ok(false),
+                    _ => None,
+                }
+            };
+            #[cfg(test)]
+            tally::parsed(done.unwrap_or(self.buf.len() - self.pos));
+            if let Some(n) = done {
+                self.pos += n;
+                return Ok(true);
+            }
+            self.fill_more(self.buf.len() - self.pos, usize::MAX)?;
+        }
     }
 
     /// `null` or an array of resource changes, each passed to `f` and dropped.
