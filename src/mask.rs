@@ -14,6 +14,7 @@ use crate::model::{Change, Plan, RawValue, ResourceChange, Values};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// What replaces a secret.
 pub const MASK: &str = "(sensitive value)";
@@ -24,12 +25,14 @@ pub const MIN_SUBSTRING: usize = 8;
 /// The set of secrets of one or more documents.
 #[derive(Debug, Default, Clone)]
 pub struct Masker {
-    secrets: BTreeSet<String>,
+    /// Shared, not copied, by clones and by a merge into an empty set (the
+    /// secrets of a run are held once, however many maskers hold them).
+    secrets: Arc<BTreeSet<String>>,
     /// Sensitive numbers, as JSON writes them: masked where a whole value (a
     /// number, or a string such as `tostring(pin)`) equals one, never looked
     /// for inside text (digits occur everywhere). Booleans cannot be masked by
     /// value (`true` is everywhere); they are masked by their markers only.
-    numbers: BTreeSet<String>,
+    numbers: Arc<BTreeSet<String>>,
     /// A matcher for the secrets of 8+ characters, built on first use (and
     /// dropped when secrets are added): finding one inside a string costs one
     /// pass over the string, however many secrets there are.
@@ -153,8 +156,15 @@ impl Masker {
             Value::Object(m) => {
                 // The members the marker names, found by a quick walk over the text.
                 let mut marked: Vec<(&str, &Value)> = Vec::new();
+                // A marker names few keys: compared in turn (lengths first), not looked up.
+                let few: Vec<(&str, &Value)> = if m.len() <= 8 { m.iter().map(|(k, v)| (k.as_str(), v)).collect() } else { Vec::new() };
                 let walked = raw_items(text, b'{', |key, v| {
-                    if let Some(mk) = m.get(key) {
+                    let mk = if m.len() <= 8 {
+                        few.iter().find(|(k, _)| k.len() == key.len() && *k == key).map(|&(_, mk)| mk)
+                    } else {
+                        m.get(key)
+                    };
+                    if let Some(mk) = mk {
                         marked.push((v, mk));
                     }
                 });
@@ -247,7 +257,7 @@ impl Masker {
     fn collect_all(&mut self, v: &Value) {
         match v {
             Value::Number(n) => {
-                self.numbers.insert(number_text(n));
+                Arc::make_mut(&mut self.numbers).insert(number_text(n));
             }
             _ => self.collect_strings(v),
         }
@@ -256,7 +266,7 @@ impl Masker {
     fn collect_strings(&mut self, v: &Value) {
         match v {
             Value::String(s) if !s.is_empty() => {
-                self.secrets.insert(s.clone());
+                Arc::make_mut(&mut self.secrets).insert(s.clone());
             }
             Value::Array(a) => a.iter().for_each(|x| self.collect_strings(x)),
             Value::Object(o) => {
@@ -266,7 +276,7 @@ impl Masker {
                 // lower-case identifiers, public) and are long enough to be
                 // looked for inside text.
                 for k in o.keys().filter(|k| k.chars().count() >= MIN_SUBSTRING && !schema_name_like(k)) {
-                    self.secrets.insert(k.clone());
+                    Arc::make_mut(&mut self.secrets).insert(k.clone());
                 }
                 o.values().for_each(|x| self.collect_strings(x))
             }
@@ -277,15 +287,22 @@ impl Masker {
     /// Add a secret by hand (tests, and values the caller knows are sensitive).
     pub fn add(&mut self, secret: &str) {
         if !secret.is_empty() {
-            self.secrets.insert(secret.to_string());
+            Arc::make_mut(&mut self.secrets).insert(secret.to_string());
             self.secrets_changed();
         }
     }
 
     /// Union with another document's secrets.
     pub fn merge(&mut self, other: &Masker) {
-        self.secrets.extend(other.secrets.iter().cloned());
-        self.numbers.extend(other.numbers.iter().cloned());
+        fn union(mine: &mut Arc<BTreeSet<String>>, theirs: &Arc<BTreeSet<String>>) {
+            if mine.is_empty() {
+                *mine = Arc::clone(theirs);
+            } else if !Arc::ptr_eq(mine, theirs) {
+                Arc::make_mut(mine).extend(theirs.iter().cloned());
+            }
+        }
+        union(&mut self.secrets, &other.secrets);
+        union(&mut self.numbers, &other.numbers);
         self.secrets_changed();
     }
 
@@ -391,7 +408,7 @@ impl Masker {
 
     fn build_scrubber(&self) -> Scrubber {
         let mut patterns: BTreeSet<String> = BTreeSet::new();
-        for s in &self.secrets {
+        for s in self.secrets.iter() {
             if s.chars().count() < MIN_SUBSTRING {
                 continue;
             }

@@ -783,8 +783,7 @@ fn split_stream(
                 return;
             }
         };
-        buf.truncate(n);
-        let piece = &buf[..];
+        let piece = &buf[..n];
         cuts.clear();
         sp.feed(piece, &mut cuts);
         let mut pos = 0usize; // in `piece`
@@ -859,8 +858,9 @@ fn split_stream(
         if in_gap {
             gap.extend_from_slice(&piece[pos..]);
             spare = buf;
-        } else if pos == 0 {
-            // The whole piece (the common case): handed on without a copy.
+        } else if pos == 0 && n >= buf.len() / 2 && cur.is_some() {
+            // The whole piece, and most of the buffer (the common case): handed on without a copy.
+            buf.truncate(n);
             if let Some(part) = &mut cur {
                 if !part.send(buf, End::More) {
                     cur = None;
