@@ -181,12 +181,22 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
 /// A `*.json` file is a `show -json` document when its start names a
 /// `format_version` (or HCP's `plan_format_version`) key.
 fn is_show_json(path: &Path) -> bool {
-    let Ok(file) = std::fs::File::open(path) else { return true }; // reading it reports why
+    let Ok(mut file) = std::fs::File::open(path) else { return true }; // reading it reports why
+    let found = |head: &[u8]| {
+        memchr::memmem::find(head, b"\"format_version\"").is_some() || memchr::memmem::find(head, b"\"plan_format_version\"").is_some()
+    };
+    // The key comes first in `show -json` output: a small read mostly settles it.
     let mut head = Vec::with_capacity(SNIFF);
-    if file.take(SNIFF as u64).read_to_end(&mut head).is_err() {
+    if (&mut file).take(4 << 10).read_to_end(&mut head).is_err() {
         return true;
     }
-    memchr::memmem::find(&head, b"\"format_version\"").is_some() || memchr::memmem::find(&head, b"\"plan_format_version\"").is_some()
+    if found(&head) {
+        return true;
+    }
+    if file.take((SNIFF - head.len()) as u64).read_to_end(&mut head).is_err() {
+        return true;
+    }
+    found(&head)
 }
 
 // ------------------------------------------------------------------ splitting
@@ -765,24 +775,37 @@ fn split_stream(
         };
         let mut buf = std::mem::take(&mut spare);
         buf.resize(want, 0);
-        let n = match src.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-                spare = buf;
-                continue;
-            }
-            Err(e) => {
-                match cur.take() {
-                    Some(mut part) => {
-                        let _ = part.tx.send(Piece::Failed(e));
-                        part.ended = true;
-                    }
-                    None => direct(metas.len(), InputError::new(&root.name, format!("cannot read: {e}"))),
+        // Read until the buffer is full, the input ends or fails: a pipe gives
+        // 64 KB at a time, and bigger pieces cost less down the line.
+        let (mut n, mut eof, mut failed) = (0usize, false, None);
+        while n < buf.len() {
+            match src.read(&mut buf[n..]) {
+                Ok(0) => {
+                    eof = true;
+                    break;
                 }
+                Ok(k) => n += k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        let fail = |cur: &mut Option<Part>, metas: &mut Vec<Meta>, e: std::io::Error| match cur.take() {
+            Some(mut part) => {
+                let _ = part.tx.send(Piece::Failed(e));
+                part.ended = true;
+            }
+            None => direct(metas.len(), InputError::new(&root.name, format!("cannot read: {e}"))),
+        };
+        if n == 0 {
+            if let Some(e) = failed {
+                fail(&mut cur, metas, e);
                 return;
             }
-        };
+            break;
+        }
         let piece = &buf[..n];
         cuts.clear();
         sp.feed(piece, &mut cuts);
@@ -871,8 +894,15 @@ fn split_stream(
             spare = buf;
         }
         offset += n;
+        if let Some(e) = failed {
+            fail(&mut cur, metas, e);
+            return;
+        }
         if cur.is_none() && sp.hopeless() {
             return; // the document cannot end well, and its reader is gone: an endless pipe ends
+        }
+        if eof {
+            break;
         }
     }
     // What follows the last document is its trailer (judged by the parser).
