@@ -942,6 +942,46 @@ mod tests {
         }
     }
 
+    /// Depth is checked by the splitter for the documents it follows (and by
+    /// the scan for an input it does not): the same errors, at the same places,
+    /// as a whole read of each document.
+    #[test]
+    fn documents_nested_too_deep_fail_as_a_whole_read_does() {
+        let deep = |n: usize| format!("{{\"format_version\":\"1.2\",\"resource_changes\":[],\"a\":{}{}}}", "[".repeat(n), "]".repeat(n));
+        let cases = [
+            deep(200),
+            deep(126),
+            format!("{}\n\n  {}\n{}", deep(3), deep(130), deep(2)),
+            format!("  {}", "[".repeat(300)),
+            format!("\n{}{{\"format_version\":\"1.2\",\"resource_changes\":[]}}", "[".repeat(200)),
+        ];
+        let dir = std::env::temp_dir().join(format!("planview-roots-deep-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (k, text) in cases.iter().enumerate() {
+            for lenient in [false, true] {
+                let path = dir.join(format!("{k}.json"));
+                std::fs::write(&path, text).unwrap();
+                let read = ReadOptions { lenient, ..ReadOptions::default() };
+                let roots = vec![Root::plain(&Source::File(path.clone()))];
+                let streamed = stream_roots(&roots, &read, &|name, r, ahead, read| {
+                    crate::stream::stream(name, r, ahead, read, &mut Masker::default()).map(|s| (s, Masker::default()))
+                });
+                let whole = split_whole("f", text.as_bytes(), &read);
+                assert_eq!(streamed.len(), whole.len(), "case {k}");
+                for (got, want) in streamed.iter().zip(&whole) {
+                    let want = match &want.bytes {
+                        Ok(b) => crate::input::parse_with("f", b, &read).map(|_| ()),
+                        Err(e) => Err(e.clone()),
+                    };
+                    let got = got.result.as_ref().map(|_| ()).map_err(|e| (e.message.clone(), e.line, e.column));
+                    let want = want.map_err(|e| (e.message, e.line, e.column));
+                    assert_eq!(got, want, "case {k}, lenient {lenient}");
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     #[test]
     fn strict_input_that_is_not_an_object_is_left_whole() {
         assert_eq!(cuts_of("[1]\n{}", false, 3), vec![Cut::Through]);
