@@ -338,7 +338,15 @@ fn run_into(config: &Config, out: &mut Vec<u8>, masker: &mut mask::Masker) -> Re
         }
         CommandKind::State { prior } => {
             let opts = query::state::StateOptions { filter: &config.filter, prior: *prior };
-            let items = run_report(config, out, masker, |doc, _| query::state::state(doc, &opts))?;
+            let items = if *prior {
+                // Streamed: a plan's `prior_state` is collected as it passes, never held whole.
+                let items = roots::stream_roots(&roots, &config.read, &|name, r, ahead, read| {
+                    query::state::state_of_stream(name, r, ahead, read, &opts)
+                });
+                report_items(config, out, masker, query::state::settle(items))?
+            } else {
+                run_report(config, out, masker, |doc, _| query::state::state(doc, &opts))?
+            };
             finish(items.iter().map(|i| &i.result))
         }
         CommandKind::Show(show) => {

@@ -56,6 +56,23 @@ pub trait PlanVisitor {
     /// `values.outputs` (their resources went to `on_values_resource`), and
     /// `proposed_unknown` is `None`.
     fn on_header(&mut self, _plan: &Plan<'_>) {}
+    /// The module tree of `prior_state`, as it streams by (for `state
+    /// --prior`): each module's start, its resources (also passed to
+    /// `on_values_resource`), its end with its address (which terraform writes
+    /// after its resources), and the first thing a whole read of `prior_state`
+    /// would refuse ([`Prior::Refused`]).
+    fn on_prior(&mut self, _event: Prior<'_>) {}
+}
+
+/// What [`PlanVisitor::on_prior`] is told.
+#[derive(Debug)]
+pub enum Prior<'e> {
+    Module,
+    Resource(&'e ResourceValue<'e>),
+    EndModule(Option<&'e str>),
+    /// Why `prior_state` would not read as a state (serde_json's message, as
+    /// a whole read words it); said once, for the first such place.
+    Refused(String),
 }
 
 /// Two visitors fed together (e.g. a query and the secret collector).
@@ -87,6 +104,16 @@ impl<A: PlanVisitor, B: PlanVisitor> PlanVisitor for (A, B) {
     fn on_header(&mut self, plan: &Plan<'_>) {
         self.0.on_header(plan);
         self.1.on_header(plan);
+    }
+    fn on_prior(&mut self, event: Prior<'_>) {
+        let again = match &event {
+            Prior::Module => Prior::Module,
+            Prior::Resource(r) => Prior::Resource(r),
+            Prior::EndModule(a) => Prior::EndModule(*a),
+            Prior::Refused(m) => Prior::Refused(m.clone()),
+        };
+        self.0.on_prior(event);
+        self.1.on_prior(again);
     }
 }
 
@@ -863,18 +890,31 @@ impl<'n> Reader<'n> {
     /// skeleton's text for the key (`{"outputs":…}`, or `{"values":{"outputs":…}}`;
     /// `null` for a value that is no object, which a whole read could not use either).
     fn walk_values_holder(&mut self, holder: &ValuesHolder, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+        let prior = holder.inner.is_some();
         if self.peek()? != Some(b'{') {
+            if prior && self.peek()? != Some(b'n') {
+                // `null` is no prior state; anything else but an object cannot be one.
+                self.refuse_unless::<crate::model::State<'_>>(visitor)?;
+                return Ok("null".into());
+            }
             self.skip_value(0)?;
             return Ok("null".into());
         }
-        let Some(inner) = holder.inner else { return self.walk_values(visitor) };
+        let Some(inner) = holder.inner else { return self.walk_values(visitor, false) };
         let mut kept = None;
+        let mut fields = Fields::new(&["format_version", "terraform_version", "values", "checks"]);
         self.members(|r, key| {
+            fields.check(&key, visitor);
             if key == inner && r.peek()? == Some(b'{') {
-                kept = Some(r.walk_values(visitor)?);
+                kept = Some(r.walk_values(visitor, true)?);
                 Ok(())
             } else {
-                r.skip_value(1)
+                match key.as_str() {
+                    "format_version" | "terraform_version" => r.refuse_unless::<Option<String>>(visitor),
+                    "values" => r.refuse_unless::<Option<crate::model::Values<'_>>>(visitor),
+                    "checks" => r.refuse_unless::<Option<Vec<CheckObject>>>(visitor),
+                    _ => r.skip_value(1),
+                }
             }
         })?;
         Ok(match kept {
@@ -883,16 +923,42 @@ impl<'n> Reader<'n> {
         })
     }
 
+    /// Read the value at `pos` as a `T` would be read by a whole read of
+    /// `prior_state`; if it would not be, say why ([`Prior::Refused`]).
+    fn refuse_unless<T>(&mut self, visitor: &mut dyn PlanVisitor) -> Result<(), InputError>
+    where
+        T: ReadAs,
+    {
+        let raw = self.parse_small::<Box<RawValue>>()?;
+        if let Err(e) = T::read(raw.get()) {
+            visitor.on_prior(Prior::Refused(crate::input::serde_message(&e)));
+        }
+        Ok(())
+    }
+
     /// A values representation (an object): `root_module` walked, `outputs` kept.
-    fn walk_values(&mut self, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+    fn walk_values(&mut self, visitor: &mut dyn PlanVisitor, prior: bool) -> Result<String, InputError> {
         let mut outputs = None;
-        self.members(|r, key| match key.as_str() {
-            "outputs" => {
-                outputs = Some(r.parse_small::<Box<RawValue>>()?);
-                Ok(())
+        let mut fields = Fields::new(&["outputs", "root_module"]);
+        self.members(|r, key| {
+            if prior {
+                fields.check(&key, visitor);
             }
-            "root_module" => r.walk_module(visitor, 2),
-            _ => r.skip_value(2),
+            match key.as_str() {
+                "outputs" => {
+                    let raw = r.parse_small::<Box<RawValue>>()?;
+                    if prior {
+                        if let Err(e) = serde_json::from_str::<std::collections::BTreeMap<String, crate::model::OutputValue<'_>>>(raw.get())
+                        {
+                            visitor.on_prior(Prior::Refused(crate::input::serde_message(&e)));
+                        }
+                    }
+                    outputs = Some(raw);
+                    Ok(())
+                }
+                "root_module" => r.walk_module(visitor, 2, prior),
+                _ => r.skip_value(2),
+            }
         })?;
         Ok(match outputs {
             Some(o) => format!("{{\"outputs\":{}}}", o.get()),
@@ -903,35 +969,69 @@ impl<'n> Reader<'n> {
     /// A module of a values representation: each resource parsed and passed on
     /// (one at a time; an element that is no resource is skipped, as a whole
     /// read skips what it cannot read there), child modules walked likewise.
-    fn walk_module(&mut self, visitor: &mut dyn PlanVisitor, depth: usize) -> Result<(), InputError> {
+    /// In `prior_state` (`prior`), the module tree is told to [`PlanVisitor::on_prior`].
+    fn walk_module(&mut self, visitor: &mut dyn PlanVisitor, depth: usize, prior: bool) -> Result<(), InputError> {
         if depth > crate::scan::MAX_DEPTH {
             let (l, c) = self.location(self.pos);
             return Err(too_deep(self.name, l, c));
         }
         if self.peek()? != Some(b'{') {
+            if prior {
+                return self.refuse_unless::<crate::model::Module<'_>>(visitor);
+            }
             return self.skip_value(depth);
         }
-        self.members(|r, key| match key.as_str() {
-            "resources" if r.peek()? == Some(b'[') => r.elements(|r| {
-                if r.values_resource(visitor)? {
-                    return Ok(());
+        if prior {
+            visitor.on_prior(Prior::Module);
+        }
+        let mut address: Option<String> = None;
+        let mut fields = Fields::new(&["address", "resources", "child_modules"]);
+        self.members(|r, key| {
+            if prior {
+                fields.check(&key, visitor);
+            }
+            match key.as_str() {
+                "resources" if r.peek()? == Some(b'[') => r.elements(|r| {
+                    if r.values_resource(visitor, prior)? {
+                        return Ok(());
+                    }
+                    // Not read as a resource: checked as JSON, and skipped if it is none.
+                    let raw = r.parse_small::<Box<RawValue>>()?;
+                    match serde_json::from_str::<ResourceValue<'_>>(raw.get()) {
+                        Ok(rv) => {
+                            visitor.on_values_resource(&rv);
+                            if prior {
+                                visitor.on_prior(Prior::Resource(&rv));
+                            }
+                        }
+                        Err(e) if prior => visitor.on_prior(Prior::Refused(crate::input::serde_message(&e))),
+                        Err(_) => {}
+                    }
+                    Ok(())
+                }),
+                "child_modules" if r.peek()? == Some(b'[') => r.elements(|r| r.walk_module(visitor, depth + 2, prior)),
+                "address" if prior => {
+                    let raw = r.parse_small::<Box<RawValue>>()?;
+                    match serde_json::from_str::<Option<String>>(raw.get()) {
+                        Ok(a) => address = a,
+                        Err(e) => visitor.on_prior(Prior::Refused(crate::input::serde_message(&e))),
+                    }
+                    Ok(())
                 }
-                // Not read as a resource: checked as JSON, and skipped if it is none.
-                let raw = r.parse_small::<Box<RawValue>>()?;
-                if let Ok(rv) = serde_json::from_str::<ResourceValue<'_>>(raw.get()) {
-                    visitor.on_values_resource(&rv);
-                }
-                Ok(())
-            }),
-            "child_modules" if r.peek()? == Some(b'[') => r.elements(|r| r.walk_module(visitor, depth + 2)),
-            _ => r.skip_value(depth + 1),
-        })
+                "resources" | "child_modules" if prior => r.refuse_unless::<Vec<IgnoredAny>>(visitor),
+                _ => r.skip_value(depth + 1),
+            }
+        })?;
+        if prior {
+            visitor.on_prior(Prior::EndModule(address.as_deref()));
+        }
+        Ok(())
     }
 
     /// The resource at `pos` parsed in place (one pass over its text) and
     /// passed to the visitor: `Ok(true)`. `Ok(false)` (nothing consumed) when
     /// it does not read as a resource: the caller checks and skips it.
-    fn values_resource(&mut self, visitor: &mut dyn PlanVisitor) -> Result<bool, InputError> {
+    fn values_resource(&mut self, visitor: &mut dyn PlanVisitor, prior: bool) -> Result<bool, InputError> {
         loop {
             let done = {
                 let text = &self.buf[self.pos..];
@@ -939,6 +1039,9 @@ impl<'n> Reader<'n> {
                 match it.next() {
                     Some(Ok(rv)) if it.byte_offset() < text.len() || self.eof => {
                         visitor.on_values_resource(&rv);
+                        if prior {
+                            visitor.on_prior(Prior::Resource(&rv));
+                        }
                         Some(it.byte_offset())
                     }
                     Some(Err(e)) if !e.is_eof() || self.eof => return Ok(false),
@@ -998,6 +1101,66 @@ impl<'n> Reader<'n> {
             }
         }
         Ok(())
+    }
+}
+
+/// A type of the state model a piece of `prior_state` is checked against
+/// (borrowing from the text, as a whole read does).
+trait ReadAs {
+    fn read(text: &str) -> serde_json::Result<()>;
+}
+
+impl<T> ReadAs for T
+where
+    T: for<'x> Borrowing<'x>,
+{
+    fn read(text: &str) -> serde_json::Result<()> {
+        serde_json::from_str::<<T as Borrowing<'_>>::In>(text).map(|_| ())
+    }
+}
+
+/// `Self` with its lifetime set to that of the text it is read from.
+trait Borrowing<'x> {
+    type In: serde::Deserialize<'x>;
+}
+
+impl<'x> Borrowing<'x> for crate::model::State<'_> {
+    type In = crate::model::State<'x>;
+}
+impl<'x> Borrowing<'x> for crate::model::Module<'_> {
+    type In = crate::model::Module<'x>;
+}
+impl<'x> Borrowing<'x> for Option<crate::model::Values<'_>> {
+    type In = Option<crate::model::Values<'x>>;
+}
+impl<'x> Borrowing<'x> for Option<String> {
+    type In = Option<String>;
+}
+impl<'x> Borrowing<'x> for Option<Vec<CheckObject>> {
+    type In = Option<Vec<CheckObject>>;
+}
+impl<'x> Borrowing<'x> for Vec<IgnoredAny> {
+    type In = Vec<IgnoredAny>;
+}
+
+/// The fields of a struct of the state model seen so far in one object: a
+/// second one is what serde refuses (`duplicate field`); other keys are ignored.
+struct Fields {
+    names: &'static [&'static str],
+    seen: Vec<bool>,
+}
+
+impl Fields {
+    fn new(names: &'static [&'static str]) -> Self {
+        Fields { names, seen: vec![false; names.len()] }
+    }
+
+    fn check(&mut self, key: &str, visitor: &mut dyn PlanVisitor) {
+        if let Some(i) = self.names.iter().position(|n| *n == key) {
+            if std::mem::replace(&mut self.seen[i], true) {
+                visitor.on_prior(Prior::Refused(format!("duplicate field `{key}`")));
+            }
+        }
     }
 }
 
