@@ -153,7 +153,14 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
         }
         CommandKind::State { prior } => {
             let opts = query::state::StateOptions { filter: &config.filter, prior: *prior };
-            let items = named(each_root_with(&roots, read, |doc, _| query::state::state(doc, &opts)));
+            let items = if *prior {
+                // Streamed: a plan's `prior_state` is collected as it passes, never held whole.
+                let items =
+                    roots::stream_roots(&roots, read, &|name, r, ahead, read| query::state::state_of_stream(name, r, ahead, read, &opts));
+                named(query::state::settle(items))
+            } else {
+                named(each_root_with(&roots, read, |doc, _| query::state::state(doc, &opts)))
+            };
             question(config, out, masker, items).map(|_| Status::Success)
         }
         CommandKind::Show(show) => {

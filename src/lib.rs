@@ -6,6 +6,8 @@
 //! one query per command, rendered by one renderer per format
 //! ([`render::format`]).
 
+#![deny(unreachable_pub)]
+
 mod app;
 pub mod cli;
 mod comment;

@@ -11,10 +11,10 @@
 
 use crate::input::{Document, StateDoc};
 use crate::model::{Change, Plan, RawValue, ResourceChange, Values};
-use aho_corasick::{AhoCorasick, MatchKind};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// What replaces a secret.
 pub const MASK: &str = "(sensitive value)";
@@ -25,12 +25,14 @@ pub const MIN_SUBSTRING: usize = 8;
 /// The set of secrets of one or more documents.
 #[derive(Debug, Default, Clone)]
 pub struct Masker {
-    secrets: BTreeSet<String>,
+    /// Shared, not copied, by clones and by a merge into an empty set (the
+    /// secrets of a run are held once, however many maskers hold them).
+    secrets: Arc<BTreeSet<String>>,
     /// Sensitive numbers, as JSON writes them: masked where a whole value (a
     /// number, or a string such as `tostring(pin)`) equals one, never looked
     /// for inside text (digits occur everywhere). Booleans cannot be masked by
     /// value (`true` is everywhere); they are masked by their markers only.
-    numbers: BTreeSet<String>,
+    numbers: Arc<BTreeSet<String>>,
     /// A matcher for the secrets of 8+ characters, built on first use (and
     /// dropped when secrets are added): finding one inside a string costs one
     /// pass over the string, however many secrets there are.
@@ -44,9 +46,7 @@ pub struct Masker {
 enum Long {
     /// No secret is long enough to be looked for inside strings.
     NoSecrets,
-    Matcher(AhoCorasick),
-    /// The matcher could not be built: look for each secret in turn.
-    Unbuilt,
+    Matcher(std::sync::Arc<Many>),
 }
 
 impl Masker {
@@ -153,25 +153,57 @@ impl Masker {
     fn walk_marked_text(&mut self, text: &str, marker: &Value) {
         match marker {
             Value::Bool(false) | Value::Null => {}
-            Value::Object(m) => match serde_json::from_str::<RawMembers<'_>>(text) {
-                Ok(members) => {
-                    for (k, v) in members.0 {
-                        if let Some(mk) = m.get(k.as_ref()) {
-                            self.walk_marked_text(v.get(), mk);
+            Value::Object(m) => {
+                // The members the marker names, found by a quick walk over the text.
+                let mut marked: Vec<(&str, &Value)> = Vec::new();
+                // A marker names few keys: compared in turn (lengths first), not looked up.
+                let few: Vec<(&str, &Value)> = if m.len() <= 8 { m.iter().map(|(k, v)| (k.as_str(), v)).collect() } else { Vec::new() };
+                let walked = raw_items(text, b'{', |key, v| {
+                    let mk = if m.len() <= 8 {
+                        few.iter().find(|(k, _)| k.len() == key.len() && *k == key).map(|&(_, mk)| mk)
+                    } else {
+                        m.get(key)
+                    };
+                    if let Some(mk) = mk {
+                        marked.push((v, mk));
+                    }
+                });
+                match walked {
+                    Some(true) => marked.into_iter().for_each(|(v, mk)| self.walk_marked_text(v, mk)),
+                    // Not an object: the marker's shape does not fit the value.
+                    Some(false) => self.collect_text(text),
+                    None => match serde_json::from_str::<RawMembers<'_>>(text) {
+                        Ok(members) => {
+                            for (k, v) in members.0 {
+                                if let Some(mk) = m.get(k.as_ref()) {
+                                    self.walk_marked_text(v.get(), mk);
+                                }
+                            }
                         }
-                    }
+                        Err(_) => self.collect_text(text),
+                    },
                 }
-                // Not an object: the marker's shape does not fit the value.
-                Err(_) => self.collect_text(text),
-            },
-            Value::Array(m) => match serde_json::from_str::<Vec<&RawValue>>(text) {
-                Ok(items) => {
-                    for (v, mk) in items.iter().zip(m) {
-                        self.walk_marked_text(v.get(), mk);
+            }
+            Value::Array(m) => {
+                let mut items: Vec<&str> = Vec::new();
+                let walked = raw_items(text, b'[', |_, v| {
+                    if items.len() < m.len() {
+                        items.push(v);
                     }
+                });
+                match walked {
+                    Some(true) => items.into_iter().zip(m).for_each(|(v, mk)| self.walk_marked_text(v, mk)),
+                    Some(false) => self.collect_text(text),
+                    None => match serde_json::from_str::<Vec<&RawValue>>(text) {
+                        Ok(items) => {
+                            for (v, mk) in items.iter().zip(m) {
+                                self.walk_marked_text(v.get(), mk);
+                            }
+                        }
+                        Err(_) => self.collect_text(text),
+                    },
                 }
-                Err(_) => self.collect_text(text),
-            },
+            }
             // `true`, or a leaf that is no marker (fail closed): all of it.
             _ => self.collect_text(text),
         }
@@ -225,7 +257,7 @@ impl Masker {
     fn collect_all(&mut self, v: &Value) {
         match v {
             Value::Number(n) => {
-                self.numbers.insert(number_text(n));
+                Arc::make_mut(&mut self.numbers).insert(number_text(n));
             }
             _ => self.collect_strings(v),
         }
@@ -234,7 +266,7 @@ impl Masker {
     fn collect_strings(&mut self, v: &Value) {
         match v {
             Value::String(s) if !s.is_empty() => {
-                self.secrets.insert(s.clone());
+                Arc::make_mut(&mut self.secrets).insert(s.clone());
             }
             Value::Array(a) => a.iter().for_each(|x| self.collect_strings(x)),
             Value::Object(o) => {
@@ -244,7 +276,7 @@ impl Masker {
                 // lower-case identifiers, public) and are long enough to be
                 // looked for inside text.
                 for k in o.keys().filter(|k| k.chars().count() >= MIN_SUBSTRING && !schema_name_like(k)) {
-                    self.secrets.insert(k.clone());
+                    Arc::make_mut(&mut self.secrets).insert(k.clone());
                 }
                 o.values().for_each(|x| self.collect_strings(x))
             }
@@ -255,15 +287,22 @@ impl Masker {
     /// Add a secret by hand (tests, and values the caller knows are sensitive).
     pub fn add(&mut self, secret: &str) {
         if !secret.is_empty() {
-            self.secrets.insert(secret.to_string());
+            Arc::make_mut(&mut self.secrets).insert(secret.to_string());
             self.secrets_changed();
         }
     }
 
     /// Union with another document's secrets.
     pub fn merge(&mut self, other: &Masker) {
-        self.secrets.extend(other.secrets.iter().cloned());
-        self.numbers.extend(other.numbers.iter().cloned());
+        fn union(mine: &mut Arc<BTreeSet<String>>, theirs: &Arc<BTreeSet<String>>) {
+            if mine.is_empty() {
+                *mine = Arc::clone(theirs);
+            } else if !Arc::ptr_eq(mine, theirs) {
+                Arc::make_mut(mine).extend(theirs.iter().cloned());
+            }
+        }
+        union(&mut self.secrets, &other.secrets);
+        union(&mut self.numbers, &other.numbers);
         self.secrets_changed();
     }
 
@@ -346,12 +385,11 @@ impl Masker {
             if long.is_empty() {
                 return Long::NoSecrets;
             }
-            AhoCorasick::new(&long).map_or(Long::Unbuilt, Long::Matcher)
+            Long::Matcher(std::sync::Arc::new(Many::new(long)))
         });
         match long {
             Long::NoSecrets => false,
-            Long::Matcher(ac) => ac.is_match(s),
-            Long::Unbuilt => self.secrets.iter().any(|k| k.chars().count() >= MIN_SUBSTRING && s.contains(k.as_str())),
+            Long::Matcher(m) => m.is_match(s.as_bytes()),
         }
     }
 
@@ -370,7 +408,7 @@ impl Masker {
 
     fn build_scrubber(&self) -> Scrubber {
         let mut patterns: BTreeSet<String> = BTreeSet::new();
-        for s in &self.secrets {
+        for s in self.secrets.iter() {
             if s.chars().count() < MIN_SUBSTRING {
                 continue;
             }
@@ -401,11 +439,104 @@ impl Masker {
                 patterns.insert(b);
             }
         }
-        let patterns: Vec<String> = patterns.into_iter().filter(|p| !p.is_empty()).collect();
-        let ac =
-            if patterns.is_empty() { None } else { AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(&patterns).ok() };
-        // `patterns` came out of a BTreeSet: sorted, as the prefix search needs.
-        Scrubber { ac, patterns: std::sync::Arc::new(patterns) }
+        patterns.remove("");
+        let many = (!patterns.is_empty()).then(|| std::sync::Arc::new(Many::new(patterns)));
+        Scrubber { many }
+    }
+}
+
+/// The members of the object (`open` `{`) or the items of the array (`[`)
+/// `text`, in order, each as its key (`""` for items) and its value's text,
+/// found by a walk over text serde_json has already checked (a value of the
+/// model): `Some(false)` when `text` is no such container, `None` when the
+/// walk meets what it does not expect (an escaped key, broken text) and the
+/// caller should ask serde_json instead.
+fn raw_items<'t>(text: &'t str, open: u8, mut f: impl FnMut(&'t str, &'t str)) -> Option<bool> {
+    use crate::scan::{is_json_ws, string_end, CLASS, OPEN, PLAIN, QUOTE};
+    let b = text.as_bytes();
+    let n = b.len();
+    let ws = |mut i: usize| {
+        while i < n && is_json_ws(b[i]) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = ws(0);
+    if b.get(i) != Some(&open) {
+        return Some(false);
+    }
+    let close = if open == b'{' { b'}' } else { b']' };
+    i = ws(i + 1);
+    if b.get(i) == Some(&close) {
+        return Some(true);
+    }
+    loop {
+        let mut key = "";
+        if open == b'{' {
+            if b.get(i) != Some(&b'"') {
+                return None;
+            }
+            let end = string_end(b, i + 1);
+            if end >= n {
+                return None;
+            }
+            key = text.get(i + 1..end)?;
+            if key.contains('\\') {
+                return None;
+            }
+            i = ws(end + 1);
+            if b.get(i) != Some(&b':') {
+                return None;
+            }
+            i = ws(i + 1);
+        }
+        // The value: a string, a container (brackets counted, strings skipped), or a scalar.
+        let start = i;
+        match *b.get(i)? {
+            b'"' => {
+                i = string_end(b, i + 1);
+                if i >= n {
+                    return None;
+                }
+                i += 1;
+            }
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    let c = *b.get(i)?;
+                    i += 1;
+                    match CLASS[usize::from(c)] {
+                        PLAIN => {}
+                        QUOTE => {
+                            i = string_end(b, i);
+                            if i >= n {
+                                return None;
+                            }
+                            i += 1;
+                        }
+                        OPEN => depth += 1,
+                        _ => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {
+                while i < n && !matches!(b[i], b',' | b'}' | b']') && !is_json_ws(b[i]) {
+                    i += 1;
+                }
+            }
+        }
+        f(key, text.get(start..i)?);
+        i = ws(i);
+        match b.get(i) {
+            Some(&c) if c == close => return Some(true),
+            Some(b',') => i = ws(i + 1),
+            _ => return None,
+        }
     }
 }
 
@@ -517,9 +648,148 @@ fn schema_name_like(k: &str) -> bool {
 /// Replaces long secrets inside any output text.
 #[derive(Debug, Clone)]
 pub struct Scrubber {
-    ac: Option<AhoCorasick>,
-    /// Every pattern of `ac`, sorted: for the start of a secret cut short.
-    patterns: std::sync::Arc<Vec<String>>,
+    /// Every form of every long secret (none: nothing to scrub).
+    many: Option<std::sync::Arc<Many>>,
+}
+
+/// Many patterns found in text, in little memory (a set of 100,000 secrets
+/// costs a few MB, where an automaton over them costs tens): the patterns,
+/// sorted, in one arena; those of 8 bytes or more are found by their first 8
+/// bytes (a bitset of their hashes rules out most places at once, a binary
+/// search over the sorted heads finds the candidates), the few shorter ones
+/// by comparison at each place. Matches are leftmost-longest, as an
+/// Aho-Corasick automaton of that kind finds them.
+#[derive(Debug)]
+struct Many {
+    /// Every pattern, in sorted order, one after another.
+    arena: Vec<u8>,
+    /// Where each pattern ends in `arena` (it starts where the one before ends).
+    ends: Vec<u32>,
+    /// The first 8 bytes of each pattern of 8 or more, big-endian (so in
+    /// pattern order), with its index: sorted.
+    heads: Vec<(u64, u32)>,
+    /// Bits set at the hash of each head.
+    filter: Vec<u64>,
+    /// log2 of the bits in `filter`.
+    bits: u32,
+    /// The patterns shorter than 8 bytes.
+    short: Vec<u32>,
+    longest: usize,
+}
+
+impl Many {
+    /// From sorted, distinct patterns (none empty).
+    fn new(patterns: BTreeSet<String>) -> Many {
+        let mut arena = Vec::with_capacity(patterns.iter().map(String::len).sum());
+        let mut ends = Vec::with_capacity(patterns.len());
+        let (mut heads, mut short) = (Vec::new(), Vec::new());
+        let mut longest = 0;
+        for (i, p) in patterns.iter().enumerate() {
+            let i = i as u32;
+            match Self::head(p.as_bytes()) {
+                Some(h) => heads.push((h, i)),
+                None => short.push(i),
+            }
+            arena.extend_from_slice(p.as_bytes());
+            ends.push(arena.len() as u32);
+            longest = longest.max(p.len());
+        }
+        drop(patterns);
+        // About 16 bits per head: a place that starts no pattern passes the filter rarely.
+        let bits = (heads.len().max(1) * 16).next_power_of_two().trailing_zeros().max(6);
+        let mut filter = vec![0u64; 1 << (bits - 6)];
+        for &(h, _) in &heads {
+            let k = Self::slot(h, bits);
+            filter[k >> 6] |= 1 << (k & 63);
+        }
+        Many { arena, ends, heads, filter, bits, short, longest }
+    }
+
+    fn head(b: &[u8]) -> Option<u64> {
+        b.get(..8).map(|h| u64::from_be_bytes(h.try_into().unwrap_or_default()))
+    }
+
+    fn slot(h: u64, bits: u32) -> usize {
+        (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The `i`th pattern in sorted order.
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        let end = *self.ends.get(i)? as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        Some(&self.arena[start..end])
+    }
+
+    /// The index of the first pattern for which `pred` is false (`pred` true
+    /// for a prefix of the sorted patterns).
+    fn partition_point(&self, pred: impl Fn(&[u8]) -> bool) -> usize {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.get(mid).is_some_and(&pred) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// The length of the longest pattern that starts at `text[at..]`.
+    fn longest_at(&self, text: &[u8], at: usize) -> Option<usize> {
+        let rest = &text[at..];
+        let mut best = None;
+        if let Some(h) = Self::head(rest) {
+            let k = Self::slot(h, self.bits);
+            if self.filter[k >> 6] & (1 << (k & 63)) != 0 {
+                let first = self.heads.partition_point(|&(x, _)| x < h);
+                for &(_, i) in self.heads[first..].iter().take_while(|&&(x, _)| x == h) {
+                    if let Some(p) = self.get(i as usize).filter(|p| rest.starts_with(p)) {
+                        best = best.max(Some(p.len()));
+                    }
+                }
+            }
+        }
+        for &i in &self.short {
+            if let Some(p) = self.get(i as usize).filter(|p| rest.starts_with(p)) {
+                best = best.max(Some(p.len()));
+            }
+        }
+        best
+    }
+
+    fn is_match(&self, text: &[u8]) -> bool {
+        (0..text.len()).any(|at| self.longest_at(text, at).is_some())
+    }
+
+    /// `text` with each match, leftmost-longest, replaced by [`MASK`].
+    fn replace_all<'a>(&self, text: &'a [u8]) -> Cow<'a, [u8]> {
+        let mut out: Option<Vec<u8>> = None;
+        let (mut at, mut from) = (0, 0);
+        while at < text.len() {
+            match self.longest_at(text, at) {
+                Some(n) => {
+                    let o = out.get_or_insert_with(|| Vec::with_capacity(text.len()));
+                    o.extend_from_slice(&text[from..at]);
+                    o.extend_from_slice(MASK.as_bytes());
+                    at += n;
+                    from = at;
+                }
+                None => at += 1,
+            }
+        }
+        match out {
+            Some(mut o) => {
+                o.extend_from_slice(&text[from..]);
+                Cow::Owned(o)
+            }
+            None => Cow::Borrowed(text),
+        }
+    }
 }
 
 /// The shortest start of a secret, cut short by a `…`, that is masked.
@@ -529,28 +799,25 @@ impl Scrubber {
     /// `text` with every long secret (in any form it takes in our output)
     /// masked, and the start of one cut short (`SuperSecre…`) too.
     pub fn scrub<'a>(&self, text: &'a [u8]) -> Cow<'a, [u8]> {
-        let Some(ac) = &self.ac else { return Cow::Borrowed(text) };
-        let text = match ac.is_match(text) {
-            true => Cow::Owned(ac.replace_all_bytes(text, &vec![MASK.as_bytes(); ac.patterns_len()])),
-            false => Cow::Borrowed(text),
-        };
-        self.mask_cut_starts(text)
+        let Some(many) = &self.many else { return Cow::Borrowed(text) };
+        let text = many.replace_all(text);
+        Self::mask_cut_starts(many, text)
     }
 
     /// A cell shortened to fit ends with `…`: if what stands before it is the
     /// start of a secret (at least [`MIN_CUT`] bytes of one), it is masked, so
     /// shortening never shows part of a secret.
-    fn mask_cut_starts<'a>(&self, text: Cow<'a, [u8]>) -> Cow<'a, [u8]> {
+    fn mask_cut_starts<'a>(many: &Many, text: Cow<'a, [u8]>) -> Cow<'a, [u8]> {
         const ELLIPSIS: &[u8] = "…".as_bytes();
-        let longest = self.patterns.iter().map(String::len).max().unwrap_or(0);
+        let longest = many.longest;
         let mut cuts: Vec<(usize, usize)> = Vec::new();
         for end in memchr::memmem::find_iter(&text, ELLIPSIS) {
             let starts = (MIN_CUT..=longest.min(end)).rev().map(|k| end - k);
             // Only whole characters: a start inside one is not a start at all.
             for start in starts.filter(|&st| (text[st] as i8) >= -0x40) {
                 let piece = &text[start..end];
-                let at = self.patterns.partition_point(|p| p.as_bytes() < piece);
-                if self.patterns.get(at).is_some_and(|p| p.as_bytes().starts_with(piece) && p.len() > piece.len()) {
+                let at = many.partition_point(|p| p < piece);
+                if many.get(at).is_some_and(|p| p.starts_with(piece) && p.len() > piece.len()) {
                     if cuts.last().is_none_or(|&(_, e)| e <= start) {
                         cuts.push((start, end + ELLIPSIS.len()));
                     }
@@ -603,6 +870,40 @@ mod tests {
       "output_changes":{"o":{"actions":["create"],"after":"out-secret-zzzzzz","after_sensitive":true}},
       "prior_state":{"values":{"outputs":{"s":{"value":"short","sensitive":true}},
          "root_module":{"resources":[{"address":"a.b","values":{"k":"prior-secret-1"},"sensitive_values":{"k":true}}]}}}}"#;
+
+    #[test]
+    fn raw_items_finds_what_serde_finds() {
+        let objects = [
+            r#"{}"#,
+            r#" { "a" : 1 , "b":[1,{"c":"}"}],"d":"x\"y","e":{"f":[]},"g":null,"h":-1.5e3 } "#,
+            r#"{"a":"é€😀","b":{"c":"]"},"a":true}"#,
+            r#"{"k\u0041":1}"#,
+            r#"[1,2]"#,
+            r#""text""#,
+        ];
+        for text in objects {
+            let mut got = Vec::new();
+            let walked = raw_items(text, b'{', |k, v| got.push((k.to_string(), v.to_string())));
+            match serde_json::from_str::<RawMembers<'_>>(text) {
+                Ok(m) => {
+                    let want: Vec<(String, String)> = m.0.iter().map(|(k, v)| (k.to_string(), v.get().to_string())).collect();
+                    assert!(walked.is_none() || (walked == Some(true) && got == want), "{text}: {got:?} vs {want:?}");
+                }
+                Err(_) => assert_ne!(walked, Some(true), "{text}"),
+            }
+        }
+        for text in [r#"[]"#, r#"[ 1 , "a,]" , [ [ ] ] , {"x":[1]} , true ]"#, r#"{"a":1}"#] {
+            let mut got = Vec::new();
+            let walked = raw_items(text, b'[', |_, v| got.push(v.to_string()));
+            match serde_json::from_str::<Vec<&RawValue>>(text) {
+                Ok(items) => {
+                    let want: Vec<String> = items.iter().map(|v| v.get().to_string()).collect();
+                    assert_eq!((walked, got), (Some(true), want), "{text}");
+                }
+                Err(_) => assert_eq!(walked, Some(false), "{text}"),
+            }
+        }
+    }
 
     #[test]
     fn secrets_are_collected_from_every_place() {

@@ -21,11 +21,11 @@
 use crate::error::InputError;
 use crate::input::{ReadOptions, Source};
 use crate::mask::Masker;
-use crate::stream::ReadAhead;
+use crate::stream::{End, Fed, Feeder, Piece, ReadAhead};
 use crate::PerFile;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::mpsc::SyncSender;
 
 /// One root: a document source and the name it is reported under.
 #[derive(Debug, Clone)]
@@ -181,12 +181,22 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
 /// A `*.json` file is a `show -json` document when its start names a
 /// `format_version` (or HCP's `plan_format_version`) key.
 fn is_show_json(path: &Path) -> bool {
-    let Ok(file) = std::fs::File::open(path) else { return true }; // reading it reports why
+    let Ok(mut file) = std::fs::File::open(path) else { return true }; // reading it reports why
+    let found = |head: &[u8]| {
+        memchr::memmem::find(head, b"\"format_version\"").is_some() || memchr::memmem::find(head, b"\"plan_format_version\"").is_some()
+    };
+    // The key comes first in `show -json` output: a small read mostly settles it.
     let mut head = Vec::with_capacity(SNIFF);
-    if file.take(SNIFF as u64).read_to_end(&mut head).is_err() {
+    if (&mut file).take(4 << 10).read_to_end(&mut head).is_err() {
         return true;
     }
-    memchr::memmem::find(&head, b"\"format_version\"").is_some() || memchr::memmem::find(&head, b"\"plan_format_version\"").is_some()
+    if found(&head) {
+        return true;
+    }
+    if file.take((SNIFF - head.len()) as u64).read_to_end(&mut head).is_err() {
+        return true;
+    }
+    found(&head)
 }
 
 // ------------------------------------------------------------------ splitting
@@ -224,6 +234,9 @@ pub enum Cut {
     /// No more splitting: what follows (the text after the last document
     /// included) belongs to the current document.
     Through,
+    /// The current document nests deeper than planview reads at `at` (its
+    /// first bracket past [`crate::scan::MAX_DEPTH`]).
+    TooDeep { at: usize },
 }
 
 /// Finds documents, one byte at a time, in pieces of any size.
@@ -248,6 +261,8 @@ pub struct Splitter {
     cur: Vec<u8>,
     last: Vec<u8>,
     docs: usize,
+    /// The current document's `TooDeep` cut was pushed.
+    deep: bool,
 }
 
 /// The most of a line kept to name a document.
@@ -268,6 +283,7 @@ impl Splitter {
             cur: Vec::new(),
             last: Vec::new(),
             docs: 0,
+            deep: false,
         }
     }
 
@@ -289,54 +305,19 @@ impl Splitter {
                     self.offset = base + piece.len();
                     return;
                 }
-                St::Doc => {
-                    // Fast path: skip bytes that change nothing.
-                    let rest = &piece[i..];
-                    let k = rest.iter().position(|&c| matches!(c, b'"' | b'{' | b'}' | b'[' | b']' | b'\n')).unwrap_or(rest.len());
-                    if k > 0 {
-                        i += k;
-                        continue;
-                    }
-                    match b {
-                        b'"' => self.st = St::Str,
-                        b'{' | b'[' => self.depth += 1,
-                        b'}' | b']' => {
-                            self.depth = self.depth.saturating_sub(1);
-                            if self.depth == 0 {
-                                self.st = St::Gap;
-                                self.end = at + 1;
-                                self.text = None;
-                                self.line_blank = false;
-                                self.cur.clear();
-                                self.last.clear();
-                                cuts.push(Cut::End { at: at + 1 });
-                            }
-                        }
-                        _ => self.newline(at),
-                    }
-                }
-                St::Str => {
-                    let rest = &piece[i..];
-                    match memchr::memchr3(b'"', b'\\', b'\n', rest) {
-                        None => {
-                            i = piece.len();
-                            continue;
-                        }
-                        Some(k) => {
-                            i += k;
-                            match piece[i] {
-                                b'"' => self.st = St::Doc,
-                                b'\\' => self.st = St::Escape,
-                                _ => self.newline(base + i),
-                            }
+                St::Doc | St::Str | St::Escape => {
+                    // The document's text in one run; its lines counted at once.
+                    let from = i;
+                    i = self.document(piece, i, base, cuts);
+                    let span = &piece[from..i];
+                    let lines = memchr::memchr_iter(b'\n', span).count();
+                    if lines > 0 {
+                        self.line += lines;
+                        if let Some(k) = memchr::memrchr(b'\n', span) {
+                            self.line_begin = base + from + k + 1;
                         }
                     }
-                }
-                St::Escape => {
-                    if b == b'\n' {
-                        self.newline(at);
-                    }
-                    self.st = St::Str;
+                    continue;
                 }
                 St::Prefix | St::Gap => {
                     let prefix = self.st == St::Prefix;
@@ -359,6 +340,7 @@ impl Splitter {
                             self.cur.clear();
                             self.st = St::Doc;
                             self.depth = 1;
+                            self.deep = false;
                             self.docs += 1;
                             if prefix {
                                 cuts.push(Cut::First { name });
@@ -392,6 +374,76 @@ impl Splitter {
             i += 1;
         }
         self.offset = base + piece.len();
+    }
+
+    /// Inside a document from `i` on: brackets counted, strings skipped, until
+    /// the piece ends or the document closes (its `End` cut pushed). Returns
+    /// where it stopped: the piece's end, or just after the closing bracket.
+    /// The first bracket nested deeper than [`crate::scan::MAX_DEPTH`] is a
+    /// `TooDeep` cut (counting goes on, so a whole read still splits).
+    fn document(&mut self, piece: &[u8], mut i: usize, base: usize, cuts: &mut Vec<Cut>) -> usize {
+        use crate::scan::{string_end, CLASS, OPEN, PLAIN, QUOTE};
+        let n = piece.len();
+        let mut depth = self.depth;
+        let mut st = self.st;
+        'run: {
+            if st == St::Escape {
+                if i >= n {
+                    break 'run;
+                }
+                i += 1;
+                st = St::Str;
+            }
+            if st == St::Str {
+                i = string_end(piece, i);
+                if i >= n {
+                    st = if i > n { St::Escape } else { St::Str };
+                    i = n;
+                    break 'run;
+                }
+                i += 1; // the closing quote
+                st = St::Doc;
+            }
+            while i < n {
+                let b = piece[i];
+                i += 1;
+                match CLASS[usize::from(b)] {
+                    PLAIN => {}
+                    QUOTE => {
+                        i = string_end(piece, i);
+                        if i >= n {
+                            st = if i > n { St::Escape } else { St::Str };
+                            i = n;
+                            break 'run;
+                        }
+                        i += 1;
+                    }
+                    OPEN => {
+                        depth += 1;
+                        if depth > crate::scan::MAX_DEPTH && !self.deep {
+                            self.deep = true;
+                            cuts.push(Cut::TooDeep { at: base + i - 1 });
+                        }
+                    }
+                    _ => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            st = St::Gap;
+                            self.end = base + i;
+                            self.text = None;
+                            self.line_blank = false;
+                            self.cur.clear();
+                            self.last.clear();
+                            cuts.push(Cut::End { at: base + i });
+                            break 'run;
+                        }
+                    }
+                }
+            }
+        }
+        self.depth = depth;
+        self.st = st;
+        i
     }
 
     fn newline(&mut self, at: usize) {
@@ -486,7 +538,7 @@ pub fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<
                 (start, line, part_name, text) = (at, l, n, t);
             }
             Cut::Through => end = None,
-            Cut::First { .. } => {}
+            Cut::First { .. } | Cut::TooDeep { .. } => {}
         }
     }
     // The last document keeps what follows it (its trailer is judged by the parser).
@@ -513,51 +565,49 @@ fn gap_error(name: &str, text: Option<(usize, usize)>, n: usize, read: &ReadOpti
 
 // ------------------------------------------------------------------ streaming
 
-/// A document handed to a worker: its bytes come through a channel.
-struct PartReader {
-    /// Newlines still to give before the document (its line in the input).
-    lead: usize,
-    rx: Receiver<std::io::Result<Vec<u8>>>,
-    cur: Vec<u8>,
-    pos: usize,
+/// A document being handed to a worker: its text goes through a channel,
+/// validated as it is read ([`Feeder`]: encoding, UTF-8; nesting depth is the
+/// splitter's). Dropped, it ends the document (what is pending goes first).
+struct Part {
+    tx: SyncSender<Piece>,
+    feeder: Feeder,
+    /// A piece that ends the document (an error) was sent: nothing more goes.
+    ended: bool,
 }
 
-impl Read for PartReader {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        if out.is_empty() {
-            return Ok(0);
+impl Part {
+    /// Send `bytes` on; false once the worker is gone (its parse ended) or
+    /// the document ended in an error.
+    fn send(&mut self, bytes: Vec<u8>, end: End) -> bool {
+        if self.ended {
+            return false;
         }
-        if self.lead > 0 {
-            let n = self.lead.min(out.len());
-            out[..n].fill(b'\n');
-            self.lead -= n;
-            return Ok(n);
-        }
-        while self.pos >= self.cur.len() {
-            match self.rx.recv() {
-                Ok(Ok(v)) => {
-                    self.cur = v;
-                    self.pos = 0;
-                }
-                Ok(Err(e)) => return Err(e),
-                Err(_) => return Ok(0),
+        let (piece, last) = self.feeder.push(bytes, end);
+        if let Some(p) = piece {
+            if self.tx.send(p).is_err() {
+                self.ended = true;
+                return false;
             }
         }
-        let n = (self.cur.len() - self.pos).min(out.len());
-        out[..n].copy_from_slice(&self.cur[self.pos..self.pos + n]);
-        self.pos += n;
-        Ok(n)
+        self.ended = last;
+        !last
+    }
+}
+
+impl Drop for Part {
+    fn drop(&mut self) {
+        self.send(Vec::new(), End::Eof);
     }
 }
 
 /// A query run on one streamed document: its name, its reader, what to do with
 /// the read-ahead thread, and the read options; the answer and its secrets.
-pub type StreamQuery<'q, T> = dyn Fn(&str, Box<dyn Read + Send>, ReadAhead, &ReadOptions) -> Result<(T, Masker), InputError> + Sync + 'q;
+pub type StreamQuery<'q, T> = dyn Fn(&str, Fed, ReadAhead, &ReadOptions) -> Result<(T, Masker), InputError> + Sync + 'q;
 
 struct Job {
     index: usize,
     name: String,
-    reader: PartReader,
+    reader: Fed,
     read: ReadOptions,
 }
 
@@ -587,7 +637,7 @@ pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQ
                     Err(_) => return,
                 };
                 let Ok(job) = job else { return };
-                let item = match query(&job.name, Box::new(job.reader), ReadAhead::Joined, &job.read) {
+                let item = match query(&job.name, job.reader, ReadAhead::Joined, &job.read) {
                     Ok((answer, masker)) => PerFile { file: job.name, result: Ok(answer), masker },
                     Err(e) => PerFile { file: job.name, result: Err(e), masker: Masker::default() },
                 };
@@ -667,46 +717,90 @@ fn split_stream(
 ) {
     let mut sp = Splitter::new(opts.lenient);
     let mut cuts = Vec::new();
-    let mut buf = vec![0u8; 64 << 10];
-    // The current document: its sender (None once its reader is gone, or when it is not read).
-    let start_part = |metas: &mut Vec<Meta>, name: Option<String>, lead: usize| -> Option<SyncSender<std::io::Result<Vec<u8>>>> {
-        let (tx, rx) = std::sync::mpsc::sync_channel(8);
+    // The current document (None once its reader is gone, or when it is not read).
+    // Its depth is checked here, by the splitter: the worker reads its text as it comes.
+    let start_part = |metas: &mut Vec<Meta>, name: Option<String>, lead: usize| -> Option<Part> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(4);
         let index = metas.len();
         let n = metas.iter().filter(|m| m.root == ri).count() + 1;
         let provisional = name.clone().unwrap_or_else(|| if n == 1 { root.name.clone() } else { format!("{}#{n}", root.name) });
         metas.push(Meta { root: ri, name });
-        let reader = PartReader { lead, rx, cur: Vec::new(), pos: 0 };
-        jobs.send(Job { index, name: provisional, reader, read: opts.clone() }).ok().map(|_| tx)
+        jobs.send(Job { index, name: provisional, reader: Fed::new(rx), read: opts.clone() }).ok()?;
+        let mut part = Part { tx, feeder: Feeder::new(opts.lenient, false), ended: false };
+        // Newlines before the document: its line in the input.
+        let mut lead = lead;
+        while lead > 0 {
+            let k = lead.min(crate::stream::CHUNK);
+            lead -= k;
+            if !part.send(vec![b'\n'; k], End::More) {
+                return None;
+            }
+        }
+        Some(part)
+    };
+    let send = |cur: &mut Option<Part>, bytes: &[u8]| {
+        if let Some(part) = cur {
+            if !bytes.is_empty() && !part.send(bytes.to_vec(), End::More) {
+                *cur = None; // the parse ended early (an error): the rest is only scanned
+            }
+        }
     };
     let mut cur = start_part(metas, None, 0);
     let first_index = metas.len() - 1;
+    let mut first_seen = false;
     let mut in_gap = false;
     // The bytes after the current document, from offset `gap_from`.
     let mut gap: Vec<u8> = Vec::new();
     let mut gap_from = 0usize;
     let mut offset = 0usize;
-    let send = |cur: &mut Option<SyncSender<std::io::Result<Vec<u8>>>>, bytes: &[u8]| {
-        if let Some(tx) = cur {
-            if !bytes.is_empty() && tx.send(Ok(bytes.to_vec())).is_err() {
-                *cur = None; // the parse ended early (an error): the rest is only scanned
+    // A file's size, to read it in pieces no bigger than what is left (each
+    // piece is handed on as it is read, so an unused tail would be zeroed for
+    // nothing, on every small file of a directory).
+    let size = match &root.source {
+        crate::input::Source::File(path) => std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|m| m.len() as usize),
+        crate::input::Source::Stdin => None,
+    };
+    let mut spare: Vec<u8> = Vec::new();
+    loop {
+        let want = match size {
+            Some(size) if offset < size => (size - offset + 1).min(crate::stream::CHUNK),
+            // The end, if the size was right (a saved plan's JSON is bigger than the plan).
+            Some(size) if offset == size => 16,
+            _ => crate::stream::CHUNK,
+        };
+        let mut buf = std::mem::take(&mut spare);
+        buf.resize(want, 0);
+        // Read until the buffer is full, the input ends or fails: a pipe gives
+        // 64 KB at a time, and bigger pieces cost less down the line.
+        let (mut n, mut eof, mut failed) = (0usize, false, None);
+        while n < buf.len() {
+            match src.read(&mut buf[n..]) {
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
+                Ok(k) => n += k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
             }
         }
-    };
-    loop {
-        let n = match src.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                match cur.take() {
-                    Some(tx) => {
-                        let _ = tx.send(Err(e));
-                    }
-                    None => direct(metas.len(), InputError::new(&root.name, format!("cannot read: {e}"))),
-                }
+        let fail = |cur: &mut Option<Part>, metas: &mut Vec<Meta>, e: std::io::Error| match cur.take() {
+            Some(mut part) => {
+                let _ = part.tx.send(Piece::Failed(e));
+                part.ended = true;
+            }
+            None => direct(metas.len(), InputError::new(&root.name, format!("cannot read: {e}"))),
+        };
+        if n == 0 {
+            if let Some(e) = failed {
+                fail(&mut cur, metas, e);
                 return;
             }
-        };
+            break;
+        }
         let piece = &buf[..n];
         cuts.clear();
         sp.feed(piece, &mut cuts);
@@ -714,6 +808,7 @@ fn split_stream(
         for cut in cuts.drain(..) {
             match cut {
                 Cut::First { name } => {
+                    first_seen = true;
                     if let Some(m) = metas.get_mut(first_index) {
                         m.name = name;
                     }
@@ -723,6 +818,14 @@ fn split_stream(
                     pos = at - offset;
                     in_gap = true;
                     gap_from = at;
+                }
+                Cut::TooDeep { at } => {
+                    // The text before the bracket, then the error: the document ends.
+                    if let Some(part) = &mut cur {
+                        part.send(piece[pos..at - offset].to_vec(), End::TooDeep);
+                    }
+                    cur = None;
+                    pos = at - offset;
                 }
                 Cut::Start { at, line, name, text, n: docs } => {
                     // The blanks before the `{` on its line may have come in an earlier piece.
@@ -754,6 +857,12 @@ fn split_stream(
                     }
                 }
                 Cut::Through => {
+                    if !first_seen {
+                        // Not a document the splitter follows: its depth is checked as it goes to the worker.
+                        if let Some(part) = &mut cur {
+                            part.feeder.check_depth();
+                        }
+                    }
                     if in_gap {
                         let g = std::mem::take(&mut gap);
                         send(&mut cur, &g);
@@ -766,12 +875,29 @@ fn split_stream(
         }
         if in_gap {
             gap.extend_from_slice(&piece[pos..]);
+            spare = buf;
+        } else if pos == 0 && n >= buf.len() / 2 && cur.is_some() {
+            // The whole piece, and most of the buffer (the common case): handed on without a copy.
+            buf.truncate(n);
+            if let Some(part) = &mut cur {
+                if !part.send(buf, End::More) {
+                    cur = None;
+                }
+            }
         } else {
             send(&mut cur, &piece[pos..]);
+            spare = buf;
         }
         offset += n;
+        if let Some(e) = failed {
+            fail(&mut cur, metas, e);
+            return;
+        }
         if cur.is_none() && sp.hopeless() {
             return; // the document cannot end well, and its reader is gone: an endless pipe ends
+        }
+        if eof {
+            break;
         }
     }
     // What follows the last document is its trailer (judged by the parser).
@@ -809,6 +935,46 @@ mod tests {
                 "piece {piece}"
             );
         }
+    }
+
+    /// Depth is checked by the splitter for the documents it follows (and by
+    /// the scan for an input it does not): the same errors, at the same places,
+    /// as a whole read of each document.
+    #[test]
+    fn documents_nested_too_deep_fail_as_a_whole_read_does() {
+        let deep = |n: usize| format!("{{\"format_version\":\"1.2\",\"resource_changes\":[],\"a\":{}{}}}", "[".repeat(n), "]".repeat(n));
+        let cases = [
+            deep(200),
+            deep(126),
+            format!("{}\n\n  {}\n{}", deep(3), deep(130), deep(2)),
+            format!("  {}", "[".repeat(300)),
+            format!("\n{}{{\"format_version\":\"1.2\",\"resource_changes\":[]}}", "[".repeat(200)),
+        ];
+        let dir = std::env::temp_dir().join(format!("planview-roots-deep-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (k, text) in cases.iter().enumerate() {
+            for lenient in [false, true] {
+                let path = dir.join(format!("{k}.json"));
+                std::fs::write(&path, text).unwrap();
+                let read = ReadOptions { lenient, ..ReadOptions::default() };
+                let roots = vec![Root::plain(&Source::File(path.clone()))];
+                let streamed = stream_roots(&roots, &read, &|name, r, ahead, read| {
+                    crate::stream::stream(name, r, ahead, read, &mut Masker::default()).map(|s| (s, Masker::default()))
+                });
+                let whole = split_whole("f", text.as_bytes(), &read);
+                assert_eq!(streamed.len(), whole.len(), "case {k}");
+                for (got, want) in streamed.iter().zip(&whole) {
+                    let want = match &want.bytes {
+                        Ok(b) => crate::input::parse_with("f", b, &read).map(|_| ()),
+                        Err(e) => Err(e.clone()),
+                    };
+                    let got = got.result.as_ref().map(|_| ()).map_err(|e| (e.message.clone(), e.line, e.column));
+                    let want = want.map_err(|e| (e.message, e.line, e.column));
+                    assert_eq!(got, want, "case {k}, lenient {lenient}");
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -56,6 +56,23 @@ pub trait PlanVisitor {
     /// `values.outputs` (their resources went to `on_values_resource`), and
     /// `proposed_unknown` is `None`.
     fn on_header(&mut self, _plan: &Plan<'_>) {}
+    /// The module tree of `prior_state`, as it streams by (for `state
+    /// --prior`): each module's start, its resources (also passed to
+    /// `on_values_resource`), its end with its address (which terraform writes
+    /// after its resources), and the first thing a whole read of `prior_state`
+    /// would refuse ([`Prior::Refused`]).
+    fn on_prior(&mut self, _event: Prior<'_>) {}
+}
+
+/// What [`PlanVisitor::on_prior`] is told.
+#[derive(Debug)]
+pub enum Prior<'e> {
+    Module,
+    Resource(&'e ResourceValue<'e>),
+    EndModule(Option<&'e str>),
+    /// Why `prior_state` would not read as a state (serde_json's message, as
+    /// a whole read words it); said once, for the first such place.
+    Refused(String),
 }
 
 /// Two visitors fed together (e.g. a query and the secret collector).
@@ -87,6 +104,16 @@ impl<A: PlanVisitor, B: PlanVisitor> PlanVisitor for (A, B) {
     fn on_header(&mut self, plan: &Plan<'_>) {
         self.0.on_header(plan);
         self.1.on_header(plan);
+    }
+    fn on_prior(&mut self, event: Prior<'_>) {
+        let again = match &event {
+            Prior::Module => Prior::Module,
+            Prior::Resource(r) => Prior::Resource(r),
+            Prior::EndModule(a) => Prior::EndModule(*a),
+            Prior::Refused(m) => Prior::Refused(m.clone()),
+        };
+        self.0.on_prior(event);
+        self.1.on_prior(again);
     }
 }
 
@@ -197,7 +224,7 @@ const VALUES_HOLDERS: &[ValuesHolder] =
 /// instead of parsed whole, so skipping never needs more memory than this.
 pub const SKIP_WINDOW: usize = 1 << 20;
 /// Bytes read from the source per refill (at least).
-const CHUNK: usize = 256 << 10;
+pub(crate) const CHUNK: usize = 256 << 10;
 
 /// Stream one document from `src`: changes and drift go to `visitor`; the
 /// returned skeleton holds the rest (streamed and skipped keys set to `null`,
@@ -213,7 +240,51 @@ pub fn stream(
     opts: &ReadOptions,
     visitor: &mut dyn PlanVisitor,
 ) -> Result<String, InputError> {
+    let mut src = src;
+    // Text already read and checked on another thread (a document of
+    // [`crate::roots::stream_roots`]): parsed as it comes, no thread of its own.
+    if let Some(fed) = (&mut src as &mut dyn std::any::Any).downcast_mut::<Fed>() {
+        if let Some(rx) = fed.rx.take() {
+            return parse_document(Reader::new(name, rx), opts, visitor);
+        }
+    }
     stream_chunked(name, src, ahead, opts, visitor, CHUNK)
+}
+
+/// A document's text as another thread reads and checks it ([`Feeder`]):
+/// [`stream`] parses it as it comes, without a read-ahead thread of its own.
+/// (As a plain reader it gives the text, and an error for a piece that is not text.)
+pub struct Fed {
+    rx: Option<std::sync::mpsc::Receiver<Piece>>,
+    cur: Vec<u8>,
+    pos: usize,
+}
+
+impl Fed {
+    pub(crate) fn new(rx: std::sync::mpsc::Receiver<Piece>) -> Self {
+        Fed { rx: Some(rx), cur: Vec::new(), pos: 0 }
+    }
+}
+
+impl Read for Fed {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        while self.pos >= self.cur.len() {
+            let Some(rx) = &self.rx else { return Ok(0) };
+            match rx.recv() {
+                Ok(Piece::Text(t)) => {
+                    self.cur = t.into_bytes();
+                    self.pos = 0;
+                }
+                Ok(Piece::Failed(e)) => return Err(e),
+                Ok(_) => return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "the input is not valid text")),
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = (self.cur.len() - self.pos).min(out.len());
+        out[..n].copy_from_slice(&self.cur[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
 }
 
 /// What becomes of the read-ahead thread once the parse has ended.
@@ -253,7 +324,7 @@ pub(crate) fn stream_chunked(
 }
 
 /// What the read-ahead thread sends: validated text, the end, or a failure.
-enum Piece {
+pub(crate) enum Piece {
     Text(String),
     /// Valid text up to an invalid UTF-8 sequence.
     BadUtf8(String),
@@ -268,16 +339,12 @@ enum Piece {
 /// `scan_depth` is false: a file checked by an earlier read), and send the text on.
 fn read_ahead(mut src: impl Read, chunk: usize, lenient: bool, scan_depth: bool, tx: &std::sync::mpsc::SyncSender<Piece>) {
     let mut scratch = vec![0u8; chunk.min(CHUNK)];
-    let mut scanner = crate::scan::Scanner::new(lenient);
-    let mut sent = 0usize;
-    let mut pending: Vec<u8> = Vec::new();
-    let mut first = true;
+    let mut feeder = Feeder::new(lenient, scan_depth);
     loop {
-        let mut data = std::mem::take(&mut pending);
-        let want = data.len() + chunk;
+        let mut data = Vec::new();
         let mut eof = false;
-        while data.len() < want {
-            let room = (want - data.len()).min(scratch.len());
+        while data.len() < chunk {
+            let room = (chunk - data.len()).min(scratch.len());
             match src.read(&mut scratch[..room]) {
                 Ok(0) => {
                     eof = true;
@@ -291,43 +358,97 @@ fn read_ahead(mut src: impl Read, chunk: usize, lenient: bool, scan_depth: bool,
                 }
             }
         }
-        if first {
+        let (piece, last) = feeder.push(data, if eof { End::Eof } else { End::More });
+        if piece.is_some_and(|p| tx.send(p).is_err()) || last {
+            return; // the parser stopped early (an error), or the input ended
+        }
+    }
+}
+
+/// What follows the bytes given to [`Feeder::push`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum End {
+    /// More bytes.
+    More,
+    /// Nothing: the input ends.
+    Eof,
+    /// A bracket nested deeper than [`crate::scan::MAX_DEPTH`] (found by the caller).
+    TooDeep,
+}
+
+/// Turns the bytes of one document, as they are read, into the pieces the
+/// parser takes: the encoding judged on the first bytes, UTF-8 validated (a
+/// character cut at the end kept for the next bytes), and nesting depth
+/// checked when asked ([`crate::scan::Scanner`]).
+pub(crate) struct Feeder {
+    lenient: bool,
+    scanner: Option<crate::scan::Scanner>,
+    /// Text sent since the scanner started.
+    sent: usize,
+    /// Bytes held back: an incomplete character, or too few bytes to judge the encoding.
+    pending: Vec<u8>,
+    first: bool,
+}
+
+impl Feeder {
+    pub(crate) fn new(lenient: bool, scan_depth: bool) -> Self {
+        Feeder { lenient, scanner: scan_depth.then(|| crate::scan::Scanner::new(lenient)), sent: 0, pending: Vec::new(), first: true }
+    }
+
+    /// Check depth from the next bytes on (those so far were blanks, or a
+    /// lenient prefix without a `{`).
+    pub(crate) fn check_depth(&mut self) {
+        if self.scanner.is_none() {
+            self.scanner = Some(crate::scan::Scanner::new(self.lenient));
+            self.sent = 0;
+        }
+    }
+
+    /// The next bytes: the piece to send, if any, and whether it is the last
+    /// (the input ended, or it is an error).
+    pub(crate) fn push(&mut self, bytes: Vec<u8>, end: End) -> (Option<Piece>, bool) {
+        let eof = end != End::More;
+        let mut data = if self.pending.is_empty() {
+            bytes
+        } else {
+            let mut d = std::mem::take(&mut self.pending);
+            d.extend_from_slice(&bytes);
+            d
+        };
+        if self.first {
             if data.len() < 4 && !eof {
-                pending = data; // too little to tell the encoding yet
-                continue;
+                self.pending = data; // too little to tell the encoding yet
+                return (None, false);
             }
-            first = false;
-            if sniff_encoding("", &data, lenient).is_err() {
-                let _ = tx.send(Piece::Encoding(data));
-                return;
+            self.first = false;
+            if sniff_encoding("", &data, self.lenient).is_err() {
+                return (Some(Piece::Encoding(data)), true);
             }
         }
         // Keep an incomplete character at the end for the next round.
         let cut = if eof { data.len() } else { complete_prefix(&data) };
-        pending = data.split_off(cut);
-        let piece = match String::from_utf8(data) {
+        self.pending = data.split_off(cut);
+        match String::from_utf8(data) {
             Ok(mut s) => {
-                if scan_depth && !scanner.done() {
+                if let Some(scanner) = self.scanner.as_mut().filter(|s| !s.done()) {
                     scanner.feed(s.as_bytes());
                     if let Some(at) = scanner.found().too_deep {
-                        s.truncate(at - sent);
-                        let _ = tx.send(Piece::TooDeep(s));
-                        return;
+                        s.truncate(at - self.sent);
+                        return (Some(Piece::TooDeep(s)), true);
                     }
                 }
-                sent += s.len();
-                Piece::Text(s)
+                self.sent += s.len();
+                if end == End::TooDeep {
+                    return (Some(Piece::TooDeep(s)), true);
+                }
+                ((!s.is_empty()).then_some(Piece::Text(s)), eof)
             }
             Err(e) => {
                 let valid = e.utf8_error().valid_up_to();
                 let mut bytes = e.into_bytes();
                 bytes.truncate(valid);
-                let _ = tx.send(Piece::BadUtf8(String::from_utf8(bytes).unwrap_or_default()));
-                return;
+                (Some(Piece::BadUtf8(String::from_utf8(bytes).unwrap_or_default())), true)
             }
-        };
-        if (!matches!(&piece, Piece::Text(s) if s.is_empty()) && tx.send(piece).is_err()) || eof {
-            return; // the parser stopped early (an error), or the input ended
         }
     }
 }
@@ -769,18 +890,31 @@ impl<'n> Reader<'n> {
     /// skeleton's text for the key (`{"outputs":…}`, or `{"values":{"outputs":…}}`;
     /// `null` for a value that is no object, which a whole read could not use either).
     fn walk_values_holder(&mut self, holder: &ValuesHolder, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+        let prior = holder.inner.is_some();
         if self.peek()? != Some(b'{') {
+            if prior && self.peek()? != Some(b'n') {
+                // `null` is no prior state; anything else but an object cannot be one.
+                self.refuse_unless::<crate::model::State<'_>>(visitor)?;
+                return Ok("null".into());
+            }
             self.skip_value(0)?;
             return Ok("null".into());
         }
-        let Some(inner) = holder.inner else { return self.walk_values(visitor) };
+        let Some(inner) = holder.inner else { return self.walk_values(visitor, false) };
         let mut kept = None;
+        let mut fields = Fields::new(&["format_version", "terraform_version", "values", "checks"]);
         self.members(|r, key| {
+            fields.check(&key, visitor);
             if key == inner && r.peek()? == Some(b'{') {
-                kept = Some(r.walk_values(visitor)?);
+                kept = Some(r.walk_values(visitor, true)?);
                 Ok(())
             } else {
-                r.skip_value(1)
+                match key.as_str() {
+                    "format_version" | "terraform_version" => r.refuse_unless::<Option<String>>(visitor),
+                    "values" => r.refuse_unless::<Option<crate::model::Values<'_>>>(visitor),
+                    "checks" => r.refuse_unless::<Option<Vec<CheckObject>>>(visitor),
+                    _ => r.skip_value(1),
+                }
             }
         })?;
         Ok(match kept {
@@ -789,16 +923,42 @@ impl<'n> Reader<'n> {
         })
     }
 
+    /// Read the value at `pos` as a `T` would be read by a whole read of
+    /// `prior_state`; if it would not be, say why ([`Prior::Refused`]).
+    fn refuse_unless<T>(&mut self, visitor: &mut dyn PlanVisitor) -> Result<(), InputError>
+    where
+        T: ReadAs,
+    {
+        let raw = self.parse_small::<Box<RawValue>>()?;
+        if let Err(e) = T::read(raw.get()) {
+            visitor.on_prior(Prior::Refused(crate::input::serde_message(&e)));
+        }
+        Ok(())
+    }
+
     /// A values representation (an object): `root_module` walked, `outputs` kept.
-    fn walk_values(&mut self, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+    fn walk_values(&mut self, visitor: &mut dyn PlanVisitor, prior: bool) -> Result<String, InputError> {
         let mut outputs = None;
-        self.members(|r, key| match key.as_str() {
-            "outputs" => {
-                outputs = Some(r.parse_small::<Box<RawValue>>()?);
-                Ok(())
+        let mut fields = Fields::new(&["outputs", "root_module"]);
+        self.members(|r, key| {
+            if prior {
+                fields.check(&key, visitor);
             }
-            "root_module" => r.walk_module(visitor, 2),
-            _ => r.skip_value(2),
+            match key.as_str() {
+                "outputs" => {
+                    let raw = r.parse_small::<Box<RawValue>>()?;
+                    if prior {
+                        if let Err(e) = serde_json::from_str::<std::collections::BTreeMap<String, crate::model::OutputValue<'_>>>(raw.get())
+                        {
+                            visitor.on_prior(Prior::Refused(crate::input::serde_message(&e)));
+                        }
+                    }
+                    outputs = Some(raw);
+                    Ok(())
+                }
+                "root_module" => r.walk_module(visitor, 2, prior),
+                _ => r.skip_value(2),
+            }
         })?;
         Ok(match outputs {
             Some(o) => format!("{{\"outputs\":{}}}", o.get()),
@@ -809,25 +969,94 @@ impl<'n> Reader<'n> {
     /// A module of a values representation: each resource parsed and passed on
     /// (one at a time; an element that is no resource is skipped, as a whole
     /// read skips what it cannot read there), child modules walked likewise.
-    fn walk_module(&mut self, visitor: &mut dyn PlanVisitor, depth: usize) -> Result<(), InputError> {
+    /// In `prior_state` (`prior`), the module tree is told to [`PlanVisitor::on_prior`].
+    fn walk_module(&mut self, visitor: &mut dyn PlanVisitor, depth: usize, prior: bool) -> Result<(), InputError> {
         if depth > crate::scan::MAX_DEPTH {
             let (l, c) = self.location(self.pos);
             return Err(too_deep(self.name, l, c));
         }
         if self.peek()? != Some(b'{') {
+            if prior {
+                return self.refuse_unless::<crate::model::Module<'_>>(visitor);
+            }
             return self.skip_value(depth);
         }
-        self.members(|r, key| match key.as_str() {
-            "resources" if r.peek()? == Some(b'[') => r.elements(|r| {
-                let raw = r.parse_small::<Box<RawValue>>()?;
-                if let Ok(rv) = serde_json::from_str::<ResourceValue<'_>>(raw.get()) {
-                    visitor.on_values_resource(&rv);
+        if prior {
+            visitor.on_prior(Prior::Module);
+        }
+        let mut address: Option<String> = None;
+        let mut fields = Fields::new(&["address", "resources", "child_modules"]);
+        self.members(|r, key| {
+            if prior {
+                fields.check(&key, visitor);
+            }
+            match key.as_str() {
+                "resources" if r.peek()? == Some(b'[') => r.elements(|r| {
+                    if r.values_resource(visitor, prior)? {
+                        return Ok(());
+                    }
+                    // Not read as a resource: checked as JSON, and skipped if it is none.
+                    let raw = r.parse_small::<Box<RawValue>>()?;
+                    match serde_json::from_str::<ResourceValue<'_>>(raw.get()) {
+                        Ok(rv) => {
+                            visitor.on_values_resource(&rv);
+                            if prior {
+                                visitor.on_prior(Prior::Resource(&rv));
+                            }
+                        }
+                        Err(e) if prior => visitor.on_prior(Prior::Refused(crate::input::serde_message(&e))),
+                        Err(_) => {}
+                    }
+                    Ok(())
+                }),
+                "child_modules" if r.peek()? == Some(b'[') => r.elements(|r| r.walk_module(visitor, depth + 2, prior)),
+                "address" if prior => {
+                    let raw = r.parse_small::<Box<RawValue>>()?;
+                    match serde_json::from_str::<Option<String>>(raw.get()) {
+                        Ok(a) => address = a,
+                        Err(e) => visitor.on_prior(Prior::Refused(crate::input::serde_message(&e))),
+                    }
+                    Ok(())
                 }
-                Ok(())
-            }),
-            "child_modules" if r.peek()? == Some(b'[') => r.elements(|r| r.walk_module(visitor, depth + 2)),
-            _ => r.skip_value(depth + 1),
-        })
+                "resources" | "child_modules" if prior => r.refuse_unless::<Vec<IgnoredAny>>(visitor),
+                _ => r.skip_value(depth + 1),
+            }
+        })?;
+        if prior {
+            visitor.on_prior(Prior::EndModule(address.as_deref()));
+        }
+        Ok(())
+    }
+
+    /// The resource at `pos` parsed in place (one pass over its text) and
+    /// passed to the visitor: `Ok(true)`. `Ok(false)` (nothing consumed) when
+    /// it does not read as a resource: the caller checks and skips it.
+    fn values_resource(&mut self, visitor: &mut dyn PlanVisitor, prior: bool) -> Result<bool, InputError> {
+        loop {
+            let done = {
+                let text = &self.buf[self.pos..];
+                let mut it = serde_json::Deserializer::from_str(text).into_iter::<ResourceValue<'_>>();
+                match it.next() {
+                    Some(Ok(rv)) if it.byte_offset() < text.len() || self.eof => {
+                        visitor.on_values_resource(&rv);
+                        if prior {
+                            visitor.on_prior(Prior::Resource(&rv));
+                        }
+                        Some(it.byte_offset())
+                    }
+                    Some(Err(e)) if !e.is_eof() || self.eof => return Ok(false),
+                    None => return Ok(false),
+                    _ => None,
+                }
+            };
+            #[cfg(test)]
+            tally::parsed(done.unwrap_or(self.buf.len() - self.pos));
+            if let Some(n) = done {
+                self.pos += n;
+                return Ok(true);
+            }
+            self.fill_more(self.buf.len() - self.pos, usize::MAX)?;
+        }
     }
 
     /// `null` or an array of resource changes, each passed to `f` and dropped.
@@ -875,6 +1104,66 @@ impl<'n> Reader<'n> {
     }
 }
 
+/// A type of the state model a piece of `prior_state` is checked against
+/// (borrowing from the text, as a whole read does).
+trait ReadAs {
+    fn read(text: &str) -> serde_json::Result<()>;
+}
+
+impl<T> ReadAs for T
+where
+    T: for<'x> Borrowing<'x>,
+{
+    fn read(text: &str) -> serde_json::Result<()> {
+        serde_json::from_str::<<T as Borrowing<'_>>::In>(text).map(|_| ())
+    }
+}
+
+/// `Self` with its lifetime set to that of the text it is read from.
+trait Borrowing<'x> {
+    type In: serde::Deserialize<'x>;
+}
+
+impl<'x> Borrowing<'x> for crate::model::State<'_> {
+    type In = crate::model::State<'x>;
+}
+impl<'x> Borrowing<'x> for crate::model::Module<'_> {
+    type In = crate::model::Module<'x>;
+}
+impl<'x> Borrowing<'x> for Option<crate::model::Values<'_>> {
+    type In = Option<crate::model::Values<'x>>;
+}
+impl<'x> Borrowing<'x> for Option<String> {
+    type In = Option<String>;
+}
+impl<'x> Borrowing<'x> for Option<Vec<CheckObject>> {
+    type In = Option<Vec<CheckObject>>;
+}
+impl<'x> Borrowing<'x> for Vec<IgnoredAny> {
+    type In = Vec<IgnoredAny>;
+}
+
+/// The fields of a struct of the state model seen so far in one object: a
+/// second one is what serde refuses (`duplicate field`); other keys are ignored.
+struct Fields {
+    names: &'static [&'static str],
+    seen: Vec<bool>,
+}
+
+impl Fields {
+    fn new(names: &'static [&'static str]) -> Self {
+        Fields { names, seen: vec![false; names.len()] }
+    }
+
+    fn check(&mut self, key: &str, visitor: &mut dyn PlanVisitor) {
+        if let Some(i) = self.names.iter().position(|n| *n == key) {
+            if std::mem::replace(&mut self.seen[i], true) {
+                visitor.on_prior(Prior::Refused(format!("duplicate field `{key}`")));
+            }
+        }
+    }
+}
+
 /// Length of the longest prefix that does not end inside a UTF-8 character.
 fn complete_prefix(data: &[u8]) -> usize {
     let n = data.len();
@@ -896,14 +1185,16 @@ fn complete_prefix(data: &[u8]) -> usize {
 
 /// Newlines in `bytes`, and characters after the last one.
 fn lines_and_col(bytes: &[u8]) -> (usize, usize) {
-    let lines = count_bytes(bytes, |b| b == b'\n');
-    let tail = if lines == 0 {
-        bytes
-    } else {
-        let p = bytes.iter().rposition(|&b| b == b'\n').unwrap_or(0);
-        &bytes[p + 1..]
+    // Newlines are few in `show -json` output (none, or one per document):
+    // memchr finds them faster than a count over every byte.
+    let lines = memchr::memchr_iter(b'\n', bytes).count();
+    let tail = match memchr::memrchr(b'\n', bytes) {
+        Some(p) => &bytes[p + 1..],
+        None => bytes,
     };
-    (lines, tail.len() - count_bytes(tail, |b| b & 0xC0 == 0x80))
+    // Most text is ASCII (checked a word at a time): one character per byte.
+    let chars = if tail.is_ascii() { tail.len() } else { tail.len() - count_bytes(tail, |b| b & 0xC0 == 0x80) };
+    (lines, chars)
 }
 
 /// Count bytes matching `f`, in blocks with a `u8` counter so it vectorises.
@@ -923,17 +1214,17 @@ mod tally {
     }
 
     /// serde_json read `n` bytes: a whole value, or all the text it was given for one.
-    pub fn parsed(n: usize) {
+    pub(super) fn parsed(n: usize) {
         PARSED.with(|c| c.set(c.get() + n));
     }
 
     /// The buffer holds `n` bytes after a refill.
-    pub fn buffered(n: usize) {
+    pub(super) fn buffered(n: usize) {
         MAX_BUFFERED.with(|c| c.set(c.get().max(n)));
     }
 
     /// Bytes given to serde_json and the largest buffer since the last call; resets both.
-    pub fn take() -> (usize, usize) {
+    pub(super) fn take() -> (usize, usize) {
         (PARSED.with(|c| c.replace(0)), MAX_BUFFERED.with(|c| c.replace(0)))
     }
 }

@@ -2,9 +2,10 @@
 //! with `--prior`) by module, type and name, with mode, provider and
 //! tainted/deposed marks, filtered, and counted per type.
 
+use crate::error::InputError;
 use crate::filter::Filter;
 use crate::input::Document;
-use crate::model::{Mode, Values};
+use crate::model::{ResourceValue, Values};
 use crate::query::summary::StateResource;
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -59,6 +60,90 @@ pub(crate) fn state(doc: &Document<'_>, opts: &StateOptions<'_>) -> Result<State
     }
 }
 
+/// The resources of `prior_state`, collected as a plan streams by
+/// ([`crate::stream::PlanVisitor::on_prior`]): what each resource of the
+/// report needs (no values), with its module's address, in the order a whole
+/// read walks the module tree; and why `prior_state` would not read, if so.
+#[derive(Debug, Default)]
+pub(crate) struct PriorResources {
+    /// One frame per module being read: its own resources, then its
+    /// descendants' (with their modules).
+    frames: Vec<(Vec<StateResource>, Vec<StateResource>)>,
+    walked: Vec<StateResource>,
+    refused: Option<String>,
+}
+
+impl crate::stream::PlanVisitor for PriorResources {
+    fn on_prior(&mut self, event: crate::stream::Prior<'_>) {
+        use crate::stream::Prior;
+        match event {
+            Prior::Module => self.frames.push((Vec::new(), Vec::new())),
+            Prior::Resource(r) => {
+                if let Some((own, _)) = self.frames.last_mut() {
+                    own.push(row(None, r));
+                }
+            }
+            Prior::EndModule(address) => {
+                let Some((mut own, below)) = self.frames.pop() else { return };
+                if let Some(a) = address {
+                    own.iter_mut().for_each(|r| r.module = Some(a.to_string()));
+                }
+                own.extend(below);
+                match self.frames.last_mut() {
+                    Some((_, parent)) => parent.extend(own),
+                    None => self.walked.extend(own),
+                }
+            }
+            Prior::Refused(why) => {
+                self.refused.get_or_insert(why);
+            }
+        }
+    }
+}
+
+/// [`state`] over a document streamed by with [`PriorResources`] collecting
+/// its `prior_state` (`doc` is the skeleton: a state keeps its `values`).
+pub(crate) fn state_streamed(doc: &Document<'_>, prior: PriorResources, opts: &StateOptions<'_>) -> Result<StateReport, String> {
+    match doc {
+        Document::Plan(p) if opts.prior => {
+            if let Some(why) = &prior.refused {
+                return Err(format!("invalid `prior_state`: {why}"));
+            }
+            Ok(report_of("plan", &p.format_version, p.terraform_version.clone(), prior.walked, opts.filter))
+        }
+        _ => state(doc, opts),
+    }
+}
+
+/// `state` of a document streamed from `src` ([`crate::stream_one`]): a plan's
+/// `prior_state` is collected as it streams by, never held whole. The answer
+/// (or why there is none) comes with the document's secrets either way, so
+/// that errors quoting other inputs are masked with them ([`settle`]).
+pub(crate) fn state_of_stream(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    ahead: crate::stream::ReadAhead,
+    read: &crate::input::ReadOptions,
+    opts: &StateOptions<'_>,
+) -> Result<(Result<StateReport, InputError>, crate::mask::Masker), InputError> {
+    crate::stream_one(name, src, ahead, read, PriorResources::default(), |prior, doc, _| {
+        Ok(state_streamed(&doc, prior, opts).map_err(|m| InputError::new(name, m)))
+    })
+}
+
+/// The results of [`state_of_stream`] as per-input results, each error
+/// named after its input as reported.
+pub(crate) fn settle(items: Vec<crate::PerFile<Result<StateReport, InputError>>>) -> Vec<crate::PerFile<StateReport>> {
+    items
+        .into_iter()
+        .map(|i| {
+            let file = i.file;
+            let result = i.result.and_then(|r| r.map_err(|e| InputError { file: file.clone(), ..e }));
+            crate::PerFile { file, result, masker: i.masker }
+        })
+        .collect()
+}
+
 fn module_key(m: &Option<String>) -> &str {
     m.as_deref().unwrap_or("")
 }
@@ -86,35 +171,54 @@ fn report(
     values: Option<&Values<'_>>,
     filter: &Filter,
 ) -> StateReport {
+    let walked = values.map(|v| v.root_module.walk()).unwrap_or_default();
+    report_of(document, format_version, terraform_version, walked.into_iter().map(|(m, r)| row(m, r)), filter)
+}
+
+/// A resource as the report lists it, with the address of the module holding it.
+fn row(module: Option<&str>, r: &ResourceValue<'_>) -> StateResource {
+    StateResource {
+        address: r.address.clone(),
+        module: module.map(str::to_string),
+        mode: r.mode.as_str().to_string(),
+        type_: r.type_.clone(),
+        name: r.name.clone(),
+        index: r.index.clone(),
+        provider_name: r.provider_name.clone(),
+        tainted: r.tainted,
+        deposed: r.deposed_key.clone(),
+    }
+}
+
+/// The report over every resource (as [`row`]s), in
+/// [`crate::model::Module::walk`]'s order.
+fn report_of(
+    document: &'static str,
+    format_version: &str,
+    terraform_version: Option<String>,
+    rows: impl IntoIterator<Item = StateResource>,
+    filter: &Filter,
+) -> StateReport {
     let mut counts = StateListCounts::default();
     let mut resources = Vec::new();
     let mut total = 0;
-    for (module, r) in values.map(|v| v.root_module.walk()).unwrap_or_default() {
+    for r in rows {
         total += 1;
-        if !filter.matches_object(&r.address, &r.type_, module) {
+        if !filter.matches_object(&r.address, &r.type_, r.module.as_deref()) {
             continue;
         }
         counts.resources += 1;
-        match r.mode {
-            Mode::Managed => counts.managed += 1,
-            Mode::Data => counts.data += 1,
-            Mode::Other(_) => {}
+        // `Mode` reads these two words as `Managed` and `Data`, and keeps any other.
+        match r.mode.as_str() {
+            "managed" => counts.managed += 1,
+            "data" => counts.data += 1,
+            _ => {}
         }
         counts.tainted += u64::from(r.tainted);
-        counts.deposed += u64::from(r.deposed_key.is_some());
+        counts.deposed += u64::from(r.deposed.is_some());
         *counts.by_type.entry(r.type_.clone()).or_default() += 1;
-        *counts.by_module.entry(module.unwrap_or("(root)").to_string()).or_default() += 1;
-        resources.push(StateResource {
-            address: r.address.clone(),
-            module: module.map(str::to_string),
-            mode: r.mode.as_str().to_string(),
-            type_: r.type_.clone(),
-            name: r.name.clone(),
-            index: r.index.clone(),
-            provider_name: r.provider_name.clone(),
-            tainted: r.tainted,
-            deposed: r.deposed_key.clone(),
-        });
+        *counts.by_module.entry(r.module.as_deref().unwrap_or("(root)").to_string()).or_default() += 1;
+        resources.push(r);
     }
     // Stable: instances keep their state order within a resource.
     resources.sort_by(order);
@@ -156,6 +260,53 @@ mod tests {
         assert_eq!((r.counts.resources, r.counts.managed, r.counts.data, r.counts.tainted, r.counts.deposed), (6, 5, 1, 1, 1));
         assert_eq!(r.counts.by_type["a_thing"], 4);
         assert_eq!(r.counts.by_module["(root)"], 5);
+    }
+
+    /// `state --prior` streamed (the prior state collected as it passes) says
+    /// what a whole read says, for prior states a whole read reads and for
+    /// those it refuses (the first refusal, worded the same).
+    #[test]
+    fn prior_state_streamed_reads_and_refuses_as_a_whole_read() {
+        let modules = r#"{"resources":[{"address":"b.z","mode":"managed","type":"b","name":"z"}],"address":"module.m",
+            "child_modules":[{"address":"module.m.module.n","resources":[{"address":"module.m.module.n.a.q","type":"a","name":"q","index":"k"}]}]}"#;
+        let priors = [
+            STATE.to_string(),
+            "null".into(),
+            "{}".into(),
+            "7".into(),
+            r#"{"values":null}"#.into(),
+            r#"{"values":"x"}"#.into(),
+            r#"{"values":{}}"#.into(),
+            r#"{"format_version":1,"values":{}}"#.into(),
+            r#"{"values":{},"values":{}}"#.into(),
+            r#"{"checks":{},"values":{}}"#.into(),
+            r#"{"values":{"outputs":[],"root_module":{}}}"#.into(),
+            r#"{"values":{"root_module":[]}}"#.into(),
+            r#"{"values":{"root_module":{"resources":{}}}}"#.into(),
+            r#"{"values":{"root_module":{"resources":[7]}}}"#.into(),
+            r#"{"values":{"root_module":{"resources":[{"address":5}]}}}"#.into(),
+            r#"{"values":{"root_module":{"address":3}}}"#.into(),
+            r#"{"values":{"root_module":{"child_modules":[7]}}}"#.into(),
+            r#"{"values":{"root_module":{"child_modules":null}}}"#.into(),
+            r#"{"values":{"root_module":{"resources":[],"resources":[]}}}"#.into(),
+            format!(
+                r#"{{"values":{{"root_module":{{"child_modules":[{modules},{modules}],"resources":[{{"address":"r.x","type":"r","name":"x","tainted":true}}]}}}}}}"#
+            ),
+        ];
+        for prior in priors {
+            let plan = format!(r#"{{"format_version":"1.2","resource_changes":[],"prior_state":{prior}}}"#);
+            for f in [Filter::default(), Filter { types: vec!["a".into()], ..Default::default() }] {
+                let opts = StateOptions { filter: &f, prior: true };
+                let whole = run(&plan, &f, true).map(|r| serde_json::to_string(&r).unwrap());
+                let src = std::io::Cursor::new(plan.clone().into_bytes());
+                let read = crate::input::ReadOptions::default();
+                let streamed = state_of_stream("t", src, crate::stream::ReadAhead::Joined, &read, &opts)
+                    .and_then(|(r, _)| r)
+                    .map(|r| serde_json::to_string(&r).unwrap())
+                    .map_err(|e| e.message);
+                assert_eq!(streamed, whole, "{prior}");
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# A/B of two planview binaries on one command, runs interleaved (so a busy
+# machine slows both alike): median wall and CPU (user + system) seconds and
+# peak RSS of each. On a shared machine compare CPU, or instruction counts:
+#   valgrind --tool=callgrind BIN summary --format json plan.json >/dev/null
+#
+#   bench/ab.sh OLD_BIN NEW_BIN 'PV summary --format json /tmp/plan.json'   # RUNS=5
+#
+# `PV` in the command stands for each binary in turn.
+set -euo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 OLD_BIN NEW_BIN 'PV command ...'" >&2; exit 2; }
+RUNS=${RUNS:-5}
+old=$1 new=$2 cmd=$3
+declare -A W C R
+for _ in $(seq "$RUNS"); do
+  for which in old new; do
+    bin=$old; [ "$which" = new ] && bin=$new
+    t=$(mktemp)
+    /usr/bin/time -o "$t" -f "%e %U %S %M" bash -c "${cmd//PV/$bin}" >/dev/null 2>&1 || true
+    read -r w u s r < <(tail -n1 "$t"); rm -f "$t"
+    W[$which]="${W[$which]:-} $w"
+    C[$which]="${C[$which]:-} $(awk -v u="$u" -v s="$s" 'BEGIN{print u+s}')"
+    [ "$r" -gt "${R[$which]:-0}" ] && R[$which]=$r
+  done
+done
+median() { tr ' ' '\n' | grep -v '^$' | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p"; }
+echo "load $(cut -d' ' -f1-3 /proc/loadavg): ${cmd}"
+for which in old new; do
+  printf '%s: wall %s s, CPU %s s (median of %s), peak RSS %.1f MB\n' "$which" \
+    "$(echo "${W[$which]}" | median)" "$(echo "${C[$which]}" | median)" "$RUNS" "$(awk -v r="${R[$which]}" 'BEGIN{print r/1024}')"
+done
