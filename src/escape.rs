@@ -51,6 +51,10 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
     /// anywhere in a line): their first `#` is written `\u0023`, which decodes
     /// to the same string.
     fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
+        // Most fragments are plain ASCII without `#`: nothing to look for.
+        if fragment.bytes().all(|b| b < 0x7F && b != b'#') {
+            return w.write_all(fragment.as_bytes());
+        }
         let mut rest = fragment;
         let unsafe_at = |s: &str| {
             let c = s.find(crate::sanitize::is_unsafe_in_json);
