@@ -708,7 +708,7 @@ impl<'p> GateJudge<'p> {
             hits: vec![(0, Vec::new()); n],
             unreadable: Vec::new(),
             counts: ActionCounts::default(),
-            summary: PlanAccumulator::default(),
+            summary: PlanAccumulator::counting(),
             drift: 0,
             terraform_version: None,
             errored: false,

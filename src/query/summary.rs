@@ -383,6 +383,17 @@ pub struct PlanAccumulator {
     outputs: Vec<OutputChangeEntry>,
     resources: Vec<ResourceEntry>,
     drifted: Vec<ResourceEntry>,
+    /// Whether the changes and drift are listed (`summary`), or only counted
+    /// (the gate, which needs the `Plan:` line: memory that does not grow).
+    listing: bool,
+}
+
+impl PlanAccumulator {
+    /// An accumulator that counts and lists nothing: its summary's
+    /// `resources` and `drifted` stay empty.
+    pub(crate) fn counting() -> Self {
+        PlanAccumulator { listing: false, ..Default::default() }
+    }
 }
 
 impl Default for PlanAccumulator {
@@ -403,6 +414,7 @@ impl Default for PlanAccumulator {
             outputs: Vec::new(),
             resources: Vec::new(),
             drifted: Vec::new(),
+            listing: true,
         }
     }
 }
@@ -448,14 +460,16 @@ impl PlanVisitor for PlanAccumulator {
         if !(plain_noop || kind == ChangeKind::Delete && rc.mode != Mode::Managed) {
             self.listed += 1;
         }
-        if !plain_noop {
+        if !plain_noop && self.listing {
             self.resources.push(entry(rc));
         }
     }
 
     fn on_drift(&mut self, rc: &ResourceChange<'_>) {
         self.drift += 1;
-        self.drifted.push(entry(rc));
+        if self.listing {
+            self.drifted.push(entry(rc));
+        }
     }
 
     fn on_output_change(&mut self, name: &str, ch: &Change<'_>) {
@@ -754,6 +768,27 @@ mod tests {
     fn plan_line_without_import_or_forget() {
         let t = Totals { add: 2, change: 0, destroy: 1, ..Default::default() };
         assert_eq!(t.plan_line(), "Plan: 2 to add, 0 to change, 1 to destroy.");
+    }
+
+    /// The gate's accumulator counts as `summary`'s does and lists nothing
+    /// (its memory does not grow with the plan).
+    #[test]
+    fn a_counting_accumulator_gives_the_same_line_and_lists_nothing() {
+        let json = r#"{"format_version":"1.2","resource_changes":[
+            {"address":"a.b","mode":"managed","type":"a","name":"b","change":{"actions":["create"]}},
+            {"address":"a.c","mode":"managed","type":"a","name":"c","change":{"actions":["delete","create"]}}],
+            "resource_drift":[{"address":"a.d","mode":"managed","type":"a","name":"d","change":{"actions":["update"]}}]}"#;
+        let p: Plan = serde_json::from_str(json).unwrap();
+        let feed = |mut acc: PlanAccumulator| {
+            p.resource_changes.iter().for_each(|rc| acc.on_resource_change(rc));
+            p.resource_drift.iter().for_each(|rc| acc.on_drift(rc));
+            acc.finish(&p)
+        };
+        let (listing, counting) = (feed(PlanAccumulator::default()), feed(PlanAccumulator::counting()));
+        assert_eq!(counting.plan_line, listing.plan_line);
+        assert_eq!((counting.totals.add, counting.totals.destroy, counting.drift), (2, 1, 1));
+        assert_eq!((listing.resources.len(), listing.drifted.len()), (2, 1));
+        assert!(counting.resources.is_empty() && counting.drifted.is_empty());
     }
 
     #[test]
