@@ -5,7 +5,7 @@
 use crate::error::InputError;
 use crate::filter::Filter;
 use crate::input::Document;
-use crate::model::{ResourceValue, Values};
+use crate::model::Values;
 use crate::query::summary::StateResource;
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -80,7 +80,7 @@ impl crate::stream::PlanVisitor for PriorResources {
             Prior::Module => self.frames.push((Vec::new(), Vec::new())),
             Prior::Resource(r) => {
                 if let Some((own, _)) = self.frames.last_mut() {
-                    own.push(row(None, r));
+                    own.push(StateResource::of(None, r));
                 }
             }
             Prior::EndModule(address) => {
@@ -172,22 +172,7 @@ fn report(
     filter: &Filter,
 ) -> StateReport {
     let walked = values.map(|v| v.root_module.walk()).unwrap_or_default();
-    report_of(document, format_version, terraform_version, walked.into_iter().map(|(m, r)| row(m, r)), filter)
-}
-
-/// A resource as the report lists it, with the address of the module holding it.
-fn row(module: Option<&str>, r: &ResourceValue<'_>) -> StateResource {
-    StateResource {
-        address: r.address.clone(),
-        module: module.map(str::to_string),
-        mode: r.mode.as_str().to_string(),
-        type_: r.type_.clone(),
-        name: r.name.clone(),
-        index: r.index.clone(),
-        provider_name: r.provider_name.clone(),
-        tainted: r.tainted,
-        deposed: r.deposed_key.clone(),
-    }
+    report_of(document, format_version, terraform_version, walked.into_iter().map(|(m, r)| StateResource::of(m, r)), filter)
 }
 
 /// The report over every resource (as [`row`]s), in

@@ -200,6 +200,23 @@ pub struct StateResource {
     pub deposed: Option<String>,
 }
 
+impl StateResource {
+    /// `r` as a state lists it, with the address of the module holding it.
+    pub(crate) fn of(module: Option<&str>, r: &crate::model::ResourceValue<'_>) -> StateResource {
+        StateResource {
+            address: r.address.clone(),
+            module: module.map(str::to_string),
+            mode: r.mode.as_str().to_string(),
+            type_: r.type_.clone(),
+            name: r.name.clone(),
+            index: r.index.clone(),
+            provider_name: r.provider_name.clone(),
+            tainted: r.tainted,
+            deposed: r.deposed_key.clone(),
+        }
+    }
+}
+
 /// Counts over a state's resources.
 #[derive(Debug, Default, Serialize)]
 pub struct StateCounts {
@@ -604,17 +621,7 @@ pub fn summarize_state(s: &StateDoc<'_>, vis: &Visibility) -> Result<StateSummar
             }
             *counts.by_type.entry(r.type_.clone()).or_default() += 1;
             *counts.by_module.entry(module.unwrap_or("(root)").to_string()).or_default() += 1;
-            resources.push(StateResource {
-                address: r.address.clone(),
-                module: module.map(str::to_string),
-                mode: r.mode.as_str().to_string(),
-                type_: r.type_.clone(),
-                name: r.name.clone(),
-                index: r.index.clone(),
-                provider_name: r.provider_name.clone(),
-                tainted: r.tainted,
-                deposed: r.deposed_key.clone(),
-            });
+            resources.push(StateResource::of(module, r));
         }
         for (name, o) in &values.outputs {
             outputs.push(OutputReport::from_output(name, o, vis)?);
