@@ -272,9 +272,7 @@ impl MovesArgs {
         let common = CommonArgs {
             files: self.file.into_iter().collect(),
             format: if format == MovesFormat::Json { Format::Json } else { Format::Table },
-            color: ColorArg::Never,
-            show_sensitive: false,
-            width: None,
+            view: ViewArgs::plain(),
             read: self.read,
             roots: RootArgs::default(),
         };
@@ -363,17 +361,10 @@ Examples:
   planview state --prior plan.json            # the state the plan was made against
   planview state --module module.platform --type aws_db_instance state.json";
 
-/// Options every command that reads documents shares.
+/// How the commands that print tables show their output: colour, secrets, width
+/// (one declaration, flattened where they are taken).
 #[derive(Debug, Args)]
-pub struct CommonArgs {
-    /// Plan or state JSON files, or directories of them (`-` for stdin; stdin when none is given and it is piped).
-    #[arg(value_name = "FILE")]
-    pub files: Vec<String>,
-
-    /// Output format.
-    #[arg(long, short = 'f', value_parser = formats(QUESTION_FORMATS), default_value = "table")]
-    pub format: Format,
-
+pub struct ViewArgs {
     /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     pub color: ColorArg,
@@ -387,6 +378,28 @@ pub struct CommonArgs {
     /// limit. Markdown and JSON are never fitted.
     #[arg(long, value_name = "N")]
     pub width: Option<u16>,
+}
+
+impl ViewArgs {
+    /// No colour, secrets masked, no width: for the commands that take none of these flags.
+    pub(crate) fn plain() -> Self {
+        ViewArgs { color: ColorArg::Never, show_sensitive: false, width: None }
+    }
+}
+
+/// Options every command that reads documents shares.
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    /// Plan or state JSON files, or directories of them (`-` for stdin; stdin when none is given and it is piped).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    /// Output format.
+    #[arg(long, short = 'f', value_parser = formats(QUESTION_FORMATS), default_value = "table")]
+    pub format: Format,
+
+    #[command(flatten)]
+    pub view: ViewArgs,
 
     #[command(flatten)]
     pub read: ReadArgs,
@@ -493,19 +506,8 @@ pub struct SummaryArgs {
     #[arg(long, short = 'f', value_parser = formats(SUMMARY_FORMATS), default_value = "table")]
     pub format: Format,
 
-    /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
-    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
-    pub color: ColorArg,
-
-    /// Print values marked sensitive instead of masking them.
-    #[arg(long)]
-    pub show_sensitive: bool,
-
-    /// Fit tables to N columns, wrapping long cells (0: no limit). By default the
-    /// terminal's width when stdout is a terminal, else COLUMNS when set, else no
-    /// limit. Markdown and JSON are never fitted.
-    #[arg(long, value_name = "N")]
-    pub width: Option<u16>,
+    #[command(flatten)]
+    pub view: ViewArgs,
 
     #[command(flatten)]
     pub read: ReadArgs,
@@ -637,19 +639,8 @@ pub struct GateArgs {
     #[arg(long, short = 'f', value_parser = formats(GATE_FORMATS), default_value = "table")]
     pub format: Format,
 
-    /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
-    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
-    pub color: ColorArg,
-
-    /// Print values marked sensitive instead of masking them.
-    #[arg(long)]
-    pub show_sensitive: bool,
-
-    /// Fit tables to N columns, wrapping long cells (0: no limit). By default the
-    /// terminal's width when stdout is a terminal, else COLUMNS when set, else no
-    /// limit. Markdown and JSON are never fitted.
-    #[arg(long, value_name = "N")]
-    pub width: Option<u16>,
+    #[command(flatten)]
+    pub view: ViewArgs,
 
     #[command(flatten)]
     pub rules: PolicyArgs,
@@ -942,15 +933,7 @@ impl Cli {
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
         let (kind, name, common, filters, max_bytes) = match self.command {
             Command::Summary(a) => {
-                let common = CommonArgs {
-                    files: a.files,
-                    format: a.format,
-                    color: a.color,
-                    show_sensitive: a.show_sensitive,
-                    width: a.width,
-                    read: a.read,
-                    roots: a.roots,
-                };
+                let common = CommonArgs { files: a.files, format: a.format, view: a.view, read: a.read, roots: a.roots };
                 (CommandKind::Summary { skip_unchanged: a.skip_unchanged }, "summary", common, none, a.max_bytes)
             }
             Command::Drift(a) => (CommandKind::Drift { all: a.all }, "drift", a.common, a.filters, default_max),
@@ -983,9 +966,7 @@ impl Cli {
                 let common = CommonArgs {
                     files: vec![a.old, a.new],
                     format: a.format,
-                    color: a.color,
-                    show_sensitive: false,
-                    width: None,
+                    view: ViewArgs { color: a.color, ..ViewArgs::plain() },
                     read: a.read,
                     roots: RootArgs::default(),
                 };
@@ -995,9 +976,7 @@ impl Cli {
                 let common = CommonArgs {
                     files: a.file.into_iter().collect(),
                     format: Format::Table,
-                    color: ColorArg::Never,
-                    show_sensitive: false,
-                    width: None,
+                    view: ViewArgs::plain(),
                     read: a.read,
                     roots: RootArgs::default(),
                 };
@@ -1013,9 +992,9 @@ impl Cli {
             command: kind,
             inputs: inputs(&common.files, env, name)?,
             format: common.format,
-            color: decide_color(common.color, env) && common.format == Format::Table,
-            show_sensitive: common.show_sensitive,
-            width: decide_width(common.width, env),
+            color: decide_color(common.view.color, env) && common.format == Format::Table,
+            show_sensitive: common.view.show_sensitive,
+            width: decide_width(common.view.width, env),
             filter: filters.to_filter(),
             read: common.read.to_options(env),
             max_bytes,
@@ -1031,9 +1010,9 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         command: CommandKind::Gate(GateOptions { policy, policy_file: a.rules.policy.clone(), skip_unchanged: a.skip_unchanged }),
         inputs: inputs(&a.files, env, "gate")?,
         format: a.format,
-        color: decide_color(a.color, env) && a.format == Format::Table,
-        show_sensitive: a.show_sensitive,
-        width: decide_width(a.width, env),
+        color: decide_color(a.view.color, env) && a.format == Format::Table,
+        show_sensitive: a.view.show_sensitive,
+        width: decide_width(a.view.width, env),
         max_bytes: a.max_bytes,
         read: a.read.to_options(env),
         find: a.roots.to_options(),

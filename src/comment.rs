@@ -7,7 +7,7 @@
 //! input (as every command masks them); the body's own syntax (the hidden
 //! marker, `<details>`, code fences) is never touched.
 
-use crate::cli::{ColorArg, Config, Env, ReadArgs};
+use crate::cli::{Config, Env, ReadArgs};
 use crate::error::{Error, InputError};
 use crate::input::Document;
 use crate::query::gate::Policy;
@@ -104,9 +104,7 @@ pub(crate) fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, 
     let common = crate::cli::CommonArgs {
         files: a.files,
         format: crate::render::Format::Markdown,
-        color: ColorArg::Never,
-        show_sensitive: false,
-        width: None,
+        view: crate::cli::ViewArgs::plain(),
         read: a.read,
         roots: a.roots,
     };
