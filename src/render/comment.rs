@@ -8,11 +8,11 @@
 
 use super::{md_cell, md_code};
 use crate::mask::Masker;
-use crate::query::gate::{overall, total, GateTotal, PolicyReport};
+use crate::query::gate::{total, GateTotal, PolicyReport};
 use crate::query::review::Review;
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
 use crate::query::summary::{PlanSummary, ResourceEntry, Totals};
-use crate::render::gate::{policy_md, rule_name, verdict_line};
+use crate::render::gate::{rule_name, verdict_head};
 use crate::render::summary::{action_words, details, INCOMPLETE_BANNER};
 use crate::PerFile;
 
@@ -291,24 +291,9 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
 /// Every part of the body, in order (not yet scrubbed or fitted).
 fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usize) -> Vec<Part> {
     let t: GateTotal = total(items.iter().map(|i| i.result.as_ref().ok().map(|r| &r.verdict)));
-    let icon = match overall(&t) {
-        "pass" => ":white_check_mark:",
-        "fail" => ":x:",
-        _ => ":warning:",
-    };
-    let mut parts = vec![Part::Keep(format!("## {icon} planview: {}\n\n{}", verdict_line(&t), policy_md(policy)))];
-    let mut errors = String::new();
-    for i in items.iter() {
-        if let Err(e) = &i.result {
-            let hint = e.hint.as_deref().map(|h| format!(" (hint: {})", md_cell(h))).unwrap_or_default();
-            errors.push_str(&format!(
-                "\n> [!WARNING]\n> {} could not be read: {}: {}{hint}\n",
-                md_code(&i.file),
-                md_cell(&e.location()),
-                md_cell(&e.message)
-            ));
-        }
-    }
+    let unreadable = items.iter().filter_map(|i| i.result.as_ref().err().map(|e| (i.file.as_str(), e)));
+    let (heading, errors) = verdict_head("planview", &t, policy, unreadable);
+    let mut parts = vec![Part::Keep(heading)];
     if !errors.is_empty() {
         parts.push(Part::Keep(errors));
     }

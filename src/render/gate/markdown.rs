@@ -2,8 +2,8 @@
 
 use super::*;
 
-/// The policy in one markdown line (shared with `comment`).
-pub(crate) fn policy_md(policy: &PolicyReport) -> String {
+/// The policy in one markdown line.
+fn policy_md(policy: &PolicyReport) -> String {
     let rules: Vec<String> = policy
         .rules
         .iter()
@@ -20,28 +20,41 @@ pub(crate) fn policy_md(policy: &PolicyReport) -> String {
     s
 }
 
-/// The markdown report as blocks: the verdict line first, the per-plan table,
-/// then the violations in `<details>`.
-pub(crate) fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyReport) -> Vec<Block> {
-    let t = gate_total(items);
-    let icon = match overall(&t) {
+/// The head of a verdict in markdown, shared with `comment`: the heading
+/// (`## ICON planview TITLE: verdict line`) with the policy, and a warning for
+/// each input that could not be read (empty when there is none).
+pub(crate) fn verdict_head<'a>(
+    title: &str,
+    t: &GateTotal,
+    policy: &PolicyReport,
+    unreadable: impl Iterator<Item = (&'a str, &'a crate::error::InputError)>,
+) -> (String, String) {
+    let icon = match overall(t) {
         "pass" => ":white_check_mark:",
         "fail" => ":x:",
         _ => ":warning:",
     };
-    let mut blocks = vec![Block::Keep(format!("## {icon} planview gate: {}\n\n{}", verdict_line(&t), policy_md(policy)))];
+    let heading = format!("## {icon} {title}: {}\n\n{}", verdict_line(t), policy_md(policy));
     let mut errors = String::new();
-    for i in items {
-        if let Err(e) = &i.result {
-            let hint = e.hint.as_deref().map(|h| format!(" (hint: {})", md_cell(h))).unwrap_or_default();
-            errors.push_str(&format!(
-                "\n> [!WARNING]\n> {} could not be read: {}: {}{hint}\n",
-                md_code(&i.file),
-                md_cell(&e.location()),
-                md_cell(&e.message)
-            ));
-        }
+    for (file, e) in unreadable {
+        let hint = e.hint.as_deref().map(|h| format!(" (hint: {})", md_cell(h))).unwrap_or_default();
+        errors.push_str(&format!(
+            "\n> [!WARNING]\n> {} could not be read: {}: {}{hint}\n",
+            md_code(file),
+            md_cell(&e.location()),
+            md_cell(&e.message)
+        ));
     }
+    (heading, errors)
+}
+
+/// The markdown report as blocks: the verdict line first, the per-plan table,
+/// then the violations in `<details>`.
+pub(crate) fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyReport) -> Vec<Block> {
+    let t = gate_total(items);
+    let unreadable = items.iter().filter_map(|i| i.result.as_ref().err().map(|e| (i.file.as_str(), e)));
+    let (heading, errors) = verdict_head("planview gate", &t, policy, unreadable);
+    let mut blocks = vec![Block::Keep(heading)];
     if !errors.is_empty() {
         blocks.push(Block::Keep(errors));
     }

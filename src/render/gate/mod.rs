@@ -53,5 +53,5 @@ pub(crate) use github::github_out;
 pub(crate) use json::json_out;
 pub(crate) use junit::junit_out;
 pub(crate) use markdown::markdown_blocks;
-pub(crate) use markdown::policy_md;
+pub(crate) use markdown::verdict_head;
 pub(crate) use table::table_out;
