@@ -21,24 +21,8 @@ cargo build --release --locked --bin planview --example skip_pass >&2
 PV=target/release/planview
 SKIP=target/release/examples/skip_pass
 
-# measure LABEL BYTES COMMAND...: min/median/max wall, peak RSS; echoes "median" in $MED.
-measure() {
-  local label=$1 bytes=$2; shift 2
-  local walls=() rss=0 t
-  for _ in $(seq "$RUNS"); do
-    t=$(mktemp)
-    /usr/bin/time -o "$t" -f "%e %M" bash -c "$*" >/dev/null 2>&1 || true
-    read -r w r < <(tail -n1 "$t"); rm -f "$t"
-    walls+=("$w"); [ "$r" -gt "$rss" ] && rss=$r
-  done
-  local sorted; sorted=$(printf '%s\n' "${walls[@]}" | sort -n)
-  local min max; min=$(echo "$sorted" | head -1); max=$(echo "$sorted" | tail -1)
-  MED=$(echo "$sorted" | sed -n "$(( (RUNS + 1) / 2 ))p")
-  local ratio="-"
-  [ -n "${BASE:-}" ] && ratio=$(awk -v m="$MED" -v b="$BASE" 'BEGIN{printf "%.2fx", (m>0?m:0.01)/(b>0?b:0.01)}')
-  awk -v l="$label" -v b="$bytes" -v mi="$min" -v me="$MED" -v ma="$max" -v r="$rss" -v x="$ratio" \
-    'BEGIN{m=(me>0?me:0.01); printf "| %s | %.2f | %.2f | %.2f | %.0f | %s | %.0f |\n", l, mi, me, ma, b/1e6/m, x, r/1024}'
-}
+# measure LABEL BYTES COMMAND... (bench/measure.sh)
+source bench/measure.sh
 
 echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo

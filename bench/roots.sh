@@ -31,22 +31,8 @@ fi
 files=$(find "$DIR/tree" -name plan.json | sort)
 bytes=$(stat -c %s "$DIR/all.ndjson")
 
-measure() {
-  local label=$1; shift
-  local walls=() rss=0 t
-  for _ in $(seq "$RUNS"); do
-    t=$(mktemp)
-    /usr/bin/time -o "$t" -f "%e %M" bash -c "$*" >/dev/null 2>&1 || true
-    read -r w r < <(tail -n1 "$t"); rm -f "$t"
-    walls+=("$w"); [ "$r" -gt "$rss" ] && rss=$r
-  done
-  local sorted; sorted=$(printf '%s\n' "${walls[@]}" | sort -n)
-  MED=$(echo "$sorted" | sed -n "$(( (RUNS + 1) / 2 ))p")
-  local ratio="-"
-  [ -n "${BASE:-}" ] && ratio=$(awk -v m="$MED" -v b="$BASE" 'BEGIN{printf "%.2fx", (m>0?m:0.01)/(b>0?b:0.01)}')
-  awk -v l="$label" -v b="$bytes" -v mi="$(echo "$sorted" | head -1)" -v me="$MED" -v ma="$(echo "$sorted" | tail -1)" -v r="$rss" -v x="$ratio" \
-    'BEGIN{m=(me>0?me:0.01); printf "| %s | %.2f | %.2f | %.2f | %.0f | %s | %.0f |\n", l, mi, me, ma, b/1e6/m, x, r/1024}'
-}
+# measure LABEL BYTES COMMAND... (bench/measure.sh)
+source bench/measure.sh
 
 echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- $N roots, $((bytes / 1000000)) MB in all"
@@ -54,10 +40,10 @@ echo
 echo "| command | min s | median s | max s | MB/s (median) | / skip-only | peak RSS MB |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 BASE=""
-measure "skip-only pass, $N files" "$SKIP $(echo $files)"; BASE=$MED
-measure "\`summary DIR\`" "$PV summary --format json $DIR/tree"
-measure "\`gate DIR\`" "$PV gate --format json $DIR/tree"
+measure "skip-only pass, $N files" "$bytes" "$SKIP $(echo $files)"; BASE=$MED
+measure "\`summary DIR\`" "$bytes" "$PV summary --format json $DIR/tree"
+measure "\`gate DIR\`" "$bytes" "$PV gate --format json $DIR/tree"
 BASE=""
-measure "skip-only pass, NDJSON" "$SKIP $DIR/all.ndjson"; BASE=$MED
-measure "\`summary\` < NDJSON" "$PV summary --format json < $DIR/all.ndjson"
-measure "\`gate\` < NDJSON" "$PV gate --format json < $DIR/all.ndjson"
+measure "skip-only pass, NDJSON" "$bytes" "$SKIP $DIR/all.ndjson"; BASE=$MED
+measure "\`summary\` < NDJSON" "$bytes" "$PV summary --format json < $DIR/all.ndjson"
+measure "\`gate\` < NDJSON" "$bytes" "$PV gate --format json < $DIR/all.ndjson"
