@@ -210,6 +210,11 @@ pub(crate) fn second_document(rest: &[u8], mut line_start: bool) -> (Option<usiz
 /// [`read`]. A saved plan (a zip archive) is read whole and turned into JSON by
 /// `show -json` first, as [`read_with`] does.
 pub fn open(source: &Source, show: &ReadOptions) -> Result<Box<dyn Read + Send>, InputError> {
+    open_as(source, show).map(|(src, _)| src)
+}
+
+/// [`open`], and whether the input was a saved plan, its JSON now held whole in memory.
+pub(crate) fn open_as(source: &Source, show: &ReadOptions) -> Result<(Box<dyn Read + Send>, bool), InputError> {
     let name = source.name();
     let mut src: Box<dyn Read + Send> = match source {
         Source::Stdin => Box::new(show.progress.reader(&name, None, std::io::stdin())),
@@ -229,10 +234,10 @@ pub fn open(source: &Source, show: &ReadOptions) -> Result<Box<dyn Read + Send>,
     let mut head = Vec::with_capacity(4);
     (&mut src).take(4).read_to_end(&mut head).map_err(|e| open_error(&name, &e))?;
     if !is_saved_plan(&head) {
-        return Ok(Box::new(std::io::Cursor::new(head).chain(src)));
+        return Ok((Box::new(std::io::Cursor::new(head).chain(src)), false));
     }
     src.read_to_end(&mut head).map_err(|e| open_error(&name, &e))?;
-    Ok(Box::new(std::io::Cursor::new(json_of(source, head, show)?)))
+    Ok((Box::new(std::io::Cursor::new(json_of(source, head, show)?)), true))
 }
 
 /// How much of a piped input is read before judging its start.

@@ -76,9 +76,15 @@ pub fn expand(inputs: &[Source], find: &FindOptions) -> Vec<Root> {
     for src in inputs {
         match src {
             Source::File(dir) if std::fs::metadata(dir).is_ok_and(|m| m.is_dir()) => {
-                let mut found = Vec::new();
+                let mut candidates = Vec::new();
                 let mut problems = Vec::new();
-                walk(dir, dir, find, &mut found, &mut problems);
+                walk(dir, dir, find, &mut candidates, &mut problems);
+                let mut found = Vec::with_capacity(candidates.len());
+                for ((rel, path, _), plan) in candidates.iter().zip(sniff_all(&candidates)) {
+                    if plan {
+                        found.push((rel.clone(), path.clone()));
+                    }
+                }
                 if found.is_empty() && problems.is_empty() {
                     let e = InputError::new(&src.name(), "is a directory with no plan below it")
                         .hint("planview looks for `show -json` output (`*.json`) and saved plans (`tfplan`, `*.tfplan`, `plan.out`, or --plan-glob PATTERN), skipping .terraform/ and .terragrunt-cache/");
@@ -114,8 +120,31 @@ fn name_found(top: &Path, found: Vec<(String, PathBuf)>) -> Vec<Root> {
     roots
 }
 
-/// Collect the plans below `dir` as (path relative to `top` with `/`, path).
-fn walk(top: &Path, dir: &Path, find: &FindOptions, found: &mut Vec<(String, PathBuf)>, problems: &mut Vec<(PathBuf, InputError)>) {
+/// A file that may be a plan: its path relative to the top with `/`, its
+/// path, and whether its start must be looked at to tell ([`is_show_json`]).
+type Candidate = (String, PathBuf, bool);
+
+/// Which candidates are plans: saved plans by their names, `*.json` files by
+/// their start, looked at on a few threads (each file's open and read wait on
+/// the file system, and a tree holds hundreds).
+fn sniff_all(candidates: &[Candidate]) -> Vec<bool> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, crate::MAX_PARALLEL);
+    let sniffs = candidates.iter().filter(|c| c.2).count();
+    let per = candidates.len().div_ceil(threads).max(1);
+    if threads == 1 || sniffs < 16 {
+        return candidates.iter().map(|(_, path, sniff)| !sniff || is_show_json(path)).collect();
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = candidates
+            .chunks(per)
+            .map(|chunk| s.spawn(move || chunk.iter().map(|(_, path, sniff)| !sniff || is_show_json(path)).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    })
+}
+
+/// Collect the files below `dir` that may be plans ([`Candidate`]).
+fn walk(top: &Path, dir: &Path, find: &FindOptions, found: &mut Vec<Candidate>, problems: &mut Vec<(PathBuf, InputError)>) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
@@ -137,11 +166,14 @@ fn walk(top: &Path, dir: &Path, find: &FindOptions, found: &mut Vec<(String, Pat
             }
             continue;
         }
-        if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+        // A symbolic link is followed to a file.
+        if !(kind.is_file() || std::fs::metadata(&path).is_ok_and(|m| m.is_file())) {
             continue;
         }
-        if is_saved_plan_name(&name, &rel, find) || (name.ends_with(".json") && is_show_json(&path)) {
-            found.push((rel, path));
+        if is_saved_plan_name(&name, &rel, find) {
+            found.push((rel, path, false));
+        } else if name.ends_with(".json") {
+            found.push((rel, path, true));
         }
     }
 }
@@ -212,9 +244,8 @@ const MAX_GAP: usize = crate::input::MAX_TRAILER;
 enum St {
     /// Before the first document.
     Prefix,
-    Doc,
-    Str,
-    Escape,
+    /// In a document.
+    Doc(crate::scan::Text),
     /// After a document: blanks, text, or the next document.
     Gap,
     /// Nothing more to split: the rest belongs to the current document.
@@ -305,7 +336,7 @@ impl Splitter {
                     self.offset = base + piece.len();
                     return;
                 }
-                St::Doc | St::Str | St::Escape => {
+                St::Doc(_) => {
                     // The document's text in one run; its lines counted at once.
                     let from = i;
                     i = self.document(piece, i, base, cuts);
@@ -338,7 +369,7 @@ impl Splitter {
                             }
                             let name = name_in(&String::from_utf8_lossy(&named));
                             self.cur.clear();
-                            self.st = St::Doc;
+                            self.st = St::Doc(crate::scan::Text::Value);
                             self.depth = 1;
                             self.deep = false;
                             self.docs += 1;
@@ -382,68 +413,36 @@ impl Splitter {
     /// The first bracket nested deeper than [`crate::scan::MAX_DEPTH`] is a
     /// `TooDeep` cut (counting goes on, so a whole read still splits).
     fn document(&mut self, piece: &[u8], mut i: usize, base: usize, cuts: &mut Vec<Cut>) -> usize {
-        use crate::scan::{string_end, CLASS, OPEN, PLAIN, QUOTE};
-        let n = piece.len();
-        let mut depth = self.depth;
-        let mut st = self.st;
-        'run: {
-            if st == St::Escape {
-                if i >= n {
-                    break 'run;
+        use crate::scan::{Met, Walk};
+        let St::Doc(text) = self.st else { return i };
+        let mut walk = Walk { text, depth: self.depth };
+        loop {
+            let (at, met) = walk.run(piece, i, self.deep);
+            match met {
+                Met::PieceEnd => {
+                    self.depth = walk.depth;
+                    self.st = St::Doc(walk.text);
+                    return at;
                 }
-                i += 1;
-                st = St::Str;
-            }
-            if st == St::Str {
-                i = string_end(piece, i);
-                if i >= n {
-                    st = if i > n { St::Escape } else { St::Str };
-                    i = n;
-                    break 'run;
+                Met::TooDeep => {
+                    // Counting goes on past it, so a whole read still splits.
+                    self.deep = true;
+                    cuts.push(Cut::TooDeep { at: base + at });
+                    i = at + 1;
                 }
-                i += 1; // the closing quote
-                st = St::Doc;
-            }
-            while i < n {
-                let b = piece[i];
-                i += 1;
-                match CLASS[usize::from(b)] {
-                    PLAIN => {}
-                    QUOTE => {
-                        i = string_end(piece, i);
-                        if i >= n {
-                            st = if i > n { St::Escape } else { St::Str };
-                            i = n;
-                            break 'run;
-                        }
-                        i += 1;
-                    }
-                    OPEN => {
-                        depth += 1;
-                        if depth > crate::scan::MAX_DEPTH && !self.deep {
-                            self.deep = true;
-                            cuts.push(Cut::TooDeep { at: base + i - 1 });
-                        }
-                    }
-                    _ => {
-                        depth = depth.saturating_sub(1);
-                        if depth == 0 {
-                            st = St::Gap;
-                            self.end = base + i;
-                            self.text = None;
-                            self.line_blank = false;
-                            self.cur.clear();
-                            self.last.clear();
-                            cuts.push(Cut::End { at: base + i });
-                            break 'run;
-                        }
-                    }
+                Met::Close => {
+                    self.depth = 0;
+                    self.st = St::Gap;
+                    self.end = base + at;
+                    self.text = None;
+                    self.line_blank = false;
+                    self.cur.clear();
+                    self.last.clear();
+                    cuts.push(Cut::End { at: base + at });
+                    return at;
                 }
             }
         }
-        self.depth = depth;
-        self.st = st;
-        i
     }
 
     fn newline(&mut self, at: usize) {
@@ -569,7 +568,7 @@ fn gap_error(name: &str, text: Option<(usize, usize)>, n: usize, read: &ReadOpti
 /// validated as it is read ([`Feeder`]: encoding, UTF-8; nesting depth is the
 /// splitter's). Dropped, it ends the document (what is pending goes first).
 struct Part {
-    tx: SyncSender<Piece>,
+    tx: PartTx,
     feeder: Feeder,
     /// A piece that ends the document (an error) was sent: nothing more goes.
     ended: bool,
@@ -584,13 +583,31 @@ impl Part {
         }
         let (piece, last) = self.feeder.push(bytes, end);
         if let Some(p) = piece {
-            if self.tx.send(p).is_err() {
+            if !self.tx.send(p) {
                 self.ended = true;
                 return false;
             }
         }
         self.ended = last;
         !last
+    }
+}
+
+/// Where a document's text goes: a worker parsing it as it comes (a few
+/// pieces in flight), or a queue the splitting thread parses afterwards (a
+/// small file, whole in memory anyway).
+enum PartTx {
+    Bounded(SyncSender<Piece>),
+    Queued(std::sync::mpsc::Sender<Piece>),
+}
+
+impl PartTx {
+    /// False once the receiver is gone.
+    fn send(&self, piece: Piece) -> bool {
+        match self {
+            PartTx::Bounded(tx) => tx.send(piece).is_ok(),
+            PartTx::Queued(tx) => tx.send(piece).is_ok(),
+        }
     }
 }
 
@@ -604,11 +621,28 @@ impl Drop for Part {
 /// the read-ahead thread, and the read options; the answer and its secrets.
 pub type StreamQuery<'q, T> = dyn Fn(&str, Fed, ReadAhead, &ReadOptions) -> Result<(T, Masker), InputError> + Sync + 'q;
 
+/// One document to parse: its root and number there (from 0), its provisional name, its text.
 struct Job {
-    index: usize,
+    root: usize,
+    k: usize,
     name: String,
     reader: Fed,
     read: ReadOptions,
+}
+
+/// What a worker is handed: a document being read by another thread, or a
+/// whole small file to read, split and parse itself (no text crosses threads).
+enum Task {
+    Doc(Job),
+    File(usize),
+}
+
+/// Where the documents of a root go as they are split ([`split_stream`]).
+enum Sink<'s> {
+    /// To the workers, as they are read.
+    Workers(&'s SyncSender<Task>),
+    /// Kept, their text queued whole, for the splitting thread to parse next.
+    Here(&'s mut Vec<Job>),
 }
 
 /// Where each document came from: its root and its number there.
@@ -617,60 +651,124 @@ struct Meta {
     name: Option<String>,
 }
 
+/// A file this small is read, split and parsed by one worker when there are
+/// several roots; a bigger one (or stdin) is read and split by the calling
+/// thread while the workers parse it (bounded memory).
+const SMALL_FILE: u64 = 4 << 20;
+
 /// Every document of every root streamed through `query`, on a few worker
-/// threads (as many as cores, at most [`crate::MAX_PARALLEL`]): one thread
-/// reads the inputs in order and splits them, each document goes to a worker
-/// as it is read, so a few documents are in flight at most. Results come in
-/// input order, then document order; an input with several documents names
-/// them `NAME#1`, `NAME#2`, ... (or by the working directory its log lines name).
+/// threads (as many as cores, at most [`crate::MAX_PARALLEL`]). With several
+/// roots each small regular file goes to one worker whole, which reads, splits
+/// and parses it; any other input is read and split by this thread, each
+/// document going to a worker as it is read, so a few documents are in flight
+/// at most. Results come in input order, then document order; an input with
+/// several documents names them `NAME#1`, `NAME#2`, ... (or by the working
+/// directory its log lines name).
 pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQuery<'_, T>) -> Vec<PerFile<T>> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, crate::MAX_PARALLEL);
-    let (job_tx, job_rx) = std::sync::mpsc::sync_channel::<Job>(workers);
-    let job_rx = std::sync::Mutex::new(job_rx);
-    let results: std::sync::Mutex<Vec<(usize, PerFile<T>)>> = std::sync::Mutex::new(Vec::new());
-    let mut metas: Vec<Meta> = Vec::new();
+    let (task_tx, task_rx) = std::sync::mpsc::sync_channel::<Task>(workers);
+    let task_rx = std::sync::Mutex::new(task_rx);
+    // (root, document number, answer), and each root's documents.
+    let results: std::sync::Mutex<Vec<(usize, usize, PerFile<T>)>> = std::sync::Mutex::new(Vec::new());
+    let metas: std::sync::Mutex<Vec<(usize, Vec<Meta>)>> = std::sync::Mutex::new(Vec::new());
+    let direct = |ri: usize, k: usize, e: InputError| {
+        if let Ok(mut r) = results.lock() {
+            r.push((ri, k, PerFile { file: e.file.clone(), result: Err(e), masker: Masker::default() }));
+        }
+    };
+    let parse = |job: Job| {
+        let item = match query(&job.name, job.reader, ReadAhead::Joined, &job.read) {
+            Ok((answer, masker)) => PerFile { file: job.name, result: Ok(answer), masker },
+            Err(e) => PerFile { file: job.name, result: Err(e), masker: Masker::default() },
+        };
+        if let Ok(mut r) = results.lock() {
+            r.push((job.root, job.k, item));
+        }
+    };
+    let keep_metas = |ri: usize, m: Vec<Meta>| {
+        if let Ok(mut all) = metas.lock() {
+            all.push((ri, m));
+        }
+    };
+    // A whole small file, on a worker: split here, then each document parsed.
+    let whole_file = |ri: usize| {
+        let root = &roots[ri];
+        let opts = root.options(read);
+        let mut mine = Vec::new();
+        match crate::input::open_as(&root.source, &opts) {
+            Err(e) => {
+                direct(ri, 0, e);
+                mine.push(Meta { root: ri, name: None });
+            }
+            Ok((src, false)) => {
+                let mut jobs = Vec::new();
+                split_stream(ri, root, src, &opts, &mut Sink::Here(&mut jobs), &mut mine, &|k, e| direct(ri, k, e));
+                jobs.into_iter().for_each(parse);
+            }
+            Ok((src, true)) => {
+                // A saved plan's JSON may be big: split on a thread of its own, parsed here as it comes.
+                let (tx, rx) = std::sync::mpsc::sync_channel::<Task>(1);
+                std::thread::scope(|s| {
+                    let mine = &mut mine;
+                    s.spawn(move || split_stream(ri, root, src, &opts, &mut Sink::Workers(&tx), mine, &|k, e| direct(ri, k, e)));
+                    for task in rx {
+                        if let Task::Doc(job) = task {
+                            parse(job);
+                        }
+                    }
+                });
+            }
+        }
+        keep_metas(ri, mine);
+    };
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| loop {
-                let job = match job_rx.lock() {
+                let task = match task_rx.lock() {
                     Ok(rx) => rx.recv(),
                     Err(_) => return,
                 };
-                let Ok(job) = job else { return };
-                let item = match query(&job.name, job.reader, ReadAhead::Joined, &job.read) {
-                    Ok((answer, masker)) => PerFile { file: job.name, result: Ok(answer), masker },
-                    Err(e) => PerFile { file: job.name, result: Err(e), masker: Masker::default() },
-                };
-                if let Ok(mut r) = results.lock() {
-                    r.push((job.index, item));
+                match task {
+                    Ok(Task::Doc(job)) => parse(job),
+                    Ok(Task::File(ri)) => whole_file(ri),
+                    Err(_) => return,
                 }
             });
         }
-        let direct = |index: usize, e: InputError| {
-            if let Ok(mut r) = results.lock() {
-                r.push((index, PerFile { file: e.file.clone(), result: Err(e), masker: Masker::default() }));
-            }
-        };
         for (ri, root) in roots.iter().enumerate() {
             let opts = root.options(read);
             if let Some(e) = &root.problem {
-                direct(metas.len(), e.clone());
-                metas.push(Meta { root: ri, name: None });
+                direct(ri, 0, e.clone());
+                keep_metas(ri, vec![Meta { root: ri, name: None }]);
                 continue;
             }
+            let small = match &root.source {
+                crate::input::Source::File(path) if roots.len() > 1 => {
+                    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= SMALL_FILE)
+                }
+                _ => false,
+            };
+            if small && task_tx.send(Task::File(ri)).is_ok() {
+                continue;
+            }
+            let mut mine = Vec::new();
             match crate::input::open(&root.source, &opts) {
                 Err(e) => {
-                    direct(metas.len(), e);
-                    metas.push(Meta { root: ri, name: None });
+                    direct(ri, 0, e);
+                    mine.push(Meta { root: ri, name: None });
                 }
-                Ok(src) => split_stream(ri, root, src, &opts, &job_tx, &mut metas, &direct),
+                Ok(src) => split_stream(ri, root, src, &opts, &mut Sink::Workers(&task_tx), &mut mine, &|k, e| direct(ri, k, e)),
             }
+            keep_metas(ri, mine);
         }
-        drop(job_tx);
+        drop(task_tx);
     });
     let mut results = results.into_inner().unwrap_or_default();
-    results.sort_by_key(|(i, _)| *i);
-    let mut items: Vec<PerFile<T>> = results.into_iter().map(|(_, item)| item).collect();
+    results.sort_by_key(|(ri, k, _)| (*ri, *k));
+    let mut metas = metas.into_inner().unwrap_or_default();
+    metas.sort_by_key(|(ri, _)| *ri);
+    let metas: Vec<Meta> = metas.into_iter().flat_map(|(_, m)| m).collect();
+    let mut items: Vec<PerFile<T>> = results.into_iter().map(|(_, _, item)| item).collect();
     rename(roots, &metas, &mut items);
     items
 }
@@ -705,13 +803,15 @@ fn rename<T>(roots: &[Root], metas: &[Meta], items: &mut [PerFile<T>]) {
     }
 }
 
-/// Read one input, split it, and hand each document to the workers.
+/// Read one input, split it, and hand each document to `sink`. `metas`
+/// gets one entry per document (this root's), `direct` the errors that stand
+/// for a document (by its number in the root).
 fn split_stream(
     ri: usize,
     root: &Root,
     mut src: Box<dyn Read + Send>,
     opts: &ReadOptions,
-    jobs: &SyncSender<Job>,
+    sink: &mut Sink<'_>,
     metas: &mut Vec<Meta>,
     direct: &dyn Fn(usize, InputError),
 ) {
@@ -719,13 +819,23 @@ fn split_stream(
     let mut cuts = Vec::new();
     // The current document (None once its reader is gone, or when it is not read).
     // Its depth is checked here, by the splitter: the worker reads its text as it comes.
-    let start_part = |metas: &mut Vec<Meta>, name: Option<String>, lead: usize| -> Option<Part> {
-        let (tx, rx) = std::sync::mpsc::sync_channel(4);
-        let index = metas.len();
-        let n = metas.iter().filter(|m| m.root == ri).count() + 1;
-        let provisional = name.clone().unwrap_or_else(|| if n == 1 { root.name.clone() } else { format!("{}#{n}", root.name) });
+    let start_part = |sink: &mut Sink<'_>, metas: &mut Vec<Meta>, name: Option<String>, lead: usize| -> Option<Part> {
+        let k = metas.len();
+        let provisional = name.clone().unwrap_or_else(|| if k == 0 { root.name.clone() } else { format!("{}#{}", root.name, k + 1) });
         metas.push(Meta { root: ri, name });
-        jobs.send(Job { index, name: provisional, reader: Fed::new(rx), read: opts.clone() }).ok()?;
+        let job = |rx| Job { root: ri, k, name: provisional, reader: Fed::new(rx), read: opts.clone() };
+        let tx = match sink {
+            Sink::Workers(tasks) => {
+                let (tx, rx) = std::sync::mpsc::sync_channel(4);
+                tasks.send(Task::Doc(job(rx))).ok()?;
+                PartTx::Bounded(tx)
+            }
+            Sink::Here(jobs) => {
+                let (tx, rx) = std::sync::mpsc::channel();
+                jobs.push(job(rx));
+                PartTx::Queued(tx)
+            }
+        };
         let mut part = Part { tx, feeder: Feeder::new(opts.lenient, false), ended: false };
         // Newlines before the document: its line in the input.
         let mut lead = lead;
@@ -745,7 +855,7 @@ fn split_stream(
             }
         }
     };
-    let mut cur = start_part(metas, None, 0);
+    let mut cur = start_part(sink, metas, None, 0);
     let first_index = metas.len() - 1;
     let mut first_seen = false;
     let mut in_gap = false;
@@ -792,7 +902,10 @@ fn split_stream(
                 let _ = part.tx.send(Piece::Failed(e));
                 part.ended = true;
             }
-            None => direct(metas.len(), InputError::new(&root.name, format!("cannot read: {e}"))),
+            None => {
+                direct(metas.len(), InputError::new(&root.name, format!("cannot read: {e}")));
+                metas.push(Meta { root: ri, name: None });
+            }
         };
         if n == 0 {
             if let Some(e) = failed {
@@ -851,7 +964,7 @@ fn split_stream(
                             cur = None;
                         }
                         None => {
-                            cur = start_part(metas, name, line - 1);
+                            cur = start_part(sink, metas, name, line - 1);
                             send(&mut cur, &earlier);
                         }
                     }
@@ -963,6 +1076,11 @@ mod tests {
                 });
                 let whole = split_whole("f", text.as_bytes(), &read);
                 assert_eq!(streamed.len(), whole.len(), "case {k}");
+                assert_eq!(
+                    outcomes(&streamed),
+                    outcomes(&with_others(&path, &read)),
+                    "case {k}, lenient {lenient}: read whole by a worker"
+                );
                 for (got, want) in streamed.iter().zip(&whole) {
                     let want = match &want.bytes {
                         Ok(b) => crate::input::parse_with("f", b, &read).map(|_| ()),
@@ -972,6 +1090,59 @@ mod tests {
                     let want = want.map_err(|e| (e.message, e.line, e.column));
                     assert_eq!(got, want, "case {k}, lenient {lenient}");
                 }
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Each document's name and outcome (its error's message and place).
+    fn outcomes<T>(items: &[PerFile<T>]) -> Vec<(String, Result<(), (String, Option<usize>, Option<usize>)>)> {
+        items.iter().map(|i| (i.file.clone(), i.result.as_ref().map(|_| ()).map_err(|e| (e.message.clone(), e.line, e.column)))).collect()
+    }
+
+    /// The documents of `path` when it is one of several roots (each small
+    /// file read, split and parsed by one worker), the other roots' left out.
+    fn with_others(path: &Path, read: &ReadOptions) -> Vec<PerFile<()>> {
+        let other = Root { name: "other".into(), source: Source::File(path.with_extension("none")), chdir: None, problem: None };
+        let roots = vec![other.clone(), Root::plain(&Source::File(path.to_path_buf())), other];
+        let mut items = stream_roots(&roots, read, &|name, r, ahead, read| {
+            crate::stream::stream(name, r, ahead, read, &mut Masker::default()).map(|_| ((), Masker::default()))
+        });
+        assert!(items.len() >= 3);
+        items.pop();
+        items.remove(0);
+        items
+    }
+
+    #[test]
+    fn a_small_file_read_by_a_worker_splits_as_a_streamed_input_does() {
+        let dir = std::env::temp_dir().join(format!("planview-roots-here-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plan = |n: usize| {
+            format!(
+                "{{\"format_version\":\"1.2\",\"resource_changes\":[{{\"address\":\"a.b{n}\",\"change\":{{\"actions\":[\"create\"]}}}}]}}"
+            )
+        };
+        let texts = [
+            format!("{}\n{}\n", plan(1), plan(2)),
+            format!("INFO[0000] Running in ./network\n{}\nINFO[0001] Running in ./app\n{}\n", plan(1), plan(2)),
+            format!("{}\n{{\"format_version\":", plan(1)),
+            format!("{}\nnot json\n{}", plan(1), plan(2)),
+            format!("{}\n{}", plan(1), "\n".repeat(5000)),
+            std::fs::read_to_string("testdata/roots/joined.ndjson").unwrap(),
+            std::fs::read_to_string("testdata/roots/terragrunt-run-all.log").unwrap(),
+            std::fs::read_to_string("testdata/roots/truncated-last.ndjson").unwrap(),
+        ];
+        for (k, text) in texts.iter().enumerate() {
+            let path = dir.join(format!("{k}.json"));
+            std::fs::write(&path, text).unwrap();
+            for lenient in [false, true] {
+                let read = ReadOptions { lenient, ..ReadOptions::default() };
+                let alone = stream_roots(&[Root::plain(&Source::File(path.clone()))], &read, &|name, r, ahead, read| {
+                    crate::stream::stream(name, r, ahead, read, &mut Masker::default()).map(|_| ((), Masker::default()))
+                });
+                assert!(!alone.is_empty());
+                assert_eq!(outcomes(&alone), outcomes(&with_others(&path, &read)), "text {k}, lenient {lenient}");
             }
         }
         std::fs::remove_dir_all(&dir).ok();

@@ -22,12 +22,8 @@ pub(crate) const MAX_DEPTH: usize = 127;
 enum State {
     /// Before the document: blanks (or, lenient, anything up to the first `{`).
     Prefix,
-    /// Inside the document, outside strings.
-    Value,
-    /// Inside a string.
-    Str,
-    /// Just after a backslash in a string.
-    Escape,
+    /// Inside the document.
+    Doc(Text),
     /// After the document closed (or after the depth limit was passed).
     Done,
 }
@@ -77,11 +73,8 @@ impl Scanner {
         self.seen += piece.len();
         let n = piece.len();
         let mut i = 0;
-        // Locals, written back at the end: the hot loops touch no memory but the input.
-        let mut state = self.state;
-        let mut depth = self.depth;
-        'pieces: while i < n {
-            match state {
+        while i < n {
+            let text = match self.state {
                 State::Done => break,
                 State::Prefix => {
                     let hit =
@@ -89,60 +82,265 @@ impl Scanner {
                     let Some(k) = hit else { break };
                     i += k;
                     self.found.start = Some(base + i);
-                    state = State::Value;
+                    self.state = State::Doc(Text::Value);
+                    continue;
                 }
-                State::Escape => {
-                    state = State::Str;
-                    i += 1;
+                State::Doc(text) => text,
+            };
+            let mut walk = Walk { text, depth: self.depth };
+            let (at, met) = walk.run(piece, i, false);
+            self.depth = walk.depth;
+            self.state = State::Doc(walk.text);
+            i = at;
+            match met {
+                Met::PieceEnd => {}
+                Met::Close => {
+                    self.found.end = Some(base + at);
+                    self.state = State::Done;
                 }
-                State::Str | State::Value => {
-                    if state == State::Str {
+                Met::TooDeep => {
+                    self.found.too_deep = Some(base + at);
+                    self.state = State::Done;
+                }
+            }
+        }
+    }
+}
+
+/// Where a scan of document text stands between two bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Text {
+    /// Outside strings.
+    Value,
+    /// Inside a string.
+    Str,
+    /// Just after a backslash in a string.
+    Escape,
+}
+
+/// What [`Walk::run`] stopped at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Met {
+    /// The end of the piece (the offset returned is its length).
+    PieceEnd,
+    /// The bracket that closes the document (the offset returned is just past it).
+    Close,
+    /// The first bracket nested deeper than [`MAX_DEPTH`] (the offset returned is the bracket's).
+    TooDeep,
+}
+
+/// The one walk over a document's text, shared by [`Scanner`] and
+/// [`crate::roots::Splitter`]: strings skipped, brackets counted, stopping
+/// where the document closes or first nests too deep. Runs of 64 bytes
+/// without a backslash are classified at once (SSE2 on x86-64), the rest
+/// byte by byte; both give the same answer ([`tests`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Walk {
+    pub(crate) text: Text,
+    /// Open brackets (at least 1 inside a document).
+    pub(crate) depth: usize,
+}
+
+impl Walk {
+    /// Walk `piece` from `i` to the first of: the end of the piece, the
+    /// bracket closing the document, or (unless `deep`: already reported)
+    /// the first bracket past [`MAX_DEPTH`]. Returns where it stopped and why.
+    pub(crate) fn run(&mut self, piece: &[u8], i: usize, deep: bool) -> (usize, Met) {
+        self.run_with(piece, i, deep, true)
+    }
+
+    /// [`Walk::run`], with or without the 64-byte runs (tests compare both).
+    fn run_with(&mut self, piece: &[u8], mut i: usize, deep: bool, blocks: bool) -> (usize, Met) {
+        let n = piece.len();
+        loop {
+            if blocks {
+                let (at, met) = self.blocks(piece, i, deep);
+                if met != Met::PieceEnd {
+                    return (at, met);
+                }
+                i = at;
+            }
+            if i >= n {
+                return (n, Met::PieceEnd);
+            }
+            // Byte by byte up to the next run (or the end).
+            let lim = if blocks { n.min(i + 64) } else { n };
+            let (at, met) = self.bytes(&piece[..lim], i, deep);
+            if met != Met::PieceEnd {
+                return (at, met);
+            }
+            i = at;
+        }
+    }
+
+    /// Byte by byte over all of `piece` from `i`.
+    fn bytes(&mut self, piece: &[u8], mut i: usize, deep: bool) -> (usize, Met) {
+        let n = piece.len();
+        // Locals, written back: the hot loop touches no memory but the input.
+        let mut depth = self.depth;
+        let mut text = self.text;
+        let stop = 'run: {
+            if text == Text::Escape {
+                if i >= n {
+                    break 'run (n, Met::PieceEnd);
+                }
+                i += 1;
+                text = Text::Str;
+            }
+            if text == Text::Str {
+                i = string_end(piece, i);
+                if i >= n {
+                    // A backslash ending the piece escapes what comes next.
+                    text = if i > n { Text::Escape } else { Text::Str };
+                    break 'run (n, Met::PieceEnd);
+                }
+                i += 1; // the closing quote
+                text = Text::Value;
+            }
+            while i < n {
+                let b = piece[i];
+                i += 1;
+                match CLASS[usize::from(b)] {
+                    PLAIN => {}
+                    QUOTE => {
                         i = string_end(piece, i);
                         if i >= n {
-                            state = if i > n { State::Escape } else { State::Str };
-                            break;
+                            text = if i > n { Text::Escape } else { Text::Str };
+                            break 'run (n, Met::PieceEnd);
                         }
-                        i += 1; // the closing quote
-                        state = State::Value;
-                    }
-                    while i < n {
-                        let b = piece[i];
                         i += 1;
-                        match CLASS[usize::from(b)] {
-                            PLAIN => {}
-                            QUOTE => {
-                                i = string_end(piece, i);
-                                if i >= n {
-                                    // A backslash ending the piece escapes what comes next.
-                                    state = if i > n { State::Escape } else { State::Str };
-                                    break 'pieces;
-                                }
-                                i += 1;
-                            }
-                            OPEN => {
-                                depth += 1;
-                                if depth > MAX_DEPTH {
-                                    self.found.too_deep = Some(base + i - 1);
-                                    state = State::Done;
-                                    break 'pieces;
-                                }
-                            }
-                            _ => {
-                                depth = depth.saturating_sub(1);
-                                if depth == 0 {
-                                    self.found.end = Some(base + i);
-                                    state = State::Done;
-                                    break 'pieces;
-                                }
-                            }
+                    }
+                    OPEN => {
+                        depth += 1;
+                        if depth > MAX_DEPTH && !deep {
+                            break 'run (i - 1, Met::TooDeep);
+                        }
+                    }
+                    _ => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            break 'run (i, Met::Close);
                         }
                     }
                 }
             }
-        }
-        self.state = state;
+            (n, Met::PieceEnd)
+        };
         self.depth = depth;
+        self.text = text;
+        stop
     }
+
+    /// 64 bytes at a time from `i`, while a run holds no backslash; stops
+    /// (`PieceEnd`) at the first run that does, or fewer than 64 bytes before the end.
+    #[cfg(target_arch = "x86_64")]
+    fn blocks(&mut self, piece: &[u8], mut i: usize, deep: bool) -> (usize, Met) {
+        if self.text == Text::Escape {
+            return (i, Met::PieceEnd);
+        }
+        // All ones inside a string at the start of the run.
+        let mut inside_before: u64 = if self.text == Text::Str { !0 } else { 0 };
+        let mut depth = self.depth;
+        let mut stop = None;
+        while let Some(run) = piece.get(i..i + 64).and_then(|r| <&[u8; 64]>::try_from(r).ok()) {
+            let m = Classes::of(run);
+            if m.backslash != 0 {
+                break;
+            }
+            // Inside strings: every byte after an odd number of quotes (opening quotes included).
+            let inside = prefix_xor(m.quote) ^ inside_before;
+            let (open, close) = (m.open & !inside, m.close & !inside);
+            let (opens, closes) = (open.count_ones() as usize, close.count_ones() as usize);
+            if depth > closes && (deep || depth + opens <= MAX_DEPTH) {
+                // Neither the close nor the limit can be in this run.
+                depth = depth + opens - closes;
+            } else {
+                let mut brackets = open | close;
+                while brackets != 0 {
+                    let at = brackets.trailing_zeros() as usize;
+                    brackets &= brackets - 1;
+                    if open >> at & 1 == 1 {
+                        depth += 1;
+                        if depth > MAX_DEPTH && !deep {
+                            stop = Some((i + at, Met::TooDeep));
+                            break;
+                        }
+                    } else {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            stop = Some((i + at + 1, Met::Close));
+                            break;
+                        }
+                    }
+                }
+                if stop.is_some() {
+                    break;
+                }
+            }
+            inside_before = if inside >> 63 == 1 { !0 } else { 0 };
+            i += 64;
+        }
+        self.depth = depth;
+        match stop {
+            Some((at, met)) => {
+                self.text = Text::Value;
+                (at, met)
+            }
+            None => {
+                self.text = if inside_before != 0 { Text::Str } else { Text::Value };
+                (i, Met::PieceEnd)
+            }
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn blocks(&mut self, _piece: &[u8], i: usize, _deep: bool) -> (usize, Met) {
+        (i, Met::PieceEnd)
+    }
+}
+
+/// Bit `k` set where byte `k` of a 64-byte run is a quote, a backslash, an
+/// opening or a closing bracket.
+#[cfg(target_arch = "x86_64")]
+struct Classes {
+    quote: u64,
+    backslash: u64,
+    open: u64,
+    close: u64,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Classes {
+    fn of(run: &[u8; 64]) -> Classes {
+        use safe_arch::{bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i};
+        let splat = |b: u8| set_splat_i8_m128i(i8::from_ne_bytes([b]));
+        // `[` | 0x20 is `{` and `]` | 0x20 is `}`: one comparison for both kinds.
+        let (quote, backslash, open, close, case) = (splat(b'"'), splat(b'\\'), splat(b'{'), splat(b'}'), splat(0x20));
+        let bits = |v: m128i, c: m128i, k: usize| u64::from(move_mask_i8_m128i(cmp_eq_mask_i8_m128i(v, c)) as u16) << (16 * k);
+        let mut m = Classes { quote: 0, backslash: 0, open: 0, close: 0 };
+        for (k, lane) in run.chunks_exact(16).enumerate() {
+            let Ok(lane) = <&[u8; 16]>::try_from(lane) else { continue };
+            let v = load_unaligned_m128i(lane);
+            let folded = bitor_m128i(v, case);
+            m.quote |= bits(v, quote, k);
+            m.backslash |= bits(v, backslash, k);
+            m.open |= bits(folded, open, k);
+            m.close |= bits(folded, close, k);
+        }
+        m
+    }
+}
+
+/// Bit `k` of the result: the parity of the bits `0..=k` of `x`.
+#[cfg(target_arch = "x86_64")]
+fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
 }
 
 /// In a string from `i` on: the offset of its closing quote; `piece.len()` if
@@ -329,5 +527,68 @@ mod tests {
                 assert_eq!(s.found(), whole, "size {size}, lenient {lenient}");
             }
         }
+    }
+
+    /// Every stop of a walk over `text` fed in pieces of `piece` bytes:
+    /// (offset, what), with the 64-byte runs or byte by byte.
+    fn stops(text: &[u8], piece: usize, blocks: bool) -> Vec<(usize, Met, usize)> {
+        let mut walk = Walk { text: Text::Value, depth: 1 };
+        let (mut out, mut deep) = (Vec::new(), false);
+        for (p, chunk) in text.chunks(piece).enumerate() {
+            let mut i = 0;
+            loop {
+                let (at, met) = walk.run_with(chunk, i, deep, blocks);
+                if met == Met::PieceEnd {
+                    break;
+                }
+                out.push((p * piece + at, met, walk.depth));
+                if met == Met::Close {
+                    walk.depth = 1; // the next document
+                } else {
+                    deep = true;
+                }
+                i = if met == Met::Close { at } else { at + 1 };
+            }
+        }
+        out.push((text.len(), Met::PieceEnd, walk.depth));
+        out
+    }
+
+    #[test]
+    fn runs_of_64_bytes_stop_where_byte_by_byte_stops() {
+        // Texts of quotes, backslashes, brackets of both kinds and plain bytes,
+        // long enough for many runs; nested past the limit now and then.
+        let (alphabet, slashed) = (&b"\"\"{}[]{}[]aaaaaa:, "[..], &b"\"\\{}[]a:, "[..]);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for case in 0..400 {
+            let len = 64 + (next() % 900) as usize;
+            let letters = if case % 3 == 0 { slashed } else { alphabet };
+            let mut text: Vec<u8> = (0..len).map(|_| letters[(next() % letters.len() as u64) as usize]).collect();
+            if case % 5 == 0 {
+                // A deep run of brackets somewhere, and runs without backslashes.
+                let at = (next() % len as u64) as usize;
+                let deep: Vec<u8> = (0..MAX_DEPTH + 3).map(|k| if k % 2 == 0 { b'[' } else { b'{' }).collect();
+                text.splice(at..at, deep);
+            }
+            for piece in [1, 7, 63, 64, 65, 128, 200, text.len()] {
+                assert_eq!(stops(&text, piece, true), stops(&text, piece, false), "case {case}, pieces of {piece}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_plan_is_walked_to_its_end_in_runs() {
+        let plan = std::fs::read("testdata/real/sensitive/plan.json").unwrap();
+        let start = plan.iter().position(|&b| b == b'{').unwrap();
+        let mut walk = Walk { text: Text::Value, depth: 1 };
+        let (at, met) = walk.run(&plan, start + 1, false);
+        assert_eq!((met, plan[at - 1]), (Met::Close, b'}'));
+        assert!(plan[at..].iter().all(|&b| is_json_ws(b)));
     }
 }
