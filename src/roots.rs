@@ -1096,7 +1096,9 @@ mod tests {
     }
 
     /// Each document's name and outcome (its error's message and place).
-    fn outcomes<T>(items: &[PerFile<T>]) -> Vec<(String, Result<(), (String, Option<usize>, Option<usize>)>)> {
+    type Outcome = (String, Result<(), (String, Option<usize>, Option<usize>)>);
+
+    fn outcomes<T>(items: &[PerFile<T>]) -> Vec<Outcome> {
         items.iter().map(|i| (i.file.clone(), i.result.as_ref().map(|_| ()).map_err(|e| (e.message.clone(), e.line, e.column)))).collect()
     }
 
