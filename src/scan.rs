@@ -235,20 +235,20 @@ impl Walk {
     /// (`PieceEnd`) at the first run that does, or fewer than 64 bytes before the end.
     #[cfg(target_arch = "x86_64")]
     fn blocks(&mut self, piece: &[u8], mut i: usize, deep: bool) -> (usize, Met) {
-        if self.text == Text::Escape {
-            return (i, Met::PieceEnd);
-        }
-        // All ones inside a string at the start of the run.
-        let mut inside_before: u64 = if self.text == Text::Str { !0 } else { 0 };
+        // All ones inside a string at the start of the run; 1 when its first byte is escaped.
+        let mut inside_before: u64 = if self.text == Text::Value { 0 } else { !0 };
+        let mut escape_before = u64::from(self.text == Text::Escape);
         let mut depth = self.depth;
         let mut stop = None;
         while let Some(run) = piece.get(i..i + 64).and_then(|r| <&[u8; 64]>::try_from(r).ok()) {
             let m = Classes::of(run);
-            if m.backslash != 0 {
+            let (escaped, escape_after) = escaped(m.backslash, escape_before);
+            // Inside strings: every byte after an odd number of quotes (opening quotes included).
+            let inside = prefix_xor(m.quote & !escaped) ^ inside_before;
+            if m.backslash & !inside != 0 {
+                // A backslash outside strings (not JSON): byte by byte, as the parser will see it.
                 break;
             }
-            // Inside strings: every byte after an odd number of quotes (opening quotes included).
-            let inside = prefix_xor(m.quote) ^ inside_before;
             let (open, close) = (m.open & !inside, m.close & !inside);
             let (opens, closes) = (open.count_ones() as usize, close.count_ones() as usize);
             if depth > closes && (deep || depth + opens <= MAX_DEPTH) {
@@ -278,6 +278,7 @@ impl Walk {
                 }
             }
             inside_before = if inside >> 63 == 1 { !0 } else { 0 };
+            escape_before = escape_after;
             i += 64;
         }
         self.depth = depth;
@@ -287,7 +288,11 @@ impl Walk {
                 (at, met)
             }
             None => {
-                self.text = if inside_before != 0 { Text::Str } else { Text::Value };
+                self.text = match (escape_before, inside_before) {
+                    (1, _) => Text::Escape,
+                    (_, 0) => Text::Value,
+                    _ => Text::Str,
+                };
                 (i, Met::PieceEnd)
             }
         }
@@ -329,6 +334,24 @@ impl Classes {
         }
         m
     }
+}
+
+/// The bytes of a 64-byte run escaped by a backslash, given its backslashes
+/// and whether its first byte is escaped (1 or 0); and whether the next run's
+/// first byte is. A byte is escaped when an odd run of backslashes precedes it.
+#[cfg(target_arch = "x86_64")]
+fn escaped(backslash: u64, escape_before: u64) -> (u64, u64) {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    // An escaped backslash escapes nothing.
+    let escapers = backslash & !escape_before;
+    let starts = escapers & !(escapers << 1);
+    // Adding a run's start carries past its end: the byte after the run.
+    // A run that starts on an even bit and ends before an odd one is odd, and
+    // the other way round.
+    let after_even = escapers.wrapping_add(starts & EVEN) & !escapers & !EVEN;
+    let (sum, carry) = escapers.overflowing_add(starts & !EVEN);
+    let after_odd = sum & !escapers & EVEN;
+    (after_even | after_odd | escape_before, u64::from(carry))
 }
 
 /// Bit `k` of the result: the parity of the bits `0..=k` of `x`.
@@ -575,6 +598,30 @@ mod tests {
                 let at = (next() % len as u64) as usize;
                 let deep: Vec<u8> = (0..MAX_DEPTH + 3).map(|k| if k % 2 == 0 { b'[' } else { b'{' }).collect();
                 text.splice(at..at, deep);
+            }
+            if case % 2 == 1 {
+                // JSON-like: backslashes only in strings, where runs of them
+                // escape quotes and brackets across the 64-byte runs.
+                text.clear();
+                while text.len() < len {
+                    match next() % 6 {
+                        0 => text.extend_from_slice(b"{["),
+                        1 => text.extend_from_slice(b"]}"),
+                        2 => text.extend_from_slice(b":1,"),
+                        _ => {
+                            text.push(b'"');
+                            for _ in 0..next() % 40 {
+                                let run = (next() % 4) as usize;
+                                text.extend(std::iter::repeat_n(b'\\', run));
+                                text.push(b"a\"[{]}"[(next() % 6) as usize]);
+                            }
+                            if text.last() == Some(&b'\\') {
+                                text.push(b'a');
+                            }
+                            text.push(b'"');
+                        }
+                    }
+                }
             }
             for piece in [1, 7, 63, 64, 65, 128, 200, text.len()] {
                 assert_eq!(stops(&text, piece, true), stops(&text, piece, false), "case {case}, pieces of {piece}");
