@@ -119,7 +119,9 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
             let rows = query::roots::of_summaries(&items);
             let roots = roots_table(&rows, items.len(), *skip_unchanged);
             answer(config, out, masker, &items, &Answer::Summary { items: &items, roots })?;
-            finish(&items)
+            let status = finish(&items);
+            dispose(items);
+            status
         }
         CommandKind::Gate(opts) => gate(config, opts, &roots, out, masker),
         CommandKind::Drift { all } => {
@@ -211,6 +213,13 @@ fn keep_none(_: bool, _: usize, _: usize, _: &model::ResourceChange<'_>) -> bool
 }
 
 /// Name each report after its input (reports are computed before it is known).
+/// Free `t` on a thread of its own: the answers of many roots are many small
+/// allocations, and the run ends without waiting for them to be freed.
+fn dispose<T: Send + 'static>(t: T) {
+    // If no thread can be had, the closure, and `t` with it, is dropped here.
+    let _ = std::thread::Builder::new().spawn(move || drop(t));
+}
+
 fn named<T: Named>(mut items: Vec<PerFile<T>>) -> Vec<PerFile<T>> {
     for i in &mut items {
         if let Ok(r) = &mut i.result {

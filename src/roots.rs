@@ -914,92 +914,119 @@ fn split_stream(
             }
             break;
         }
-        let piece = &buf[..n];
         cuts.clear();
-        sp.feed(piece, &mut cuts);
-        let mut pos = 0usize; // in `piece`
-        for cut in cuts.drain(..) {
-            match cut {
-                Cut::First { name } => {
-                    first_seen = true;
-                    if let Some(m) = metas.get_mut(first_index) {
-                        m.name = name;
-                    }
-                }
-                Cut::End { at } => {
-                    send(&mut cur, &piece[pos..at - offset]);
-                    pos = at - offset;
-                    in_gap = true;
-                    gap_from = at;
-                }
-                Cut::TooDeep { at } => {
-                    // The text before the bracket, then the error: the document ends.
-                    if let Some(part) = &mut cur {
-                        part.send(piece[pos..at - offset].to_vec(), End::TooDeep);
-                    }
-                    cur = None;
-                    pos = at - offset;
-                }
-                Cut::Start { at, line, name, text, n: docs } => {
-                    // The blanks before the `{` on its line may have come in an earlier piece.
-                    let earlier = if at < offset { gap.get(at - gap_from..).unwrap_or_default().to_vec() } else { Vec::new() };
-                    pos = at.saturating_sub(offset).max(pos);
-                    gap.clear();
-                    in_gap = false;
-                    drop(cur.take()); // the previous document ends here
-                    if docs > MAX_DOCUMENTS {
-                        direct(
-                            metas.len(),
-                            InputError::new(&root.name, format!("holds more than {MAX_DOCUMENTS} JSON documents; the rest is not read"))
-                                .at(line, 1),
-                        );
-                        metas.push(Meta { root: ri, name: None });
-                        return;
-                    }
-                    let label = name.clone().unwrap_or_else(|| format!("{}#{docs}", root.name));
-                    match gap_error(&label, text, docs, opts) {
-                        Some(e) => {
-                            direct(metas.len(), e);
-                            metas.push(Meta { root: ri, name });
-                            cur = None;
-                        }
-                        None => {
-                            cur = start_part(sink, metas, name, line - 1);
-                            send(&mut cur, &earlier);
-                        }
-                    }
-                }
-                Cut::Through => {
-                    if !first_seen {
-                        // Not a document the splitter follows: its depth is checked as it goes to the worker.
-                        if let Some(part) = &mut cur {
-                            part.feeder.check_depth();
-                        }
-                    }
-                    if in_gap {
-                        let g = std::mem::take(&mut gap);
-                        send(&mut cur, &g);
-                        send(&mut cur, &piece[pos..]);
-                        pos = piece.len();
-                        in_gap = false;
-                    }
+        sp.feed(&buf[..n], &mut cuts);
+        // The common case, a file of one document: it ends in this piece and
+        // nothing starts after it. The buffer itself is handed on (no copy of
+        // the document); what follows its end is kept as the gap.
+        let ends_here = match cuts.as_slice() {
+            [Cut::End { at }] | [Cut::First { .. }, Cut::End { at }] if !in_gap && cur.is_some() => Some(*at),
+            _ => None,
+        };
+        if let Some(at) = ends_here {
+            if let Some(Cut::First { name }) = cuts.drain(..).next() {
+                first_seen = true;
+                if let Some(m) = metas.get_mut(first_index) {
+                    m.name = name;
                 }
             }
-        }
-        if in_gap {
-            gap.extend_from_slice(&piece[pos..]);
-            spare = buf;
-        } else if pos == 0 && n >= buf.len() / 2 && cur.is_some() {
-            // The whole piece, and most of the buffer (the common case): handed on without a copy.
-            buf.truncate(n);
-            if let Some(part) = &mut cur {
-                if !part.send(buf, End::More) {
-                    cur = None;
-                }
+            let end = at - offset;
+            gap.extend_from_slice(&buf[end..n]);
+            buf.truncate(end);
+            if cur.as_mut().is_some_and(|part| !part.send(buf, End::More)) {
+                cur = None;
             }
+            in_gap = true;
+            gap_from = at;
         } else {
-            send(&mut cur, &piece[pos..]);
-            spare = buf;
+            let piece = &buf[..n];
+            let mut pos = 0usize; // in `piece`
+            for cut in cuts.drain(..) {
+                match cut {
+                    Cut::First { name } => {
+                        first_seen = true;
+                        if let Some(m) = metas.get_mut(first_index) {
+                            m.name = name;
+                        }
+                    }
+                    Cut::End { at } => {
+                        send(&mut cur, &piece[pos..at - offset]);
+                        pos = at - offset;
+                        in_gap = true;
+                        gap_from = at;
+                    }
+                    Cut::TooDeep { at } => {
+                        // The text before the bracket, then the error: the document ends.
+                        if let Some(part) = &mut cur {
+                            part.send(piece[pos..at - offset].to_vec(), End::TooDeep);
+                        }
+                        cur = None;
+                        pos = at - offset;
+                    }
+                    Cut::Start { at, line, name, text, n: docs } => {
+                        // The blanks before the `{` on its line may have come in an earlier piece.
+                        let earlier = if at < offset { gap.get(at - gap_from..).unwrap_or_default().to_vec() } else { Vec::new() };
+                        pos = at.saturating_sub(offset).max(pos);
+                        gap.clear();
+                        in_gap = false;
+                        drop(cur.take()); // the previous document ends here
+                        if docs > MAX_DOCUMENTS {
+                            direct(
+                                metas.len(),
+                                InputError::new(
+                                    &root.name,
+                                    format!("holds more than {MAX_DOCUMENTS} JSON documents; the rest is not read"),
+                                )
+                                .at(line, 1),
+                            );
+                            metas.push(Meta { root: ri, name: None });
+                            return;
+                        }
+                        let label = name.clone().unwrap_or_else(|| format!("{}#{docs}", root.name));
+                        match gap_error(&label, text, docs, opts) {
+                            Some(e) => {
+                                direct(metas.len(), e);
+                                metas.push(Meta { root: ri, name });
+                                cur = None;
+                            }
+                            None => {
+                                cur = start_part(sink, metas, name, line - 1);
+                                send(&mut cur, &earlier);
+                            }
+                        }
+                    }
+                    Cut::Through => {
+                        if !first_seen {
+                            // Not a document the splitter follows: its depth is checked as it goes to the worker.
+                            if let Some(part) = &mut cur {
+                                part.feeder.check_depth();
+                            }
+                        }
+                        if in_gap {
+                            let g = std::mem::take(&mut gap);
+                            send(&mut cur, &g);
+                            send(&mut cur, &piece[pos..]);
+                            pos = piece.len();
+                            in_gap = false;
+                        }
+                    }
+                }
+            }
+            if in_gap {
+                gap.extend_from_slice(&piece[pos..]);
+                spare = buf;
+            } else if pos == 0 && n >= buf.len() / 2 && cur.is_some() {
+                // The whole piece, and most of the buffer (the common case): handed on without a copy.
+                buf.truncate(n);
+                if let Some(part) = &mut cur {
+                    if !part.send(buf, End::More) {
+                        cur = None;
+                    }
+                }
+            } else {
+                send(&mut cur, &piece[pos..]);
+                spare = buf;
+            }
         }
         offset += n;
         if let Some(e) = failed {

@@ -254,9 +254,13 @@ pub fn md_code_text(s: &str) -> String {
 /// terminal cannot drive it either (U+009B is a CSI on some terminals), and
 /// still decodes to exactly the input's strings.
 pub fn write_json<T: Serialize + ?Sized>(w: &mut dyn Write, value: &T) -> io::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(&mut *w, SafeFormatter(serde_json::ser::PrettyFormatter::new()));
+    // The serializer writes token by token: buffered here, where the writes
+    // are not dynamic calls, and handed on in large pieces.
+    let mut buffered = io::BufWriter::with_capacity(64 << 10, w);
+    let mut ser = serde_json::Serializer::with_formatter(&mut buffered, SafeFormatter(serde_json::ser::PrettyFormatter::new()));
     value.serialize(&mut ser).map_err(io::Error::other)?;
-    writeln!(w)
+    writeln!(buffered)?;
+    buffered.flush()
 }
 
 pub use crate::escape::{json_string, SafeFormatter};
