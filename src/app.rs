@@ -212,7 +212,6 @@ fn keep_none(_: bool, _: usize, _: usize, _: &model::ResourceChange<'_>) -> bool
     false
 }
 
-/// Name each report after its input (reports are computed before it is known).
 /// Free `t` on a thread of its own: the answers of many roots are many small
 /// allocations, and the run ends without waiting for them to be freed.
 fn dispose<T: Send + 'static>(t: T) {
@@ -220,6 +219,7 @@ fn dispose<T: Send + 'static>(t: T) {
     let _ = std::thread::Builder::new().spawn(move || drop(t));
 }
 
+/// Name each report after its input (reports are computed before it is known).
 fn named<T: Named>(mut items: Vec<PerFile<T>>) -> Vec<PerFile<T>> {
     for i in &mut items {
         if let Ok(r) = &mut i.result {
