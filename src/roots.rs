@@ -76,11 +76,10 @@ pub fn expand(inputs: &[Source], find: &FindOptions) -> Vec<Root> {
     for src in inputs {
         match src {
             Source::File(dir) if std::fs::metadata(dir).is_ok_and(|m| m.is_dir()) => {
-                let mut candidates = Vec::new();
-                let mut problems = Vec::new();
-                walk(dir, dir, find, &mut candidates, &mut problems);
+                let (candidates, problems) = walk_all(dir, find);
+                let sniffed = sniff_all(&candidates);
                 let mut found = Vec::with_capacity(candidates.len());
-                for ((rel, path, _), plan) in candidates.iter().zip(sniff_all(&candidates)) {
+                for ((rel, path, _), plan) in candidates.iter().zip(sniffed) {
                     if plan {
                         found.push((rel.clone(), path.clone()));
                     }
@@ -108,11 +107,15 @@ pub fn expand(inputs: &[Source], find: &FindOptions) -> Vec<Root> {
 /// Name each found plan by its directory relative to `top` (`.` for `top`
 /// itself), or by its path when its directory holds several.
 fn name_found(top: &Path, found: Vec<(String, PathBuf)>) -> Vec<Root> {
-    let dir_of = |rel: &str| rel.rsplit_once('/').map_or(".".to_string(), |(d, _)| d.to_string());
+    let dir_of = |rel: &str| rel.rsplit_once('/').map_or(".", |(d, _)| d).to_string();
+    let mut plans_in: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (rel, _) in &found {
+        *plans_in.entry(dir_of(rel)).or_default() += 1;
+    }
     let mut roots = Vec::with_capacity(found.len());
-    for (i, (rel, path)) in found.iter().enumerate() {
+    for (rel, path) in &found {
         let dir = dir_of(rel);
-        let shared = found.iter().enumerate().any(|(j, (r, _))| j != i && dir_of(r) == dir);
+        let shared = plans_in.get(&dir).is_some_and(|&n| n > 1);
         let name = if shared { rel.clone() } else { dir };
         let chdir = path.parent().map(Path::to_path_buf).filter(|_| top.is_dir());
         roots.push(Root { name, source: Source::File(path.clone()), chdir, problem: None });
@@ -143,8 +146,58 @@ fn sniff_all(candidates: &[Candidate]) -> Vec<bool> {
     })
 }
 
-/// Collect the files below `dir` that may be plans ([`Candidate`]).
-fn walk(top: &Path, dir: &Path, find: &FindOptions, found: &mut Vec<Candidate>, problems: &mut Vec<(PathBuf, InputError)>) {
+/// A directory that cannot be read, and why.
+type Problem = (PathBuf, InputError);
+
+/// The files below `top` that may be plans, and the directories that cannot
+/// be read (by path). A level or two is listed here, until there are
+/// directories enough to share; each of those is walked on one of a few
+/// threads (listing a directory waits on the file system).
+fn walk_all(top: &Path, find: &FindOptions) -> (Vec<Candidate>, Vec<Problem>) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, crate::MAX_PARALLEL);
+    let (mut found, mut problems) = (Vec::new(), Vec::new());
+    let mut frontier = vec![top.to_path_buf()];
+    while !frontier.is_empty() && (threads == 1 || frontier.len() < 4 * threads) {
+        let mut deeper = Vec::new();
+        for dir in &frontier {
+            walk(top, dir, find, &mut found, &mut problems, Some(&mut deeper));
+        }
+        frontier = deeper;
+    }
+    let per = frontier.len().div_ceil(threads).max(1);
+    let walked: Vec<(Vec<Candidate>, Vec<Problem>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = frontier
+            .chunks(per)
+            .map(|dirs| {
+                s.spawn(move || {
+                    let (mut found, mut problems) = (Vec::new(), Vec::new());
+                    for dir in dirs {
+                        walk(top, dir, find, &mut found, &mut problems, None);
+                    }
+                    (found, problems)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    for (f, p) in walked {
+        found.extend(f);
+        problems.extend(p);
+    }
+    problems.sort_by(|a, b| a.0.cmp(&b.0));
+    (found, problems)
+}
+
+/// Collect the files in `dir` that may be plans ([`Candidate`]), and those
+/// below it; or, given `deeper`, leave its directories there to walk later.
+fn walk(
+    top: &Path,
+    dir: &Path,
+    find: &FindOptions,
+    found: &mut Vec<Candidate>,
+    problems: &mut Vec<Problem>,
+    mut deeper: Option<&mut Vec<PathBuf>>,
+) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
@@ -162,7 +215,10 @@ fn walk(top: &Path, dir: &Path, find: &FindOptions, found: &mut Vec<Candidate>, 
         let rel = path.strip_prefix(top).unwrap_or(&path).to_string_lossy().replace('\\', "/");
         if kind.is_dir() {
             if !SKIPPED_DIRS.contains(&name.as_str()) {
-                walk(top, &path, find, found, problems);
+                match deeper.as_deref_mut() {
+                    Some(later) => later.push(path),
+                    None => walk(top, &path, find, found, problems, None),
+                }
             }
             continue;
         }
@@ -1175,6 +1231,40 @@ mod tests {
             }
         }
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_tree_is_found_named_and_ordered_by_its_directories() {
+        let top = std::env::temp_dir().join(format!("planview-roots-tree-{}", std::process::id()));
+        let plan = br#"{"format_version":"1.2","resource_changes":[]}"#;
+        let files: &[(&str, &[u8])] = &[
+            ("plan.json", plan),
+            ("live/b/plan.json", plan),
+            ("live/a-b/plan.json", plan),
+            ("live/a/plan.json", plan),
+            ("live/a/other.json", plan),
+            ("live/a/package.json", br#"{"name":"x"}"#),
+            ("live/a/.terragrunt-cache/x/plan.json", plan),
+            ("live/c/.terraform/plan.json", plan),
+            ("live/c/tfplan", b"PK"),
+            ("d1/d2/d3/d4/d5/plan.json", plan),
+        ];
+        // Directories enough for the walk to be shared among threads, and empty ones.
+        for k in 0..40 {
+            std::fs::create_dir_all(top.join(format!("many/{k:02}/x"))).unwrap();
+        }
+        for (rel, text) in files {
+            let path = top.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let roots = expand(&[Source::File(top.clone())], &FindOptions::default());
+        let names: Vec<&str> = roots.iter().map(|r| r.name.as_str()).collect();
+        // In the order of their paths (`plan.json` after `live/`).
+        assert_eq!(names, ["d1/d2/d3/d4/d5", "live/a-b", "live/a/other.json", "live/a/plan.json", "live/b", "live/c", "."]);
+        assert!(roots.iter().all(|r| r.problem.is_none()));
+        assert_eq!(roots[5].source, Source::File(top.join("live/c/tfplan")));
+        std::fs::remove_dir_all(&top).ok();
     }
 
     #[test]
