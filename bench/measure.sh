@@ -1,13 +1,17 @@
 # Shared by the benchmark scripts (sourced, not run): RUNS runs of a command.
 #
-# measure LABEL BYTES COMMAND...: min/median/max wall, peak RSS; echoes "median" in $MED.
+# measure LABEL BYTES COMMAND...: min/median/max wall (seconds, to the ms), peak RSS; echoes "median" in $MED.
 measure() {
   local label=$1 bytes=$2; shift 2
-  local walls=() rss=0 t
+  local walls=() rss=0 t w r
   for _ in $(seq "$RUNS"); do
     t=$(mktemp)
-    /usr/bin/time -o "$t" -f "%e %M" bash -c "$*" >/dev/null 2>&1 || true
-    read -r w r < <(tail -n1 "$t"); rm -f "$t"
+    # Wall time to the microsecond (GNU time's %e has 10 ms steps); peak RSS from GNU time.
+    local start=$EPOCHREALTIME
+    /usr/bin/time -o "$t" -f "%M" bash -c "$*" >/dev/null 2>&1 || true
+    local end=$EPOCHREALTIME
+    w=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.4f", b-a}')
+    read -r r < <(tail -n1 "$t"); rm -f "$t"
     walls+=("$w"); [ "$r" -gt "$rss" ] && rss=$r
   done
   local sorted; sorted=$(printf '%s\n' "${walls[@]}" | sort -n)
@@ -16,5 +20,5 @@ measure() {
   local ratio="-"
   [ -n "${BASE:-}" ] && ratio=$(awk -v m="$MED" -v b="$BASE" 'BEGIN{printf "%.2fx", (m>0?m:0.01)/(b>0?b:0.01)}')
   awk -v l="$label" -v b="$bytes" -v mi="$min" -v me="$MED" -v ma="$max" -v r="$rss" -v x="$ratio" \
-    'BEGIN{m=(me>0?me:0.01); printf "| %s | %.2f | %.2f | %.2f | %.0f | %s | %.0f |\n", l, mi, me, ma, b/1e6/m, x, r/1024}'
+    'BEGIN{m=(me>0?me:0.01); printf "| %s | %.3f | %.3f | %.3f | %.0f | %s | %.0f |\n", l, mi, me, ma, b/1e6/m, x, r/1024}'
 }

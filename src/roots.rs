@@ -686,17 +686,10 @@ struct Job {
     read: ReadOptions,
 }
 
-/// What a worker is handed: a document being read by another thread, or a
-/// whole small file to read, split and parse itself (no text crosses threads).
-enum Task {
-    Doc(Job),
-    File(usize),
-}
-
 /// Where the documents of a root go as they are split ([`split_stream`]).
 enum Sink<'s> {
     /// To the workers, as they are read.
-    Workers(&'s SyncSender<Task>),
+    Workers(&'s SyncSender<Job>),
     /// Kept, their text queued whole, for the splitting thread to parse next.
     Here(&'s mut Vec<Job>),
 }
@@ -714,16 +707,16 @@ const SMALL_FILE: u64 = 4 << 20;
 
 /// Every document of every root streamed through `query`, on a few worker
 /// threads (as many as cores, at most [`crate::MAX_PARALLEL`]). With several
-/// roots each small regular file goes to one worker whole, which reads, splits
-/// and parses it; any other input is read and split by this thread, each
-/// document going to a worker as it is read, so a few documents are in flight
-/// at most. Results come in input order, then document order; an input with
+/// roots the workers take the files in turn: a small regular file is read,
+/// split and parsed by the worker that took it (no text crosses threads);
+/// any other file, and stdin, is read and split by this thread, each document
+/// going to a worker as it is read, so a few documents are in flight at most. Results come in input order, then document order; an input with
 /// several documents names them `NAME#1`, `NAME#2`, ... (or by the working
 /// directory its log lines name).
 pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQuery<'_, T>) -> Vec<PerFile<T>> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, crate::MAX_PARALLEL);
-    let (task_tx, task_rx) = std::sync::mpsc::sync_channel::<Task>(workers);
-    let task_rx = std::sync::Mutex::new(task_rx);
+    let (job_tx, job_rx) = std::sync::mpsc::sync_channel::<Job>(workers);
+    let job_rx = std::sync::Mutex::new(job_rx);
     // (root, document number, answer), and each root's documents.
     let results: std::sync::Mutex<Vec<(usize, usize, PerFile<T>)>> = std::sync::Mutex::new(Vec::new());
     let metas: std::sync::Mutex<Vec<(usize, Vec<Meta>)>> = std::sync::Mutex::new(Vec::new());
@@ -763,61 +756,73 @@ pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQ
             }
             Ok((src, true)) => {
                 // A saved plan's JSON may be big: split on a thread of its own, parsed here as it comes.
-                let (tx, rx) = std::sync::mpsc::sync_channel::<Task>(1);
+                let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(1);
                 std::thread::scope(|s| {
                     let mine = &mut mine;
                     s.spawn(move || split_stream(ri, root, src, &opts, &mut Sink::Workers(&tx), mine, &|k, e| direct(ri, k, e)));
-                    for task in rx {
-                        if let Task::Doc(job) = task {
-                            parse(job);
-                        }
-                    }
+                    rx.into_iter().for_each(parse);
                 });
             }
         }
         keep_metas(ri, mine);
     };
+    // The files the workers take in turn (with several roots), and the next one to take.
+    let files: Vec<usize> = match roots.len() {
+        0 | 1 => Vec::new(),
+        _ => (0..roots.len()).filter(|&ri| roots[ri].problem.is_none() && matches!(roots[ri].source, Source::File(_))).collect(),
+    };
+    let next_file = std::sync::atomic::AtomicUsize::new(0);
+    let is_small = |ri: usize| match &roots[ri].source {
+        Source::File(path) => std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= SMALL_FILE),
+        Source::Stdin => false,
+    };
+    // The files too big for one worker, for this thread to read and split.
+    let (big_tx, big_rx) = std::sync::mpsc::channel::<usize>();
     std::thread::scope(|s| {
         for _ in 0..workers {
-            s.spawn(|| loop {
-                let task = match task_rx.lock() {
-                    Ok(rx) => rx.recv(),
-                    Err(_) => return,
-                };
-                match task {
-                    Ok(Task::Doc(job)) => parse(job),
-                    Ok(Task::File(ri)) => whole_file(ri),
-                    Err(_) => return,
+            let big_tx = big_tx.clone();
+            s.spawn(|| {
+                let big_tx = big_tx;
+                while let Some(&ri) = files.get(next_file.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                    if is_small(ri) {
+                        whole_file(ri);
+                    } else if big_tx.send(ri).is_err() {
+                        return;
+                    }
+                }
+                drop(big_tx);
+                loop {
+                    let job = match job_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok(job) = job else { return };
+                    parse(job);
                 }
             });
         }
-        for (ri, root) in roots.iter().enumerate() {
-            let opts = root.options(read);
+        drop(big_tx);
+        let taken = |ri: &usize| files.binary_search(ri).is_ok();
+        // This thread's roots: those the workers do not take, then the big files they hand back.
+        for ri in (0..roots.len()).filter(|ri| !taken(ri)).chain(big_rx) {
+            let root = &roots[ri];
             if let Some(e) = &root.problem {
                 direct(ri, 0, e.clone());
                 keep_metas(ri, vec![Meta { root: ri, name: None }]);
                 continue;
             }
-            let small = match &root.source {
-                crate::input::Source::File(path) if roots.len() > 1 => {
-                    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= SMALL_FILE)
-                }
-                _ => false,
-            };
-            if small && task_tx.send(Task::File(ri)).is_ok() {
-                continue;
-            }
+            let opts = root.options(read);
             let mut mine = Vec::new();
             match crate::input::open(&root.source, &opts) {
                 Err(e) => {
                     direct(ri, 0, e);
                     mine.push(Meta { root: ri, name: None });
                 }
-                Ok(src) => split_stream(ri, root, src, &opts, &mut Sink::Workers(&task_tx), &mut mine, &|k, e| direct(ri, k, e)),
+                Ok(src) => split_stream(ri, root, src, &opts, &mut Sink::Workers(&job_tx), &mut mine, &|k, e| direct(ri, k, e)),
             }
             keep_metas(ri, mine);
         }
-        drop(task_tx);
+        drop(job_tx);
     });
     let mut results = results.into_inner().unwrap_or_default();
     results.sort_by_key(|(ri, k, _)| (*ri, *k));
@@ -881,9 +886,9 @@ fn split_stream(
         metas.push(Meta { root: ri, name });
         let job = |rx| Job { root: ri, k, name: provisional, reader: Fed::new(rx), read: opts.clone() };
         let tx = match sink {
-            Sink::Workers(tasks) => {
+            Sink::Workers(jobs) => {
                 let (tx, rx) = std::sync::mpsc::sync_channel(4);
-                tasks.send(Task::Doc(job(rx))).ok()?;
+                jobs.send(job(rx)).ok()?;
                 PartTx::Bounded(tx)
             }
             Sink::Here(jobs) => {
@@ -1217,6 +1222,8 @@ mod tests {
             std::fs::read_to_string("testdata/roots/joined.ndjson").unwrap(),
             std::fs::read_to_string("testdata/roots/terragrunt-run-all.log").unwrap(),
             std::fs::read_to_string("testdata/roots/truncated-last.ndjson").unwrap(),
+            // Bigger than a worker reads whole: handed back to the splitting thread.
+            format!("{}\n{}\n", plan(1).replacen('{', &format!("{{\"pad\":\"{}\",", "x".repeat(SMALL_FILE as usize)), 1), plan(2)),
         ];
         for (k, text) in texts.iter().enumerate() {
             let path = dir.join(format!("{k}.json"));
