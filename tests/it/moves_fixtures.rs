@@ -242,6 +242,43 @@ fn tf_bin_flag_env_and_chdir_choose_the_binary_and_directory() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Saved plans found in a directory, among plan JSON files: each read by the
+/// worker that takes it, through `show -json` run in the plan's own directory.
+#[cfg(unix)]
+#[test]
+fn saved_plans_in_a_directory_are_shown_in_their_own_directories() {
+    let dir = temp_dir("tree");
+    let plan = root().join("testdata/real/refactor-rename/plan.json");
+    fake_cli(&dir, "my-terraform", &plan);
+    let tree = dir.join("tree");
+    for d in ["app", "db", "net"] {
+        std::fs::create_dir_all(tree.join(d)).unwrap();
+    }
+    std::fs::copy(root().join(SAVED), tree.join("app/tfplan")).unwrap();
+    std::fs::copy(root().join(SAVED), tree.join("db/plan.out")).unwrap();
+    std::fs::copy(&plan, tree.join("net/plan.json")).unwrap();
+    let bin = dir.join("my-terraform").display().to_string();
+    let out = planview_path(&["summary", "--format", "json", "--tf-bin", &bin, &tree.display().to_string()], "/usr/bin:/bin", &[], None);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json_of(&out);
+    let names: Vec<&str> = v["roots"].as_array().unwrap().iter().map(|r| r["root"].as_str().unwrap()).collect();
+    assert_eq!(names, ["app", "db", "net"]);
+    // The same plan three times: the same summary but for its name.
+    let unnamed = |f: &serde_json::Value| {
+        let mut f = f.clone();
+        f.as_object_mut().unwrap().remove("file");
+        f
+    };
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3);
+    assert!(files.iter().all(|f| unnamed(f) == unnamed(&files[2]) && f.get("error").is_none()), "{v}");
+    let calls = std::fs::read_to_string(dir.join("calls")).unwrap();
+    let mut dirs: Vec<&str> = calls.lines().map(|l| l.rsplit_once(" in ").unwrap().1).collect();
+    dirs.sort_unstable();
+    assert_eq!(dirs, [format!("{} exists=yes", tree.join("app").display()), format!("{} exists=yes", tree.join("db").display())]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[cfg(unix)]
 #[test]
 fn saved_plan_without_a_binary_is_exit_2_with_a_hint() {
