@@ -180,6 +180,15 @@ pub fn action_tone(action: &str) -> Tone {
 /// an autolink of text from the input (the autolinker reads decoded text).
 const ZWSP: &str = "&#8203;";
 
+/// An input error in markdown: where and what, then its hint on a line of its own.
+pub(crate) fn md_error(e: &InputError) -> String {
+    let head = md_cell(&format!("{}: {}", e.location(), e.message));
+    match &e.hint {
+        Some(hint) => format!("{head}  \n*hint:* {}", md_cell(hint)),
+        None => head,
+    }
+}
+
 /// Text for a markdown table cell: escaped for the terminal and for GFM tables.
 /// No input can make HTML, a link, an autolink (`https://...`, `www.`, e-mail)
 /// or an `@mention` (which would notify someone).

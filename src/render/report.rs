@@ -136,7 +136,10 @@ impl<T: Report> Reports for Vec<PerFile<T>> {
                 }
                 Err(e) => {
                     writeln!(w, "{}", style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold))?;
-                    writeln!(w, "{} {}", style.paint("error:", Tone::Bad), line(&e.to_string()))?;
+                    writeln!(w, "{} {}: {}", style.paint("error:", Tone::Bad), line(&e.location()), line(&e.message))?;
+                    if let Some(hint) = &e.hint {
+                        writeln!(w, "  hint: {}", line(hint))?;
+                    }
                 }
             }
         }
@@ -153,7 +156,7 @@ impl<T: Report> Reports for Vec<PerFile<T>> {
                 Err(e) => {
                     writeln!(w, "### :x: {}", md_code(&item.file))?;
                     writeln!(w)?;
-                    writeln!(w, "**Could not be read:** {}", super::md_cell(&e.to_string()))?;
+                    writeln!(w, "**Could not be read:** {}", super::md_error(e))?;
                 }
             }
         }

@@ -86,7 +86,10 @@ fn table_unfitted(w: &mut dyn Write, items: &[PerFile<Summary>], style: &Style) 
             Ok(Summary::State(s)) => state_table(w, &item.file, s, style)?,
             Err(e) => {
                 writeln!(w, "{}", style.paint(&format!("== {} ==", line(&item.file)), Tone::Bold))?;
-                writeln!(w, "{} {}", style.paint("error:", Tone::Bad), line(&e.to_string()))?;
+                writeln!(w, "{} {}: {}", style.paint("error:", Tone::Bad), line(&e.location()), line(&e.message))?;
+                if let Some(hint) = &e.hint {
+                    writeln!(w, "  hint: {}", line(hint))?;
+                }
             }
         }
     }
@@ -393,7 +396,7 @@ pub(crate) fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
             Ok(Summary::Plan(p)) => plan_md(&mut blocks, &item.file, p),
             Ok(Summary::State(s)) => state_md(&mut blocks, &item.file, s),
             Err(e) => {
-                blocks.push(Block::Keep(format!("### :x: {}\n\n**Could not be read:** {}\n", md_code(&item.file), md_cell(&e.to_string()))))
+                blocks.push(Block::Keep(format!("### :x: {}\n\n**Could not be read:** {}\n", md_code(&item.file), super::md_error(e))))
             }
         }
     }
