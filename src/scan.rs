@@ -242,7 +242,7 @@ impl Walk {
         let mut stop = None;
         while let Some(run) = piece.get(i..i + 64).and_then(|r| <&[u8; 64]>::try_from(r).ok()) {
             let m = Classes::of(run);
-            let (escaped, escape_after) = escaped(m.backslash, escape_before);
+            let (escaped, escape_after) = if m.backslash | escape_before == 0 { (0, 0) } else { escaped(m.backslash, escape_before) };
             // Inside strings: every byte after an odd number of quotes (opening quotes included).
             let inside = prefix_xor(m.quote & !escaped) ^ inside_before;
             if m.backslash & !inside != 0 {
@@ -250,7 +250,10 @@ impl Walk {
                 break;
             }
             let (open, close) = (m.open & !inside, m.close & !inside);
-            let (opens, closes) = (open.count_ones() as usize, close.count_ones() as usize);
+            let (opens, closes) = match (open, close) {
+                (0, 0) => (0, 0),
+                _ => (open.count_ones() as usize, close.count_ones() as usize),
+            };
             if depth > closes && (deep || depth + opens <= MAX_DEPTH) {
                 // Neither the close nor the limit can be in this run.
                 depth = depth + opens - closes;
