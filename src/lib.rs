@@ -19,6 +19,7 @@ pub mod glob;
 pub mod input;
 pub mod mask;
 pub mod model;
+mod par;
 mod pipeline;
 pub mod progress;
 pub mod query;
@@ -33,7 +34,7 @@ use error::InputError;
 pub(crate) use app::load_policy;
 pub use app::{run, verdict_over_output};
 pub use pipeline::{each_input, gate_streamed, summary_streamed};
-pub(crate) use pipeline::{each_root_with, stream_one, MAX_PARALLEL};
+pub(crate) use pipeline::{each_root_with, stream_one};
 
 /// One input's result.
 #[derive(Debug)]

@@ -12,7 +12,7 @@ use crate::{mask, model, query, roots, stream, PerFile};
 /// Unreadable inputs are kept as errors so the others are still reported.
 ///
 /// Inputs are read, parsed and their secrets collected in parallel, a few at a
-/// time (as many as there are cores, at most [`MAX_PARALLEL`]); `f` runs on
+/// time (as many as there are cores, at most [`crate::par::MAX_PARALLEL`]); `f` runs on
 /// each in input order. Results keep the order of `inputs`.
 ///
 /// Saved binary plans are read with the options from the environment; commands
@@ -27,7 +27,7 @@ pub(crate) fn each_input_with<T>(
     show: &input::ReadOptions,
     mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
-    let width = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_PARALLEL);
+    let width = crate::par::threads();
     let mut out = Vec::with_capacity(inputs.len());
     for chunk in inputs.chunks(width) {
         let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, |src| input::read_with(src, show));
@@ -61,7 +61,7 @@ pub(crate) fn each_root_with<T>(
     show: &input::ReadOptions,
     mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
-    let width = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_PARALLEL);
+    let width = crate::par::threads();
     let mut out = Vec::with_capacity(roots.len());
     for chunk in roots.chunks(width) {
         let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, |root| match &root.problem {
@@ -118,9 +118,6 @@ pub(crate) fn each_root_with<T>(
 
 /// One document's bytes, or why they cannot be read.
 type DocBytes<'a> = Result<std::borrow::Cow<'a, [u8]>, InputError>;
-
-/// How many inputs [`each_input`] reads at once, at most.
-pub(crate) const MAX_PARALLEL: usize = 8;
 
 /// `f` over `items`, one scoped thread each when there are several; results in order.
 fn parallel<I: Sync, R: Send>(items: &[I], f: impl Fn(&I) -> R + Sync) -> Vec<R> {
@@ -257,7 +254,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("planview-each-input-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let mut inputs = Vec::new();
-        for i in 0..(MAX_PARALLEL * 2 + 3) {
+        for i in 0..(crate::par::MAX_PARALLEL * 2 + 3) {
             let p = dir.join(format!("{i}.json"));
             if i % 4 != 3 {
                 let plan =

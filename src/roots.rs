@@ -131,19 +131,7 @@ type Candidate = (String, PathBuf, bool);
 /// their start, looked at on a few threads (each file's open and read wait on
 /// the file system, and a tree holds hundreds).
 fn sniff_all(candidates: &[Candidate]) -> Vec<bool> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, crate::MAX_PARALLEL);
-    let sniffs = candidates.iter().filter(|c| c.2).count();
-    let per = candidates.len().div_ceil(threads).max(1);
-    if threads == 1 || sniffs < 16 {
-        return candidates.iter().map(|(_, path, sniff)| !sniff || is_show_json(path)).collect();
-    }
-    std::thread::scope(|s| {
-        let handles: Vec<_> = candidates
-            .chunks(per)
-            .map(|chunk| s.spawn(move || chunk.iter().map(|(_, path, sniff)| !sniff || is_show_json(path)).collect::<Vec<_>>()))
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    })
+    crate::par::map(candidates, 16, |(_, path, sniff)| !sniff || is_show_json(path))
 }
 
 /// A directory that cannot be read, and why.
@@ -154,7 +142,7 @@ type Problem = (PathBuf, InputError);
 /// directories enough to share; each of those is walked on one of a few
 /// threads (listing a directory waits on the file system).
 fn walk_all(top: &Path, find: &FindOptions) -> (Vec<Candidate>, Vec<Problem>) {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, crate::MAX_PARALLEL);
+    let threads = crate::par::threads();
     let (mut found, mut problems) = (Vec::new(), Vec::new());
     let mut frontier = vec![top.to_path_buf()];
     while !frontier.is_empty() && (threads == 1 || frontier.len() < 4 * threads) {
@@ -164,21 +152,10 @@ fn walk_all(top: &Path, find: &FindOptions) -> (Vec<Candidate>, Vec<Problem>) {
         }
         frontier = deeper;
     }
-    let per = frontier.len().div_ceil(threads).max(1);
-    let walked: Vec<(Vec<Candidate>, Vec<Problem>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = frontier
-            .chunks(per)
-            .map(|dirs| {
-                s.spawn(move || {
-                    let (mut found, mut problems) = (Vec::new(), Vec::new());
-                    for dir in dirs {
-                        walk(top, dir, find, &mut found, &mut problems, None);
-                    }
-                    (found, problems)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    let walked = crate::par::map(&frontier, 2, |dir| {
+        let (mut found, mut problems) = (Vec::new(), Vec::new());
+        walk(top, dir, find, &mut found, &mut problems, None);
+        (found, problems)
     });
     for (f, p) in walked {
         found.extend(f);
@@ -706,7 +683,7 @@ struct Meta {
 const SMALL_FILE: u64 = 4 << 20;
 
 /// Every document of every root streamed through `query`, on a few worker
-/// threads (as many as cores, at most [`crate::MAX_PARALLEL`]). With several
+/// threads (as many as cores, at most [`crate::par::MAX_PARALLEL`]). With several
 /// roots the workers take the files in turn: a small regular file is read,
 /// split and parsed by the worker that took it (no text crosses threads);
 /// any other file, and stdin, is read and split by this thread, each document
@@ -714,7 +691,7 @@ const SMALL_FILE: u64 = 4 << 20;
 /// several documents names them `NAME#1`, `NAME#2`, ... (or by the working
 /// directory its log lines name).
 pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQuery<'_, T>) -> Vec<PerFile<T>> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, crate::MAX_PARALLEL);
+    let workers = crate::par::threads();
     let (job_tx, job_rx) = std::sync::mpsc::sync_channel::<Job>(workers);
     let job_rx = std::sync::Mutex::new(job_rx);
     // (root, document number, answer), and each root's documents.

@@ -323,7 +323,7 @@ impl Spooled<'_> {
     /// cores, this one included), then hand them to `f` in order. False when
     /// `f` wants no more.
     fn batch(&self, batch: &mut Vec<Cow<'_, str>>, f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>) -> io::Result<bool> {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, crate::MAX_PARALLEL);
+        let threads = crate::par::threads();
         let diffs: Vec<io::Result<show::ResourceDiff>> = if threads < 2 || batch.len() < 2 {
             batch.iter().map(|t| self.build(t)).collect()
         } else {
