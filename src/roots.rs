@@ -671,6 +671,10 @@ enum Sink<'s> {
     Here(&'s mut Vec<Job>),
 }
 
+/// How a root is split once open: given its reader, whether it was a saved
+/// plan, its read options, and its list of documents to add to.
+type Split<'s> = dyn Fn(Box<dyn Read + Send>, bool, &ReadOptions, &mut Vec<Meta>) + 's;
+
 /// Where each document came from: its root and its number there.
 struct Meta {
     root: usize,
@@ -716,32 +720,45 @@ pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQ
             all.push((ri, m));
         }
     };
+    // A root opened and split by `split` (given its reader, whether it was a
+    // saved plan, its documents' list); an input that cannot be opened stands
+    // as one document, its error.
+    let each_root = |ri: usize, split: &Split<'_>| {
+        let root = &roots[ri];
+        let mut mine = Vec::new();
+        match &root.problem {
+            Some(e) => direct(ri, 0, e.clone()),
+            None => {
+                let opts = root.options(read);
+                match crate::input::open_as(&root.source, &opts) {
+                    Ok((src, saved)) => split(src, saved, &opts, &mut mine),
+                    Err(e) => direct(ri, 0, e),
+                }
+            }
+        }
+        if mine.is_empty() {
+            mine.push(Meta { root: ri, name: None });
+        }
+        keep_metas(ri, mine);
+    };
     // A whole small file, on a worker: split here, then each document parsed.
     let whole_file = |ri: usize| {
         let root = &roots[ri];
-        let opts = root.options(read);
-        let mut mine = Vec::new();
-        match crate::input::open_as(&root.source, &opts) {
-            Err(e) => {
-                direct(ri, 0, e);
-                mine.push(Meta { root: ri, name: None });
-            }
-            Ok((src, false)) => {
+        each_root(ri, &|src, saved, opts, mine| match saved {
+            false => {
                 let mut jobs = Vec::new();
-                split_stream(ri, root, src, &opts, &mut Sink::Here(&mut jobs), &mut mine, &|k, e| direct(ri, k, e));
+                split_stream(ri, root, src, opts, &mut Sink::Here(&mut jobs), mine, &|k, e| direct(ri, k, e));
                 jobs.into_iter().for_each(parse);
             }
-            Ok((src, true)) => {
+            true => {
                 // A saved plan's JSON may be big: split on a thread of its own, parsed here as it comes.
                 let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(1);
                 std::thread::scope(|s| {
-                    let mine = &mut mine;
-                    s.spawn(move || split_stream(ri, root, src, &opts, &mut Sink::Workers(&tx), mine, &|k, e| direct(ri, k, e)));
+                    s.spawn(move || split_stream(ri, root, src, opts, &mut Sink::Workers(&tx), mine, &|k, e| direct(ri, k, e)));
                     rx.into_iter().for_each(parse);
                 });
             }
-        }
-        keep_metas(ri, mine);
+        });
     };
     // The files the workers take in turn (with several roots), and the next one to take.
     let files: Vec<usize> = match roots.len() {
@@ -782,22 +799,9 @@ pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQ
         let taken = |ri: &usize| files.binary_search(ri).is_ok();
         // This thread's roots: those the workers do not take, then the big files they hand back.
         for ri in (0..roots.len()).filter(|ri| !taken(ri)).chain(big_rx) {
-            let root = &roots[ri];
-            if let Some(e) = &root.problem {
-                direct(ri, 0, e.clone());
-                keep_metas(ri, vec![Meta { root: ri, name: None }]);
-                continue;
-            }
-            let opts = root.options(read);
-            let mut mine = Vec::new();
-            match crate::input::open(&root.source, &opts) {
-                Err(e) => {
-                    direct(ri, 0, e);
-                    mine.push(Meta { root: ri, name: None });
-                }
-                Ok(src) => split_stream(ri, root, src, &opts, &mut Sink::Workers(&job_tx), &mut mine, &|k, e| direct(ri, k, e)),
-            }
-            keep_metas(ri, mine);
+            each_root(ri, &|src, _, opts, mine| {
+                split_stream(ri, &roots[ri], src, opts, &mut Sink::Workers(&job_tx), mine, &|k, e| direct(ri, k, e));
+            });
         }
         drop(job_tx);
     });
