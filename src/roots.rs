@@ -973,8 +973,13 @@ fn split_stream(
                 }
             }
             let end = at - offset;
-            gap.extend_from_slice(&buf[end..n]);
-            buf.truncate(end);
+            if eof && buf[end..n].iter().all(|&b| crate::scan::is_json_ws(b)) {
+                // Only blanks follow, and the input ends: they go with it, in one piece.
+                buf.truncate(n);
+            } else {
+                gap.extend_from_slice(&buf[end..n]);
+                buf.truncate(end);
+            }
             if cur.as_mut().is_some_and(|part| !part.send(buf, End::More)) {
                 cur = None;
             }
@@ -1203,6 +1208,8 @@ mod tests {
             std::fs::read_to_string("testdata/roots/joined.ndjson").unwrap(),
             std::fs::read_to_string("testdata/roots/terragrunt-run-all.log").unwrap(),
             std::fs::read_to_string("testdata/roots/truncated-last.ndjson").unwrap(),
+            // Pretty-printed, an error on a later line, blanks after it.
+            format!("{{\n  \"format_version\": \"1.2\",\n  \"resource_changes\": [\n    {{\"address\": \"a.b\", \"change\": {{\"actions\": 5}}}}\n  ]\n}}\n\n\n"),
             // Bigger than a worker reads whole: handed back to the splitting thread.
             format!("{}\n{}\n", plan(1).replacen('{', &format!("{{\"pad\":\"{}\",", "x".repeat(SMALL_FILE as usize)), 1), plan(2)),
         ];

@@ -592,10 +592,13 @@ impl<'n> Reader<'n> {
         if self.eof {
             return Ok(false);
         }
-        if self.pos > 0 {
+        let piece = self.src.recv();
+        // Text already parsed is dropped when more comes: at the end it is
+        // held anyway (and its lines need not be counted unless an error asks).
+        if self.pos > 0 && piece.is_ok() {
             self.forget_consumed();
         }
-        match self.src.recv() {
+        match piece {
             Ok(Piece::Text(t)) => {
                 if self.buf.is_empty() {
                     self.buf = t;
