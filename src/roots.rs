@@ -1209,7 +1209,7 @@ mod tests {
             std::fs::read_to_string("testdata/roots/terragrunt-run-all.log").unwrap(),
             std::fs::read_to_string("testdata/roots/truncated-last.ndjson").unwrap(),
             // Pretty-printed, an error on a later line, blanks after it.
-            format!("{{\n  \"format_version\": \"1.2\",\n  \"resource_changes\": [\n    {{\"address\": \"a.b\", \"change\": {{\"actions\": 5}}}}\n  ]\n}}\n\n\n"),
+            "{\n  \"format_version\": \"1.2\",\n  \"resource_changes\": [\n    {\"address\": \"a.b\", \"change\": {\"actions\": 5}}\n  ]\n}\n\n\n".to_string(),
             // Bigger than a worker reads whole: handed back to the splitting thread.
             format!("{}\n{}\n", plan(1).replacen('{', &format!("{{\"pad\":\"{}\",", "x".repeat(SMALL_FILE as usize)), 1), plan(2)),
         ];
