@@ -168,7 +168,15 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
         CommandKind::Show(show) => {
             // Streamed: shown changes spooled, each diffed and written once every secret is known.
             let style = render::Style::new(config.color);
-            query::show::stream::run_show(&roots, read, show, config.format, &style, config.show_sensitive, out, masker)
+            let run = query::show::stream::ShowRun {
+                roots: &roots,
+                read,
+                show,
+                format: config.format,
+                style: &style,
+                show_sensitive: config.show_sensitive,
+            };
+            query::show::stream::run_show(&run, out, masker)
         }
         CommandKind::Moves(moves) => {
             if config.inputs.len() != 1 {

@@ -8,7 +8,7 @@ use crate::common::*;
 use planview::cli::ShowConfig;
 use planview::input::{ReadOptions, Source};
 use planview::mask::Masker;
-use planview::query::show::stream::{run_show, run_show_whole};
+use planview::query::show::stream::{run_show, run_show_whole, ShowRun};
 use planview::query::show::ShowOptions;
 use planview::render::{Format, Style};
 use planview::roots::{self, FindOptions, Root};
@@ -44,11 +44,8 @@ fn run_with(streamed: bool, roots: &[Root], lenient: bool, show: &ShowConfig, fo
     let mut out = Vec::new();
     let mut masker = Masker::default();
     let style = Style::default();
-    let status = if streamed {
-        run_show(roots, &read, show, format, &style, show_sensitive, &mut out, &mut masker)
-    } else {
-        run_show_whole(roots, &read, show, format, &style, show_sensitive, &mut out, &mut masker)
-    };
+    let run = ShowRun { roots, read: &read, show, format, style: &style, show_sensitive };
+    let status = if streamed { run_show(&run, &mut out, &mut masker) } else { run_show_whole(&run, &mut out, &mut masker) };
     // The secrets collected matter too: they mask the warnings and errors.
     let scrubbed = String::from_utf8_lossy(&masker.scrubber().scrub(format!("{status:?}").as_bytes())).into_owned();
     (out, scrubbed, read.notes.take())

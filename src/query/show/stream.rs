@@ -54,6 +54,17 @@ pub const MEMORY: usize = 8 << 20;
 /// Spooled text is written to the temporary file in blocks of about this size.
 const BLOCK: usize = 256 << 10;
 
+/// What a run of `show` is asked: its roots, how to read them, what to show,
+/// in which format and style, and whether sensitive values are shown.
+pub struct ShowRun<'a> {
+    pub roots: &'a [Root],
+    pub read: &'a ReadOptions,
+    pub show: &'a ShowConfig,
+    pub format: Format,
+    pub style: &'a Style,
+    pub show_sensitive: bool,
+}
+
 /// `show` over `roots`: every input streamed, its reports written to `out` in
 /// input order as `format` says (see the module's documentation), through the
 /// one renderer per format ([`render::format`]). Unreadable inputs are
@@ -61,17 +72,8 @@ const BLOCK: usize = 256 << 10;
 /// 2); a single unreadable input prints nothing on stdout except in JSON.
 /// `masker` receives the secrets of every input (for masking warnings and
 /// errors).
-#[allow(clippy::too_many_arguments)]
-pub fn run_show(
-    roots: &[Root],
-    read: &ReadOptions,
-    show: &ShowConfig,
-    format: Format,
-    style: &Style,
-    show_sensitive: bool,
-    out: &mut dyn Write,
-    masker: &mut Masker,
-) -> Result<Status, Error> {
+pub fn run_show(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> Result<Status, Error> {
+    let &ShowRun { roots, read, show, format, style, show_sensitive } = run;
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
     let shared = Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None), no_file: AtomicBool::new(false) };
@@ -413,17 +415,8 @@ impl Resources for Spooled<'_> {
 /// `show` as it was before it streamed: every input read whole, every report
 /// built in full, then rendered. Kept to hold the streamed one to it (tests).
 #[doc(hidden)]
-#[allow(clippy::too_many_arguments)]
-pub fn run_show_whole(
-    roots: &[Root],
-    read: &ReadOptions,
-    show: &ShowConfig,
-    format: Format,
-    style: &Style,
-    show_sensitive: bool,
-    out: &mut dyn Write,
-    masker: &mut Masker,
-) -> Result<Status, Error> {
+pub fn run_show_whole(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> Result<Status, Error> {
+    let &ShowRun { roots, read, show, format, style, show_sensitive } = run;
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
     let items = crate::each_root_with(roots, read, |doc, m| show::show(doc, opts, &vis.with(m)));
