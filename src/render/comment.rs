@@ -107,7 +107,8 @@ enum Part {
 const GROUPS: &[(&str, &str)] = &[
     ("replace", "Replace"),
     ("delete", "Destroy"),
-    ("forget+create", "Forget, then create"),
+    ("forget+create", "Replace, old object forgotten (not destroyed)"),
+    ("create+forget", "Replace, old object forgotten (not destroyed)"),
     ("forget", "Forget (removed from the state, not destroyed)"),
     ("update", "Update in-place"),
     ("create", "Create"),
@@ -199,9 +200,6 @@ fn banners(p: &PlanSummary) -> String {
 fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
     let Review { summary: p, diffs, outputs, drift, drift_hidden, .. } = r;
     let drift_hidden = *drift_hidden;
-    if let Some(a) = &p.actions_line {
-        parts.push(Part::Keep(format!("\n{}\n", md_cell(a))));
-    }
     if p.deferred > 0 {
         parts.push(Part::Keep(format!("\n{} change(s) deferred to a later plan (not in the Plan line).\n", p.deferred)));
     }

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 /// Display order of the action groups.
-const GROUPS: &[&str] = &["replace", "delete", "create", "update", "forget+create", "forget", "read", "no-op"];
+const GROUPS: &[&str] = &["replace", "delete", "create", "update", "forget+create", "create+forget", "forget", "read", "no-op"];
 
 fn group_rank(action: &str) -> usize {
     GROUPS.iter().position(|g| *g == action).unwrap_or(GROUPS.len())
@@ -35,7 +35,11 @@ pub(crate) fn action_words(r: &ResourceEntry) -> String {
         ("no-op", _) if r.moved && r.importing => "move + import".into(),
         ("no-op", _) if r.moved => "move".into(),
         ("no-op", _) if r.importing => "import".into(),
-        ("forget+create", _) => "forget, then create".into(),
+        // The CLIs' words: OpenTofu's "must be replaced - older instance will
+        // not be destroyed", Terraform's "must be replaced, but the existing
+        // object will not be destroyed".
+        ("forget+create", _) => "replace (forget then create, not destroyed)".into(),
+        ("create+forget", _) => "replace (create then forget, not destroyed)".into(),
         (a, _) if !r.recognised => format!("UNRECOGNISED [{}]", a.replace('+', ", ")),
         (a, _) => a.to_string(),
     }
@@ -55,6 +59,9 @@ pub(crate) fn details(r: &ResourceEntry) -> Vec<String> {
     }
     if let Some(reason) = &r.deferred_reason {
         d.push(format!("deferred: {reason}"));
+    }
+    if r.index_unknown {
+        d.push("instance keys not known yet".into());
     }
     if r.importing {
         match (&r.import_id, &r.import_identity) {
@@ -167,10 +174,8 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
     for u in &p.unreadable {
         writeln!(w, "{}", style.paint(&format!("!! planview could not read {}", line(u)), Tone::Bad))?;
     }
+    // `plan_line` ends with the CLI's `Actions: N to invoke.` already.
     writeln!(w, "{}", style.paint(&p.plan_line, if p.has_changes { Tone::Bold } else { Tone::Good }))?;
-    if let Some(a) = &p.actions_line {
-        writeln!(w, "{}", style.paint(a, Tone::Bold))?;
-    }
     if p.deferred > 0 {
         writeln!(w, "{}", style.paint(&format!("{} change(s) deferred to a later plan (not in the Plan line)", p.deferred), Tone::Warn))?;
     }
@@ -276,6 +281,9 @@ pub(crate) fn invocation_details(a: &InvocationEntry) -> String {
     let mut d = Vec::new();
     if let Some(t) = &a.trigger {
         d.push(format!("triggered by {t}"));
+    }
+    if let Some(f) = &a.on_failure {
+        d.push(format!("on failure: {}", crate::model::OnFailure::parse(f).map_or(f.as_str(), |o| o.keyword())));
     }
     if let Some(r) = &a.deferred_reason {
         d.push(format!("deferred: {r}"));
@@ -405,9 +413,6 @@ pub(crate) fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
 
 fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
     let mut s = format!("### {} — {}\n\n", md_code(file), md_cell(&p.plan_line));
-    if let Some(a) = &p.actions_line {
-        s.push_str(&format!("{a}\n\n"));
-    }
     if p.incomplete && !p.errored {
         s.push_str(
             "> [!CAUTION]\n> **This plan is incomplete**: made with `-target`, or changes are deferred to a later plan. What it leaves out is not planned.\n\n",

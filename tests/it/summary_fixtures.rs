@@ -263,17 +263,44 @@ fn deferred_changes_are_counted_and_listed_with_their_reason() {
 
 #[test]
 fn action_invocations_are_counted_and_listed() {
+    // Shapes from Terraform's jsonplan.ActionInvocation
+    // (internal/command/jsonplan/action_invocations.go at hashicorp/terraform
+    // 883c7221ee2e0bc2fad6912fd4b3cc4b53a598a7): stringer names for the event
+    // and on_failure; the Plan line as internal/command/jsonformat/plan.go
+    // writes it ("... to destroy. Actions: N to invoke.").
     let f = "testdata/edge/action-invocations.json";
     let v = summary_value(f);
     assert_eq!(v["invocations"], 2);
     assert_eq!(v["actions_line"], "Actions: 2 to invoke.");
+    assert_eq!(v["plan_line"], "Plan: 0 to add, 1 to change, 0 to destroy. Actions: 2 to invoke.");
     assert_eq!(v["has_changes"], true);
-    assert_eq!(v["action_invocations"][1]["trigger"], "after_update of terraform_data.app");
+    let a = &v["action_invocations"][1];
+    assert_eq!(a["trigger"], "AfterUpdate of terraform_data.app");
+    assert_eq!(a["event"], "AfterUpdate");
+    assert_eq!(a["triggering_resource_address"], "terraform_data.app");
+    assert_eq!(a["on_failure"], "ActionOnFailureContinue");
+    assert_eq!(a["calling_resource_address"], serde_json::Value::Null);
     for format in ["table", "markdown"] {
         let (out, _) = summary_both(format, f);
-        assert!(out.contains("Actions: 2 to invoke.") && out.contains("action.aws_lambda_invoke.warm"), "{format}:\n{out}");
-        assert!(!out.contains("No changes"), "{format}:\n{out}");
+        assert!(out.contains("Plan: 0 to add, 1 to change, 0 to destroy. Actions: 2 to invoke."), "{format}:\n{out}");
+        assert!(out.contains("action.aws_lambda_invoke.warm") && out.contains("AfterUpdate of terraform_data.app"), "{format}:\n{out}");
+        assert!(out.contains("on failure: continue"), "{format}:\n{out}");
+        assert!(!out.contains("No changes") && !out.contains("after_update"), "{format}:\n{out}");
+        assert!(!out.contains("hunter2-token"), "a sensitive config value is never printed: {format}:\n{out}");
     }
+}
+
+#[test]
+fn an_invoked_action_names_the_resource_it_was_called_from() {
+    // invoke_action_trigger.calling_resource_address (Terraform 1.16,
+    // internal/command/jsonplan/action_invocations.go at 883c7221ee2e).
+    let f = "testdata/edge/action-invoke.json";
+    let v = summary_value(f);
+    assert_eq!(v["plan_line"], "Plan: 0 to add, 0 to change, 0 to destroy. Actions: 1 to invoke.");
+    let a = &v["action_invocations"][0];
+    assert_eq!(a["trigger"], "apply -invoke (called from aws_instance.web[0])");
+    assert_eq!(a["calling_resource_address"], "aws_instance.web[0]");
+    assert_eq!(a["on_failure"], serde_json::Value::Null);
 }
 
 #[test]
