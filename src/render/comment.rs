@@ -156,6 +156,7 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
         outputs: std::mem::take(outputs),
         hidden_noop: 0,
         filtered_out: 0,
+        invocations: Vec::new(),
     };
     let mut buf = Vec::new();
     let items = [PerFile { file: String::new(), result: Ok(report), masker: Masker::default() }];

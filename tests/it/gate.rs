@@ -577,3 +577,22 @@ fn a_passing_gate_prints_no_fail_in_any_format() {
     }
     assert!(passed >= 50, "too few passing runs: {passed}");
 }
+
+#[test]
+fn a_replacement_that_forgets_is_gated_as_create_forget_and_replace_never_as_delete() {
+    for (f, address) in
+        [("testdata/edge/create-forget.json", "terraform_data.keep"), ("testdata/edge/tofu-forget.json", "terraform_data.tainted")]
+    {
+        let (code, v) = gate_json(&["--deny", "delete", "--allow", "terraform_data.off", f]);
+        assert_eq!(code, 0, "nothing of {address} is destroyed: {v}");
+        for rule in ["forget", "create", "replace"] {
+            let (code, v) = gate_json(&["--deny", rule, f]);
+            assert_eq!(code, 1, "{f} --deny {rule}: {v}");
+            assert!(broke(&v, &format!("deny {rule}")).contains(&address.to_string()), "{f} --deny {rule}: {v}");
+        }
+        let (_, v) = gate_json(&["--deny", "any", f]);
+        assert!(!rules_broken(&v).contains(&"recognised-actions".to_string()), "{v}");
+    }
+    let (code, v) = gate_json(&["testdata/edge/create-forget.json"]);
+    assert_eq!(code, 0, "the default rule passes: {v}");
+}

@@ -443,3 +443,29 @@ fn a_short_secret_used_whole_as_an_import_id_a_key_or_a_message_is_never_printed
     let out = planview(&["summary", "--show-sensitive", "--format", "json", file]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("pin42"), "masked by meaning, not by accident");
 }
+
+#[test]
+fn a_replacement_that_forgets_is_counted_as_each_cli_counts_it() {
+    // Terraform 1.16 (internal/command/jsonformat/plan.go at hashicorp/terraform
+    // 883c7221ee2e): CreateThenForget counts "to add", never "to destroy", and
+    // its line has no "to forget".
+    let v = summary_value("testdata/edge/create-forget.json");
+    assert_eq!(v["plan_line"], "Plan: 2 to add, 0 to change, 0 to destroy.");
+    assert_eq!(v["totals"]["add"], 2);
+    assert_eq!(v["totals"]["destroy"], 0);
+    assert_eq!(v["totals"]["forget"], 1);
+    assert_eq!(v["unrecognised"], 0);
+    assert_eq!(v["actions"]["create+forget"], 1);
+    let keep = v["resources"].as_array().unwrap().iter().find(|r| r["address"] == "terraform_data.keep").unwrap().clone();
+    assert_eq!((keep["action"].as_str(), keep["recognised"].as_bool()), (Some("create+forget"), Some(true)));
+    let (table, _) = summary_both("table", "testdata/edge/create-forget.json");
+    assert!(!table.contains("UNRECOGNISED") && table.contains("+/. replace (create then forget, not destroyed)"), "{table}");
+    // OpenTofu (internal/command/jsonformat/plan.go at opentofu/opentofu
+    // f831fa1aa4b9): ForgetThenCreate counts "to add" and "to forget"; its
+    // line ends ", N to forget." (no applyable/complete keys: OpenTofu's plan).
+    let v = summary_value("testdata/edge/tofu-forget.json");
+    assert_eq!(v["plan_line"], "Plan: 1 to add, 0 to change, 1 to destroy, 3 to forget.");
+    assert_eq!(v["forgotten"], 3);
+    let (md, _) = summary_both("markdown", "testdata/edge/tofu-forget.json");
+    assert!(md.contains("lifecycle.destroy = false is set in the configuration") && md.contains("enabled is false"), "{md}");
+}
