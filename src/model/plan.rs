@@ -494,8 +494,17 @@ pub struct RelevantAttribute {
 
 /// `true` when the value is JSON `true`; anything else (absent, `null`, a
 /// string) is false and never an error.
-fn lenient_true<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+pub(crate) fn lenient_true<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     Ok(serde_json::Value::deserialize(d)? == serde_json::Value::Bool(true))
+}
+
+/// The string when the value is one (an empty one is none); anything else
+/// is none and never an error.
+pub(crate) fn lenient_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(s) if !s.is_empty() => Some(s),
+        _ => None,
+    })
 }
 
 fn lenient_path<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<PathStep>, D::Error> {

@@ -579,6 +579,8 @@ enum ImportName {
     Id(String),
     Identity(serde_json::Value),
     Unnamed,
+    /// `importing.unknown`: the id is not known yet.
+    Unknown,
 }
 
 impl ChangeWords {
@@ -613,6 +615,7 @@ impl ChangeWords {
         let import = rc.change.importing.as_ref().map(|i| match (&i.id, i.identity_value()) {
             (Some(id), _) => ImportName::Id(id.clone()),
             (None, Some(v)) => ImportName::Identity(v),
+            (None, None) if i.unknown == Some(true) => ImportName::Unknown,
             (None, None) => ImportName::Unnamed,
         });
         ChangeWords { what, extra, import }
@@ -628,6 +631,7 @@ impl ChangeWords {
                 extra.push(format!("import {}", crate::model::plan::identity_words(&v)));
             }
             Some(ImportName::Unnamed) => extra.push("imported".into()),
+            Some(ImportName::Unknown) => extra.push("imported (import id not known yet)".into()),
             None => {}
         }
         if extra.is_empty() {

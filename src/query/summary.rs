@@ -90,6 +90,9 @@ pub struct ResourceEntry {
     pub import_id: Option<String>,
     /// Import by identity (Terraform 1.12+): `change.importing.identity` as written.
     pub import_identity: Option<serde_json::Value>,
+    /// `change.importing.unknown` (Terraform 1.9+, deferred changes): the
+    /// import's id is not known yet.
+    pub import_unknown: bool,
     /// False for action lists this version does not recognise.
     pub recognised: bool,
     /// Terraform 1.10+: the instance key is not known yet (`index_unknown`:
@@ -153,6 +156,10 @@ pub struct OutputChangeEntry {
     pub name: String,
     pub action: String,
     pub sensitive: bool,
+    /// OpenTofu: the output's deprecation message, from the configuration
+    /// (absent when none): a deprecated output that changes is worth a line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
 }
 
 /// Summary of a plan.
@@ -379,6 +386,7 @@ pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
         importing: rc.change.importing.is_some(),
         import_id: rc.change.importing.as_ref().and_then(|i| i.id.clone()),
         import_identity: rc.change.importing.as_ref().and_then(|i| i.identity_value()),
+        import_unknown: rc.change.importing.as_ref().is_some_and(|i| i.unknown == Some(true)),
         recognised: !matches!(kind, ChangeKind::Unknown(_)),
         index_unknown: rc.index_unknown,
         deferred_reason: None,
@@ -568,14 +576,23 @@ impl PlanVisitor for PlanAccumulator {
             name: name.to_string(),
             action: key,
             sensitive: crate::model::marker_marks_any(ch.before_sensitive) || crate::model::marker_marks_any(ch.after_sensitive),
+            deprecated: None,
         });
     }
 }
 
 impl PlanAccumulator {
     /// The summary, once every piece of `p` (its header last) was seen.
-    pub fn finish(self, p: &Plan<'_>) -> PlanSummary {
+    pub fn finish(mut self, p: &Plan<'_>) -> PlanSummary {
         let t = self.totals;
+        // OpenTofu's `deprecated` on the root module's outputs (configuration).
+        if !self.outputs.is_empty() {
+            if let Ok(Some(c)) = p.configuration() {
+                for o in &mut self.outputs {
+                    o.deprecated = c.root_module.outputs.get(&o.name).and_then(|d| d.deprecated.clone());
+                }
+            }
+        }
         let (deferred, mut unreadable) = p.deferred_changes();
         let (invocations, bad) = p.action_invocations();
         unreadable.extend(bad);

@@ -37,7 +37,8 @@ impl Platform {
             Platform::Github => 65_536,
             Platform::Gitlab => 1_000_000,
             Platform::Azure => 150_000,
-            Platform::Bitbucket => 32_768,
+            // Bitbucket: "less than 32768" characters.
+            Platform::Bitbucket => 32_767,
         }
     }
 }

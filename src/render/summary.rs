@@ -67,6 +67,7 @@ pub(crate) fn details(r: &ResourceEntry) -> Vec<String> {
         match (&r.import_id, &r.import_identity) {
             (Some(id), _) => d.push(format!("import id {id}")),
             (None, Some(identity)) => d.push(format!("import {}", crate::model::plan::identity_words(identity))),
+            (None, None) if r.import_unknown => d.push("import id not known yet".into()),
             (None, None) => d.push("imported".into()),
         }
     }
@@ -213,6 +214,10 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
     if !p.output_changes.is_empty() {
         writeln!(w, "outputs: {}", counts_line(&p.output_changes, plain))?;
     }
+    for (o, msg) in deprecated_changes(p) {
+        let text = format!("output {} changes ({}) and is deprecated: {}", line(&o.name), line(&o.action), line(msg));
+        writeln!(w, "{}", style.paint(&text, Tone::Warn))?;
+    }
     if p.unrecognised > 0 {
         writeln!(
             w,
@@ -277,6 +282,21 @@ pub(crate) const INCOMPLETE_BANNER: &str =
     "!! PLAN INCOMPLETE: made with -target, or changes are deferred to a later plan; what it leaves out is not planned";
 
 /// The details of an action invocation: its trigger, and why it was deferred.
+/// Output changes (not no-ops) of outputs the configuration marks deprecated.
+fn deprecated_changes(p: &PlanSummary) -> impl Iterator<Item = (&crate::query::summary::OutputChangeEntry, &str)> {
+    p.outputs.iter().filter(|o| o.action != "no-op").filter_map(|o| o.deprecated.as_deref().map(|d| (o, d)))
+}
+
+/// State outputs marked deprecated, one line each.
+fn deprecated_outputs(w: &mut dyn Write, outputs: &[crate::query::values::OutputReport], style: &Style) -> io::Result<()> {
+    for o in outputs {
+        if let Some(d) = &o.deprecated {
+            writeln!(w, "{}", style.paint(&format!("output {} is deprecated: {}", line(&o.name), line(d)), Tone::Warn))?;
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn invocation_details(a: &InvocationEntry) -> String {
     let mut d = Vec::new();
     if let Some(t) = &a.trigger {
@@ -361,6 +381,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
             })
             .collect();
         writeln!(w, "{}", style.value_table(&["output", "type", "value"], rows, &short, "`planview outputs --format json`"))?;
+        deprecated_outputs(w, &s.outputs, style)?;
     }
     Ok(())
 }
@@ -413,6 +434,14 @@ pub(crate) fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
 
 fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
     let mut s = format!("### {} — {}\n\n", md_code(file), md_cell(&p.plan_line));
+    for (o, msg) in deprecated_changes(p) {
+        s.push_str(&format!(
+            "> [!WARNING]\n> Output {} changes ({}) and is deprecated: {}\n\n",
+            md_code(&o.name),
+            md_cell(&o.action),
+            md_cell(msg)
+        ));
+    }
     if p.incomplete && !p.errored {
         s.push_str(
             "> [!CAUTION]\n> **This plan is incomplete**: made with `-target`, or changes are deferred to a later plan. What it leaves out is not planned.\n\n",

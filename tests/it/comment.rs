@@ -73,7 +73,7 @@ fn ten_thousand_changes_fit_every_budget_and_stay_balanced() {
     let file = file.to_string_lossy().to_string();
     let summary = dir.join("summary.md");
     for (flags, max) in [
-        (vec!["--platform", "bitbucket"], 32_768),
+        (vec!["--platform", "bitbucket"], 32_767),
         (vec![], 65_536),
         (vec!["--max-bytes", "1024"], 1_024),
         (vec!["--max-bytes", "5000"], 5_000),

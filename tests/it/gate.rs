@@ -596,3 +596,15 @@ fn a_replacement_that_forgets_is_gated_as_create_forget_and_replace_never_as_del
     let (code, v) = gate_json(&["testdata/edge/create-forget.json"]);
     assert_eq!(code, 0, "the default rule passes: {v}");
 }
+
+#[test]
+fn an_import_whose_id_is_not_known_yet_is_still_an_import() {
+    let f = "testdata/edge/deferred-unknown-keys.json";
+    let (code, v) = gate_json(&["--allow-incomplete", "--deny", "import", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "deny import"), ["terraform_data.fleet[*]"]);
+    assert!(v["files"][0]["violations"][0]["reason"].as_str().unwrap().contains("import id not known yet"), "{v}");
+    let (code, v) = gate_json(&[f]);
+    assert_eq!(code, 1, "deferred: incomplete: {v}");
+    assert_eq!(rules_broken(&v), ["complete"]);
+}

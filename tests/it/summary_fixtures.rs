@@ -469,3 +469,57 @@ fn a_replacement_that_forgets_is_counted_as_each_cli_counts_it() {
     let (md, _) = summary_both("markdown", "testdata/edge/tofu-forget.json");
     assert!(md.contains("lifecycle.destroy = false is set in the configuration") && md.contains("enabled is false"), "{md}");
 }
+
+#[test]
+fn opentofu_configuration_and_state_fields_are_read_and_used() {
+    // OpenTofu's variable (type, required, ephemeral, deprecated) and output
+    // (ephemeral, deprecated) in the configuration (internal/command/jsonconfig
+    // config.go), and `deprecated` on state outputs (internal/command/jsonstate
+    // state.go), opentofu/opentofu f831fa1aa4b9; Terraform 1.14's
+    // `configuration.root_module.actions` (jsonconfig, 883c7221ee2e).
+    let f = "testdata/edge/tofu-config.json";
+    let v = summary_value(f);
+    let endpoint = v["outputs"].as_array().unwrap().iter().find(|o| o["name"] == "endpoint").unwrap().clone();
+    assert_eq!(endpoint["deprecated"], "use endpoints instead");
+    for format in ["table", "markdown"] {
+        let (out, _) = summary_both(format, f);
+        assert!(out.contains("changes (update) and is deprecated: use endpoints instead"), "{format}:\n{out}");
+    }
+    // An ephemeral variable's value is never printed, even copied into an output.
+    for args in [
+        &["summary", "--format", "json"][..],
+        &["show"][..],
+        &["show", "--format", "json"][..],
+        &["outputs"][..],
+        &["outputs", "--format", "json"][..],
+    ] {
+        let mut a = args.to_vec();
+        a.push(f);
+        let out = planview(&a);
+        assert_eq!(out.status.code(), Some(0), "{a:?}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("eph-Tok3n"), "{a:?}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+    let s = "testdata/edge/tofu-state-deprecated.json";
+    let v = summary_value(s);
+    assert_eq!(v["outputs"][0]["deprecated"], "use endpoints instead");
+    assert!(v["outputs"][1].get("deprecated").is_none(), "absent when none: {v}");
+    let out = String::from_utf8_lossy(&planview(&["outputs", s]).stdout).into_owned();
+    assert!(out.contains("output endpoint is deprecated: use endpoints instead"), "{out}");
+    let o = planview(&["outputs", "--format", "json", s]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_valid("outputs.schema.json", &j, s);
+}
+
+#[test]
+fn a_deferred_change_with_unknown_instance_keys_and_import_id_is_read() {
+    // index_unknown (addrs.WildcardKey, address "[*]") and importing.unknown
+    // (internal/command/jsonplan/plan.go, marshalResourceChange, at
+    // hashicorp/terraform 883c7221ee2e).
+    let f = "testdata/edge/deferred-unknown-keys.json";
+    let v = summary_value(f);
+    let d = &v["deferred_changes"][0];
+    assert_eq!((d["index_unknown"].as_bool(), d["import_unknown"].as_bool(), d["index"].is_null()), (Some(true), Some(true), true));
+    assert_eq!(v["incomplete"], true);
+    let (table, _) = summary_both("table", f);
+    assert!(table.contains("instance keys not known yet") && table.contains("import id not known yet"), "{table}");
+}
