@@ -254,6 +254,22 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
             }));
         }
     }
+    // Action invocations (Terraform 1.14+), with what triggers them and their on_failure.
+    if !p.action_invocations.is_empty() {
+        let rows: Vec<String> = p
+            .action_invocations
+            .iter()
+            .map(|a| format!("| invoke | {} | {} |\n", md_code(&a.address), md_cell(&crate::render::summary::invocation_details(a))))
+            .collect();
+        parts.push(Part::List(List {
+            open: format!("\n**Actions to invoke** ({})\n\n| action | address | details |\n|---|---|---|\n", rows.len()),
+            items: rows,
+            close: String::new(),
+            kind: Kind::Row,
+            // As important as in-place updates: an action runs, nothing is destroyed by it.
+            importance: importance(group_of("update")),
+        }));
+    }
     if !drift.is_empty() || drift_hidden > 0 {
         let rows: Vec<String> = drift.iter().map(|d| format!("| {} | {} |\n", md_code(&d.address), md_cell(&d.words))).collect();
         let hidden = if drift_hidden > 0 {
