@@ -175,15 +175,6 @@ impl ChangeKind {
         }
     }
 
-    /// True when the old object is forgotten (left in place, no longer managed).
-    pub fn forgets(&self) -> bool {
-        match self {
-            ChangeKind::Forget | ChangeKind::ForgetThenCreate | ChangeKind::CreateThenForget => true,
-            ChangeKind::Unknown(list) => list.contains(&Action::Forget),
-            _ => false,
-        }
-    }
-
     /// True for a replacement whose old object is forgotten, not destroyed
     /// (either CLI's order).
     pub fn replaces_forgetting(&self) -> bool {
@@ -321,6 +312,21 @@ mod tests {
     fn replace_orders_are_told_apart() {
         assert_eq!(kind(&["delete", "create"]), ChangeKind::Replace(ReplaceOrder::DeleteBeforeCreate));
         assert_eq!(kind(&["create", "delete"]), ChangeKind::Replace(ReplaceOrder::CreateBeforeDestroy));
+    }
+
+    #[test]
+    fn both_orders_of_a_forgetting_replacement_are_recognised_apart() {
+        // plans.CreateThenForget's actionString (internal/command/jsonplan/plan.go,
+        // hashicorp/terraform 883c7221ee2e) and OpenTofu's ForgetThenCreate.
+        let tf = kind(&["create", "forget"]);
+        let tofu = kind(&["forget", "create"]);
+        assert_eq!((tf.key(), tf.symbol()), ("create+forget".to_string(), "+/."));
+        assert_eq!((tofu.key(), tofu.symbol()), ("forget+create".to_string(), "./+"));
+        assert!(!tf.destroys() && !tofu.destroys());
+        assert!(tf.replaces_forgetting() && tofu.replaces_forgetting());
+        assert_eq!(tf.words(), "must be replaced, but the existing object will not be destroyed");
+        let reason = ActionReason("forgot_because_lifecycle_destroy_in_state".into());
+        assert_eq!(reason.words(), "lifecycle.destroy = false was configured before this resource was removed from the configuration");
     }
 
     #[test]
