@@ -38,11 +38,11 @@ need() {
   done
 }
 
-# pv_excerpt: stdin to a bounded, inert excerpt (at most 10 lines of 200
+# pv_excerpt FILE: a bounded, inert excerpt of FILE (at most 10 lines of 200
 # printable ASCII characters; any other byte is `?`; every line indented
 # behind `|`; `::` and `##` broken apart).
 pv_excerpt() {
-  head -c 2000 | LC_ALL=C tr -c '\n -~' '?' | head -n 10 | cut -c 1-200 \
+  head -c 2000 "$1" | LC_ALL=C tr -c '\n -~' '?' | head -n 10 | cut -c 1-200 \
     | sed -e 's/::/: :/g' -e 's/::/: :/g' -e 's/##/# #/g' -e 's/^/    | /'
 }
 
@@ -100,10 +100,9 @@ http() {
     waited=$((waited + wait))
   done
   if [ "$status" = 000 ]; then
-    response=$(cat "$pv_tmp/curl-err")
-  else
-    response=$(cat "$pv_tmp/body")
+    cp "$pv_tmp/curl-err" "$pv_tmp/body"
   fi
+  response=$(cat "$pv_tmp/body")
 }
 
 # pv_api_fail WHAT: the last call failed: say what, with the code and an
@@ -118,7 +117,7 @@ pv_api_fail() {
     429 | 5[0-9][0-9]) hint=" (still failing after retries)" ;;
   esac
   local excerpt
-  excerpt=$(printf '%s' "$response" | pv_excerpt)
+  excerpt=$(pv_excerpt "$pv_tmp/body")
   [ -z "$excerpt" ] || excerpt=$'\n'"planview: the API answered:"$'\n'"$excerpt"
   if [ "${pv_platform:-}" = github ]; then
     echo "::error::planview: $1 failed: HTTP $status$hint" >&2
