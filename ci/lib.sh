@@ -273,3 +273,28 @@ pv_cleanup() {
 }
 pv_split_tmp=$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/planview-split.XXXXXX")
 trap pv_cleanup EXIT
+
+# read_fingerprint LIST_URL FILTER NAME: print the fingerprint (`sha256:...`)
+# that the newest of the bot's own comments carrying $marker holds in its
+# hidden header (the lines right after the marker; nothing further down,
+# where a plan's own text could be): the line `<!-- planview-fingerprint
+# sha256:... -->`, or with NAME the line `<!-- planview-fingerprint NAME
+# sha256:... -->`. Fails when there is no such comment or line.
+read_fingerprint() {
+  local url=$1 filter=$2 name=$3 last header fp count
+  own_comments "$url" "$filter"
+  last=$(tail -n 1 "$pv_tmp/own")
+  [ -n "$last" ] || pv_fail "no comment by $me starts with $marker"
+  printf '%s' "$last" | jq -r '.body' >"$pv_tmp/own-body"
+  header=$(awk 'NR == 1 { next } /^<!-- planview-fingerprint / { print; next } { exit }' "$pv_tmp/own-body" | tr -d '\r')
+  if [ -z "$name" ]; then
+    count=$(printf '%s\n' "$header" | grep -c '^<!-- planview-fingerprint ' || true)
+    [ "$count" -le 1 ] || pv_fail "the comment holds $count fingerprints (several plans): give the plan's NAME"
+    fp=$(printf '%s\n' "$header" | sed -n -E 's/^<!-- planview-fingerprint (sha256:[0-9a-f]{64}) -->$/\1/p')
+  else
+    fp=$(printf '%s\n' "$header" | awk -v n="$name" '$1 == "<!--" && $2 == "planview-fingerprint" && $3 == n && NF == 5 && $5 == "-->" { print $4; exit }' |
+      grep -E '^sha256:[0-9a-f]{64}$' || true)
+  fi
+  [ -n "$fp" ] || pv_fail "the comment by $me with $marker holds no fingerprint${name:+ for $name}"
+  printf '%s\n' "$fp"
+}

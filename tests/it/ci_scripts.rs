@@ -652,3 +652,147 @@ fn a_file_named_like_a_flag_stays_a_file() {
     assert_eq!(run.code, Some(0), "{}", run.log);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// README's apply-time read-back: the ```sh block that calls `read-fingerprint.sh`.
+fn readme_recipe() -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut blocks = readme.split("```sh\n").skip(1).map(|b| b.split("\n```").next().unwrap_or_default());
+    let recipe = blocks.find(|b| b.contains("read-fingerprint.sh")).expect("README shows the read-back recipe");
+    format!("{recipe}\n")
+}
+
+/// Run README's recipe in a fresh directory where `plan.out` is `applied` (a
+/// fake `tofu show -json` prints it) against `server`: its exit code and log.
+fn apply_with_recipe(server: &Server, token: &str, applied: &str) -> Run {
+    let dir = scratch("apply");
+    std::os::unix::fs::symlink(root(), dir.join("planview")).unwrap();
+    std::fs::copy(root().join(applied), dir.join("plan.out")).unwrap();
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let tofu = bin.join("tofu");
+    std::fs::write(&tofu, "#!/bin/sh\n[ \"$1 $2\" = 'show -json' ] && exec cat \"$3\"\nexit 3\n").unwrap();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut std::fs::metadata(&tofu).unwrap().permissions(), 0o755);
+    std::fs::set_permissions(&tofu, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = dir.join("apply.sh");
+    std::fs::write(&script, format!("set -eo pipefail\n{}", readme_recipe())).unwrap();
+    let planview_bin = Path::new(env!("CARGO_BIN_EXE_planview")).parent().unwrap().display().to_string();
+    let path = format!("{}:{planview_bin}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let env = [
+        ("GITHUB_API_URL", server.url.as_str()),
+        ("GITHUB_REPOSITORY", "acme/infra"),
+        ("PR", "12"),
+        ("GITHUB_TOKEN", token),
+        ("PATH", path.as_str()),
+    ];
+    let run = run_bash(&script, &[], &dir, &env);
+    std::fs::remove_dir_all(&dir).ok();
+    run
+}
+
+#[test]
+fn readme_read_back_takes_the_fingerprint_from_the_bots_own_comment_only() {
+    require_tools();
+    let token = fresh_token("apply");
+    // Both pass the default gate: only the fingerprint tells them apart.
+    let reviewed = "testdata/real/moved/plan.json";
+    let other = "testdata/real/checks/plan.json";
+    let bot = json!({"login": "github-actions[bot]", "id": 41898282, "type": "Bot"});
+    let ours = body_of(reviewed, "prod");
+    // Mallory's comment, first on the page: the same marker, the other plan's fingerprint.
+    let forged = body_of(other, "prod");
+    // A plan's own text far down the bot's body cannot pose as the header.
+    let fp_other = String::from_utf8(planview(&["fingerprint", other]).stdout).unwrap();
+    let ours_with_text = format!("{ours}\n<!-- planview-fingerprint {} -->\n", fp_other.trim());
+    let server = Server::start(Api::Github, &token).with(|s| {
+        s.me = None;
+        s.comments.push(mallory(Api::Github, 2, &forged));
+        s.comments.push(Comment { id: 3, author: bot.clone(), body: ours_with_text.clone() });
+        s.comments.push(mallory(Api::Github, 4, &forged));
+    });
+    // The reviewed plan is applied: the gate passes.
+    let run = apply_with_recipe(&server, &token, reviewed);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    // Mallory's plan is applied: her comment is not read, the gate fails.
+    let run = apply_with_recipe(&server, &token, other);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.log.contains("fingerprint") && run.log.contains(fp_other.trim()), "{}", run.log);
+    assert_eq!(server.leaked(), Vec::<String>::new(), "the token was in a process's argv");
+    // Only Mallory's comment: nothing is read back, the job stops before the gate.
+    let server = Server::start(Api::Github, &token).with(|s| {
+        s.me = None;
+        s.comments.push(mallory(Api::Github, 4, &forged));
+    });
+    let run = apply_with_recipe(&server, &token, other);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.log.contains("no comment by github-actions[bot] starts with <!-- planview:prod -->"), "{}", run.log);
+    // A refusal stops it too.
+    let server = Server::start(Api::Github, &token).with(|s| s.faults.extend((0..2).map(|_| (403, None, "{}".to_string()))));
+    let run = apply_with_recipe(&server, &token, reviewed);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+}
+
+#[test]
+fn read_back_of_several_plans_needs_the_name_and_gitlab_reads_its_own_note() {
+    require_tools();
+    let token = fresh_token("names");
+    let (a, b) = ("testdata/real/basic/plan.json", "testdata/real/replace/plan.json");
+    let both = String::from_utf8(planview(&["comment", "--id", "both", a, b]).stdout).unwrap();
+    let fp = |p: &str| String::from_utf8(planview(&["fingerprint", p]).stdout).unwrap().trim().to_string();
+    let server = Server::start(Api::Gitlab, &token).with(|s| {
+        s.comments.push(Comment { id: 3, author: json!({"id": 9}), body: both.clone() });
+        s.comments.push(mallory(Api::Gitlab, 4, &both.replace(&fp(b), &fp(a))));
+    });
+    let script = root().join("ci/gitlab/read-fingerprint.sh");
+    let env = [
+        ("CI_API_V4_URL", server.url.as_str()),
+        ("CI_PROJECT_ID", "42"),
+        ("PLANVIEW_MR_IID", "12"),
+        ("PLANVIEW_GITLAB_TOKEN", token.as_str()),
+    ];
+    let run = run_bash(&script, &["both", b], &root(), &env);
+    assert_eq!((run.code, run.log.trim()), (Some(0), fp(b).as_str()));
+    let run = run_bash(&script, &["both", a], &root(), &env);
+    assert_eq!((run.code, run.log.trim()), (Some(0), fp(a).as_str()));
+    let run = run_bash(&script, &["both"], &root(), &env);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.log.contains("holds 2 fingerprints"), "{}", run.log);
+    let run = run_bash(&script, &["both", "nope.json"], &root(), &env);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+}
+
+#[test]
+fn a_matrix_keeps_one_comment_per_root() {
+    require_tools();
+    // One checkout, two roots; each job runs in its root on its own `plan.json`.
+    let token = fresh_token("matrix");
+    let ws = scratch("matrix");
+    for (root_dir, plan) in [("prod", "testdata/real/replace/plan.json"), ("staging", "testdata/real/basic/plan.json")] {
+        std::fs::create_dir_all(ws.join(root_dir)).unwrap();
+        std::fs::copy(root().join(plan), ws.join(root_dir).join("plan.json")).unwrap();
+    }
+    let server = Server::start(Api::Github, &token);
+    let mut verdicts = Vec::new();
+    for (job, args) in [("prod", ""), ("staging", "--max delete=1"), ("prod", "")] {
+        let dir = ws.join(job);
+        let body = dir.join("comment.md");
+        let outputs = dir.join("outputs");
+        let env = [
+            ("PLANVIEW_PLAN", "plan.json"),
+            ("PLANVIEW_ARGS", args),
+            ("GITHUB_OUTPUT", outputs.to_str().unwrap()),
+            ("GITHUB_WORKSPACE", ws.to_str().unwrap()),
+        ];
+        let run = run_bash(&root().join("ci/github/review.sh"), &[body.to_str().unwrap()], &dir, &env);
+        assert_eq!(run.code, Some(0), "{}", run.log);
+        verdicts.push(std::fs::read_to_string(&outputs).unwrap().lines().find(|l| l.starts_with("exit-code=")).unwrap().to_string());
+        std::fs::remove_file(&outputs).unwrap();
+        let run = run_bash(&root().join("ci/github/post-comment.sh"), &[body.to_str().unwrap()], &dir, &github_env(&server, &token));
+        assert_eq!(run.code, Some(0), "{}", run.log);
+    }
+    assert_eq!(verdicts, ["exit-code=1", "exit-code=0", "exit-code=1"]);
+    let all = server.planview_comments();
+    let firsts: Vec<&str> = all.iter().map(|c| c.body.lines().next().unwrap()).collect();
+    assert_eq!(firsts, ["<!-- planview:prod/plan.json -->", "<!-- planview:staging/plan.json -->"], "one comment per root");
+    assert!(all[0].body.contains("FAILED") && all[1].body.contains("passed"), "staging's PASS did not replace prod's FAIL");
+    std::fs::remove_dir_all(&ws).ok();
+}
