@@ -18,7 +18,9 @@
 #   what Retry-After says (else 1, 2, 4 ... s), at most 60 s a time and
 #   PLANVIEW_HTTP_MAX_WAIT seconds in all (default 120).
 #
-# The caller sets pv_platform (github or gitlab) before calling pv_fail.
+# The caller sets pv_platform (github or gitlab), and api and marker where
+# the functions that use them are called; the filters below are the callers'.
+# shellcheck disable=SC2034,SC2154
 
 # pv_fail MESSAGE: print the error (as a GitHub annotation on GitHub) and exit 1.
 pv_fail() {
