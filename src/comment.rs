@@ -319,7 +319,10 @@ mod tests {
         assert_eq!(bare.id, "plan.json");
         assert_eq!(id("/repo/prod", &["--id", "prod", "plan.json"]), "prod");
         // The rendered markers differ.
-        assert_ne!(crate::render::comment::marker_line(&id("/repo/prod", &["-"])), crate::render::comment::marker_line(&id("/repo/staging", &["-"])));
+        assert_ne!(
+            crate::render::comment::marker_line(&id("/repo/prod", &["-"])),
+            crate::render::comment::marker_line(&id("/repo/staging", &["-"]))
+        );
         // The checkout: the CI's variable first, else the nearest `.git` up.
         let dir = std::env::temp_dir().join(format!("planview-checkout-{}", std::process::id()));
         std::fs::create_dir_all(dir.join(".git")).unwrap();

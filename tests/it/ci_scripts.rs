@@ -85,7 +85,9 @@ impl Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let url = format!("http://{}", listener.local_addr().unwrap());
         let (me, writer) = match api {
-            Api::Github => (Some(json!({"login": "planview-bot", "id": 9, "type": "User"})), json!({"login": "planview-bot", "id": 9, "type": "User"})),
+            Api::Github => {
+                (Some(json!({"login": "planview-bot", "id": 9, "type": "User"})), json!({"login": "planview-bot", "id": 9, "type": "User"}))
+            }
             Api::Gitlab => (Some(json!({"id": 9, "username": "project_42_bot"})), json!({"id": 9, "username": "project_42_bot"})),
         };
         let state = Arc::new(Mutex::new(State {
@@ -300,7 +302,8 @@ fn run_bash(script: &Path, args: &[&str], dir: &Path, env: &[(&str, &str)]) -> R
     }
     // planview itself, as the CI job has it on PATH.
     let bin = Path::new(env!("CARGO_BIN_EXE_planview")).parent().unwrap().to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()))).unwrap();
+    let path =
+        std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()))).unwrap();
     cmd.env("PATH", path);
     for (k, v) in env {
         cmd.env(k, v);
@@ -351,7 +354,12 @@ fn body_of(plan: &str, id: &str) -> String {
 }
 
 fn github_env<'a>(server: &'a Server, token: &'a str) -> Vec<(&'a str, &'a str)> {
-    vec![("GITHUB_API_URL", server.url.as_str()), ("GITHUB_REPOSITORY", "acme/infra"), ("PLANVIEW_PR_NUMBER", "12"), ("GITHUB_TOKEN", token)]
+    vec![
+        ("GITHUB_API_URL", server.url.as_str()),
+        ("GITHUB_REPOSITORY", "acme/infra"),
+        ("PLANVIEW_PR_NUMBER", "12"),
+        ("GITHUB_TOKEN", token),
+    ]
 }
 
 fn gitlab_env<'a>(server: &'a Server, token: &'a str) -> Vec<(&'a str, &'a str)> {
@@ -369,7 +377,10 @@ fn assert_inert(log: &str) {
         assert!(!l.trim_start().starts_with("::") || l.starts_with("::error::planview: "), "a runner command in the log: {l:?}\n{log}");
     }
     assert!(!log.contains("##vso[") && !log.contains("##["), "{log}");
-    assert!(log.chars().all(|c| c == '\n' || !(c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c))), "a control character in the log: {log:?}");
+    assert!(
+        log.chars().all(|c| c == '\n' || !(c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c))),
+        "a control character in the log: {log:?}"
+    );
 }
 
 /// Mallory's comment: it carries the marker planview's would, and a fingerprint of her choosing.
@@ -501,7 +512,8 @@ fn a_refusal_fails_the_job() {
     assert_eq!(run.code, Some(1), "{}", run.log);
     assert!(run.log.contains("planview: error: creating the note failed: HTTP 403"), "{}", run.log);
     let server = Server::start(Api::Gitlab, &token).with(|s| s.me = None);
-    let env = [("CI_API_V4_URL", server.url.as_str()), ("CI_PROJECT_ID", "42"), ("CI_MERGE_REQUEST_IID", "12"), ("CI_JOB_TOKEN", token.as_str())];
+    let env =
+        [("CI_API_V4_URL", server.url.as_str()), ("CI_PROJECT_ID", "42"), ("CI_MERGE_REQUEST_IID", "12"), ("CI_JOB_TOKEN", token.as_str())];
     let run = post("ci/gitlab/post-note.sh", &body, &env);
     assert_eq!(run.code, Some(1), "{}", run.log);
     assert!(run.log.contains("PLANVIEW_GITLAB_TOKEN"), "{}", run.log);
@@ -671,7 +683,6 @@ fn apply_with_recipe(server: &Server, token: &str, applied: &str) -> Run {
     std::fs::create_dir_all(&bin).unwrap();
     let tofu = bin.join("tofu");
     std::fs::write(&tofu, "#!/bin/sh\n[ \"$1 $2\" = 'show -json' ] && exec cat \"$3\"\nexit 3\n").unwrap();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut std::fs::metadata(&tofu).unwrap().permissions(), 0o755);
     std::fs::set_permissions(&tofu, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let script = dir.join("apply.sh");
     std::fs::write(&script, format!("set -eo pipefail\n{}", readme_recipe())).unwrap();
