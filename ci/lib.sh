@@ -85,10 +85,13 @@ http() {
     : >"$pv_tmp/headers"
     status=$(curl "${args[@]}" "$url" 2>"$pv_tmp/curl-err") || status=000
     case "$status" in [0-9][0-9][0-9]) ;; *) status=000 ;; esac
-    after=$(pv_retry_after)
+    after=""
     case "$status" in
-      429 | 5[0-9][0-9]) ;;
-      403) [ -n "$after" ] || break ;;
+      429 | 5[0-9][0-9]) after=$(pv_retry_after) ;;
+      403)
+        after=$(pv_retry_after)
+        [ -n "$after" ] || break
+        ;;
       # A connection that failed may have reached the server: only a read is tried again.
       000) [ "$method" = GET ] || break ;;
       *) break ;;
@@ -210,10 +213,13 @@ own_comments() {
     fi
     http GET "$url${sep}per_page=100&page=$page"
     pv_expect 200 "listing the comments (page $page)"
-    printf '%s' "$response" >"$pv_tmp/page"
-    count=$(jq 'if type == "array" then length else error("not a list") end' <"$pv_tmp/page" 2>/dev/null) ||
+    # One jq: the page's length first, then the comments selected.
+    jq -c --arg me "$me" --arg m "$marker" \
+      "if type == \"array\" then length, (.[] | select($filter) | {id, body}) else error(\"not a list\") end" \
+      <"$pv_tmp/body" >"$pv_tmp/page" 2>/dev/null ||
       pv_fail "listing the comments (page $page) did not answer a JSON list"
-    jq -c --arg me "$me" --arg m "$marker" ".[] | select($filter) | {id, body}" <"$pv_tmp/page" >>"$pv_tmp/own"
+    read -r count <"$pv_tmp/page"
+    tail -n +2 "$pv_tmp/page" >>"$pv_tmp/own"
     [ "$count" -ge 100 ] || break
     page=$((page + 1))
   done
