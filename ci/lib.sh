@@ -75,7 +75,7 @@ http() {
   local method=$1 url=$2 data=${3:-} tries=0 waited=0 wait after
   local max_tries=${PLANVIEW_HTTP_TRIES:-4} max_wait=${PLANVIEW_HTTP_MAX_WAIT:-120}
   local args=(-sS --config "$pv_tmp/auth" -o "$pv_tmp/body" -D "$pv_tmp/headers" -w '%{http_code}'
-    --connect-timeout 10 --max-time 60 --max-filesize 50000000 -X "$method" -H 'Accept: application/json')
+    --connect-timeout 10 --max-time 60 --max-filesize 50000000 -X "$method" -H "Accept: ${pv_accept:-application/json}")
   local h
   for h in ${pv_headers[@]+"${pv_headers[@]}"}; do args+=(-H "$h"); done
   if [ -n "$data" ]; then args+=(-H 'Content-Type: application/json' --data-binary "@$data"); fi

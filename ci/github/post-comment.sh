@@ -44,6 +44,8 @@ case "$pr" in '' | *[!0-9]*) pv_fail "PLANVIEW_PR_NUMBER is not a number" 2 ;; e
 marker=$(marker_of "$body_file") || pv_fail "$body_file does not start with planview's marker" 2
 pv_setup "Authorization: Bearer ${GITHUB_TOKEN:?GITHUB_TOKEN is not set}"
 pv_headers=("X-GitHub-Api-Version: 2022-11-28")
+# The body as its markdown source (HTML comments, the marker, included).
+pv_accept=application/vnd.github+json
 data="$pv_tmp/data"
 payload "$body_file" "$data"
 

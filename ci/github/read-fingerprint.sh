@@ -30,5 +30,7 @@ case "$pr" in '' | *[!0-9]*) pv_fail "PLANVIEW_PR_NUMBER is not a number" 2 ;; e
 marker="<!-- planview:$id -->"
 pv_setup "Authorization: Bearer ${GITHUB_TOKEN:?GITHUB_TOKEN is not set}"
 pv_headers=("X-GitHub-Api-Version: 2022-11-28")
+# The body as its markdown source (HTML comments, the marker, included).
+pv_accept=application/vnd.github+json
 github_me
 read_fingerprint "$api/repos/$repo/issues/$pr/comments" "$github_own" "$name"
