@@ -48,6 +48,12 @@ pv_excerpt() {
     | sed -e 's/::/: :/g' -e 's/::/: :/g' -e 's/##/# #/g' -e 's/^/    | /'
 }
 
+# pv_inert TEXT: TEXT as one inert line for a message (printable ASCII, any
+# other byte `?`, at most 200 characters).
+pv_inert() {
+  printf '%s' "$1" | LC_ALL=C tr -c ' -~' '?' | cut -c 1-200
+}
+
 # pv_setup AUTH_HEADER: the private temporary directory ($pv_tmp) and the curl
 # config holding the auth header (`Name: value`).
 pv_setup() {
@@ -162,6 +168,9 @@ payload() {
 github_me() {
   if [ -n "${PLANVIEW_COMMENT_AUTHOR:-}" ]; then
     me=$PLANVIEW_COMMENT_AUTHOR
+    case "$me" in
+      '' | *[!A-Za-z0-9_.\[\]-]*) pv_fail "PLANVIEW_COMMENT_AUTHOR is not a login: $(pv_inert "$me")" 2 ;;
+    esac
     return
   fi
   http GET "$api/user"
@@ -242,7 +251,7 @@ pv_split() {
   pv_words=()
   [ -n "${1//[[:space:]]/}" ] || return 0
   local w
-  printf '%s' "$1" | xargs printf '%s\0' >"$pv_split_tmp" 2>/dev/null || pv_fail "unbalanced quotes in: $1" 2
+  printf '%s' "$1" | xargs printf '%s\0' >"$pv_split_tmp" 2>/dev/null || pv_fail "unbalanced quotes in: $(pv_inert "$1")" 2
   while IFS= read -r -d '' w; do pv_words+=("$w"); done <"$pv_split_tmp"
 }
 
@@ -292,7 +301,7 @@ read_fingerprint() {
   local url=$1 filter=$2 name=$3 last header fp count
   own_comments "$url" "$filter"
   last=$(tail -n 1 "$pv_tmp/own")
-  [ -n "$last" ] || pv_fail "no comment by $me starts with $marker"
+  [ -n "$last" ] || pv_fail "no comment by $me starts with $(pv_inert "$marker")"
   printf '%s' "$last" | jq -r '.body' >"$pv_tmp/own-body"
   header=$(awk 'NR == 1 { next } /^<!-- planview-fingerprint / { print; next } { exit }' "$pv_tmp/own-body" | tr -d '\r')
   if [ -z "$name" ]; then
@@ -303,6 +312,6 @@ read_fingerprint() {
     fp=$(printf '%s\n' "$header" | awk -v n="$name" '$1 == "<!--" && $2 == "planview-fingerprint" && $3 == n && NF == 5 && $5 == "-->" { print $4; exit }' |
       grep -E '^sha256:[0-9a-f]{64}$' || true)
   fi
-  [ -n "$fp" ] || pv_fail "the comment by $me with $marker holds no fingerprint${name:+ for $name}"
+  [ -n "$fp" ] || pv_fail "the comment by $me with $(pv_inert "$marker") holds no fingerprint${name:+ for $(pv_inert "$name")}"
   printf '%s\n' "$fp"
 }

@@ -29,7 +29,7 @@ mode=${PLANVIEW_COMMENT_MODE:-update}
 case "$mode" in
   off) echo "planview: comment mode off: nothing posted"; exit 0 ;;
   update | new) ;;
-  *) pv_fail "comment mode must be update, new or off, not '$mode'" 2 ;;
+  *) pv_fail "comment mode must be update, new or off, not '$(pv_inert "$mode")'" 2 ;;
 esac
 if [ ! -s "$body_file" ]; then
   echo "planview: no comment to post (nothing changes)"
@@ -41,7 +41,7 @@ api=${api%/}
 repo=${GITHUB_REPOSITORY:?GITHUB_REPOSITORY is not set}
 pr=${PLANVIEW_PR_NUMBER:?PLANVIEW_PR_NUMBER is not set (not a pull request?)}
 case "$pr" in '' | *[!0-9]*) pv_fail "PLANVIEW_PR_NUMBER is not a number" 2 ;; esac
-marker=$(marker_of "$body_file") || pv_fail "$body_file does not start with planview's marker" 2
+marker=$(marker_of "$body_file") || pv_fail "$(pv_inert "$body_file") does not start with planview's marker" 2
 pv_setup "Authorization: Bearer ${GITHUB_TOKEN:?GITHUB_TOKEN is not set}"
 pv_headers=("X-GitHub-Api-Version: 2022-11-28")
 # The body as its markdown source (HTML comments, the marker, included).

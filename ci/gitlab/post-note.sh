@@ -25,7 +25,7 @@ mode=${PLANVIEW_COMMENT_MODE:-update}
 case "$mode" in
   off) echo "planview: comment mode off: nothing posted"; exit 0 ;;
   update | new) ;;
-  *) pv_fail "comment mode must be update, new or off, not '$mode'" 2 ;;
+  *) pv_fail "comment mode must be update, new or off, not '$(pv_inert "$mode")'" 2 ;;
 esac
 if [ ! -s "$body_file" ]; then
   echo "planview: no note to post (nothing changes)"
@@ -40,7 +40,7 @@ api=${CI_API_V4_URL:?CI_API_V4_URL is not set}
 api=${api%/}
 project=${CI_PROJECT_ID:?CI_PROJECT_ID is not set}
 case "$project$CI_MERGE_REQUEST_IID" in *[!0-9]*) pv_fail "CI_PROJECT_ID and CI_MERGE_REQUEST_IID must be numbers" 2 ;; esac
-marker=$(marker_of "$body_file") || pv_fail "$body_file does not start with planview's marker" 2
+marker=$(marker_of "$body_file") || pv_fail "$(pv_inert "$body_file") does not start with planview's marker" 2
 if [ -n "${PLANVIEW_GITLAB_TOKEN:-}" ]; then
   pv_setup "PRIVATE-TOKEN: $PLANVIEW_GITLAB_TOKEN"
 else

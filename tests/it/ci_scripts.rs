@@ -545,6 +545,10 @@ fn an_error_body_is_never_echoed_raw() {
         assert!(run.log.contains("HTTP 422") && run.log.contains("Validation Failed"), "an excerpt is shown: {}", run.log);
         assert_inert(&run.log);
         assert!(run.log.len() < 4_000, "the excerpt is bounded: {} bytes", run.log.len());
+        // An input echoed in a message is one inert line too.
+        let run = post(script, &body, &with(&env, &[("PLANVIEW_COMMENT_MODE", "x\n::error::pwned\u{1b}[2J")]));
+        assert_eq!(run.code, Some(2), "{}", run.log);
+        assert_inert(&run.log);
     }
 }
 
