@@ -16,7 +16,7 @@ use crate::common::*;
 use std::collections::BTreeMap;
 
 /// The figure must not fall under this (identical blocks, in percent).
-const THRESHOLD_NO_SCHEMA: f64 = 50.0;
+const THRESHOLD_NO_SCHEMA: f64 = 95.0;
 
 /// One change block: its body lines, indentation made relative.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,7 +147,8 @@ fn planview_blocks(text: &str, addresses: &[(String, Option<String>)]) -> Vec<Bl
         while j < end && !lines[j].is_empty() {
             let b = lines[j];
             // Notes under the header (`# because: ...`) are part of the header.
-            if !(indent_of(b) == 4 && b[4..].starts_with('#')) {
+            const NOTES: [&str; 4] = ["# because: ", "# a deposed object", "# configuration will be generated", "# planview does not know"];
+            if !(indent_of(b) == 4 && NOTES.iter().any(|n| b[4..].starts_with(n))) {
                 body.push(dedent(b, 2));
             }
             j += 1;
