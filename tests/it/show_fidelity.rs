@@ -299,3 +299,46 @@ fn show_fidelity_without_schemas() {
     assert!(f.total >= 80, "only {} blocks compared", f.total);
     assert!(pct >= THRESHOLD_NO_SCHEMA, "show fidelity {pct:.1}% is under {THRESHOLD_NO_SCHEMA}%:\n{}", f.report);
 }
+
+#[test]
+fn show_classes_fixture_reads_like_the_cli() {
+    // A real plan made for the classes issue 26 lists: list context, pairing by
+    // position, null transitions inside a value, heredoc lines, jsonencode layout.
+    let plan = "testdata/real/show-classes/plan.json";
+    let cli = std::fs::read_to_string("testdata/real/show-classes/plan.txt").unwrap();
+    let out = planview(&["show", "--color", "never", plan]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "# (4 unchanged elements hidden)",
+        "\"r5\",",
+        "- \"r6\",",
+        "+ \"R6\",",
+        "+ \"k\",",
+        "~ \"c\" -> \"C\",",
+        "~ c    = null -> true",
+        "~ drop = \"d\" -> null",
+        "- b = null",
+        "- echo three",
+        "+ echo THREE",
+        "echo four",
+        "~ policy  = jsonencode(",
+    ] {
+        assert!(text.contains(line), "planview shows no `{line}`:\n{text}");
+        assert!(cli.contains(line), "the CLI shows no `{line}`");
+    }
+}
+
+#[test]
+fn outputs_renders_a_partly_unknown_output_as_show_does() {
+    let plan = "testdata/real/show-classes/plan.json";
+    let cli = std::fs::read_to_string("testdata/real/show-classes/plan.txt").unwrap();
+    for part in ["fixed = \"f\"", "id    = (known after apply)", "+ (known after apply),", "+ \"k\","] {
+        assert!(cli.contains(part), "the CLI shows `{part}`");
+    }
+    let out = planview(&["outputs", "--color", "never", "--width", "0", plan]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("{ fixed = \"f\", id = (known after apply), list = [(known after apply), \"k\"] }"), "{text}");
+    // JSON keeps its shape: the value is unknown as a whole.
+    let json: serde_json::Value = serde_json::from_slice(&planview(&["outputs", "--format", "json", plan]).stdout).unwrap();
+    assert_eq!(json["outputs"][0]["after"]["state"], "unknown", "{json}");
+}
