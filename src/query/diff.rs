@@ -129,10 +129,19 @@ pub enum Kind {
     Collection {
         brackets: Brackets,
         entries: Vec<Entry>,
-        /// Unchanged entries left out (0 with `full`).
+        /// Unchanged entries left out (0 with `full`; lists keep theirs in
+        /// `entries`, for the renderer to show one each side of a change).
         hidden: usize,
         before: Option<Shown>,
         after: Option<Shown>,
+        /// The widest key, in characters, over every key of an object level,
+        /// hidden ones too (the CLI aligns `=` over all of them).
+        width: usize,
+        /// A list whose unchanged elements are in `entries`, to be shown
+        /// only as context around a change (one each side, the rest
+        /// counted in place); false with `full` and inside a value shown
+        /// whole, where every element is shown.
+        context: bool,
     },
     /// A multi-line string as a line diff.
     Lines(Vec<LineItem>),
@@ -159,6 +168,12 @@ pub(crate) struct DiffOptions<'a, 'm> {
     /// Keep unchanged entries instead of counting them as hidden.
     pub full: bool,
     pub replace_paths: &'a [Vec<PathStep>],
+    /// The root is a resource's block (its attributes: a null one is absent,
+    /// as the CLI leaves it out), not a value (an output).
+    pub block_root: bool,
+    /// Lists of objects may be sets or nested blocks (a provider's resource
+    /// without its schema): aligned by content ([`align`]), not by position.
+    pub objects_by_content: bool,
 }
 
 const TRUE: Value = Value::Bool(true);
@@ -275,6 +290,16 @@ fn node_inner(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &D
             let op = if before_shown.is_some() { Op::Update } else { op };
             collection_node(op, ab, None, after, before_shown, None, m, o, path)
         }
+        // A type change between a scalar and a collection (`"*" -> [ + "a", ]`,
+        // `[ - "a", ] -> "*"`), as the CLI shows one: the collection expanded.
+        (None, Some(ab)) if !any_true(m.before_sensitive) && !any_true(m.after_sensitive) && !path.is_empty() => {
+            collection_node(Op::Update, ab, None, after, whole(before, m.before_sensitive), None, m, o, path)
+        }
+        (Some(bb), None)
+            if after.is_some() && !unknown && !any_true(m.before_sensitive) && !any_true(m.after_sensitive) && !path.is_empty() =>
+        {
+            collection_node(Op::Update, bb, before, None, None, whole(after, m.after_sensitive), m, o, path)
+        }
         _ => {
             let marked_inside = hide && (any_true(m.before_sensitive) || any_true(m.after_sensitive));
             if !unknown && !marked_inside {
@@ -309,7 +334,7 @@ pub(crate) fn show_identifying(
     m: Marks<'_>,
     o: &DiffOptions<'_, '_>,
 ) -> usize {
-    let Kind::Collection { brackets: Brackets::Object, entries, hidden, before: None, after: None } = &mut root.kind else { return 0 };
+    let Kind::Collection { brackets: Brackets::Object, entries, hidden, before: None, after: None, .. } = &mut root.kind else { return 0 };
     if o.full {
         return 0;
     }
@@ -377,15 +402,23 @@ fn collection_node(
     // With the whole after unknown, the children have no after side.
     let child_unknown = if after_shown.is_some() { None } else { m.after_unknown };
     let m = Marks { after_unknown: child_unknown, ..m };
+    let by_content = brackets == Brackets::List && o.objects_by_content && list_of_objects(before, after);
     let pairs = match brackets {
         Brackets::Object => object_pairs(before, after, m.after_unknown),
+        Brackets::List if by_content => content_pairs(before, after, m.after_unknown),
         Brackets::List => list_pairs(before, after, m.after_unknown),
     };
+    // A resource's own attributes: a null one is absent (the CLI leaves it
+    // out); in a value (an object inside an attribute, an output), null is a
+    // value like any other (`~ drop = "d" -> null`, `- c = null`).
+    let block_level = path.is_empty() && o.block_root;
+    let full = DiffOptions { full: true, ..*o };
     let mut entries = Vec::new();
     let mut hidden = 0;
+    let mut width = 0;
     for (bkey, akey, b, a, moved) in pairs {
-        // Object attributes that are null count as absent (as the CLI shows them).
-        let (b, a) = if brackets == Brackets::Object { (b.filter(|v| !v.is_null()), a.filter(|v| !v.is_null())) } else { (b, a) };
+        let (b, a) =
+            if brackets == Brackets::Object && block_level { (b.filter(|v| !v.is_null()), a.filter(|v| !v.is_null())) } else { (b, a) };
         let (bstep, astep) = (bkey.as_ref().map(Key::step), akey.as_ref().map(Key::step));
         let cm = Marks {
             before_sensitive: bstep.as_ref().and_then(|s| child(m.before_sensitive, s)),
@@ -396,10 +429,22 @@ fn collection_node(
             continue;
         }
         let (Some(key), Some(step)) = (akey.clone().or_else(|| bkey.clone()), astep.or(bstep)) else { continue };
+        if let Key::Attr(k) = &key {
+            width = width.max(key_width(k));
+        }
         path.push(step);
-        let n = node(b, a, cm, o, path);
+        let mut n = node(b, a, cm, o, path);
+        // Shown unchanged: an important attribute of a nested object (`id`,
+        // `name`, `tags`, as the CLI shows them), or a list element (context
+        // around a change): with everything in it.
+        let important = brackets == Brackets::Object && !block_level && matches!(&key, Key::Attr(k) if IDENTIFYING.contains(&k.as_str()));
+        let keep = !o.full && n.op == Op::Same && (important || (brackets == Brackets::List && !by_content));
+        let expand = important && !o.full && n.op == Op::Update && matches!(n.kind, Kind::Collection { before: None, after: None, .. });
+        if keep || expand {
+            n = Node { forces_replacement: n.forces_replacement, ..node(b, a, cm, &full, path) };
+        }
         path.pop();
-        if n.op == Op::Same && !o.full && !n.forces_replacement && !moved {
+        if n.op == Op::Same && !o.full && !n.forces_replacement && !moved && !keep {
             hidden += 1;
         } else {
             entries.push(Entry { key, before_key: bkey, moved, node: n });
@@ -410,7 +455,24 @@ fn collection_node(
         op,
         forces_replacement: false,
         sensitivity: None,
-        kind: Kind::Collection { brackets, entries, hidden, before: before_shown, after: after_shown },
+        kind: Kind::Collection {
+            brackets,
+            entries,
+            hidden,
+            before: before_shown,
+            after: after_shown,
+            width,
+            context: !o.full && brackets == Brackets::List && !by_content,
+        },
+    }
+}
+
+/// A key's printed width: an identifier as it is, any other key quoted.
+pub(crate) fn key_width(k: &str) -> usize {
+    if is_ident(k) {
+        k.chars().count()
+    } else {
+        serde_json::to_string(k).map_or(0, |q| q.chars().count())
     }
 }
 
@@ -433,11 +495,15 @@ fn object_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown
         .collect()
 }
 
-/// Lists (and sets, which the JSON writes as lists): elements are aligned by
-/// content ([`align`]), so an insertion or removal is shown as such, an
-/// element that only moved is unchanged when it keeps its order, and only
-/// near-equal elements are diffed in place.
-fn list_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: Option<&'v Value>) -> Vec<Pair<'v>> {
+/// True when either side is a non-empty list of objects only.
+fn list_of_objects(before: Option<&Value>, after: Option<&Value>) -> bool {
+    let objs = |v: Option<&Value>| v.and_then(Value::as_array).is_some_and(|a| !a.is_empty() && a.iter().all(Value::is_object));
+    objs(before) || objs(after)
+}
+
+/// Lists of objects without a schema (sets, nested blocks): elements aligned
+/// by content ([`align`]), so that one rule never turns into another's ports.
+fn content_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: Option<&'v Value>) -> Vec<Pair<'v>> {
     static EMPTY: Vec<Value> = Vec::new();
     let b = before.and_then(Value::as_array).unwrap_or(&EMPTY);
     let a = after.and_then(Value::as_array).unwrap_or(&EMPTY);
@@ -452,6 +518,77 @@ fn list_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: 
             Slot::Added(j) => (None, Some(Key::Index(j)), None, a.get(j), false),
         })
         .collect()
+}
+
+/// Lists (and sets, which the JSON writes as lists), paired as the CLI
+/// pairs them ([`cli_slice`]): by position when the lengths match and the
+/// lists are not a reordering, else along a longest common subsequence.
+fn list_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: Option<&'v Value>) -> Vec<Pair<'v>> {
+    static EMPTY: Vec<Value> = Vec::new();
+    let b = before.and_then(Value::as_array).unwrap_or(&EMPTY);
+    let a = after.and_then(Value::as_array).unwrap_or(&EMPTY);
+    let ua = unknown.and_then(Value::as_array);
+    let alen = a.len().max(ua.map_or(0, Vec::len));
+    let partly_unknown = |j: usize| any_true(ua.and_then(|u| u.get(j)));
+    let same = |i: usize, j: usize| !partly_unknown(j) && a.get(j).is_some_and(|x| *x == b[i]);
+    let is_obj_b = |i: usize| b[i].is_object();
+    let is_obj_a = |j: usize| a.get(j).is_some_and(Value::is_object);
+    cli_slice(b.len(), alen, same, is_obj_b, is_obj_a)
+        .into_iter()
+        .map(|(i, j)| match (i, j) {
+            (Some(i), Some(j)) => (Some(Key::Index(i)), Some(Key::Index(j)), Some(&b[i]), a.get(j), false),
+            (Some(i), None) => (Some(Key::Index(i)), None, Some(&b[i]), None, false),
+            (None, j) => (None, j.map(Key::Index), None, j.and_then(|j| a.get(j)), false),
+        })
+        .collect()
+}
+
+/// The CLI's pairing of two sequences (`collections.ProcessSlice`): the same
+/// length and not a reordering (some element of `before` has no equal in
+/// `after`): by position. Else along a longest common subsequence; before
+/// each common element, the before elements left are removed (an object
+/// facing an after object that is not the next common element is paired
+/// with it instead), then the after elements left are added.
+pub(crate) fn cli_slice(
+    n: usize,
+    m: usize,
+    eq: impl Fn(usize, usize) -> bool,
+    obj_b: impl Fn(usize) -> bool,
+    obj_a: impl Fn(usize) -> bool,
+) -> Vec<(Option<usize>, Option<usize>)> {
+    let reorder = n == m && (0..n).all(|i| (0..m).any(|j| eq(i, j)));
+    if n == m && !reorder {
+        return (0..n).map(|i| (Some(i), Some(i))).collect();
+    }
+    let common = if n.saturating_mul(m) > 4_000_000 { Vec::new() } else { cli_lcs(n, m, &eq) };
+    let mut out = Vec::with_capacity(n.max(m));
+    let (mut i, mut j, mut k) = (0, 0, 0);
+    // Whether before[i] / after[j] equals the k-th common element (by value, as the CLI compares).
+    let b_is = |i: usize, k: usize| common.get(k).is_some_and(|&(_, cj)| eq(i, cj));
+    let a_is = |j: usize, k: usize| common.get(k).is_some_and(|&(ci, _)| eq(ci, j));
+    while i < n || j < m || k < common.len() {
+        while i < n && !b_is(i, k) {
+            if obj_b(i) && j < m && obj_a(j) && !a_is(j, k) {
+                out.push((Some(i), Some(j)));
+                i += 1;
+                j += 1;
+                continue;
+            }
+            out.push((Some(i), None));
+            i += 1;
+        }
+        while j < m && !a_is(j, k) {
+            out.push((None, Some(j)));
+            j += 1;
+        }
+        if k < common.len() {
+            out.push((Some(i), Some(j)));
+            i += 1;
+            j += 1;
+            k += 1;
+        }
+    }
+    out
 }
 
 /// How [`changed_paths`] compares two values.
@@ -743,6 +880,50 @@ fn similarity(before: &Value, after: &Value, unknown: Option<&Value>) -> Option<
     }
 }
 
+/// The CLI's longest common subsequence (`objchange.LongestCommonSubsequence`),
+/// walked back the way it walks it, so that ties resolve as they do there.
+fn cli_lcs(n: usize, m: usize, eq: impl Fn(usize, usize) -> bool) -> Vec<(usize, usize)> {
+    if n == 0 || m == 0 {
+        return Vec::new();
+    }
+    // c[y][x]: the length for before[..=x] and after[..=y].
+    let w = n;
+    let mut c = vec![0u32; n * m];
+    let mut eqs = vec![false; n * m];
+    for y in 0..m {
+        for x in 0..n {
+            if eq(x, y) {
+                eqs[w * y + x] = true;
+                c[w * y + x] = if x == 0 || y == 0 { 1 } else { c[w * (y - 1) + x - 1] + 1 };
+            } else {
+                let l = if x > 0 { c[w * y + x - 1] } else { 0 };
+                let u = if y > 0 { c[w * (y - 1) + x] } else { 0 };
+                c[w * y + x] = l.max(u);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let (mut x, mut y) = (n as isize - 1, m as isize - 1);
+    while x >= 0 && y >= 0 {
+        let (xu, yu) = (x as usize, y as usize);
+        if eqs[w * yu + xu] {
+            out.push((xu, yu));
+            x -= 1;
+            y -= 1;
+        } else {
+            let l = if x > 0 { c[w * yu + xu - 1] } else { 0 };
+            let u = if y > 0 { c[w * (yu - 1) + xu] } else { 0 };
+            if l > u {
+                x -= 1;
+            } else {
+                y -= 1;
+            }
+        }
+    }
+    out.reverse();
+    out
+}
+
 /// Longest common subsequence of two sequences given an equality test.
 fn lcs(n: usize, m: usize, eq: impl Fn(usize, usize) -> bool) -> Vec<(usize, usize)> {
     let mut t = vec![0u32; (n + 1) * (m + 1)];
@@ -795,7 +976,7 @@ fn string_node(op: Op, before: Option<&Value>, after: Option<&Value>, o: &DiffOp
     let json_ok = |x: &Option<Option<Value>>| !matches!(x, Some(None));
     if json_ok(&bj) && json_ok(&aj) && op != Op::Same {
         let (bv, av) = (bj.flatten(), aj.flatten());
-        let inner_opts = DiffOptions { replace_paths: &[], ..*o };
+        let inner_opts = DiffOptions { replace_paths: &[], block_root: false, objects_by_content: false, ..*o };
         let inner = diff(bv.as_ref(), av.as_ref(), Marks::default(), &inner_opts);
         return Some(Node { op, forces_replacement: false, sensitivity: None, kind: Kind::Json(Box::new(inner)) });
     }
@@ -821,7 +1002,8 @@ fn string_to_unknown(before: Option<&Value>, o: &DiffOptions<'_, '_>) -> Option<
         return None;
     }
     if let Some(v) = json_in(text).filter(|v| v.is_object() || v.is_array()) {
-        let inner = diff(Some(&v), None, Marks::default(), &DiffOptions { replace_paths: &[], ..*o });
+        let inner =
+            diff(Some(&v), None, Marks::default(), &DiffOptions { replace_paths: &[], block_root: false, objects_by_content: false, ..*o });
         return Some(Node { op: Op::Update, forces_replacement: false, sensitivity: None, kind: Kind::Json(Box::new(inner)) });
     }
     if !text.contains('\n') {
@@ -831,42 +1013,44 @@ fn string_to_unknown(before: Option<&Value>, o: &DiffOptions<'_, '_>) -> Option<
     Some(Node { op: Op::Update, forces_replacement: false, sensitivity: None, kind: Kind::Lines(lines) })
 }
 
+/// The lines of a text as the CLI splits it: surrounding white space trimmed.
 fn lines_of(s: &str) -> Vec<&str> {
-    let s = s.strip_suffix('\n').unwrap_or(s);
-    s.split('\n').collect()
+    s.trim().split('\n').collect()
 }
 
-/// A line diff; unchanged lines become hidden runs unless `full`.
-pub(crate) fn line_diff(before: &str, after: &str, has_before: bool, has_after: bool, full: bool) -> Vec<LineItem> {
-    let b = if has_before { lines_of(before) } else { Vec::new() };
-    let a = if has_after { lines_of(after) } else { Vec::new() };
-    let matches = if b.len().saturating_mul(a.len()) > 4_000_000 { Vec::new() } else { lcs(b.len(), a.len(), |i, j| b[i] == a[j]) };
-    let mut raw: Vec<(Op, &str)> = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    for (mi, mj) in matches.into_iter().chain(std::iter::once((b.len(), a.len()))) {
-        raw.extend(b[i..mi].iter().map(|l| (Op::Remove, *l)));
-        raw.extend(a[j..mj].iter().map(|l| (Op::Add, *l)));
-        if mi < b.len() {
-            raw.push((Op::Same, b[mi]));
-        }
-        i = mi + 1;
-        j = mj + 1;
-    }
+/// A line diff as the CLI prints one: every line, paired as list elements
+/// are ([`cli_slice`]): a line that differs at its position is removed and
+/// added; the lines of a text added or removed whole are shown unchanged
+/// (the attribute's own symbol says it). `_full` is kept for callers: the
+/// CLI hides no line.
+pub(crate) fn line_diff(before: &str, after: &str, has_before: bool, has_after: bool, _full: bool) -> Vec<LineItem> {
     let mut out = Vec::new();
-    for (op, l) in raw {
-        if op == Op::Same && !full {
-            if let Some(LineItem::Hidden(n)) = out.last_mut() {
-                *n += 1;
-            } else {
-                out.push(LineItem::Hidden(1));
+    match (has_before, has_after) {
+        (true, false) | (false, true) => {
+            let text = if has_before { before } else { after };
+            out.extend(lines_of(text).into_iter().map(|l| LineItem::Line(Op::Same, l.to_string())));
+            return out;
+        }
+        (false, false) => return out,
+        (true, true) => {}
+    }
+    let b = lines_of(before);
+    let a = lines_of(after);
+    for (i, j) in cli_slice(b.len(), a.len(), |i, j| b[i] == a[j], |_| false, |_| false) {
+        match (i, j) {
+            (Some(i), Some(j)) if b[i] == a[j] => out.push(LineItem::Line(Op::Same, b[i].to_string())),
+            (Some(i), Some(j)) => {
+                out.push(LineItem::Line(Op::Remove, b[i].to_string()));
+                out.push(LineItem::Line(Op::Add, a[j].to_string()));
             }
-        } else {
-            out.push(LineItem::Line(op, l.to_string()));
+            (Some(i), None) => out.push(LineItem::Line(Op::Remove, b[i].to_string())),
+            (None, Some(j)) => out.push(LineItem::Line(Op::Add, a[j].to_string())),
+            (None, None) => {}
         }
     }
-    // Only the final newline differs, or it differs too: say so (the lines
-    // alone would look unchanged).
-    if has_before && has_after && before.ends_with('\n') != after.ends_with('\n') {
+    // Only the final newline differs, or it differs too: planview says so
+    // (the CLI trims it and shows the lines as unchanged).
+    if before.ends_with('\n') != after.ends_with('\n') {
         out.push(LineItem::EndNewline(if after.ends_with('\n') { Op::Add } else { Op::Remove }));
     }
     out
@@ -1029,7 +1213,7 @@ mod tests {
                 Op::Same => side(after),
                 Op::Update => format!("{}->{}", side(before), side(after)),
             },
-            Kind::Collection { brackets, entries, hidden, before, after } => {
+            Kind::Collection { brackets, entries, hidden, before, after, .. } => {
                 let mut parts: Vec<String> = entries
                     .iter()
                     .map(|e| match (&e.key, &e.before_key) {
@@ -1067,9 +1251,16 @@ mod tests {
         dm(before, after, Marks::default())
     }
 
+    /// As a provider's resource without its schema: lists of objects aligned by content.
+    fn dc(before: Value, after: Value) -> String {
+        let vis = Visibility::default();
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: true };
+        pic(&diff(Some(&before), Some(&after), Marks::default(), &opts))
+    }
+
     fn dm(before: Value, after: Value, m: Marks<'_>) -> String {
         let vis = Visibility::default();
-        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
         pic(&diff(Some(&before), Some(&after), m, &opts))
     }
 
@@ -1145,7 +1336,7 @@ mod tests {
         assert_eq!(got, "~{j:~~J(-{k:-1 l:-[-2]})->? one:~\"x\"->? s:~~L( a| b)->? secret:~S->?}");
         // JSON output: one change, the whole string before, unknown after.
         let vis = Visibility::default();
-        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
         let after = json!({});
         let root = diff(Some(&before), Some(&after), m, &opts);
         let flat = flatten(&root, Some(&before), Some(&after), &vis);
@@ -1163,20 +1354,33 @@ mod tests {
     fn nulls_count_as_absent_attributes() {
         assert_eq!(d(json!({"a": null, "b": 1}), json!({"a": "x", "b": null})), "~{a:+\"x\" b:-1}");
         assert_eq!(d(json!({"a": null}), json!({"a": null})), "={}");
-        assert_eq!(d(json!([null, 1]), json!([null, 2])), "~[-1 +2 #1]", "nulls inside lists are values");
+        assert_eq!(d(json!([null, 1]), json!([null, 2])), "~[=null ~1->2]", "nulls inside lists are values");
+        // Inside a value (not a resource's own attributes), null is a value, as the CLI shows it.
+        assert_eq!(
+            d(json!({"o": {"drop": "d", "c": null}}), json!({"o": {"drop": null, "c": true}})),
+            "~{o:~{c:~null->true drop:~\"d\"->null}}"
+        );
+        assert_eq!(d(json!({"o": {"c": null, "k": 1}}), json!({})), "~{o:-{c:-null k:-1}}");
+        assert_eq!(d(json!({"o": {"m": {"a": 1}}}), json!({"o": {"m": null}})), "~{o:~{m:~{a:-1}->null}}");
     }
 
     #[test]
     fn lists_of_primitives_align_insertions_and_removals() {
-        assert_eq!(d(json!([1, 2, 3]), json!([1, 3, 4])), "~[-2 +4 #2]");
-        assert_eq!(d(json!(["a", "b"]), json!(["x", "a", "b"])), "~[+\"x\" #2]");
+        // The same length and not a reordering: paired by position, as the CLI pairs them.
+        assert_eq!(d(json!([1, 2, 3]), json!([1, 3, 4])), "~[=1 ~2->3 ~3->4]");
+        // Else along the longest common subsequence; every element kept (the renderer shows context).
+        assert_eq!(d(json!(["a", "b"]), json!(["x", "a", "b"])), "~[+\"x\" =\"a\" =\"b\"]");
+        assert_eq!(d(json!(["a", "b", "c", "d"]), json!(["a", "c", "d"])), "~[=\"a\" -\"b\" =\"c\" =\"d\"]");
         assert_eq!(d(json!([]), json!(["a"])), "~[+\"a\"]");
     }
 
     #[test]
     fn sets_written_as_lists_show_members_added_and_removed() {
         // A set of ports reordered by the provider keeps its common members.
-        assert_eq!(d(json!([22, 80, 443]), json!([80, 443, 8080])), "~[-22 +8080 #2]");
+        // Without a schema a set is a list: the CLI's list pairing (by position).
+        assert_eq!(d(json!([22, 80, 443]), json!([80, 443, 8080])), "~[~22->80 ~80->443 ~443->8080]");
+        // A reordering of the same length is not paired by position.
+        assert_eq!(d(json!(["a", "b"]), json!(["b", "a"])), "~[-\"a\" =\"b\" +\"a\"]");
     }
 
     #[test]
@@ -1184,11 +1388,19 @@ mod tests {
         let r = |port: u16, cidr: &str| json!({"port": port, "proto": "tcp", "cidr": cidr});
         let before = json!([r(80, "0.0.0.0/0"), r(443, "0.0.0.0/0")]);
         let after = json!([r(80, "0.0.0.0/0"), r(443, "10.0.0.0/8"), r(22, "10.0.0.0/8")]);
-        assert_eq!(d(before, after), "~[~{cidr:~\"0.0.0.0/0\"->\"10.0.0.0/8\" #2} +{cidr:+\"10.0.0.0/8\" port:+22 proto:+\"tcp\"} #1]");
+        assert_eq!(
+            dc(before.clone(), after.clone()),
+            "~[~{cidr:~\"0.0.0.0/0\"->\"10.0.0.0/8\" #2} +{cidr:+\"10.0.0.0/8\" port:+22 proto:+\"tcp\"} #1]"
+        );
+        // As the CLI pairs a list: along the common elements, an object facing an object paired.
+        assert_eq!(
+            d(before, after),
+            "~[={cidr:=\"0.0.0.0/0\" port:=80 proto:=\"tcp\"} ~{cidr:~\"0.0.0.0/0\"->\"10.0.0.0/8\" #2} +{cidr:+\"10.0.0.0/8\" port:+22 proto:+\"tcp\"}]"
+        );
         // Half the attributes changed is not near-equal: removed and added.
         let before = json!([{"port": 1, "cidr": "a"}, {"port": 2, "cidr": "b"}]);
         let after = json!([{"port": 1, "cidr": "c"}, {"port": 3, "cidr": "b"}]);
-        assert_eq!(d(before, after), "~[-{cidr:-\"a\" port:-1} -{cidr:-\"b\" port:-2} +{cidr:+\"c\" port:+1} +{cidr:+\"b\" port:+3}]");
+        assert_eq!(dc(before, after), "~[-{cidr:-\"a\" port:-1} -{cidr:-\"b\" port:-2} +{cidr:+\"c\" port:+1} +{cidr:+\"b\" port:+3}]");
     }
 
     #[test]
@@ -1200,42 +1412,45 @@ mod tests {
         };
         let before = json!([rule(443, "0.0.0.0/0", "HTTPS"), rule(22, "10.0.0.0/8", "ssh")]);
         let after = json!([rule(80, "0.0.0.0/0", "http"), rule(443, "0.0.0.0/0", "https")]);
-        let got = d(before.clone(), after.clone());
+        let got = dc(before.clone(), after.clone());
         assert!(got.contains("~{description:~\"HTTPS\"->\"https\" #8}"), "{got}");
         assert!(got.contains("-{cidr_blocks:-[-\"10.0.0.0/8\"]"), "{got}");
         assert!(got.contains("+{cidr_blocks:+[+\"0.0.0.0/0\"]"), "{got}");
         assert!(!got.contains("443->80") && !got.contains("22->443") && !got.contains("22->80"), "{got}");
         // Exactly equal elements match wherever they are.
         let after = json!([rule(80, "0.0.0.0/0", "http"), rule(443, "0.0.0.0/0", "HTTPS")]);
-        let got = d(before, after);
+        let got = dc(before, after);
         assert!(got.ends_with("#1]"), "443 is unchanged: {got}");
     }
 
     #[test]
     fn equal_elements_out_of_order_are_moved_not_removed_and_added() {
-        assert_eq!(d(json!(["a", "b"]), json!(["b", "a", "c"])), "~[@0=\"a\" +\"c\" #1]");
-        // Only reordered: still a change.
-        assert_eq!(d(json!({"l": ["a", "b"]}), json!({"l": ["b", "a"]})), "~{l:~[@0=\"a\" #1]}");
+        // Objects without a schema (a set, nested blocks): aligned by content.
+        let (a, b, c) = (json!({"k": "a"}), json!({"k": "b"}), json!({"k": "c"}));
+        assert_eq!(dc(json!([a, b]), json!([b, a, c])), "~[@0={#1} +{k:+\"c\"} #1]");
+        assert_eq!(dc(json!({"l": [a, b]}), json!({"l": [b, a]})), "~{l:~[@0={#1} #1]}");
+        // Anything else is a list, paired as the CLI pairs it.
+        assert_eq!(d(json!(["a", "b"]), json!(["b", "a", "c"])), "~[-\"a\" =\"b\" +\"a\" +\"c\"]");
     }
 
     #[test]
     fn elements_with_few_shared_attributes_are_not_paired() {
         let two = |x: Value| json!([{"k": "keep"}, x]);
         assert_eq!(
-            d(json!([{"a": 1, "b": 2, "c": 3}, {"k": 0}]), json!([{"a": 1, "b": 5, "c": 6}, {"k": 1}])),
+            dc(json!([{"a": 1, "b": 2, "c": 3}, {"k": 0}]), json!([{"a": 1, "b": 5, "c": 6}, {"k": 1}])),
             "~[-{a:-1 b:-2 c:-3} -{k:-0} +{a:+1 b:+5 c:+6} +{k:+1}]"
         );
         // A lone element left on each side, same place and shape: edited in place.
-        assert_eq!(d(two(json!({"a": 1, "b": 2})), two(json!({"a": 3, "b": 4}))), "~[~{a:~1->3 b:~2->4} #1]");
-        assert_eq!(d(json!([{"a": 1, "b": 2, "c": 3}]), json!([{"a": 1, "b": 2, "c": 6}])), "~[~{c:~3->6 #2}]");
+        assert_eq!(dc(two(json!({"a": 1, "b": 2})), two(json!({"a": 3, "b": 4}))), "~[~{a:~1->3 b:~2->4} #1]");
+        assert_eq!(dc(json!([{"a": 1, "b": 2, "c": 3}]), json!([{"a": 1, "b": 2, "c": 6}])), "~[~{c:~3->6 #2}]");
         // Attributes blank on both sides tell nothing apart.
         assert_eq!(
-            d(json!([{"a": 1, "x": [], "y": false}, 0]), json!([{"a": 2, "x": [], "y": false}, 1])),
-            "~[-{a:-1 x:-[] y:-false} -0 +{a:+2 x:+[] y:+false} +1]"
+            dc(json!([{"a": 1, "x": [], "y": false}, {"b": 0}]), json!([{"a": 2, "x": [], "y": false}, {"b": 1}])),
+            "~[-{a:-1 x:-[] y:-false} -{b:-0} +{a:+2 x:+[] y:+false} +{b:+1}]"
         );
-        // Lists of lists: paired when they share most elements.
-        assert_eq!(d(json!([[1, 2, 3]]), json!([[1, 2, 4]])), "~[~[-3 +4 #2]]");
-        assert_eq!(d(json!([[1, 2, 3], [0]]), json!([[7, 8, 9], [5]])), "~[-[-1 -2 -3] -[-0] +[+7 +8 +9] +[+5]]");
+        // Lists of lists are lists: paired by position, as the CLI pairs them.
+        assert_eq!(dc(json!([[1, 2, 3]]), json!([[1, 2, 4]])), "~[~[=1 =2 ~3->4]]");
+        assert_eq!(dc(json!([[1, 2, 3], [0]]), json!([[7, 8, 9], [5]])), "~[~[~1->7 ~2->8 ~3->9] ~[~0->5]]");
     }
 
     #[test]
@@ -1252,13 +1467,13 @@ mod tests {
         assert_eq!(dm(json!({"o": {"pw": "s", "u": "a"}}), json!({"o": {"pw": "s", "u": "a"}}), m), "~{o:~{pw:~S+S->S #1}}");
         // A create or a destroy says nothing about it.
         let vis = Visibility::default();
-        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
         let as_ = json!({"pw": true});
         let m = Marks { after_sensitive: Some(&as_), ..Default::default() };
         assert_eq!(pic(&diff(None, Some(&json!({"pw": "s"})), m, &opts)), "+{pw:+S}");
         // With --show-sensitive the value shows, the note stays, and it is not repeated below.
         let vis = Visibility { show_sensitive: true, masker: None };
-        let opts = DiffOptions { vis: &vis, full: true, replace_paths: &[] };
+        let opts = DiffOptions { vis: &vis, full: true, replace_paths: &[], block_root: true, objects_by_content: false };
         let as_ = json!({"o": true});
         let m = Marks { after_sensitive: Some(&as_), ..Default::default() };
         assert_eq!(pic(&diff(Some(&json!({"o": {"k": 1}})), Some(&json!({"o": {"k": 1}})), m, &opts)), "~{o:~S+{k:=1}}");
@@ -1268,7 +1483,9 @@ mod tests {
     fn type_changes_show_both_values_whole() {
         assert_eq!(d(json!({"a": "1"}), json!({"a": 1})), "~{a:~\"1\"->1}");
         assert_eq!(d(json!({"a": [1]}), json!({"a": {"x": 1}})), "~{a:~[1]->{\"x\":1}}");
-        assert_eq!(d(json!({"a": "s"}), json!({"a": ["s"]})), "~{a:~\"s\"->[\"s\"]}");
+        // A scalar and a collection: the collection expanded, as the CLI shows it.
+        assert_eq!(d(json!({"a": "s"}), json!({"a": ["s"]})), "~{a:~\"s\"->[+\"s\"]}");
+        assert_eq!(d(json!({"a": ["s"]}), json!({"a": "s"})), "~{a:~[-\"s\"]->\"s\"}");
     }
 
     #[test]
@@ -1281,7 +1498,7 @@ mod tests {
     #[test]
     fn create_and_destroy_expand_every_attribute() {
         let vis = Visibility::default();
-        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
         let v = json!({"a": 1, "m": {"k": "v"}, "n": null});
         assert_eq!(pic(&diff(None, Some(&v), Marks::default(), &opts)), "+{a:+1 m:+{k:+\"v\"}}");
         assert_eq!(pic(&diff(Some(&v), Some(&Value::Null), Marks::default(), &opts)), "-{a:-1 m:-{k:-\"v\"}}");
@@ -1292,7 +1509,7 @@ mod tests {
         let au = json!({"id": true, "out": true, "tags": {"b": true}, "l": [false, true]});
         let m = Marks { after_unknown: Some(&au), ..Default::default() };
         let got = dm(json!({"id": "x", "out": {"k": 1}, "tags": {"a": "1"}, "l": [1]}), json!({"tags": {"a": "1"}, "l": [1, null]}), m);
-        assert_eq!(got, "~{id:~\"x\"->? l:~[+? #1] out:~{k:-1}->? tags:~{b:+? #1}}");
+        assert_eq!(got, "~{id:~\"x\"->? l:~[=1 +?] out:~{k:-1}->? tags:~{b:+? #1}}");
     }
 
     #[test]
@@ -1316,7 +1533,7 @@ mod tests {
     fn sensitive_marks_are_ignored_with_show_sensitive() {
         let bs = json!({"pw": true});
         let vis = Visibility { show_sensitive: true, masker: None };
-        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
         let m = Marks { before_sensitive: Some(&bs), after_sensitive: Some(&bs), ..Default::default() };
         assert_eq!(pic(&diff(Some(&json!({"pw": "a"})), Some(&json!({"pw": "b"})), m, &opts)), "~{pw:~\"a\"->\"b\"}");
     }
@@ -1334,7 +1551,7 @@ mod tests {
         let mut masker = Masker::default();
         masker.add("copied-secret-1");
         let vis = Visibility { show_sensitive: false, masker: Some(&masker) };
-        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
         let got = pic(&diff(
             Some(&json!({"output": "copied-secret-1", "m": {"a": "copied-secret-1", "b": "ok"}})),
             Some(&json!({"output": "x", "m": {"a": "y", "b": "ok"}})),
@@ -1348,7 +1565,7 @@ mod tests {
     fn replace_paths_mark_forcing_attributes() {
         let vis = Visibility::default();
         let rp: Vec<Vec<PathStep>> = serde_json::from_str(r#"[["triggers"], ["disk", 0, "size"]]"#).unwrap();
-        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &rp };
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &rp, block_root: true, objects_by_content: false };
         let got = pic(&diff(
             Some(&json!({"triggers": "a", "disk": [{"size": 1}], "x": 1})),
             Some(&json!({"triggers": "b", "disk": [{"size": 2}], "x": 1})),
@@ -1361,7 +1578,7 @@ mod tests {
     #[test]
     fn full_keeps_unchanged_entries() {
         let vis = Visibility::default();
-        let opts = DiffOptions { vis: &vis, full: true, replace_paths: &[] };
+        let opts = DiffOptions { vis: &vis, full: true, replace_paths: &[], block_root: true, objects_by_content: false };
         let got = pic(&diff(Some(&json!({"a": 1, "b": [1, 2]})), Some(&json!({"a": 2, "b": [1, 2]})), Marks::default(), &opts));
         assert_eq!(got, "~{a:~1->2 b:=[=1 =2]}");
     }
@@ -1369,18 +1586,23 @@ mod tests {
     #[test]
     fn multi_line_strings_are_line_diffs() {
         let got = d(json!({"u": "#!/bin/sh\necho a\necho b\nexit 0\n"}), json!({"u": "#!/bin/sh\necho a\necho c\nexit 0\n"}));
-        assert_eq!(got, "~{u:~L(#2|-echo b|+echo c|#1)}");
+        // Every line, as the CLI prints it: a line that differs at its place is removed and added.
+        assert_eq!(got, "~{u:~L( #!/bin/sh| echo a|-echo b|+echo c| exit 0)}");
+        // Lines inserted: aligned along the common lines.
+        let got = d(json!({"u": "a\nb\nc"}), json!({"u": "a\nx\nb\nc"}));
+        assert_eq!(got, "~{u:~L( a|+x| b| c)}");
+        // A text added whole: its lines carry no symbol (the attribute's says it).
         let vis = Visibility::default();
-        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
-        assert_eq!(pic(&diff(None, Some(&json!({"u": "a\nb"})), Marks::default(), &opts)), "+{u:+L(+a|+b)}");
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
+        assert_eq!(pic(&diff(None, Some(&json!({"u": "a\nb"})), Marks::default(), &opts)), "+{u:+L( a| b)}");
     }
 
     #[test]
     fn a_final_newline_added_or_removed_is_shown() {
-        assert_eq!(d(json!({"u": "a\nb\n"}), json!({"u": "a\nb"})), "~{u:~L(#2|-NL)}");
-        assert_eq!(d(json!({"u": "a\nb"}), json!({"u": "a\nb\n"})), "~{u:~L(#2|+NL)}");
-        assert_eq!(d(json!({"u": "a"}), json!({"u": "a\n"})), "~{u:~L(#1|+NL)}");
-        assert_eq!(d(json!({"u": "a\nb\n"}), json!({"u": "a\nc"})), "~{u:~L(#1|-b|+c|-NL)}");
+        assert_eq!(d(json!({"u": "a\nb\n"}), json!({"u": "a\nb"})), "~{u:~L( a| b|-NL)}");
+        assert_eq!(d(json!({"u": "a\nb"}), json!({"u": "a\nb\n"})), "~{u:~L( a| b|+NL)}");
+        assert_eq!(d(json!({"u": "a"}), json!({"u": "a\n"})), "~{u:~L( a|+NL)}");
+        assert_eq!(d(json!({"u": "a\nb\n"}), json!({"u": "a\nc"})), "~{u:~L( a|-b|+c|-NL)}");
     }
 
     #[test]
@@ -1388,7 +1610,8 @@ mod tests {
         let before = json!({"policy": r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:GetObject"]}]}"#});
         let after =
             json!({"policy": r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:GetObject","s3:PutObject"]}]}"#});
-        assert_eq!(d(before, after), "~{policy:~J(~{Statement:~[~{Action:~[+\"s3:PutObject\" #1] #1}] #1})}");
+        // The unchanged element before the addition is kept for context (`=`).
+        assert_eq!(d(before, after), "~{policy:~J(~{Statement:~[~{Action:~[=\"s3:GetObject\" +\"s3:PutObject\"] #1}] #1})}");
         // Not JSON, or a bare JSON scalar: an ordinary string.
         assert_eq!(d(json!({"s": "{nope"}), json!({"s": "{nah"})), "~{s:~\"{nope\"->\"{nah\"}");
         assert_eq!(d(json!({"s": "1"}), json!({"s": "2"})), "~{s:~\"1\"->\"2\"}");
@@ -1404,7 +1627,7 @@ mod tests {
     #[test]
     fn flatten_lists_changed_leaves_with_paths() {
         let vis = Visibility::default();
-        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
         let au = json!({"out": true});
         let before = json!({"tags": {"a": "1", "b": "2"}, "l": [1, 2, 3], "out": {"k": 1}});
         let after = json!({"tags": {"a": "1", "b": "3"}, "l": [2, 3]});
@@ -1426,7 +1649,7 @@ mod tests {
     #[test]
     fn flatten_masks_a_whole_side_with_a_sensitive_part() {
         let vis = Visibility::default();
-        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[] };
+        let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
         let bs = json!({"o": {"pw": true}});
         let au = json!({"o": true});
         let before = json!({"o": {"pw": "SECRET-MARKER-x", "u": "admin"}});

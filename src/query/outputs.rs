@@ -43,6 +43,11 @@ pub struct OutputChange {
     pub type_: Option<Box<RawValue>>,
     pub before: Side,
     pub after: Side,
+    /// A value partly unknown until apply (`after` says unknown), for text:
+    /// its known parts and `(known after apply)` for the others, as `show`
+    /// renders it (`{ fixed = "f", id = (known after apply) }`).
+    #[serde(skip)]
+    pub after_partly: Option<String>,
 }
 
 /// A state's outputs.
@@ -96,6 +101,60 @@ pub fn output_change(name: &str, ch: &Change<'_>, type_: Option<Box<RawValue>>, 
         type_,
         before: pc.before_at(&[], vis),
         after: pc.after_at(&[], vis),
+        after_partly: partly_unknown(&pc, vis),
+    }
+}
+
+/// The text of an after value that is unknown only in part (nothing in it
+/// marked sensitive), else `None`.
+fn partly_unknown(pc: &ParsedChange, vis: &Visibility) -> Option<String> {
+    let u = pc.after_unknown.as_ref()?;
+    if !(u.is_object() || u.is_array()) || pc.after_sensitive.as_ref().is_some_and(crate::model::marks_anything) {
+        return None;
+    }
+    let after = pc.after.as_ref().unwrap_or(&serde_json::Value::Null);
+    if !after.is_object() && !after.is_array() {
+        return None;
+    }
+    let text = render_partly(after, Some(u));
+    // A secret known from elsewhere in the plan: the whole value is masked.
+    if vis.text(&text) != text.as_str() {
+        return None;
+    }
+    Some(text)
+}
+
+fn render_partly(v: &serde_json::Value, u: Option<&serde_json::Value>) -> String {
+    use serde_json::Value;
+    if matches!(u, Some(Value::Bool(true))) {
+        return crate::query::values::UNKNOWN.to_string();
+    }
+    match v {
+        Value::Object(o) => {
+            let uo = u.and_then(Value::as_object);
+            let mut keys: Vec<&String> = o.keys().chain(uo.into_iter().flat_map(|m| m.keys())).collect();
+            keys.sort();
+            keys.dedup();
+            let parts: Vec<String> = keys
+                .into_iter()
+                .map(|k| {
+                    let key = if crate::query::path::is_identifier(k) { k.clone() } else { serde_json::to_string(k).unwrap_or_default() };
+                    format!("{key} = {}", render_partly(o.get(k).unwrap_or(&Value::Null), uo.and_then(|m| m.get(k))))
+                })
+                .collect();
+            if parts.is_empty() {
+                "{}".into()
+            } else {
+                format!("{{ {} }}", parts.join(", "))
+            }
+        }
+        Value::Array(a) => {
+            let ua = u.and_then(Value::as_array);
+            let n = a.len().max(ua.map_or(0, Vec::len));
+            let parts: Vec<String> = (0..n).map(|i| render_partly(a.get(i).unwrap_or(&Value::Null), ua.and_then(|x| x.get(i)))).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        other => serde_json::to_string(other).unwrap_or_default(),
     }
 }
 

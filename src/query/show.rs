@@ -76,10 +76,16 @@ impl ResourceDiff {
 #[derive(Debug)]
 pub struct OutputDiff {
     pub name: String,
+    /// The widest output name of the plan (the CLI aligns `=` over all of them).
+    pub width: usize,
     pub kind: ChangeKind,
     pub root: Node,
     pub changes: Vec<FlatChange>,
 }
+
+/// The built-in resource type whose schema the CLI ships: `input`, `output`
+/// and `triggers_replace` hold values of any type.
+pub(crate) const TERRAFORM_DATA: &str = "terraform_data";
 
 /// Why `show` refuses a state.
 pub const NOT_A_PLAN: &str = "this is a state, not a plan: `show` reads a saved plan's `show -json` (try `planview summary` for a state)";
@@ -134,6 +140,7 @@ pub fn report_head(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> Sho
     let outputs_wanted = f.addresses.is_empty() && f.types.is_empty() && f.modules.is_empty();
     let mut outputs = Vec::new();
     if outputs_wanted {
+        let width = plan.output_changes.keys().map(|k| diff::key_width(k)).max().unwrap_or(0);
         for (name, ch) in &plan.output_changes {
             let kind = ch.kind();
             if !f.action_ok(&kind.key(), false, false) {
@@ -143,8 +150,8 @@ pub fn report_head(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> Sho
                 hidden_noop += 1;
                 continue;
             }
-            let (root, changes, _) = diff_change(ch, opts, vis, false);
-            outputs.push(OutputDiff { name: name.clone(), kind, root, changes });
+            let (root, changes, _) = diff_change(ch, opts, vis, None);
+            outputs.push(OutputDiff { name: name.clone(), width, kind, root, changes });
         }
     }
     ShowReport {
@@ -179,7 +186,7 @@ pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowR
 
 /// The diff of one resource change that [`pick`] shows.
 pub fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) -> ResourceDiff {
-    let (root, changes, identifying) = diff_change(&rc.change, opts, vis, true);
+    let (root, changes, identifying) = diff_change(&rc.change, opts, vis, Some(&rc.type_));
     ResourceDiff {
         address: rc.address.clone(),
         previous_address: rc.previous_address.clone(),
@@ -211,7 +218,12 @@ pub fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibili
 ///
 /// A forget leaves the object as it is (only the state lets go of it), so its
 /// before is shown as unchanged, as the CLI does.
-fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility, identifying: bool) -> (Node, Vec<FlatChange>, usize) {
+fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility, resource_type: Option<&str>) -> (Node, Vec<FlatChange>, usize) {
+    let identifying = resource_type.is_some();
+    // terraform_data's attributes are values of any type (its schema is
+    // built in): its lists are lists. Any other resource's lists of objects
+    // may be sets or nested blocks.
+    let objects_by_content = resource_type.is_some_and(|t| t != TERRAFORM_DATA);
     let forget = ch.kind() == ChangeKind::Forget;
     let before = parse_raw(ch.before);
     let after = if forget { before.clone() } else { parse_raw(ch.after) };
@@ -228,7 +240,7 @@ fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility, identifyin
     let as_ = if forget { bs.clone() } else { fail_closed(ch.after_sensitive, as_) };
     let marks = Marks { before_sensitive: bs.as_ref(), after_sensitive: as_.as_ref(), after_unknown: au.as_ref() };
     let replace_paths: &[Vec<PathStep>] = &ch.replace_paths;
-    let dopts = DiffOptions { vis, full: opts.full, replace_paths };
+    let dopts = DiffOptions { vis, full: opts.full, replace_paths, block_root: identifying, objects_by_content };
     let mut root = diff::diff(before.as_ref(), after.as_ref(), marks, &dopts);
     let mut changes = diff::flatten(&root, before.as_ref(), after.as_ref(), vis);
     let shown = if identifying { diff::show_identifying(&mut root, before.as_ref(), after.as_ref(), marks, &dopts) } else { 0 };
@@ -314,9 +326,10 @@ mod tests {
         let Kind::Collection { entries: tags, hidden: 0, .. } = &entries[3].node.kind else { panic!("{:?}", entries[3]) };
         assert_eq!(tags.len(), 2, "every tag");
         assert_eq!(x.changes.len(), 1, "the JSON lists changes only");
-        // Outputs have no identifying attributes.
+        // An output is a value: like any object inside a value, its `id` is
+        // shown (the CLI's object renderer), and counts in no hidden total.
         let Kind::Collection { entries, hidden, .. } = &r.outputs[0].root.kind else { panic!() };
-        assert_eq!((entries.len(), *hidden), (1, 1));
+        assert_eq!((entries.len(), *hidden), (2, 0));
         // --full shows everything anyway.
         let full = show(&doc, &ShowOptions { full: true, ..Default::default() }, &Visibility::default()).unwrap();
         assert_eq!(full.resources[0].identifying, 0);

@@ -691,6 +691,9 @@ impl PlanKind {
                 0 => line,
                 n => format!("{line} Actions: {n} to invoke."),
             }
+        } else if self.outputs && self.refresh_only && self.drift && !self.errored {
+            // The CLI prints both, in this order: what the drift means, then the outputs.
+            "This is a refresh-only plan, so Terraform will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the Terraform state without changing any remote objects. You can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure.".into()
         } else if self.outputs {
             "You can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure."
                 .into()

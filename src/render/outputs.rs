@@ -16,7 +16,7 @@ const WHOLE: &str = "`--format json`";
 /// delete, `before -> after` otherwise (a no-op shows its value once), each
 /// side shortened by `short`.
 pub(crate) fn change_text(o: &OutputChange, short: &dyn Fn(&str) -> String) -> String {
-    let (b, a) = (short(o.before.text()), short(o.after.text()));
+    let (b, a) = (short(o.before.text()), short(o.after_partly.as_deref().unwrap_or(o.after.text())));
     match o.action.as_str() {
         "create" => a,
         "delete" => b,

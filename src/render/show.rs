@@ -5,9 +5,11 @@ use super::{action_tone, md_cell, md_code, write_json, JsonInputError, Style, To
 use crate::error::InputError;
 use crate::mask::Masker;
 use crate::model::ChangeKind;
-use crate::query::diff::{is_ident, path_text, Brackets, FlatChange, Key, Kind, LineItem, Node, Op, SensitivityChange, SensitivityNote};
+use crate::query::diff::{
+    is_ident, path_text, Brackets, Entry, FlatChange, Key, Kind, LineItem, Node, Op, SensitivityChange, SensitivityNote,
+};
 use crate::query::show::actions::{InvocationDiff, Trigger};
-use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
+use crate::query::show::{OutputDiff, ResourceDiff, ShowReport, TERRAFORM_DATA};
 use crate::query::values::Shown;
 use crate::sanitize::line as clean;
 use crate::PerFile;
@@ -28,14 +30,16 @@ struct Line {
     /// A trailing comment (`# forces replacement`).
     note: Option<&'static str>,
     comment: bool,
+    /// A warning above a value: in the symbols' column, as the CLI prints it.
+    warning: bool,
 }
 
 impl Line {
     fn new(op: Option<Op>, depth: usize, text: String) -> Line {
-        Line { op, depth, text, note: None, comment: false }
+        Line { op, depth, text, note: None, comment: false, warning: false }
     }
     fn comment(depth: usize, text: String) -> Line {
-        Line { op: None, depth, text, note: None, comment: true }
+        Line { op: None, depth, text, note: None, comment: true, warning: false }
     }
 }
 
@@ -105,34 +109,73 @@ fn sensitivity_warning(s: SensitivityNote) -> [&'static str; 2] {
     }
 }
 
-/// Lines for the entries of an object-like level (attributes, map keys, outputs).
-fn object_entries(out: &mut Vec<Line>, entries: &[(String, &Node)], hidden: usize, depth: usize) {
-    let width = entries.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+/// Lines for the entries of an object-like level (attributes, map keys,
+/// outputs), keys aligned to `width` (or the widest shown key). `null_suffix`:
+/// a removed entry ends with ` -> null`, as the CLI writes it for a
+/// resource's attributes and outputs (not inside a value).
+fn object_entries(out: &mut Vec<Line>, entries: &[(String, &Node)], hidden: usize, width: usize, depth: usize, null_suffix: bool) {
+    let width = entries.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0).max(width);
     for (k, n) in entries {
-        node_lines(out, Some(&format!("{k:<width$}")), n, depth, "");
+        node_lines(out, Some(&format!("{k:<width$}")), n, depth, "", null_suffix);
     }
     if hidden > 0 {
         out.push(Line::comment(depth, hidden_line(hidden, "attribute")));
     }
 }
 
-/// Lines for one node: `key = value`, or an opening line, children and a closing line.
-fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, trail: &str) {
+/// The elements of a list: with `context`, an unchanged element is shown
+/// only next to a change (one each side), the others counted in place
+/// (`# (N unchanged elements hidden)`), as the CLI shows lists.
+fn list_entries(out: &mut Vec<Line>, entries: &[Entry], context: bool, depth: usize) {
+    let mut unchanged: Vec<&Entry> = Vec::new();
+    let mut render_next = false;
+    for e in entries {
+        if context && e.node.op == Op::Same && !render_next {
+            unchanged.push(e);
+            continue;
+        }
+        render_next = false;
+        if context {
+            if unchanged.len() > 1 {
+                out.push(Line::comment(depth, hidden_line(unchanged.len() - 1, "element")));
+            }
+            if let Some(last) = unchanged.last() {
+                node_lines(out, None, &last.node, depth, ",", false);
+            }
+            unchanged.clear();
+            render_next = e.node.op != Op::Same;
+        }
+        if let (true, Some(Key::Index(i))) = (e.moved, &e.before_key) {
+            out.push(Line::comment(depth, format!("# (moved from [{i}])")));
+        }
+        node_lines(out, None, &e.node, depth, ",", false);
+    }
+    if !unchanged.is_empty() {
+        out.push(Line::comment(depth, hidden_line(unchanged.len(), "element")));
+    }
+}
+
+/// Lines for one node: `key = value`, or an opening line, children and a
+/// closing line. `null_suffix`: see [`object_entries`].
+fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, trail: &str, null_suffix: bool) {
     if let Some(s) = n.sensitivity {
         for w in sensitivity_warning(s) {
-            out.push(Line::comment(depth, w.to_string()));
+            out.push(Line { warning: true, ..Line::comment(depth, w.to_string()) });
         }
     }
     let lead = key.map(|k| format!("{k} = ")).unwrap_or_default();
     let note = n.forces_replacement.then_some("# forces replacement");
     let op = Some(n.op);
+    let to_null = if null_suffix && n.op == Op::Remove { " -> null" } else { "" };
     match &n.kind {
         Kind::Leaf { before, after } => {
-            let mut l = Line::new(op, depth, format!("{lead}{}{trail}", leaf_text(n.op, before, after)));
+            // `null -> null` would read oddly: the CLI leaves the suffix out.
+            let to_null = if matches!(before, Some(Shown::Null)) { "" } else { to_null };
+            let mut l = Line::new(op, depth, format!("{lead}{}{to_null}{trail}", leaf_text(n.op, before, after)));
             l.note = note;
             out.push(l);
         }
-        Kind::Collection { brackets, entries, hidden, after: after_whole, .. } => {
+        Kind::Collection { brackets, entries, hidden, before: before_whole, after: after_whole, width, context } => {
             let (open, close) = match brackets {
                 Brackets::Object => ("{", "}"),
                 Brackets::List => ("[", "]"),
@@ -141,12 +184,14 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
             if entries.is_empty() {
                 let what = if *brackets == Brackets::Object { "attribute" } else { "element" };
                 let inner = if *hidden > 0 { format!(" {} ", hidden_line(*hidden, what)) } else { String::new() };
-                let mut l = Line::new(op, depth, format!("{lead}{open}{inner}{close}{tail}{trail}"));
+                let mut l = Line::new(op, depth, format!("{lead}{open}{inner}{close}{tail}{to_null}{trail}"));
                 l.note = note;
                 out.push(l);
                 return;
             }
-            let mut l = Line::new(op, depth, format!("{lead}{open}"));
+            // A type change from a value shown whole: `"*" -> [`.
+            let from = before_whole.as_ref().filter(|_| n.op == Op::Update).map(|b| format!("{} -> ", shown(b))).unwrap_or_default();
+            let mut l = Line::new(op, depth, format!("{lead}{from}{open}"));
             l.note = note;
             out.push(l);
             match brackets {
@@ -161,21 +206,16 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
                             (k, &e.node)
                         })
                         .collect();
-                    object_entries(out, &list, *hidden, depth + 1);
+                    object_entries(out, &list, *hidden, *width, depth + 1, false);
                 }
                 Brackets::List => {
-                    for e in entries {
-                        if let (true, Some(Key::Index(i))) = (e.moved, &e.before_key) {
-                            out.push(Line::comment(depth + 1, format!("# (moved from [{i}])")));
-                        }
-                        node_lines(out, None, &e.node, depth + 1, ",");
-                    }
+                    list_entries(out, entries, *context, depth + 1);
                     if *hidden > 0 {
                         out.push(Line::comment(depth + 1, hidden_line(*hidden, "element")));
                     }
                 }
             }
-            out.push(Line::new(None, depth, format!("{close}{tail}{trail}")));
+            out.push(Line::new(None, depth, format!("{close}{tail}{to_null}{trail}")));
         }
         Kind::Lines(items) => {
             let mut l = Line::new(op, depth, format!("{lead}<<-EOT"));
@@ -191,13 +231,13 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
                     }
                 }
             }
-            out.push(Line::new(None, depth, format!("EOT{trail}")));
+            out.push(Line::new(None, depth, format!("EOT{to_null}{trail}")));
         }
         Kind::ToUnknown(inner) => {
             // The block as it is now, then what it becomes.
             let mut sub = Vec::new();
             let shown_inner = Node { op: n.op, forces_replacement: n.forces_replacement, sensitivity: None, kind: inner.kind.clone() };
-            node_lines(&mut sub, key, &shown_inner, depth, "");
+            node_lines(&mut sub, key, &shown_inner, depth, "", false);
             if let Some(last) = sub.last_mut() {
                 last.text.push_str(" -> (known after apply)");
                 last.text.push_str(trail);
@@ -205,28 +245,47 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
             out.extend(sub);
         }
         Kind::Json(inner) => {
+            // The CLI's layout: `jsonencode(`, the decoded value one level
+            // deeper (its symbol `~` for an update, none for an addition or
+            // removal of the whole string), then `)` on its own line.
             let mut sub = Vec::new();
-            node_lines(&mut sub, None, inner, depth, "");
-            // Wrap the inner node's lines in `jsonencode( ... )`.
-            if let Some(first) = sub.first_mut() {
-                first.text = format!("{lead}jsonencode({}", first.text);
-                first.op = op;
-                first.note = note;
+            let inner_op = if matches!(n.op, Op::Add | Op::Remove) { Op::Same } else { inner.op };
+            let shown_inner = Node { op: inner_op, ..(**inner).clone() };
+            node_lines(&mut sub, None, &shown_inner, depth + 1, "", false);
+            if sub.len() == 1 {
+                // A value on one line: `jsonencode([])`.
+                let mut l = Line::new(op, depth, format!("{lead}jsonencode({}){to_null}{trail}", sub[0].text));
+                l.note = note;
+                out.push(l);
+                return;
             }
-            if let Some(last) = sub.last_mut() {
-                last.text.push(')');
-                last.text.push_str(trail);
-            }
+            let mut l = Line::new(op, depth, format!("{lead}jsonencode("));
+            l.note = note;
+            out.push(l);
             out.extend(sub);
+            out.push(Line::new(None, depth, format!("){to_null}{trail}")));
         }
     }
+}
+
+/// The attribute lines of a resource.
+fn resource_lines(r: &ResourceDiff) -> Vec<Line> {
+    let mut lines = body_lines(&r.root);
+    if r.type_ == TERRAFORM_DATA && r.mode == "managed" {
+        // Its attributes are values of any type: the CLI never notes that
+        // one of them forces the replacement (the reason above says so).
+        for l in &mut lines {
+            l.note = None;
+        }
+    }
+    lines
 }
 
 /// The attribute lines of a resource's root node.
 fn body_lines(root: &Node) -> Vec<Line> {
     let mut out = Vec::new();
     match &root.kind {
-        Kind::Collection { brackets: Brackets::Object, entries, hidden, .. } => {
+        Kind::Collection { brackets: Brackets::Object, entries, hidden, width, .. } => {
             let list: Vec<(String, &Node)> = entries
                 .iter()
                 .map(|e| {
@@ -237,10 +296,10 @@ fn body_lines(root: &Node) -> Vec<Line> {
                     (k, &e.node)
                 })
                 .collect();
-            object_entries(&mut out, &list, *hidden, 0);
+            object_entries(&mut out, &list, *hidden, *width, 0, true);
         }
         Kind::Leaf { before: None, after: None } => {}
-        _ => node_lines(&mut out, None, root, 0, ""),
+        _ => node_lines(&mut out, None, root, 0, "", true),
     }
     out
 }
@@ -301,7 +360,9 @@ fn terminal_line(l: &Line, style: &Style) -> String {
     let mut s = String::new();
     s.push_str(&indent);
     if l.comment {
-        s.push_str("  ");
+        if !l.warning {
+            s.push_str("  ");
+        }
         s.push_str(&style.paint(&l.text, Tone::Muted));
     } else {
         match l.op {
@@ -331,7 +392,7 @@ fn resource_text(w: &mut dyn Write, r: &ResourceDiff, invocations: &[InvocationD
     for n in notes(r) {
         writeln!(w, "    {}", style.paint(&format!("# {}", clean(&n)), Tone::Muted))?;
     }
-    for l in body_lines(&r.root) {
+    for l in resource_lines(r) {
         writeln!(w, "{}", terminal_line(&l, style))?;
     }
     for l in triggered_lines(r, invocations) {
@@ -422,8 +483,9 @@ const INVOKED_HEADING: &str = "Terraform will invoke the following action(s):";
 
 fn output_entries(outputs: &[OutputDiff]) -> Vec<Line> {
     let list: Vec<(String, &Node)> = outputs.iter().map(|o| (key_text(&o.name), &o.root)).collect();
+    let width = outputs.iter().map(|o| o.width).max().unwrap_or(0);
     let mut out = Vec::new();
-    object_entries(&mut out, &list, 0, 0);
+    object_entries(&mut out, &list, 0, width, 0, true);
     out
 }
 
@@ -602,7 +664,7 @@ fn resource_md_parts(r: &ResourceDiff, invocations: &[InvocationDiff]) -> (Strin
     for n in notes(r) {
         head.push_str(&format!("_{}_\n", md_cell(&n)));
     }
-    let mut lines = body_lines(&r.root);
+    let mut lines = resource_lines(r);
     lines.extend(triggered_lines(r, invocations));
     (head, lines.iter().map(md_line).collect())
 }

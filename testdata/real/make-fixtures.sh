@@ -358,11 +358,28 @@ s_moved_replaced() {
   load v2; plan 0
 }
 
+s_show_classes() {
+  begin show-classes
+  load v1; apply v1
+  load v2; plan 0
+}
+
+# plan-line.txt: the CLI prints no Plan: line; it holds both sentences it
+# prints, in order (the refresh-only one, then the outputs one).
+s_refresh_only_drift() {
+  begin refresh-only-drift
+  load v1; apply v1
+  load v2; plan 0 -refresh-only
+  awk '/^This is a refresh-only plan/,/^$/ { if (NF) print } /^You can apply this plan/,/^$/ { if (NF) print }' \
+    "$OUT/plan-stdout.txt" >"$OUT/plan-line.txt"
+}
+
 ALL=(basic replace count-foreach modules moved removed import data-read checks
      errored sensitive destroy noop refresh-only refresh-only-outputs state
      refactor-rename refactor-count-to-foreach refactor-into-module deposed
      secret-forms sensitivity-only trailing-newline moves-unknown
-     targeted moved-replaced plan-pairs public-names long-values)
+     targeted moved-replaced plan-pairs public-names long-values
+     show-classes refresh-only-drift)
 
 main() {
   command -v "$TERRAFORM" >/dev/null || { log "terraform not found"; exit 1; }

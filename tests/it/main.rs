@@ -30,6 +30,7 @@ mod properties;
 mod questions;
 mod readme_examples;
 mod release;
+mod show_fidelity;
 mod show_fixtures;
 mod show_stream;
 mod summary_fixtures;
