@@ -894,6 +894,14 @@ fn classify<'a>(name: &str, raw: RawDocument<'a>) -> Result<Document<'a>, InputE
         }
     };
     check_version(name, &version)?;
+    // A plan never has `values`, a state never has a plan's keys: a document
+    // with both is neither, and reading it as either could pass what the
+    // other holds (a state's resources judged as a plan of no changes).
+    if raw.values_key && (raw.plan_keys || hcp) {
+        let key = raw.first_plan_key.unwrap_or("plan_format_version");
+        return Err(InputError::new(name, format!("not a plan or state from `show -json`: it has a state's `values` and a plan's `{key}`, so which it is cannot be known"))
+            .hint("pass the output of `tofu show -json PLANFILE` or `terraform show -json PLANFILE` (a plan) or `terraform show -json` (a state), as the CLI wrote it"));
+    }
     if raw.plan_keys || hcp {
         let mut plan = raw.plan;
         plan.format_version = version;
@@ -998,6 +1006,15 @@ mod tests {
         assert!(err(r#"[1]"#).message.contains("array"));
         assert!(err("").message.contains("empty"));
         assert!(err(r#"{"format_version":1.0}"#).message.contains("must be a string"));
+        // A state with a plan's key (or a plan with `values`) is neither.
+        for both in [
+            r#"{"format_version":"1.0","variables":{"x":{"value":1}},"values":{"root_module":{}}}"#,
+            r#"{"format_version":"1.0","values":null,"resource_changes":[]}"#,
+            r#"{"plan_format_version":"1.2","values":{}}"#,
+        ] {
+            let e = err(both);
+            assert!(e.message.contains("a state's `values` and a plan's"), "{both}: {e}");
+        }
     }
 
     #[test]

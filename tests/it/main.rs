@@ -21,6 +21,7 @@ mod comment;
 mod error_contract;
 mod exit_codes;
 mod gate;
+mod gate_bypass;
 mod gate_props;
 mod generated_plans;
 mod hostile;
