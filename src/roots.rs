@@ -70,8 +70,9 @@ pub const SKIPPED_DIRS: &[&str] = &[".terraform", ".terragrunt-cache", ".git"];
 const SNIFF: usize = 64 << 10;
 
 /// The inputs as roots: files and stdin as they are, each directory as the
-/// plans found below it.
-pub fn expand(inputs: &[Source], find: &FindOptions) -> Vec<Root> {
+/// plans found below it. A `*.json` file found that is a JSON object but no
+/// `show -json` document is skipped with a warning in `notes`, never silently.
+pub fn expand(inputs: &[Source], find: &FindOptions, notes: &crate::input::Notes) -> Vec<Root> {
     let mut out = Vec::new();
     for src in inputs {
         match src {
@@ -79,9 +80,14 @@ pub fn expand(inputs: &[Source], find: &FindOptions) -> Vec<Root> {
                 let (candidates, problems) = walk_all(dir, find);
                 let sniffed = sniff_all(&candidates);
                 let mut found = Vec::with_capacity(candidates.len());
-                for ((rel, path, _), plan) in candidates.iter().zip(sniffed) {
-                    if plan {
-                        found.push((rel.clone(), path.clone()));
+                for ((rel, path, _), sniffed) in candidates.iter().zip(sniffed) {
+                    match sniffed {
+                        Sniffed::Plan => found.push((rel.clone(), path.clone())),
+                        Sniffed::Object => notes.push(
+                            &path.display().to_string(),
+                            "skipped: a JSON object with no `format_version` key, so not `show -json` output (pass the file itself to have it read)",
+                        ),
+                        Sniffed::Other => {}
                     }
                 }
                 if found.is_empty() && problems.is_empty() {
@@ -130,8 +136,8 @@ type Candidate = (String, PathBuf, bool);
 /// Which candidates are plans: saved plans by their names, `*.json` files by
 /// their start, looked at on a few threads (each file's open and read wait on
 /// the file system, and a tree holds hundreds).
-fn sniff_all(candidates: &[Candidate]) -> Vec<bool> {
-    crate::par::map(candidates, 16, |(_, path, sniff)| !sniff || is_show_json(path))
+fn sniff_all(candidates: &[Candidate]) -> Vec<Sniffed> {
+    crate::par::map(candidates, 16, |(_, path, look)| if *look { sniff(path) } else { Sniffed::Plan })
 }
 
 /// A directory that cannot be read, and why.
@@ -243,26 +249,62 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
-/// A `*.json` file is a `show -json` document when its start names a
-/// `format_version` (or HCP's `plan_format_version`) key.
-fn is_show_json(path: &Path) -> bool {
-    let Ok(mut file) = std::fs::File::open(path) else { return true }; // reading it reports why
-    let found = |head: &[u8]| {
-        memchr::memmem::find(head, b"\"format_version\"").is_some() || memchr::memmem::find(head, b"\"plan_format_version\"").is_some()
-    };
-    // The key comes first in `show -json` output: a small read mostly settles it.
+/// What a look at a `*.json` file found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sniffed {
+    /// It may be a `show -json` document: it is read (and its parse judges it).
+    Plan,
+    /// Not a JSON object (an array, text, an empty file): not a plan.
+    Other,
+    /// A JSON object with no `format_version` key anywhere: skipped with a warning.
+    Object,
+}
+
+/// A `*.json` file is taken for a `show -json` document when it names a
+/// `format_version` (or HCP's `plan_format_version`) key. The key comes first
+/// in `show -json` output, so the first bytes mostly settle it; a file that
+/// starts as an object without the key in its first [`SNIFF`] bytes (keys
+/// sorted, a big `configuration` first) is searched to its end: a plan is
+/// never skipped for where its key is.
+fn sniff(path: &Path) -> Sniffed {
+    let Ok(mut file) = std::fs::File::open(path) else { return Sniffed::Plan }; // reading it reports why
+    let found = |head: &[u8]| memchr::memmem::find(head, NEEDLE).is_some();
     let mut head = Vec::with_capacity(SNIFF);
     if (&mut file).take(4 << 10).read_to_end(&mut head).is_err() {
-        return true;
+        return Sniffed::Plan;
     }
     if found(&head) {
-        return true;
+        return Sniffed::Plan;
     }
-    if file.take((SNIFF - head.len()) as u64).read_to_end(&mut head).is_err() {
-        return true;
+    if (&mut file).take((SNIFF - head.len()) as u64).read_to_end(&mut head).is_err() {
+        return Sniffed::Plan;
     }
-    found(&head)
+    if found(&head) {
+        return Sniffed::Plan;
+    }
+    // Not an object (after blanks, or a byte-order mark): not a plan.
+    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head);
+    if text.iter().find(|&&b| !crate::scan::is_json_ws(b)) != Some(&b'{') {
+        return Sniffed::Other;
+    }
+    // The rest, a piece at a time; the end of each piece kept for a key cut in two.
+    let keep = NEEDLE.len() - 1;
+    let mut tail = head.split_off(head.len().saturating_sub(keep));
+    loop {
+        match (&mut file).take(1 << 20).read_to_end(&mut tail) {
+            Err(_) => return Sniffed::Plan,
+            Ok(0) => return Sniffed::Object,
+            Ok(_) if found(&tail) => return Sniffed::Plan,
+            Ok(_) => {
+                tail.drain(..tail.len().saturating_sub(keep));
+            }
+        }
+    }
 }
+
+/// The key that makes a file a `show -json` document (`"format_version"`,
+/// `"plan_format_version"`), without its opening quote.
+const NEEDLE: &[u8] = b"format_version\"";
 
 // ------------------------------------------------------------------ splitting
 
@@ -1253,13 +1295,47 @@ mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
-        let roots = expand(&[Source::File(top.clone())], &FindOptions::default());
+        let notes = crate::input::Notes::default();
+        let roots = expand(&[Source::File(top.clone())], &FindOptions::default(), &notes);
         let names: Vec<&str> = roots.iter().map(|r| r.name.as_str()).collect();
         // In the order of their paths (`plan.json` after `live/`).
         assert_eq!(names, ["d1/d2/d3/d4/d5", "live/a-b", "live/a/other.json", "live/a/plan.json", "live/b", "live/c", "."]);
         assert!(roots.iter().all(|r| r.problem.is_none()));
         assert_eq!(roots[5].source, Source::File(top.join("live/c/tfplan")));
+        let warned = notes.take();
+        assert_eq!(warned.len(), 1, "{warned:?}");
+        assert!(warned[0].contains("live/a/package.json: skipped: a JSON object with no `format_version`"), "{warned:?}");
         std::fs::remove_dir_all(&top).ok();
+    }
+
+    #[test]
+    fn a_json_file_is_searched_to_its_end_for_the_key() {
+        let dir = std::env::temp_dir().join(format!("planview-roots-sniff-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pad = |n: usize| "x".repeat(n);
+        let cases: &[(&str, String, Sniffed)] = &[
+            ("first.json", r#"{"format_version":"1.2"}"#.to_string(), Sniffed::Plan),
+            // Keys sorted, a big `configuration` first; the key at every distance, cut by every piece boundary.
+            ("late.json", format!("{{\"configuration\":\"{}\",\"format_version\":\"1.2\"}}", pad(SNIFF)), Sniffed::Plan),
+            ("later.json", format!("{{\"a\":\"{}\",\"plan_format_version\":\"1.2\"}}", pad(3 << 20)), Sniffed::Plan),
+            ("edge.json", format!("{{\"a\":\"{}\",\"format_version\":1}}", pad(SNIFF + (1 << 20) - 12)), Sniffed::Plan),
+            ("bom.json", format!("\u{feff}\n {{\"a\":\"{}\"}}", pad(SNIFF)), Sniffed::Object),
+            ("package.json", r#"{"name":"x"}"#.to_string(), Sniffed::Object),
+            ("big-object.json", format!("{{\"a\":\"{}\"}}", pad(2 << 20)), Sniffed::Object),
+            ("array.json", format!("[\"{}\"]", pad(SNIFF)), Sniffed::Other),
+            ("empty.json", String::new(), Sniffed::Other),
+        ];
+        for (name, text, want) in cases {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            assert_eq!(sniff(&path), *want, "{name}");
+        }
+        for k in 0..NEEDLE.len() + 2 {
+            let path = dir.join("cut.json");
+            std::fs::write(&path, format!("{{\"a\":\"{}\",\"format_version\":1}}", pad(SNIFF + (1 << 20) - 8 - k))).unwrap();
+            assert_eq!(sniff(&path), Sniffed::Plan, "cut {k}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

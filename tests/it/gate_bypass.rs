@@ -101,3 +101,34 @@ fn a_policy_must_be_an_object_without_repeated_keys() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_plan_whose_format_version_comes_late_is_found_in_a_directory() {
+    let dir = scratch("late-key");
+    // `jq -S`: keys sorted, so `applyable`, `complete` and a big `configuration`
+    // (a long variable description) come before `format_version`.
+    let mut plan = read_json(DESTROY);
+    plan["configuration"]["root_module"]["variables"] =
+        serde_json::json!({"notes": {"description": "x".repeat(200 << 10)}});
+    let sorted = serde_json::to_string(&plan).unwrap();
+    let at = sorted.find("\"format_version\"").unwrap();
+    assert!(at > 200 << 10, "the key comes after the configuration: {at}");
+    std::fs::create_dir_all(dir.join("live/db")).unwrap();
+    std::fs::create_dir_all(dir.join("live/app")).unwrap();
+    std::fs::write(dir.join("live/db/plan.json"), &sorted).unwrap();
+    std::fs::copy(root().join("testdata/real/noop/plan.json"), dir.join("live/app/plan.json")).unwrap();
+    std::fs::write(dir.join("live/app/package.json"), "{\"name\": \"web\"}\n").unwrap();
+    let live = dir.join("live");
+    let out = planview(&["gate", "--format", "json", live.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files: Vec<(&str, &str)> =
+        v["files"].as_array().unwrap().iter().map(|f| (f["file"].as_str().unwrap(), f["verdict"].as_str().unwrap())).collect();
+    assert_eq!(files, [("app", "pass"), ("db", "fail")], "{v}");
+    assert_eq!(v["files"][1]["counts"]["delete"], 4);
+    // A JSON object that is no plan is skipped, and said to be.
+    assert!(err.contains("package.json: skipped: a JSON object with no `format_version` key"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
