@@ -19,7 +19,7 @@
 //! the whole input.
 
 use crate::error::InputError;
-use crate::input::{ReadOptions, Source};
+use crate::input::{key_step, ReadOptions, Source, KEY_FOUND};
 use crate::mask::Masker;
 use crate::stream::{End, Fed, Feeder, Piece, ReadAhead};
 use crate::PerFile;
@@ -335,8 +335,19 @@ pub enum Cut {
     /// The current document ends just before `at`.
     End { at: usize },
     /// Another document, the `n`th, starts at `at` (the start of its line, line
-    /// `line`), after text between the documents at lines `text` (first, last) if any.
-    Start { at: usize, line: usize, name: Option<String>, text: Option<(usize, usize)>, n: usize },
+    /// `line`; or, after Terragrunt's prefix, its `{`, `pad` characters into the
+    /// line), after text between the documents at lines `text` (first, last) if
+    /// any, in which a document that is not read may hide (`hidden`: the line
+    /// and column of its `format_version` key).
+    Start {
+        at: usize,
+        line: usize,
+        name: Option<String>,
+        text: Option<(usize, usize)>,
+        n: usize,
+        pad: usize,
+        hidden: Option<(usize, usize)>,
+    },
     /// No more splitting: what follows (the text after the last document
     /// included) belongs to the current document.
     Through,
@@ -363,6 +374,14 @@ pub struct Splitter {
     end: usize,
     /// Lines of the text in the current gap (first, last).
     text: Option<(usize, usize)>,
+    /// `text` as it was when the current line began.
+    text_before_line: Option<(usize, usize)>,
+    /// Characters of the current line (in the gap or prefix).
+    line_chars: usize,
+    /// How much of the `format_version` key the gap's last bytes match ([`key_step`]).
+    key_match: usize,
+    /// Where the current gap names a `format_version` key (line, column of its end).
+    hidden: Option<(usize, usize)>,
     /// The current line and the last non-blank line before it (bounded), to name documents.
     cur: Vec<u8>,
     last: Vec<u8>,
@@ -386,6 +405,10 @@ impl Splitter {
             line_begin: 0,
             end: 0,
             text: None,
+            text_before_line: None,
+            line_chars: 0,
+            key_match: 0,
+            hidden: None,
             cur: Vec::new(),
             last: Vec::new(),
             docs: 0,
@@ -435,6 +458,32 @@ impl Splitter {
                             self.cur.clear();
                             self.newline(at);
                             self.line_blank = true;
+                            self.line_chars = 0;
+                            self.key_match = 0;
+                            self.text_before_line = self.text;
+                        }
+                        b'{' if !prefix && self.lenient && !self.line_blank && self.cur.len() < NAME_LINE => {
+                            match terragrunt_stdout(&self.cur) {
+                                // Terragrunt's prefix of a line it forwards: a document of its own.
+                                Some(name) => {
+                                    self.text = self.text_before_line;
+                                    self.docs += 1;
+                                    cuts.push(Cut::Start {
+                                        at,
+                                        line: self.line,
+                                        name,
+                                        text: self.text.take(),
+                                        n: self.docs,
+                                        pad: self.line_chars,
+                                        hidden: self.hidden.take(),
+                                    });
+                                    self.cur.clear();
+                                    self.st = St::Doc(crate::scan::Text::Value);
+                                    self.depth = 1;
+                                    self.deep = false;
+                                }
+                                None => self.gap_text(b),
+                            }
                         }
                         b'{' if self.line_blank || (prefix && self.lenient) => {
                             // With --lenient the first document starts at the first `{`.
@@ -451,24 +500,34 @@ impl Splitter {
                             if prefix {
                                 cuts.push(Cut::First { name });
                             } else {
-                                cuts.push(Cut::Start { at: self.line_begin, line: self.line, name, text: self.text.take(), n: self.docs });
+                                cuts.push(Cut::Start {
+                                    at: self.line_begin,
+                                    line: self.line,
+                                    name,
+                                    text: self.text.take(),
+                                    n: self.docs,
+                                    pad: 0,
+                                    hidden: self.hidden.take(),
+                                });
                             }
                         }
-                        b' ' | b'\t' | b'\r' => self.keep(b),
+                        b' ' | b'\t' | b'\r' => {
+                            self.keep(b);
+                            self.line_chars += 1;
+                            self.key_match = 0;
+                        }
                         _ if prefix && !self.lenient => {
                             // Not a document: the parser says why.
                             self.st = St::Through;
                             cuts.push(Cut::Through);
                             continue;
                         }
-                        _ => {
+                        _ if prefix => {
                             self.line_blank = false;
                             self.keep(b);
-                            if !prefix {
-                                let first = self.text.map_or(self.line, |t| t.0);
-                                self.text = Some((first, self.line));
-                            }
+                            self.line_chars += usize::from(b & 0xC0 != 0x80);
                         }
+                        _ => self.gap_text(b),
                     }
                     let limit = if prefix { crate::input::MAX_PREFIX } else { self.end + MAX_GAP };
                     if at > limit {
@@ -510,6 +569,12 @@ impl Splitter {
                     self.st = St::Gap;
                     self.end = base + at;
                     self.text = None;
+                    self.text_before_line = None;
+                    self.hidden = None;
+                    self.key_match = 0;
+                    // The rest of the document's last line, counted from its start.
+                    let line_start = memchr::memrchr(b'\n', &piece[..at]).map_or(self.line_begin, |k| base + k + 1);
+                    self.line_chars = base + at - line_start.max(self.line_begin);
                     self.line_blank = false;
                     self.cur.clear();
                     self.last.clear();
@@ -517,6 +582,20 @@ impl Splitter {
                     return at;
                 }
             }
+        }
+    }
+
+    /// A byte of text in the gap between documents (not blank, not a newline):
+    /// its line is text, and a `format_version` key in it is a document not read.
+    fn gap_text(&mut self, b: u8) {
+        self.line_blank = false;
+        self.keep(b);
+        self.line_chars += usize::from(b & 0xC0 != 0x80);
+        let first = self.text.map_or(self.line, |t| t.0);
+        self.text = Some((first, self.line));
+        self.key_match = key_step(self.key_match, b);
+        if self.key_match == KEY_FOUND && self.hidden.is_none() {
+            self.hidden = Some((self.line, self.line_chars));
         }
     }
 
@@ -564,6 +643,57 @@ pub fn name_in(line: &str) -> Option<String> {
     (!name.is_empty() && name.len() <= 1024 && !name.contains(['\n', '\r'])).then(|| name.to_string())
 }
 
+/// Terragrunt's prefix of a line it forwards from OpenTofu/Terraform's stdout
+/// (its default `pretty` log format, and `bare`; colour codes skipped):
+/// `[HH:MM:SS[.mmm]] STDOUT [[UNIT]] [TF-PATH:]`, all of `line` before a `{`.
+/// `Some` with the unit's path, if named, when `line` is such a prefix.
+pub fn terragrunt_stdout(line: &[u8]) -> Option<Option<String>> {
+    // Colour: `ESC [ ... final byte`.
+    let mut plain = Vec::with_capacity(line.len());
+    let mut i = 0;
+    while i < line.len() {
+        if line[i] == 0x1b && line.get(i + 1) == Some(&b'[') {
+            i += 2;
+            while i < line.len() && !(0x40..=0x7e).contains(&line[i]) {
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        plain.push(line[i]);
+        i += 1;
+    }
+    let text = std::str::from_utf8(&plain).ok()?;
+    let mut rest = text.trim_start();
+    let word = |s: &str| s.split(char::is_whitespace).next().unwrap_or("").to_string();
+    let first = word(rest);
+    let is_time = first.bytes().filter(|&b| b == b':').count() == 2 && first.bytes().all(|b| b.is_ascii_digit() || b == b':' || b == b'.');
+    if is_time {
+        rest = rest[first.len()..].trim_start();
+    }
+    rest = rest.strip_prefix("STDOUT")?;
+    if !rest.starts_with(char::is_whitespace) && !rest.is_empty() {
+        return None;
+    }
+    rest = rest.trim_start();
+    let mut name = None;
+    if let Some(inner) = rest.strip_prefix('[') {
+        let (unit, after) = inner.split_once(']')?;
+        let unit = unit.trim();
+        if unit.is_empty() || unit.len() > 1024 {
+            return None;
+        }
+        name = Some(unit.to_string());
+        rest = after.trim_start();
+    }
+    // The binary's path and a colon (`tofu:`), or nothing.
+    let tail = rest.trim_end();
+    if tail.is_empty() || (tail.ends_with(':') && !tail.contains(char::is_whitespace) && !tail.contains(['{', '['])) {
+        return Some(name);
+    }
+    None
+}
+
 /// One document of an input read whole.
 #[derive(Debug)]
 pub struct WholePart<'a> {
@@ -588,15 +718,16 @@ pub fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<
         return vec![WholePart { name: first, bytes: Ok(std::borrow::Cow::Borrowed(bytes)) }];
     }
     let mut parts = Vec::new();
-    let (mut start, mut line, mut part_name, mut text) = (0usize, 1usize, first, None);
+    let (mut start, mut line, mut part_name, mut gap) = (0usize, 1usize, first, Gap::default());
     let mut end = None;
-    let finish = |start: usize, stop: usize, line: usize, name: Option<String>, text: Option<(usize, usize)>, n: usize| {
+    let finish = |start: usize, stop: usize, line: usize, name: Option<String>, gap: Gap, n: usize| {
         let label = name.clone().unwrap_or_else(|| format!("{input}#{n}"));
-        let bytes = match gap_error(&label, text, n, read) {
+        let bytes = match gap_error(&label, &gap, n, read) {
             Some(e) => Err(e),
             None => {
-                let mut v = Vec::with_capacity(line - 1 + stop - start);
+                let mut v = Vec::with_capacity(line - 1 + gap.pad + stop - start);
                 v.resize(line - 1, b'\n');
+                v.resize(line - 1 + gap.pad, b' ');
                 v.extend_from_slice(&bytes[start..stop]);
                 Ok(std::borrow::Cow::Owned(v))
             }
@@ -606,10 +737,10 @@ pub fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<
     for cut in cuts {
         match cut {
             Cut::End { at } => end = Some(at),
-            Cut::Start { at, line: l, name: n, text: t, .. } => {
+            Cut::Start { at, line: l, name: n, text, pad, hidden, .. } => {
                 let count = parts.len() + 1;
-                parts.push(finish(start, end.take().unwrap_or(at), line, part_name.take(), text.take(), count));
-                (start, line, part_name, text) = (at, l, n, t);
+                parts.push(finish(start, end.take().unwrap_or(at), line, part_name.take(), std::mem::take(&mut gap), count));
+                (start, line, part_name, gap) = (at, l, n, Gap { text, hidden, pad });
             }
             Cut::Through => end = None,
             Cut::First { .. } | Cut::TooDeep { .. } => {}
@@ -617,15 +748,34 @@ pub fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<
     }
     // The last document keeps what follows it (its trailer is judged by the parser).
     let count = parts.len() + 1;
-    parts.push(finish(start, bytes.len(), line, part_name, text, count));
+    parts.push(finish(start, bytes.len(), line, part_name, gap, count));
     parts
 }
 
+/// What came before a document after the first ([`Cut::Start`]): the lines of
+/// text between it and the one before, where in them a document hides, and
+/// how many characters of Terragrunt's prefix come before it on its line.
+#[derive(Debug, Default)]
+struct Gap {
+    text: Option<(usize, usize)>,
+    hidden: Option<(usize, usize)>,
+    pad: usize,
+}
+
 /// Text between documents: without `--lenient` the document after it is not
-/// read (its error); with it, a warning. `name` is the input's.
-fn gap_error(name: &str, text: Option<(usize, usize)>, n: usize, read: &ReadOptions) -> Option<InputError> {
-    let (first, last) = text?;
+/// read (its error); with it, a warning, unless the text holds a document
+/// planview would not read (a `format_version` key): that is an error even
+/// with `--lenient`, never skipped. `name` is the input's.
+fn gap_error(name: &str, gap: &Gap, n: usize, read: &ReadOptions) -> Option<InputError> {
+    let (first, last) = gap.text?;
     let lines = if first == last { format!("line {first}") } else { format!("lines {first}-{last}") };
+    if let Some((l, c)) = gap.hidden {
+        return Some(
+            InputError::new(name, format!("the text between JSON documents {} and {n} ({lines}) holds a document planview does not read (a `format_version` key at line {l}, column {c}); document {n} is not read either", n - 1))
+                .at(l, c)
+                .hint("each document must start on a line of its own, or after Terragrunt's `STDOUT [unit] tofu:` prefix (with --lenient); a plan inside other text is never skipped: strip the wrapper's text, or have Terragrunt forward the JSON as it is (--tf-forward-stdout)"),
+        );
+    }
     if read.lenient {
         read.notes.push(name, format!("--lenient: skipped the text between documents {} and {n} ({lines})", n - 1));
         return None;
@@ -903,7 +1053,7 @@ fn split_stream(
     let mut cuts = Vec::new();
     // The current document (None once its reader is gone, or when it is not read).
     // Its depth is checked here, by the splitter: the worker reads its text as it comes.
-    let start_part = |sink: &mut Sink<'_>, metas: &mut Vec<Meta>, name: Option<String>, lead: usize| -> Option<Part> {
+    let start_part = |sink: &mut Sink<'_>, metas: &mut Vec<Meta>, name: Option<String>, lead: usize, pad: usize| -> Option<Part> {
         let k = metas.len();
         let provisional = name.clone().unwrap_or_else(|| if k == 0 { root.name.clone() } else { format!("{}#{}", root.name, k + 1) });
         metas.push(Meta { root: ri, name });
@@ -930,6 +1080,10 @@ fn split_stream(
                 return None;
             }
         }
+        // Spaces for Terragrunt's prefix before it on its line: its column.
+        if pad > 0 && !part.send(vec![b' '; pad], End::More) {
+            return None;
+        }
         Some(part)
     };
     let send = |cur: &mut Option<Part>, bytes: &[u8]| {
@@ -939,7 +1093,7 @@ fn split_stream(
             }
         }
     };
-    let mut cur = start_part(sink, metas, None, 0);
+    let mut cur = start_part(sink, metas, None, 0, 0);
     let first_index = metas.len() - 1;
     let mut first_seen = false;
     let mut in_gap = false;
@@ -1052,7 +1206,7 @@ fn split_stream(
                         cur = None;
                         pos = at - offset;
                     }
-                    Cut::Start { at, line, name, text, n: docs } => {
+                    Cut::Start { at, line, name, text, n: docs, pad, hidden } => {
                         // The blanks before the `{` on its line may have come in an earlier piece.
                         let earlier = if at < offset { gap.get(at - gap_from..).unwrap_or_default().to_vec() } else { Vec::new() };
                         pos = at.saturating_sub(offset).max(pos);
@@ -1072,14 +1226,14 @@ fn split_stream(
                             return;
                         }
                         let label = name.clone().unwrap_or_else(|| format!("{}#{docs}", root.name));
-                        match gap_error(&label, text, docs, opts) {
+                        match gap_error(&label, &Gap { text, hidden, pad }, docs, opts) {
                             Some(e) => {
                                 direct(metas.len(), e);
                                 metas.push(Meta { root: ri, name });
                                 cur = None;
                             }
                             None => {
-                                cur = start_part(sink, metas, name, line - 1);
+                                cur = start_part(sink, metas, name, line - 1, pad);
                                 send(&mut cur, &earlier);
                             }
                         }
@@ -1156,9 +1310,9 @@ mod tests {
                 vec![
                     Cut::First { name: None },
                     Cut::End { at: 12 },
-                    Cut::Start { at: 13, line: 2, name: None, text: None, n: 2 },
+                    Cut::Start { at: 13, line: 2, name: None, text: None, n: 2, pad: 0, hidden: None },
                     Cut::End { at: 25 },
-                    Cut::Start { at: 46, line: 4, name: Some("live/vpc".into()), text: Some((3, 3)), n: 3 },
+                    Cut::Start { at: 46, line: 4, name: Some("live/vpc".into()), text: Some((3, 3)), n: 3, pad: 0, hidden: None },
                     Cut::End { at: 53 },
                 ],
                 "piece {piece}"
@@ -1357,6 +1511,69 @@ mod tests {
         let one = split_whole("f", b"{\"a\":1}\ntrailer\n", &read);
         assert_eq!(one.len(), 1);
         assert!(matches!(one[0].bytes, Ok(std::borrow::Cow::Borrowed(_))));
+    }
+
+    #[test]
+    fn terragrunt_prefixed_documents_are_documents_of_their_own_with_lenient() {
+        let text = "{\"a\":1}\n08:00:02.000 STDOUT [live/db] tofu: {\"b\":2}\n\u{1b}[36m08:00:03.000 STDOUT\u{1b}[0m [live/é] tofu: {\"c\":3}\nSTDOUT tofu: {\"d\":4}\n";
+        for piece in [1, 2, 5, 1000] {
+            let starts: Vec<Cut> = cuts_of(text, true, piece).into_iter().filter(|c| matches!(c, Cut::Start { .. })).collect();
+            assert_eq!(
+                starts,
+                vec![
+                    Cut::Start { at: 44, line: 2, name: Some("live/db".into()), text: None, n: 2, pad: 36, hidden: None },
+                    Cut::Start { at: 97, line: 3, name: Some("live/é".into()), text: None, n: 3, pad: 44, hidden: None },
+                    Cut::Start { at: 118, line: 4, name: None, text: None, n: 4, pad: 13, hidden: None },
+                ],
+                "piece {piece}"
+            );
+        }
+        // Strictly, a prefixed line is text (an error, and its `format_version` never skipped).
+        assert!(!cuts_of(text, false, 7).iter().any(|c| matches!(c, Cut::Start { .. })));
+        // Read whole: each document at its line and column, named by its unit.
+        let read = ReadOptions { lenient: true, ..ReadOptions::default() };
+        let parts = split_whole("f", text.as_bytes(), &read);
+        let names: Vec<Option<&str>> = parts.iter().map(|p| p.name.as_deref()).collect();
+        assert_eq!(names, [None, Some("live/db"), Some("live/é"), None]);
+        assert_eq!(parts[1].bytes.as_ref().unwrap().as_ref(), format!("\n{}{{\"b\":2}}", " ".repeat(36)).as_bytes());
+        assert!(read.notes.take().is_empty());
+    }
+
+    #[test]
+    fn a_document_hidden_in_text_between_documents_is_an_error_even_with_lenient() {
+        let text = "{\"a\":1}\nlog\nINFO [live/db] terraform: {\"format_version\":\"1.2\"}\n{\"c\":3}\n";
+        for lenient in [false, true] {
+            for piece in [1, 3, 1000] {
+                let cuts = cuts_of(text, lenient, piece);
+                let hidden = cuts.iter().find_map(|c| match c {
+                    Cut::Start { hidden, text, .. } => Some((*hidden, *text)),
+                    _ => None,
+                });
+                assert_eq!(hidden, Some((Some((3, 43)), Some((2, 3)))), "lenient {lenient}, piece {piece}");
+            }
+            let read = ReadOptions { lenient, ..ReadOptions::default() };
+            let parts = split_whole("f", text.as_bytes(), &read);
+            let e = parts[1].bytes.as_ref().unwrap_err();
+            assert!(e.message.contains("holds a document planview does not read"), "{e}");
+            assert_eq!((e.line, e.column), (Some(3), Some(43)));
+        }
+        // Mentioned without a quote after it, the word is text.
+        let read = ReadOptions { lenient: true, ..ReadOptions::default() };
+        let parts = split_whole("f", b"{\"a\":1}\nunsupported format_version 2\n{\"b\":1}", &read);
+        assert!(parts.iter().all(|p| p.bytes.is_ok()));
+    }
+
+    #[test]
+    fn terragrunt_stdout_prefixes() {
+        assert_eq!(terragrunt_stdout(b"08:00:02.000 STDOUT [live/db] tofu: "), Some(Some("live/db".into())));
+        assert_eq!(terragrunt_stdout(b"STDOUT [live/db] /usr/bin/terraform:"), Some(Some("live/db".into())));
+        assert_eq!(terragrunt_stdout(b"14:20:38 STDOUT tofu: "), Some(None));
+        assert_eq!(terragrunt_stdout(b"STDOUT "), Some(None));
+        assert_eq!(terragrunt_stdout(b"08:00:02.000 INFO [live/db] tofu: "), None);
+        assert_eq!(terragrunt_stdout(b"08:00:02.000 STDOUT [live/db] tofu says: "), None);
+        assert_eq!(terragrunt_stdout(b"08:00:02.000 STDOUTX [live/db] tofu: "), None);
+        assert_eq!(terragrunt_stdout(b"08:00:02.000 STDOUT [] tofu: "), None);
+        assert_eq!(terragrunt_stdout(b"x STDOUT [a] tofu: "), None);
     }
 
     #[test]

@@ -108,8 +108,7 @@ fn a_plan_whose_format_version_comes_late_is_found_in_a_directory() {
     // `jq -S`: keys sorted, so `applyable`, `complete` and a big `configuration`
     // (a long variable description) come before `format_version`.
     let mut plan = read_json(DESTROY);
-    plan["configuration"]["root_module"]["variables"] =
-        serde_json::json!({"notes": {"description": "x".repeat(200 << 10)}});
+    plan["configuration"]["root_module"]["variables"] = serde_json::json!({"notes": {"description": "x".repeat(200 << 10)}});
     let sorted = serde_json::to_string(&plan).unwrap();
     let at = sorted.find("\"format_version\"").unwrap();
     assert!(at > 200 << 10, "the key comes after the configuration: {at}");
@@ -130,5 +129,102 @@ fn a_plan_whose_format_version_comes_late_is_found_in_a_directory() {
     // A JSON object that is no plan is skipped, and said to be.
     assert!(err.contains("package.json: skipped: a JSON object with no `format_version` key"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `gate --format json` on `args`: exit code, report, stderr.
+fn gate_json(args: &[&str], stdin: Option<&[u8]>) -> (Option<i32>, Value, String) {
+    let mut a = vec!["gate", "--format", "json"];
+    a.extend_from_slice(args);
+    let out = planview_with_stdin(&a, stdin);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{a:?}: {e}: {}", text(&out.stdout)));
+    (out.status.code(), v, text(&out.stderr))
+}
+
+/// Each file's name, verdict and deletes.
+fn verdicts(v: &Value) -> Vec<(String, String, Value)> {
+    v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["file"].as_str().unwrap().to_string(), f["verdict"].as_str().unwrap().to_string(), f["counts"]["delete"].clone()))
+        .collect()
+}
+
+#[test]
+fn terragrunt_prefixed_plans_are_read_as_roots_named_by_their_units() {
+    let log = "testdata/roots/terragrunt-stdout.log";
+    let body = std::fs::read(root().join(log)).unwrap();
+    for stdin in [None, Some(&body[..])] {
+        let input = if stdin.is_some() { "-" } else { log };
+        let (code, v, err) = gate_json(&["--lenient", input], stdin);
+        assert_eq!(code, Some(1), "{err}");
+        assert_eq!(
+            verdicts(&v),
+            [("live/app".into(), "pass".into(), 0.into()), ("live/db".into(), "fail".into(), 4.into())],
+            "{input}: {err}"
+        );
+        assert!(!err.contains("ignored the text after the JSON document"), "{err}");
+    }
+    // Between two clean documents: the middle one is read, its deletes denied.
+    let (code, v, err) = gate_json(&["--lenient", "testdata/roots/prefixed-between.ndjson"], None);
+    assert_eq!(code, Some(1), "{err}");
+    let got = verdicts(&v);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[1], ("live/db".into(), "fail".into(), 4.into()));
+    assert!(err.is_empty(), "nothing skipped: {err}");
+    // A whole read (`comment`) finds the same three plans and fails as the gate does.
+    let out = planview(&["comment", "--lenient", "testdata/roots/prefixed-between.ndjson"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("live/db"), "{}", text(&out.stdout));
+    // Without --lenient the prefixed text is an error, never a pass.
+    for input in ["testdata/roots/terragrunt-stdout.log", "testdata/roots/prefixed-between.ndjson"] {
+        let out = planview(&["gate", input]);
+        assert_eq!(out.status.code(), Some(2), "{input}: {}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn a_plan_hidden_in_text_that_lenient_would_skip_fails_the_run() {
+    // Between documents, after the last one, and after the only one, for the
+    // commands that split an input and for those that read one document.
+    let dir = scratch("hidden");
+    let plan = |p: &str| std::fs::read_to_string(root().join(p)).unwrap();
+    let (noop, destroy) = (plan("testdata/real/noop/plan.json"), plan(DESTROY));
+    let trailing = dir.join("trailing.json");
+    std::fs::write(&trailing, format!("{noop}live/db stdout | {destroy}")).unwrap();
+    let debug = dir.join("debug.json");
+    std::fs::write(&debug, format!("{noop}::debug::stdout: {destroy}::debug::exitcode: 0\n")).unwrap();
+    let quoted = dir.join("quoted.json");
+    let escaped = serde_json::to_string(&destroy).unwrap();
+    std::fs::write(&quoted, format!("{noop}time=x level=info msg={escaped}\n")).unwrap();
+    let t = trailing.to_str().unwrap();
+    let inputs = ["testdata/roots/hidden-between.ndjson", t, debug.to_str().unwrap(), quoted.to_str().unwrap()];
+    for input in inputs {
+        let body = std::fs::read(root().join(input)).unwrap();
+        for cmd in ["gate", "summary", "show", "comment", "fingerprint", "moves"] {
+            for stdin in [None, Some(&body[..])] {
+                let arg = if stdin.is_some() { "-" } else { input };
+                let out = planview_with_stdin(&[cmd, "--lenient", arg], stdin);
+                let err = text(&out.stderr);
+                assert_eq!(out.status.code(), Some(2), "{cmd} {input} (stdin: {}): {err}", stdin.is_some());
+                assert!(
+                    err.contains("holds a document planview does not read") || err.contains("there are two JSON documents"),
+                    "{cmd} {input}: {err}"
+                );
+            }
+        }
+    }
+    // Located at the key's closing quote.
+    let out = planview(&["gate", "--lenient", t]);
+    let col = "live/db stdout | {\"format_version\"".chars().count();
+    assert!(text(&out.stderr).contains(&format!("{t}:2:{col}: ")), "{}", text(&out.stderr));
+    let out = planview(&["gate", "--lenient", "testdata/roots/hidden-between.ndjson"]);
+    let col = "[live/db] stdout | {\"format_version\"".chars().count();
+    assert!(
+        text(&out.stderr).contains(&format!(":2:{col}: the text between JSON documents 1 and 2 (line 2) holds")),
+        "{}",
+        text(&out.stderr)
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
