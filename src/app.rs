@@ -110,7 +110,7 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
     // Directories become the plans below them; inputs holding several
     // documents are split when read.
-    let roots = roots::expand(&config.inputs, &config.find);
+    let roots = roots::expand(&config.inputs, &config.find, &config.read.notes);
     let read = &config.read;
     match &config.command {
         CommandKind::Summary { skip_unchanged } => {

@@ -107,7 +107,7 @@ pub(crate) fn read_sized(name: &str, mut src: impl Read, size: u64) -> Result<Ve
 /// Room for `more` bytes in `buf` (`exact`, or growing geometrically, for
 /// reads in pieces), or an input error: never an abort.
 fn reserve(name: &str, buf: &mut Vec<u8>, more: usize, exact: bool) -> Result<(), InputError> {
-    let reserved = if exact { buf.try_reserve_exact(more) } else { buf.try_reserve(more) };
+    let reserved = crate::oom::fallibly(|| if exact { buf.try_reserve_exact(more) } else { buf.try_reserve(more) });
     reserved.map_err(|_| {
         let mb = |n: usize| n.div_ceil(1 << 20);
         InputError::new(name, format!("is too big to read into memory: {} MB could not be allocated", mb(buf.len().saturating_add(more))))
@@ -190,20 +190,69 @@ pub(crate) fn too_long_trailer(name: &str) -> InputError {
         .hint("planview reads one document per input; is it the right file or pipe?")
 }
 
-/// The offset in `rest` (text after a document) of a `{` that starts a line
-/// (after blanks): a second document, which `--lenient` must not skip as a
-/// trailer. `line_start` says whether `rest` itself starts a line; the second
-/// value is the same for the end of `rest` (to go on with the next piece).
-pub(crate) fn second_document(rest: &[u8], mut line_start: bool) -> (Option<usize>, bool) {
+/// The key that names a document's format (`"format_version"`, HCP's
+/// `"plan_format_version"`), without its quotes: text that `--lenient` would
+/// skip is never skipped when it holds it followed by a quote, plain or
+/// escaped (`\"`, a document inside a quoted log message): a document
+/// planview did not read, such as a plan behind a log prefix.
+pub(crate) const HIDDEN_KEY: &[u8] = b"format_version";
+
+/// [`key_step`]'s state once the key and its closing quote are matched.
+pub(crate) const KEY_FOUND: usize = HIDDEN_KEY.len() + 1;
+
+/// How much of [`HIDDEN_KEY`] and its closing quote is matched after byte
+/// `b`, given `matched` before it ([`KEY_FOUND`]: all). No proper suffix of a
+/// match is a prefix of the key but the empty one, so a mismatch restarts
+/// from nothing, or from `b`.
+pub(crate) fn key_step(matched: usize, b: u8) -> usize {
+    match HIDDEN_KEY.get(matched) {
+        Some(&want) if want == b => matched + 1,
+        None if matched == HIDDEN_KEY.len() && (b == b'"' || b == b'\\') => KEY_FOUND,
+        _ => usize::from(b == HIDDEN_KEY[0]),
+    }
+}
+
+/// Where a trailer's scan is at the end of a piece ([`second_document`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct TrailerScan {
+    /// Only blanks since the line began.
+    pub line_start: bool,
+    /// How much of [`HIDDEN_KEY`] the last bytes match.
+    key: usize,
+}
+
+impl TrailerScan {
+    /// At the start of a line, or not.
+    pub(crate) fn new(line_start: bool) -> Self {
+        TrailerScan { line_start, key: 0 }
+    }
+}
+
+/// The offset in `rest` (text after a document) of a second document, which
+/// `--lenient` must not skip as a trailer: a `{` that starts a line (after
+/// blanks), or the end of a `format_version` key anywhere (a document behind
+/// a prefix, `::debug::{"format_version":...}`). `scan` says where the scan
+/// of the text before `rest` was, and is left where it is at its end (to go
+/// on with the next piece).
+pub(crate) fn second_document(rest: &[u8], scan: &mut TrailerScan) -> Option<usize> {
     for (i, &b) in rest.iter().enumerate() {
         match b {
-            b'\n' => line_start = true,
-            b' ' | b'\t' | b'\r' => {}
-            b'{' if line_start => return (Some(i), true),
-            _ => line_start = false,
+            b'\n' => {
+                scan.line_start = true;
+                scan.key = 0;
+            }
+            b' ' | b'\t' | b'\r' => scan.key = 0,
+            b'{' if scan.line_start => return Some(i),
+            _ => {
+                scan.line_start = false;
+                scan.key = key_step(scan.key, b);
+                if scan.key == KEY_FOUND {
+                    return Some(i);
+                }
+            }
         }
     }
-    (None, line_start)
+    None
 }
 
 /// Open the input for streaming ([`crate::stream`]), with the same errors as
@@ -671,7 +720,7 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
         Some(r) => {
             if opts.lenient && !matches!(rest[r], b'{' | b'[') {
                 // A trailer may be skipped, unless a document hides in it.
-                if let (Some(k), _) = second_document(&rest[r..rest.len().min(MAX_TRAILER + 1)], false) {
+                if let Some(k) = second_document(&rest[r..rest.len().min(MAX_TRAILER + 1)], &mut TrailerScan::new(false)) {
                     let (l, c) = line_col(bytes, skip + end + r + k);
                     return Err(two_documents(name, l, c, true));
                 }
@@ -894,6 +943,14 @@ fn classify<'a>(name: &str, raw: RawDocument<'a>) -> Result<Document<'a>, InputE
         }
     };
     check_version(name, &version)?;
+    // A plan never has `values`, a state never has a plan's keys: a document
+    // with both is neither, and reading it as either could pass what the
+    // other holds (a state's resources judged as a plan of no changes).
+    if raw.values_key && (raw.plan_keys || hcp) {
+        let key = raw.first_plan_key.unwrap_or("plan_format_version");
+        return Err(InputError::new(name, format!("not a plan or state from `show -json`: it has a state's `values` and a plan's `{key}`, so which it is cannot be known"))
+            .hint("pass the output of `tofu show -json PLANFILE` or `terraform show -json PLANFILE` (a plan) or `terraform show -json` (a state), as the CLI wrote it"));
+    }
     if raw.plan_keys || hcp {
         let mut plan = raw.plan;
         plan.format_version = version;
@@ -998,6 +1055,15 @@ mod tests {
         assert!(err(r#"[1]"#).message.contains("array"));
         assert!(err("").message.contains("empty"));
         assert!(err(r#"{"format_version":1.0}"#).message.contains("must be a string"));
+        // A state with a plan's key (or a plan with `values`) is neither.
+        for both in [
+            r#"{"format_version":"1.0","variables":{"x":{"value":1}},"values":{"root_module":{}}}"#,
+            r#"{"format_version":"1.0","values":null,"resource_changes":[]}"#,
+            r#"{"plan_format_version":"1.2","values":{}}"#,
+        ] {
+            let e = err(both);
+            assert!(e.message.contains("a state's `values` and a plan's"), "{both}: {e}");
+        }
     }
 
     #[test]
@@ -1084,10 +1150,24 @@ mod tests {
         // Strictly, the text after the first is refused where it starts.
         let e = parse("f", two).unwrap_err();
         assert_eq!((e.line, e.column), (Some(2), Some(1)), "{e}");
-        assert_eq!(second_document(b"x\n {", false), (Some(3), true));
-        assert_eq!(second_document(b"x {", false), (None, false));
-        assert_eq!(second_document(b"{", true), (Some(0), true));
-        assert_eq!(second_document(b"x\n ", false), (None, true));
+        let find = |text: &[u8], line_start: bool| {
+            let mut scan = TrailerScan::new(line_start);
+            (second_document(text, &mut scan), scan.line_start)
+        };
+        assert_eq!(find(b"x\n {", false), (Some(3), true));
+        assert_eq!(find(b"x {", false), (None, false));
+        assert_eq!(find(b"{", true), (Some(0), true));
+        assert_eq!(find(b"x\n ", false), (None, true));
+        // A `format_version` key anywhere in the text: a document planview did not read.
+        assert_eq!(find(b"::debug::{\"format_version\":\"1.2\"}", false), (Some(25), false));
+        assert_eq!(find(b"x \"plan_format_version\"", false), (Some(22), false));
+        assert_eq!(find(b"format_ version\"", false), (None, false));
+        assert_eq!(find(b"msg=\"{\\\"format_version\\\":1}\"", false), (Some(22), false), "escaped in a quoted message");
+        assert_eq!(find(b"unsupported format_version 2.0", false), (None, false));
+        // Cut between two pieces.
+        let mut scan = TrailerScan::new(false);
+        assert_eq!(second_document(b"log: {\"form", &mut scan), None);
+        assert_eq!(second_document(b"at_version\": 1}", &mut scan), Some(10));
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod glob;
 pub mod input;
 pub mod mask;
 pub mod model;
+pub mod oom;
 mod par;
 mod pipeline;
 pub mod progress;

@@ -7,6 +7,11 @@ use planview::Status;
 use std::io::Write;
 use std::process::ExitCode;
 
+/// Memory that runs out ends the run with exit code 2 and one line, as every
+/// other error, never an abort ([`planview::oom`]).
+#[global_allocator]
+static ALLOCATOR: planview::oom::ExitOnOom = planview::oom::ExitOnOom;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,

@@ -19,7 +19,7 @@
 //! the whole input.
 
 use crate::error::InputError;
-use crate::input::{ReadOptions, Source};
+use crate::input::{key_step, ReadOptions, Source, KEY_FOUND};
 use crate::mask::Masker;
 use crate::stream::{End, Fed, Feeder, Piece, ReadAhead};
 use crate::PerFile;
@@ -70,8 +70,9 @@ pub const SKIPPED_DIRS: &[&str] = &[".terraform", ".terragrunt-cache", ".git"];
 const SNIFF: usize = 64 << 10;
 
 /// The inputs as roots: files and stdin as they are, each directory as the
-/// plans found below it.
-pub fn expand(inputs: &[Source], find: &FindOptions) -> Vec<Root> {
+/// plans found below it. A `*.json` file found that is a JSON object but no
+/// `show -json` document is skipped with a warning in `notes`, never silently.
+pub fn expand(inputs: &[Source], find: &FindOptions, notes: &crate::input::Notes) -> Vec<Root> {
     let mut out = Vec::new();
     for src in inputs {
         match src {
@@ -79,9 +80,14 @@ pub fn expand(inputs: &[Source], find: &FindOptions) -> Vec<Root> {
                 let (candidates, problems) = walk_all(dir, find);
                 let sniffed = sniff_all(&candidates);
                 let mut found = Vec::with_capacity(candidates.len());
-                for ((rel, path, _), plan) in candidates.iter().zip(sniffed) {
-                    if plan {
-                        found.push((rel.clone(), path.clone()));
+                for ((rel, path, _), sniffed) in candidates.iter().zip(sniffed) {
+                    match sniffed {
+                        Sniffed::Plan => found.push((rel.clone(), path.clone())),
+                        Sniffed::Object => notes.push(
+                            &path.display().to_string(),
+                            "skipped: a JSON object with no `format_version` key, so not `show -json` output (pass the file itself to have it read)",
+                        ),
+                        Sniffed::Other => {}
                     }
                 }
                 if found.is_empty() && problems.is_empty() {
@@ -130,8 +136,8 @@ type Candidate = (String, PathBuf, bool);
 /// Which candidates are plans: saved plans by their names, `*.json` files by
 /// their start, looked at on a few threads (each file's open and read wait on
 /// the file system, and a tree holds hundreds).
-fn sniff_all(candidates: &[Candidate]) -> Vec<bool> {
-    crate::par::map(candidates, 16, |(_, path, sniff)| !sniff || is_show_json(path))
+fn sniff_all(candidates: &[Candidate]) -> Vec<Sniffed> {
+    crate::par::map(candidates, 16, |(_, path, look)| if *look { sniff(path) } else { Sniffed::Plan })
 }
 
 /// A directory that cannot be read, and why.
@@ -243,26 +249,62 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
-/// A `*.json` file is a `show -json` document when its start names a
-/// `format_version` (or HCP's `plan_format_version`) key.
-fn is_show_json(path: &Path) -> bool {
-    let Ok(mut file) = std::fs::File::open(path) else { return true }; // reading it reports why
-    let found = |head: &[u8]| {
-        memchr::memmem::find(head, b"\"format_version\"").is_some() || memchr::memmem::find(head, b"\"plan_format_version\"").is_some()
-    };
-    // The key comes first in `show -json` output: a small read mostly settles it.
+/// What a look at a `*.json` file found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sniffed {
+    /// It may be a `show -json` document: it is read (and its parse judges it).
+    Plan,
+    /// Not a JSON object (an array, text, an empty file): not a plan.
+    Other,
+    /// A JSON object with no `format_version` key anywhere: skipped with a warning.
+    Object,
+}
+
+/// A `*.json` file is taken for a `show -json` document when it names a
+/// `format_version` (or HCP's `plan_format_version`) key. The key comes first
+/// in `show -json` output, so the first bytes mostly settle it; a file that
+/// starts as an object without the key in its first [`SNIFF`] bytes (keys
+/// sorted, a big `configuration` first) is searched to its end: a plan is
+/// never skipped for where its key is.
+fn sniff(path: &Path) -> Sniffed {
+    let Ok(mut file) = std::fs::File::open(path) else { return Sniffed::Plan }; // reading it reports why
+    let found = |head: &[u8]| memchr::memmem::find(head, NEEDLE).is_some();
     let mut head = Vec::with_capacity(SNIFF);
     if (&mut file).take(4 << 10).read_to_end(&mut head).is_err() {
-        return true;
+        return Sniffed::Plan;
     }
     if found(&head) {
-        return true;
+        return Sniffed::Plan;
     }
-    if file.take((SNIFF - head.len()) as u64).read_to_end(&mut head).is_err() {
-        return true;
+    if (&mut file).take((SNIFF - head.len()) as u64).read_to_end(&mut head).is_err() {
+        return Sniffed::Plan;
     }
-    found(&head)
+    if found(&head) {
+        return Sniffed::Plan;
+    }
+    // Not an object (after blanks, or a byte-order mark): not a plan.
+    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head);
+    if text.iter().find(|&&b| !crate::scan::is_json_ws(b)) != Some(&b'{') {
+        return Sniffed::Other;
+    }
+    // The rest, a piece at a time; the end of each piece kept for a key cut in two.
+    let keep = NEEDLE.len() - 1;
+    let mut tail = head.split_off(head.len().saturating_sub(keep));
+    loop {
+        match (&mut file).take(1 << 20).read_to_end(&mut tail) {
+            Err(_) => return Sniffed::Plan,
+            Ok(0) => return Sniffed::Object,
+            Ok(_) if found(&tail) => return Sniffed::Plan,
+            Ok(_) => {
+                tail.drain(..tail.len().saturating_sub(keep));
+            }
+        }
+    }
 }
+
+/// The key that makes a file a `show -json` document (`"format_version"`,
+/// `"plan_format_version"`), without its opening quote.
+const NEEDLE: &[u8] = b"format_version\"";
 
 // ------------------------------------------------------------------ splitting
 
@@ -293,8 +335,19 @@ pub enum Cut {
     /// The current document ends just before `at`.
     End { at: usize },
     /// Another document, the `n`th, starts at `at` (the start of its line, line
-    /// `line`), after text between the documents at lines `text` (first, last) if any.
-    Start { at: usize, line: usize, name: Option<String>, text: Option<(usize, usize)>, n: usize },
+    /// `line`; or, after Terragrunt's prefix, its `{`, `pad` characters into the
+    /// line), after text between the documents at lines `text` (first, last) if
+    /// any, in which a document that is not read may hide (`hidden`: the line
+    /// and column of its `format_version` key).
+    Start {
+        at: usize,
+        line: usize,
+        name: Option<String>,
+        text: Option<(usize, usize)>,
+        n: usize,
+        pad: usize,
+        hidden: Option<(usize, usize)>,
+    },
     /// No more splitting: what follows (the text after the last document
     /// included) belongs to the current document.
     Through,
@@ -321,6 +374,14 @@ pub struct Splitter {
     end: usize,
     /// Lines of the text in the current gap (first, last).
     text: Option<(usize, usize)>,
+    /// `text` as it was when the current line began.
+    text_before_line: Option<(usize, usize)>,
+    /// Characters of the current line (in the gap or prefix).
+    line_chars: usize,
+    /// How much of the `format_version` key the gap's last bytes match ([`key_step`]).
+    key_match: usize,
+    /// Where the current gap names a `format_version` key (line, column of its end).
+    hidden: Option<(usize, usize)>,
     /// The current line and the last non-blank line before it (bounded), to name documents.
     cur: Vec<u8>,
     last: Vec<u8>,
@@ -344,6 +405,10 @@ impl Splitter {
             line_begin: 0,
             end: 0,
             text: None,
+            text_before_line: None,
+            line_chars: 0,
+            key_match: 0,
+            hidden: None,
             cur: Vec::new(),
             last: Vec::new(),
             docs: 0,
@@ -393,6 +458,32 @@ impl Splitter {
                             self.cur.clear();
                             self.newline(at);
                             self.line_blank = true;
+                            self.line_chars = 0;
+                            self.key_match = 0;
+                            self.text_before_line = self.text;
+                        }
+                        b'{' if !prefix && self.lenient && !self.line_blank && self.cur.len() < NAME_LINE => {
+                            match terragrunt_stdout(&self.cur) {
+                                // Terragrunt's prefix of a line it forwards: a document of its own.
+                                Some(name) => {
+                                    self.text = self.text_before_line;
+                                    self.docs += 1;
+                                    cuts.push(Cut::Start {
+                                        at,
+                                        line: self.line,
+                                        name,
+                                        text: self.text.take(),
+                                        n: self.docs,
+                                        pad: self.line_chars,
+                                        hidden: self.hidden.take(),
+                                    });
+                                    self.cur.clear();
+                                    self.st = St::Doc(crate::scan::Text::Value);
+                                    self.depth = 1;
+                                    self.deep = false;
+                                }
+                                None => self.gap_text(b),
+                            }
                         }
                         b'{' if self.line_blank || (prefix && self.lenient) => {
                             // With --lenient the first document starts at the first `{`.
@@ -409,24 +500,34 @@ impl Splitter {
                             if prefix {
                                 cuts.push(Cut::First { name });
                             } else {
-                                cuts.push(Cut::Start { at: self.line_begin, line: self.line, name, text: self.text.take(), n: self.docs });
+                                cuts.push(Cut::Start {
+                                    at: self.line_begin,
+                                    line: self.line,
+                                    name,
+                                    text: self.text.take(),
+                                    n: self.docs,
+                                    pad: 0,
+                                    hidden: self.hidden.take(),
+                                });
                             }
                         }
-                        b' ' | b'\t' | b'\r' => self.keep(b),
+                        b' ' | b'\t' | b'\r' => {
+                            self.keep(b);
+                            self.line_chars += 1;
+                            self.key_match = 0;
+                        }
                         _ if prefix && !self.lenient => {
                             // Not a document: the parser says why.
                             self.st = St::Through;
                             cuts.push(Cut::Through);
                             continue;
                         }
-                        _ => {
+                        _ if prefix => {
                             self.line_blank = false;
                             self.keep(b);
-                            if !prefix {
-                                let first = self.text.map_or(self.line, |t| t.0);
-                                self.text = Some((first, self.line));
-                            }
+                            self.line_chars += usize::from(b & 0xC0 != 0x80);
                         }
+                        _ => self.gap_text(b),
                     }
                     let limit = if prefix { crate::input::MAX_PREFIX } else { self.end + MAX_GAP };
                     if at > limit {
@@ -468,6 +569,12 @@ impl Splitter {
                     self.st = St::Gap;
                     self.end = base + at;
                     self.text = None;
+                    self.text_before_line = None;
+                    self.hidden = None;
+                    self.key_match = 0;
+                    // The rest of the document's last line, counted from its start.
+                    let line_start = memchr::memrchr(b'\n', &piece[..at]).map_or(self.line_begin, |k| base + k + 1);
+                    self.line_chars = base + at - line_start.max(self.line_begin);
                     self.line_blank = false;
                     self.cur.clear();
                     self.last.clear();
@@ -475,6 +582,20 @@ impl Splitter {
                     return at;
                 }
             }
+        }
+    }
+
+    /// A byte of text in the gap between documents (not blank, not a newline):
+    /// its line is text, and a `format_version` key in it is a document not read.
+    fn gap_text(&mut self, b: u8) {
+        self.line_blank = false;
+        self.keep(b);
+        self.line_chars += usize::from(b & 0xC0 != 0x80);
+        let first = self.text.map_or(self.line, |t| t.0);
+        self.text = Some((first, self.line));
+        self.key_match = key_step(self.key_match, b);
+        if self.key_match == KEY_FOUND && self.hidden.is_none() {
+            self.hidden = Some((self.line, self.line_chars));
         }
     }
 
@@ -522,6 +643,57 @@ pub fn name_in(line: &str) -> Option<String> {
     (!name.is_empty() && name.len() <= 1024 && !name.contains(['\n', '\r'])).then(|| name.to_string())
 }
 
+/// Terragrunt's prefix of a line it forwards from OpenTofu/Terraform's stdout
+/// (its default `pretty` log format, and `bare`; colour codes skipped):
+/// `[HH:MM:SS[.mmm]] STDOUT [[UNIT]] [TF-PATH:]`, all of `line` before a `{`.
+/// `Some` with the unit's path, if named, when `line` is such a prefix.
+pub fn terragrunt_stdout(line: &[u8]) -> Option<Option<String>> {
+    // Colour: `ESC [ ... final byte`.
+    let mut plain = Vec::with_capacity(line.len());
+    let mut i = 0;
+    while i < line.len() {
+        if line[i] == 0x1b && line.get(i + 1) == Some(&b'[') {
+            i += 2;
+            while i < line.len() && !(0x40..=0x7e).contains(&line[i]) {
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        plain.push(line[i]);
+        i += 1;
+    }
+    let text = std::str::from_utf8(&plain).ok()?;
+    let mut rest = text.trim_start();
+    let word = |s: &str| s.split(char::is_whitespace).next().unwrap_or("").to_string();
+    let first = word(rest);
+    let is_time = first.bytes().filter(|&b| b == b':').count() == 2 && first.bytes().all(|b| b.is_ascii_digit() || b == b':' || b == b'.');
+    if is_time {
+        rest = rest[first.len()..].trim_start();
+    }
+    rest = rest.strip_prefix("STDOUT")?;
+    if !rest.starts_with(char::is_whitespace) && !rest.is_empty() {
+        return None;
+    }
+    rest = rest.trim_start();
+    let mut name = None;
+    if let Some(inner) = rest.strip_prefix('[') {
+        let (unit, after) = inner.split_once(']')?;
+        let unit = unit.trim();
+        if unit.is_empty() || unit.len() > 1024 {
+            return None;
+        }
+        name = Some(unit.to_string());
+        rest = after.trim_start();
+    }
+    // The binary's path and a colon (`tofu:`), or nothing.
+    let tail = rest.trim_end();
+    if tail.is_empty() || (tail.ends_with(':') && !tail.contains(char::is_whitespace) && !tail.contains(['{', '['])) {
+        return Some(name);
+    }
+    None
+}
+
 /// One document of an input read whole.
 #[derive(Debug)]
 pub struct WholePart<'a> {
@@ -546,15 +718,16 @@ pub fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<
         return vec![WholePart { name: first, bytes: Ok(std::borrow::Cow::Borrowed(bytes)) }];
     }
     let mut parts = Vec::new();
-    let (mut start, mut line, mut part_name, mut text) = (0usize, 1usize, first, None);
+    let (mut start, mut line, mut part_name, mut gap) = (0usize, 1usize, first, Gap::default());
     let mut end = None;
-    let finish = |start: usize, stop: usize, line: usize, name: Option<String>, text: Option<(usize, usize)>, n: usize| {
+    let finish = |start: usize, stop: usize, line: usize, name: Option<String>, gap: Gap, n: usize| {
         let label = name.clone().unwrap_or_else(|| format!("{input}#{n}"));
-        let bytes = match gap_error(&label, text, n, read) {
+        let bytes = match gap_error(&label, &gap, n, read) {
             Some(e) => Err(e),
             None => {
-                let mut v = Vec::with_capacity(line - 1 + stop - start);
+                let mut v = Vec::with_capacity(line - 1 + gap.pad + stop - start);
                 v.resize(line - 1, b'\n');
+                v.resize(line - 1 + gap.pad, b' ');
                 v.extend_from_slice(&bytes[start..stop]);
                 Ok(std::borrow::Cow::Owned(v))
             }
@@ -564,10 +737,10 @@ pub fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<
     for cut in cuts {
         match cut {
             Cut::End { at } => end = Some(at),
-            Cut::Start { at, line: l, name: n, text: t, .. } => {
+            Cut::Start { at, line: l, name: n, text, pad, hidden, .. } => {
                 let count = parts.len() + 1;
-                parts.push(finish(start, end.take().unwrap_or(at), line, part_name.take(), text.take(), count));
-                (start, line, part_name, text) = (at, l, n, t);
+                parts.push(finish(start, end.take().unwrap_or(at), line, part_name.take(), std::mem::take(&mut gap), count));
+                (start, line, part_name, gap) = (at, l, n, Gap { text, hidden, pad });
             }
             Cut::Through => end = None,
             Cut::First { .. } | Cut::TooDeep { .. } => {}
@@ -575,15 +748,34 @@ pub fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<
     }
     // The last document keeps what follows it (its trailer is judged by the parser).
     let count = parts.len() + 1;
-    parts.push(finish(start, bytes.len(), line, part_name, text, count));
+    parts.push(finish(start, bytes.len(), line, part_name, gap, count));
     parts
 }
 
+/// What came before a document after the first ([`Cut::Start`]): the lines of
+/// text between it and the one before, where in them a document hides, and
+/// how many characters of Terragrunt's prefix come before it on its line.
+#[derive(Debug, Default)]
+struct Gap {
+    text: Option<(usize, usize)>,
+    hidden: Option<(usize, usize)>,
+    pad: usize,
+}
+
 /// Text between documents: without `--lenient` the document after it is not
-/// read (its error); with it, a warning. `name` is the input's.
-fn gap_error(name: &str, text: Option<(usize, usize)>, n: usize, read: &ReadOptions) -> Option<InputError> {
-    let (first, last) = text?;
+/// read (its error); with it, a warning, unless the text holds a document
+/// planview would not read (a `format_version` key): that is an error even
+/// with `--lenient`, never skipped. `name` is the input's.
+fn gap_error(name: &str, gap: &Gap, n: usize, read: &ReadOptions) -> Option<InputError> {
+    let (first, last) = gap.text?;
     let lines = if first == last { format!("line {first}") } else { format!("lines {first}-{last}") };
+    if let Some((l, c)) = gap.hidden {
+        return Some(
+            InputError::new(name, format!("the text between JSON documents {} and {n} ({lines}) holds a document planview does not read (a `format_version` key at line {l}, column {c}); document {n} is not read either", n - 1))
+                .at(l, c)
+                .hint("each document must start on a line of its own, or after Terragrunt's `STDOUT [unit] tofu:` prefix (with --lenient); a plan inside other text is never skipped: strip the wrapper's text, or have Terragrunt forward the JSON as it is (--tf-forward-stdout)"),
+        );
+    }
     if read.lenient {
         read.notes.push(name, format!("--lenient: skipped the text between documents {} and {n} ({lines})", n - 1));
         return None;
@@ -861,7 +1053,7 @@ fn split_stream(
     let mut cuts = Vec::new();
     // The current document (None once its reader is gone, or when it is not read).
     // Its depth is checked here, by the splitter: the worker reads its text as it comes.
-    let start_part = |sink: &mut Sink<'_>, metas: &mut Vec<Meta>, name: Option<String>, lead: usize| -> Option<Part> {
+    let start_part = |sink: &mut Sink<'_>, metas: &mut Vec<Meta>, name: Option<String>, lead: usize, pad: usize| -> Option<Part> {
         let k = metas.len();
         let provisional = name.clone().unwrap_or_else(|| if k == 0 { root.name.clone() } else { format!("{}#{}", root.name, k + 1) });
         metas.push(Meta { root: ri, name });
@@ -888,6 +1080,10 @@ fn split_stream(
                 return None;
             }
         }
+        // Spaces for Terragrunt's prefix before it on its line: its column.
+        if pad > 0 && !part.send(vec![b' '; pad], End::More) {
+            return None;
+        }
         Some(part)
     };
     let send = |cur: &mut Option<Part>, bytes: &[u8]| {
@@ -897,7 +1093,7 @@ fn split_stream(
             }
         }
     };
-    let mut cur = start_part(sink, metas, None, 0);
+    let mut cur = start_part(sink, metas, None, 0, 0);
     let first_index = metas.len() - 1;
     let mut first_seen = false;
     let mut in_gap = false;
@@ -1010,7 +1206,7 @@ fn split_stream(
                         cur = None;
                         pos = at - offset;
                     }
-                    Cut::Start { at, line, name, text, n: docs } => {
+                    Cut::Start { at, line, name, text, n: docs, pad, hidden } => {
                         // The blanks before the `{` on its line may have come in an earlier piece.
                         let earlier = if at < offset { gap.get(at - gap_from..).unwrap_or_default().to_vec() } else { Vec::new() };
                         pos = at.saturating_sub(offset).max(pos);
@@ -1030,14 +1226,14 @@ fn split_stream(
                             return;
                         }
                         let label = name.clone().unwrap_or_else(|| format!("{}#{docs}", root.name));
-                        match gap_error(&label, text, docs, opts) {
+                        match gap_error(&label, &Gap { text, hidden, pad }, docs, opts) {
                             Some(e) => {
                                 direct(metas.len(), e);
                                 metas.push(Meta { root: ri, name });
                                 cur = None;
                             }
                             None => {
-                                cur = start_part(sink, metas, name, line - 1);
+                                cur = start_part(sink, metas, name, line - 1, pad);
                                 send(&mut cur, &earlier);
                             }
                         }
@@ -1114,9 +1310,9 @@ mod tests {
                 vec![
                     Cut::First { name: None },
                     Cut::End { at: 12 },
-                    Cut::Start { at: 13, line: 2, name: None, text: None, n: 2 },
+                    Cut::Start { at: 13, line: 2, name: None, text: None, n: 2, pad: 0, hidden: None },
                     Cut::End { at: 25 },
-                    Cut::Start { at: 46, line: 4, name: Some("live/vpc".into()), text: Some((3, 3)), n: 3 },
+                    Cut::Start { at: 46, line: 4, name: Some("live/vpc".into()), text: Some((3, 3)), n: 3, pad: 0, hidden: None },
                     Cut::End { at: 53 },
                 ],
                 "piece {piece}"
@@ -1253,13 +1449,47 @@ mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
-        let roots = expand(&[Source::File(top.clone())], &FindOptions::default());
+        let notes = crate::input::Notes::default();
+        let roots = expand(&[Source::File(top.clone())], &FindOptions::default(), &notes);
         let names: Vec<&str> = roots.iter().map(|r| r.name.as_str()).collect();
         // In the order of their paths (`plan.json` after `live/`).
         assert_eq!(names, ["d1/d2/d3/d4/d5", "live/a-b", "live/a/other.json", "live/a/plan.json", "live/b", "live/c", "."]);
         assert!(roots.iter().all(|r| r.problem.is_none()));
         assert_eq!(roots[5].source, Source::File(top.join("live/c/tfplan")));
+        let warned = notes.take();
+        assert_eq!(warned.len(), 1, "{warned:?}");
+        assert!(warned[0].contains("live/a/package.json: skipped: a JSON object with no `format_version`"), "{warned:?}");
         std::fs::remove_dir_all(&top).ok();
+    }
+
+    #[test]
+    fn a_json_file_is_searched_to_its_end_for_the_key() {
+        let dir = std::env::temp_dir().join(format!("planview-roots-sniff-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pad = |n: usize| "x".repeat(n);
+        let cases: &[(&str, String, Sniffed)] = &[
+            ("first.json", r#"{"format_version":"1.2"}"#.to_string(), Sniffed::Plan),
+            // Keys sorted, a big `configuration` first; the key at every distance, cut by every piece boundary.
+            ("late.json", format!("{{\"configuration\":\"{}\",\"format_version\":\"1.2\"}}", pad(SNIFF)), Sniffed::Plan),
+            ("later.json", format!("{{\"a\":\"{}\",\"plan_format_version\":\"1.2\"}}", pad(3 << 20)), Sniffed::Plan),
+            ("edge.json", format!("{{\"a\":\"{}\",\"format_version\":1}}", pad(SNIFF + (1 << 20) - 12)), Sniffed::Plan),
+            ("bom.json", format!("\u{feff}\n {{\"a\":\"{}\"}}", pad(SNIFF)), Sniffed::Object),
+            ("package.json", r#"{"name":"x"}"#.to_string(), Sniffed::Object),
+            ("big-object.json", format!("{{\"a\":\"{}\"}}", pad(2 << 20)), Sniffed::Object),
+            ("array.json", format!("[\"{}\"]", pad(SNIFF)), Sniffed::Other),
+            ("empty.json", String::new(), Sniffed::Other),
+        ];
+        for (name, text, want) in cases {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            assert_eq!(sniff(&path), *want, "{name}");
+        }
+        for k in 0..NEEDLE.len() + 2 {
+            let path = dir.join("cut.json");
+            std::fs::write(&path, format!("{{\"a\":\"{}\",\"format_version\":1}}", pad(SNIFF + (1 << 20) - 8 - k))).unwrap();
+            assert_eq!(sniff(&path), Sniffed::Plan, "cut {k}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
@@ -1281,6 +1511,69 @@ mod tests {
         let one = split_whole("f", b"{\"a\":1}\ntrailer\n", &read);
         assert_eq!(one.len(), 1);
         assert!(matches!(one[0].bytes, Ok(std::borrow::Cow::Borrowed(_))));
+    }
+
+    #[test]
+    fn terragrunt_prefixed_documents_are_documents_of_their_own_with_lenient() {
+        let text = "{\"a\":1}\n08:00:02.000 STDOUT [live/db] tofu: {\"b\":2}\n\u{1b}[36m08:00:03.000 STDOUT\u{1b}[0m [live/é] tofu: {\"c\":3}\nSTDOUT tofu: {\"d\":4}\n";
+        for piece in [1, 2, 5, 1000] {
+            let starts: Vec<Cut> = cuts_of(text, true, piece).into_iter().filter(|c| matches!(c, Cut::Start { .. })).collect();
+            assert_eq!(
+                starts,
+                vec![
+                    Cut::Start { at: 44, line: 2, name: Some("live/db".into()), text: None, n: 2, pad: 36, hidden: None },
+                    Cut::Start { at: 97, line: 3, name: Some("live/é".into()), text: None, n: 3, pad: 44, hidden: None },
+                    Cut::Start { at: 118, line: 4, name: None, text: None, n: 4, pad: 13, hidden: None },
+                ],
+                "piece {piece}"
+            );
+        }
+        // Strictly, a prefixed line is text (an error, and its `format_version` never skipped).
+        assert!(!cuts_of(text, false, 7).iter().any(|c| matches!(c, Cut::Start { .. })));
+        // Read whole: each document at its line and column, named by its unit.
+        let read = ReadOptions { lenient: true, ..ReadOptions::default() };
+        let parts = split_whole("f", text.as_bytes(), &read);
+        let names: Vec<Option<&str>> = parts.iter().map(|p| p.name.as_deref()).collect();
+        assert_eq!(names, [None, Some("live/db"), Some("live/é"), None]);
+        assert_eq!(parts[1].bytes.as_ref().unwrap().as_ref(), format!("\n{}{{\"b\":2}}", " ".repeat(36)).as_bytes());
+        assert!(read.notes.take().is_empty());
+    }
+
+    #[test]
+    fn a_document_hidden_in_text_between_documents_is_an_error_even_with_lenient() {
+        let text = "{\"a\":1}\nlog\nINFO [live/db] terraform: {\"format_version\":\"1.2\"}\n{\"c\":3}\n";
+        for lenient in [false, true] {
+            for piece in [1, 3, 1000] {
+                let cuts = cuts_of(text, lenient, piece);
+                let hidden = cuts.iter().find_map(|c| match c {
+                    Cut::Start { hidden, text, .. } => Some((*hidden, *text)),
+                    _ => None,
+                });
+                assert_eq!(hidden, Some((Some((3, 43)), Some((2, 3)))), "lenient {lenient}, piece {piece}");
+            }
+            let read = ReadOptions { lenient, ..ReadOptions::default() };
+            let parts = split_whole("f", text.as_bytes(), &read);
+            let e = parts[1].bytes.as_ref().unwrap_err();
+            assert!(e.message.contains("holds a document planview does not read"), "{e}");
+            assert_eq!((e.line, e.column), (Some(3), Some(43)));
+        }
+        // Mentioned without a quote after it, the word is text.
+        let read = ReadOptions { lenient: true, ..ReadOptions::default() };
+        let parts = split_whole("f", b"{\"a\":1}\nunsupported format_version 2\n{\"b\":1}", &read);
+        assert!(parts.iter().all(|p| p.bytes.is_ok()));
+    }
+
+    #[test]
+    fn terragrunt_stdout_prefixes() {
+        assert_eq!(terragrunt_stdout(b"08:00:02.000 STDOUT [live/db] tofu: "), Some(Some("live/db".into())));
+        assert_eq!(terragrunt_stdout(b"STDOUT [live/db] /usr/bin/terraform:"), Some(Some("live/db".into())));
+        assert_eq!(terragrunt_stdout(b"14:20:38 STDOUT tofu: "), Some(None));
+        assert_eq!(terragrunt_stdout(b"STDOUT "), Some(None));
+        assert_eq!(terragrunt_stdout(b"08:00:02.000 INFO [live/db] tofu: "), None);
+        assert_eq!(terragrunt_stdout(b"08:00:02.000 STDOUT [live/db] tofu says: "), None);
+        assert_eq!(terragrunt_stdout(b"08:00:02.000 STDOUTX [live/db] tofu: "), None);
+        assert_eq!(terragrunt_stdout(b"08:00:02.000 STDOUT [] tofu: "), None);
+        assert_eq!(terragrunt_stdout(b"x STDOUT [a] tofu: "), None);
     }
 
     #[test]

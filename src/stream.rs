@@ -702,16 +702,14 @@ impl<'n> Reader<'n> {
     /// read to the end, and refused if a line in it starts a second document
     /// or it goes on past [`MAX_TRAILER`] (as [`crate::input::parse_with`] does).
     fn check_trailer(&mut self, end: usize) -> Result<(), InputError> {
-        let mut line_start = false;
+        let mut scan = crate::input::TrailerScan::new(false);
         loop {
             let room = (end + MAX_TRAILER + 1).saturating_sub(self.dropped + self.pos);
             let piece = &self.buf.as_bytes()[self.pos..self.buf.len().min(self.pos + room)];
-            let (hit, after) = second_document(piece, line_start);
-            if let Some(k) = hit {
+            if let Some(k) = second_document(piece, &mut scan) {
                 let (l, c) = self.location(self.pos + k);
                 return Err(two_documents(self.name, l, c, true));
             }
-            line_start = after;
             self.pos += piece.len();
             if self.dropped + self.pos > end + MAX_TRAILER {
                 return Err(too_long_trailer(self.name));

@@ -21,6 +21,10 @@ pub struct RawDocument<'a> {
     pub values: Option<&'a RawValue>,
     /// Top-level keys that only plans have were present.
     pub plan_keys: bool,
+    /// The first of them, to name in messages.
+    pub first_plan_key: Option<&'static str>,
+    /// A `values` key was present (even `null`): only states have one.
+    pub values_key: bool,
     /// Top-level keys this version does not know, in document order.
     pub other_keys: Vec<String>,
 }
@@ -73,15 +77,19 @@ impl<'de: 'a, 'a> Visitor<'de> for DocVisitor<'a> {
                 let key = crate::sanitize::line(&key);
                 return Err(serde::de::Error::custom(format_args!("duplicate key `{key}` at the top level of the document")));
             }
-            if PLAN_ONLY.contains(&key.as_ref()) {
+            if let Some(k) = PLAN_ONLY.iter().find(|k| **k == key.as_ref()) {
                 doc.plan_keys = true;
+                doc.first_plan_key = doc.first_plan_key.or(Some(k));
             }
             let p = &mut doc.plan;
             match key.as_ref() {
                 "format_version" => doc.format_version = Some(map.next_value()?),
                 "plan_format_version" => doc.plan_format_version = Some(map.next_value()?),
                 "terraform_version" => p.terraform_version = map.next_value()?,
-                "values" => doc.values = map.next_value()?,
+                "values" => {
+                    doc.values_key = true;
+                    doc.values = map.next_value()?;
+                }
                 "variables" => p.variables = map.next_value::<Option<_>>()?.unwrap_or_default(),
                 "planned_values" => p.planned_values = map.next_value()?,
                 "proposed_unknown" => p.proposed_unknown = map.next_value()?,

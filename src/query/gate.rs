@@ -7,7 +7,7 @@
 
 use crate::glob::Glob;
 use crate::model::{ChangeKind, CheckKind, CheckStatus, Mode, OnFailure, Plan, ResourceChange, TriggerEvent};
-use crate::query::summary::{count_totals, PlanAccumulator, Totals};
+use crate::query::summary::{count_totals, mode_of, PlanAccumulator, Totals};
 use crate::stream::PlanVisitor;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -99,9 +99,10 @@ pub struct Classes {
 
 impl Classes {
     /// The classes of a change. Data sources perform none: reading, or
-    /// dropping, a data source never creates or destroys anything.
+    /// dropping, a data source never creates or destroys anything. Whether
+    /// it is one, its address decides ([`mode_of`]).
     pub fn of(rc: &ResourceChange<'_>) -> Classes {
-        if rc.mode == Mode::Data {
+        if mode_of(rc) == Mode::Data {
             return Classes::default();
         }
         let mut t = Totals::default();
@@ -264,8 +265,23 @@ pub struct PolicyFile {
 
 impl PolicyFile {
     /// Parse a policy file's text; the error says what is wrong and where.
+    /// A policy is an object (an array would read as an empty policy), and no
+    /// key appears twice in one object (`{"max":{"delete":0,"delete":100}}`
+    /// would take the last): both are errors, located.
     pub fn parse(text: &str) -> Result<PolicyFile, (String, Option<(usize, usize)>)> {
-        serde_json::from_str(text).map_err(|e| {
+        let start = text.bytes().position(|b| !crate::scan::is_json_ws(b));
+        if let Some(at) = start.filter(|&at| text.as_bytes()[at] != b'{') {
+            let (l, c) = crate::input::line_col(text.as_bytes(), at);
+            let found = match text.as_bytes()[at] {
+                b'[' => "an array",
+                b'"' => "a string",
+                b'n' => "null",
+                b't' | b'f' => "a boolean",
+                _ => "something else",
+            };
+            return Err((format!("invalid policy: a policy must be a JSON object (`{{...}}`), found {found}"), Some((l, c))));
+        }
+        serde_json::from_str::<NoDuplicateKeys>(text).and_then(|_| serde_json::from_str(text)).map_err(|e| {
             let msg = e.to_string();
             let msg = match msg.rfind(" at line ") {
                 Some(i) => msg[..i].to_string(),
@@ -276,6 +292,57 @@ impl PolicyFile {
             // so a newline in it cannot fake an error or hint line of its own.
             (format!("invalid policy: {}", crate::sanitize::line(&msg)), at)
         })
+    }
+}
+
+/// Any JSON value, refused when an object in it repeats a key (serde_json
+/// locates the error just after the repeated key).
+struct NoDuplicateKeys;
+
+impl<'de> Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NoDuplicateKeys)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
+    type Value = NoDuplicateKeys;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_unit<E>(self) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self, A::Error> {
+        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(self)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                return Err(serde::de::Error::custom(format_args!("duplicate key `{key}`")));
+            }
+            map.next_value::<NoDuplicateKeys>()?;
+            seen.insert(key);
+        }
+        Ok(self)
     }
 }
 
@@ -1158,6 +1225,23 @@ mod tests {
     }
 
     #[test]
+    fn a_data_mode_on_a_managed_address_is_judged_as_managed() {
+        // `mode` says data, the address says managed: the address decides.
+        let p = plan(
+            r#"{"format_version":"1.2","resource_changes":[
+            {"address":"aws_db_instance.main","type":"aws_db_instance","mode":"data","change":{"actions":["delete"]}},
+            {"address":"module.m[\"data.x\"].aws_s3_bucket.b","type":"aws_s3_bucket","mode":"data","change":{"actions":["delete","create"]}},
+            {"address":"not an address","type":"x","mode":"data","change":{"actions":["delete"]}},
+            {"address":"module.m.data.x.y","type":"x","mode":"data","change":{"actions":["delete"]}}]}"#,
+        );
+        let v = evaluate(&p, &Policy::default());
+        assert_eq!(addresses(&v, "deny delete"), ["aws_db_instance.main", "module.m[\"data.x\"].aws_s3_bucket.b", "not an address"]);
+        assert_eq!(v.counts.delete, 3);
+        let policy = Policy { max: vec![(GateAction::Delete, 0)], ..Default::default() };
+        assert!(!evaluate(&p, &policy).passed());
+    }
+
+    #[test]
     fn allow_exempts_but_protect_wins() {
         let policy = Policy { allow: vec![Glob::new("*")], protect_types: vec![Glob::new("db")], ..Default::default() };
         let v = evaluate(&plan(MIX), &policy);
@@ -1228,6 +1312,21 @@ mod tests {
         assert!(PolicyFile::parse(r#"{"protct":["x"]}"#).unwrap_err().0.contains("unknown field"));
         assert!(PolicyFile::parse(r#"{"deny":["explode"]}"#).is_err());
         assert!(PolicyFile::parse(r#"{"max":{"delete":-1}}"#).is_err());
+        // Not an object: never an empty policy.
+        for (text, at) in [("[]", (1, 1)), ("\n  [{\"deny\":[]}]", (2, 3)), ("null", (1, 1)), ("\"x\"", (1, 1))] {
+            let (msg, place) = PolicyFile::parse(text).unwrap_err();
+            assert!(msg.contains("a policy must be a JSON object"), "{text}: {msg}");
+            assert_eq!(place, Some(at), "{text}");
+        }
+        // A key twice in one object: an error where the second is, at any level.
+        let (msg, at) = PolicyFile::parse("{\"max\": {\"delete\": 0,\n  \"delete\": 100}}").unwrap_err();
+        assert!(msg.contains("duplicate key `delete`"), "{msg}");
+        assert_eq!(at, Some((2, 10)));
+        let (msg, at) = PolicyFile::parse(r#"{"deny":["create"],"deny":[]}"#).unwrap_err();
+        assert!(msg.contains("duplicate") && msg.contains("deny"), "{msg}");
+        assert!(at.is_some());
+        // The same key in two objects is no duplicate.
+        PolicyFile::parse(r#"{"max":{"delete":1},"deny":["delete"],"protect":["delete"]}"#).unwrap();
         let f = PolicyFile::parse(r#"{"$schema":"x","deny":["forget"],"max":{"replace":2},"drift":"deny"}"#).unwrap();
         let mut p = Policy { drift: Some(DriftPolicy::Allow), ..Default::default() };
         p.merge_file(&f);

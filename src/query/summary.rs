@@ -334,11 +334,28 @@ pub fn summarize(doc: &Document<'_>, vis: &Visibility) -> Result<Summary, String
     }
 }
 
+/// The mode a change is counted and judged by. The address decides whether
+/// it is a data source (its resource step is `data.TYPE.NAME`): a `mode` of
+/// `"data"` on a managed resource's address (or on one that cannot be read)
+/// is taken for `managed`, so that it cannot hide a destroy from the counts
+/// and the gate.
+pub fn mode_of(rc: &ResourceChange<'_>) -> Mode {
+    match &rc.mode {
+        Mode::Data if !is_data_address(&rc.address) => Mode::Managed,
+        m => m.clone(),
+    }
+}
+
+/// Whether an address names a data source instance (`data.TYPE.NAME`, in any module).
+fn is_data_address(address: &str) -> bool {
+    crate::query::address::Address::parse(address).is_ok_and(|a| a.resource().kind.starts_with("data."))
+}
+
 /// Count one change into the CLI's totals.
 pub fn count_totals(t: &mut Totals, rc: &ResourceChange<'_>) {
     // Managed resources only, as the CLI counts: data sources, and modes this
     // version does not know, count nowhere in the `Plan:` line.
-    if rc.mode != Mode::Managed {
+    if mode_of(rc) != Mode::Managed {
         return;
     }
     if rc.change.importing.is_some() {
@@ -540,7 +557,8 @@ impl PlanVisitor for PlanAccumulator {
         }
         let moved = rc.is_move();
         self.moved += u64::from(moved);
-        if rc.change.importing.is_some() && rc.mode == Mode::Managed {
+        let managed = mode_of(rc) == Mode::Managed;
+        if rc.change.importing.is_some() && managed {
             self.imported += 1;
         }
         self.deposed += u64::from(rc.deposed.is_some());
@@ -552,7 +570,7 @@ impl PlanVisitor for PlanAccumulator {
         }
         let plain_noop = kind == ChangeKind::NoOp && !moved && rc.change.importing.is_none();
         // The CLI lists every change but plain no-ops and deleted data sources.
-        if !(plain_noop || kind == ChangeKind::Delete && rc.mode != Mode::Managed) {
+        if !(plain_noop || kind == ChangeKind::Delete && !managed) {
             self.listed += 1;
         }
         if !plain_noop && self.listing {

@@ -31,6 +31,31 @@ R=../real
   echo '09:12:02.789 INFO   [app] Running command: tofu show -json tfplan'
   cat $R/checks/plan.json
 } > terragrunt-run.log
+# Terragrunt >= 0.67 by default (`run --all -- show -json`, pretty logs, 2>&1): the
+# JSON is not forwarded as it is, each line of it is prefixed `HH:MM:SS.mmm STDOUT [unit] tofu: `.
+{
+  echo '08:00:01.000 INFO   The runner at . will be processed in the following order for command show:'
+  echo 'Group 1'
+  echo '- Unit live/app'
+  echo '- Unit live/db'
+  echo
+  echo '08:00:01.500 INFO   [live/app] Running command: tofu show -json tfplan'
+  printf '08:00:01.800 STDOUT [live/app] tofu: '; cat $R/noop/plan.json
+  echo '08:00:02.000 INFO   [live/db] Running command: tofu show -json tfplan'
+  printf '08:00:02.000 STDOUT [live/db] tofu: '; cat $R/destroy/plan.json
+} > terragrunt-stdout.log
+# A prefixed plan between two clean ones.
+{
+  cat $R/noop/plan.json
+  printf '08:00:02.000 STDOUT [live/db] tofu: '; cat $R/destroy/plan.json
+  cat $R/basic/plan.json
+} > prefixed-between.ndjson
+# A plan behind a prefix planview does not know (not Terragrunt's): never skipped.
+{
+  cat $R/noop/plan.json
+  printf '[live/db] stdout | '; cat $R/destroy/plan.json
+  cat $R/noop/plan.json
+} > hidden-between.ndjson
 # Plans joined by lines only (`run --all show -json` with logs disabled).
 cat $R/basic/plan.json $R/noop/plan.json > joined.ndjson
 # The last document cut short (a killed process).

@@ -204,6 +204,16 @@ impl<'u, 'a> Gen<'u, 'a> {
         let (address, ty, name, module) = self.address(i)?;
         let actions = self.actions()?;
         let mode = *self.u.choose(&["managed", "managed", "data", "\u{1b}[5mweird"])?;
+        // A data source's address says so (`data.TYPE.NAME`): planview judges
+        // a `"data"` mode on any other address as managed (issue 32).
+        let (address, module) = match mode {
+            "data" => {
+                let module = module.filter(|m| m == "module.net[\"a\"].module.sub[0]");
+                let local = format!("data.terraform_remote_state.d{i}");
+                (module.as_ref().map_or(local.clone(), |m| format!("{m}.{local}")), module)
+            }
+            _ => (address, module),
+        };
         let importing = self.u.ratio(1, 5)?;
         if (mode != "data" && actions.contains(&"delete")) || !RECOGNISED.contains(&actions) {
             expect.gate_fails = true;

@@ -1,0 +1,42 @@
+//! Memory that runs out (issue 32): exit 2 with one line on stderr, as every
+//! other error, never SIGABRT, a backtrace or exit 134 (`src/oom.rs`).
+
+use crate::common::*;
+
+/// `comment` and `gate --expect-fingerprint` read a plan whole: under a
+/// memory limit that lets them read a 60 MB plan but not copy its one big
+/// value, they end with exit 2 and one line.
+#[test]
+#[cfg(target_os = "linux")]
+fn running_out_of_memory_is_exit_2_with_one_line() {
+    let dir = std::env::temp_dir().join(format!("planview-oom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plan = dir.join("plan.json");
+    let big = "x".repeat(60 << 20);
+    let doc = format!(
+        r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","mode":"managed","type":"a","name":"b","change":{{"actions":["create"],"before":null,"after":{{"v":"{big}"}},"after_unknown":{{}},"before_sensitive":false,"after_sensitive":{{}}}}}}]}}"#
+    );
+    std::fs::write(&plan, doc).unwrap();
+    let bin = env!("CARGO_BIN_EXE_planview");
+    let fingerprint = format!("sha256:{}", "0".repeat(64));
+    for cmd in ["comment", &format!("gate --expect-fingerprint {fingerprint}")] {
+        let o = std::process::Command::new("/bin/sh")
+            .arg("-c")
+            // 300 MB of address space (one malloc arena per thread would reserve more on its own).
+            .arg(format!("ulimit -v 300000 && exec '{bin}' {cmd} '{}'", plan.display()))
+            .env("MALLOC_ARENA_MAX", "2")
+            .env("RUST_BACKTRACE", "1")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {:?} {err}", o.status);
+        assert_eq!(err.lines().count(), 1, "{cmd}: {err}");
+        assert!(err.starts_with("planview: error: out of memory: an allocation of "), "{cmd}: {err}");
+        assert!(err.ends_with(" bytes failed (raise the memory limit: `ulimit -v`, the container's; `summary`, `gate` and `show` stream any plan in bounded memory)\n"), "{cmd}: {err}");
+        assert!(o.stdout.is_empty(), "{cmd}: no partial answer");
+    }
+    // The plan itself is fine: streamed, it passes the gate.
+    let o = planview(&["gate", plan.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
