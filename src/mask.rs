@@ -73,6 +73,10 @@ impl Masker {
         if let Some(raw) = p.deferred_changes {
             self.collect_deferred(raw);
         }
+        // Action invocations (Terraform 1.14+): `config_values` under `config_sensitive`.
+        for a in p.action_invocations().0 {
+            self.collect_raw_marked(a.config_values, a.config_sensitive);
+        }
         if let Ok(Some(v)) = p.planned_values() {
             self.collect_values(&v);
         }
