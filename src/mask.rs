@@ -39,6 +39,20 @@ pub struct Masker {
     long: std::sync::OnceLock<Long>,
     /// The output scrubber, built on first use (and dropped with `long`).
     scrub: std::sync::OnceLock<Scrubber>,
+    /// The forms derived from the secrets ([`crate::derive`]), built on first
+    /// use (and dropped with `long`).
+    derived: std::sync::OnceLock<Arc<Derived>>,
+}
+
+/// The derived forms of a set of secrets.
+#[derive(Debug, Default)]
+struct Derived {
+    /// Every derived form of every secret of 4+ characters (string or number),
+    /// masked where a whole value equals one.
+    whole: std::collections::HashSet<String>,
+    /// Those of 8+ characters, and the long lines of multi-line secrets:
+    /// looked for inside text as the long secrets are.
+    long: BTreeSet<String>,
 }
 
 /// The substring matcher of a [`Masker`].
@@ -314,6 +328,33 @@ impl Masker {
     fn secrets_changed(&mut self) {
         self.long = std::sync::OnceLock::new();
         self.scrub = std::sync::OnceLock::new();
+        self.derived = std::sync::OnceLock::new();
+    }
+
+    /// The derived forms of the secrets, computed once per set of secrets.
+    fn derived(&self) -> &Derived {
+        self.derived.get_or_init(|| {
+            let mut d = Derived::default();
+            for s in self.secrets.iter().chain(self.numbers.iter()) {
+                for f in crate::derive::forms(s) {
+                    if f.chars().count() >= MIN_SUBSTRING {
+                        d.long.insert(f.clone());
+                    }
+                    d.whole.insert(f);
+                }
+            }
+            for s in self.secrets.iter() {
+                d.long.extend(crate::derive::lines(s));
+            }
+            Arc::new(d)
+        })
+    }
+
+    /// Every string looked for inside text: the secrets of 8+ characters, the
+    /// derived forms of 8+ characters and the long lines of multi-line secrets.
+    fn long_sources(&self) -> impl Iterator<Item = &String> {
+        let d = self.derived();
+        self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).chain(d.long.iter())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -327,7 +368,7 @@ impl Masker {
     /// True when `s` is, as a whole, a sensitive value (a sensitive string, or
     /// the text of a sensitive number).
     pub fn is_secret(&self, s: &str) -> bool {
-        self.secrets.contains(s) || self.numbers.contains(s)
+        self.secrets.contains(s) || self.numbers.contains(s) || (!self.is_empty() && self.derived().whole.contains(s))
     }
 
     /// A piece of text taken from the input (an import id, a check message, a
@@ -370,7 +411,7 @@ impl Masker {
             Value::String(s) => self.is_secret(s) || self.long_secret_inside(s),
             Value::Number(n) => self.numbers.contains(&number_text(n)),
             Value::Array(a) => a.iter().any(|x| self.value_holds_secret(x)),
-            Value::Object(o) => o.iter().any(|(k, x)| self.secrets.contains(k) || self.value_holds_secret(x)),
+            Value::Object(o) => o.iter().any(|(k, x)| self.is_secret(k) || self.value_holds_secret(x)),
             _ => false,
         }
     }
@@ -380,7 +421,7 @@ impl Masker {
             // Each long secret as is, and as it stands inside a JSON-encoded
             // string (`jsonencode` writes `&<>` as `\u0026`, `\u003c`, `\u003e`).
             let mut long: BTreeSet<String> = BTreeSet::new();
-            for k in self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING) {
+            for k in self.long_sources() {
                 long.insert(go_json_inner(k));
                 let json = crate::escape::json_string(k);
                 long.insert(json[1..json.len() - 1].to_string());
@@ -412,10 +453,7 @@ impl Masker {
 
     fn build_scrubber(&self) -> Scrubber {
         let mut patterns: BTreeSet<String> = BTreeSet::new();
-        for s in self.secrets.iter() {
-            if s.chars().count() < MIN_SUBSTRING {
-                continue;
-            }
+        for s in self.long_sources() {
             if s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-./+=@^()!?;".contains(&b)) {
                 // No escaper below changes these characters: every form is `s`.
                 patterns.insert(s.clone());
@@ -943,12 +981,13 @@ mod tests {
 
     #[test]
     fn short_secrets_only_are_never_looked_for_inside_strings() {
+        // (Shorter than 4 characters: no derived forms either.)
         let mut m = Masker::default();
-        m.add("tiny");
+        m.add("tny");
         assert!(m.long.get().is_none());
-        assert!(!m.value_holds_secret(&serde_json::json!(["a tiny thing", {"k": "tinytiny"}])));
+        assert!(!m.value_holds_secret(&serde_json::json!(["a tny thing", {"k": "tnytny"}])));
         assert!(matches!(m.long.get(), Some(Long::NoSecrets)));
-        assert!(m.value_holds_secret(&serde_json::json!({"k": ["tiny"]})));
+        assert!(m.value_holds_secret(&serde_json::json!({"k": ["tny"]})));
     }
 
     #[test]
@@ -1072,6 +1111,40 @@ mod tests {
         // Text that is not the start of a secret is left alone, as is a start too short to tell.
         assert_eq!(scrub("| abcdef… |"), "| abcdef… |");
         assert_eq!(scrub("| Su… | ü… |"), "| Su… | ü… |");
+    }
+
+    #[test]
+    fn derived_forms_of_a_secret_are_secrets() {
+        let mut m = Masker::default();
+        m.add("S3cret&Pass<word>!");
+        m.add("4821");
+        for v in [
+            "UzNjcmV0JlBhc3M8d29yZD4h",                     // base64encode
+            "UzNjcmV0JlBhc3M8d29yZD4h",                     // base64
+            "https://u:S3cret%26Pass%3Cword%3E%21@h",       // urlencode inside a URL
+            "Basic YWRtaW46UzNjcmV0JlBhc3M8d29yZD4h",       // base64 of "admin:" + secret
+            "x s3cret&pass<word>! y",                       // lower, inside text
+            "279152dd3ed0dd6fd96ae0fc142381fc",             // md5
+            "+AXxS3lLl0OQNcKq3dlEbWC8G1z5aHLtTyZoVnDwf68=", // base64sha256
+            "NDgyMQ==",                                     // base64 of the PIN
+            "4821",                                         // the PIN
+        ] {
+            assert!(m.value_holds_secret(&Value::String(v.into())), "{v}");
+        }
+        // A short secret's short forms mask whole values only.
+        assert!(!m.value_holds_secret(&Value::String("x NDgyMQ== y".into())) || "NDgyMQ==".len() >= MIN_SUBSTRING);
+        assert!(!m.value_holds_secret(&Value::String("order 4821".into())));
+        // Masked inside text taken from the input, planview's text around it kept.
+        assert_eq!(m.mask_text("id=UzNjcmV0JlBhc3M8d29yZD4h;x"), "id=(sensitive value);x");
+    }
+
+    #[test]
+    fn each_long_line_of_a_multi_line_secret_is_a_secret() {
+        let mut m = Masker::default();
+        m.add("-----BEGIN KEY-----\nMIIEvQIBADANBgkq\nab\n-----END KEY-----\n");
+        assert!(m.value_holds_secret(&Value::String("MIIEvQIBADANBgkq".into())));
+        assert!(!m.value_holds_secret(&Value::String("ab".into())));
+        assert_eq!(m.mask_text("line: MIIEvQIBADANBgkq"), "line: (sensitive value)");
     }
 
     #[test]

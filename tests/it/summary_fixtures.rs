@@ -124,6 +124,29 @@ fn copies_of_secrets_in_jsonencode_form_and_sensitive_numbers_are_never_printed(
     assert!(text.contains("987654321") && text.contains(r"S3cret\\u0026Pass"), "{text}");
 }
 
+/// `testdata/real/derived-secrets`: values derived from secrets with
+/// Terraform's functions (base64, a Basic header, urlencode in a URL, upper,
+/// lower, md5, sha1, sha256, sha512, base64sha256, base64sha512; of a PIN
+/// too), a line of a multi-line key, and a secret as an object key (the
+/// type column). No command, in any format, prints any of them.
+#[test]
+fn secrets_in_derived_forms_are_never_printed() {
+    let file = "testdata/real/derived-secrets/plan.json";
+    let plan: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
+    let derived = plan["output_changes"]["derived"]["after"].as_object().unwrap();
+    let mut forms: Vec<String> = derived.values().map(|v| v.as_str().unwrap().to_string()).collect();
+    // The fixture holds what the test is about.
+    assert_eq!(forms.len(), 15, "{forms:?}");
+    assert!(forms.contains(&"UzNjcmV0JlBhc3M8d29yZD4hLVhZWg==".to_string()) && forms.contains(&"NDgyMQ==".to_string()));
+    // Each with a prefix cut off (`Basic `, the URL's), and the raw secret as JSON escapes it.
+    forms = forms.iter().map(|f| f.rsplit([' ', ':']).next().unwrap().trim_end_matches("@db.internal/app").to_string()).collect();
+    forms.extend(["S3cret", "s3cret", "S3CRET", "Pass<word", r"Pass\u003c", "BKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj"].map(String::from));
+    let forms: Vec<&str> = forms.iter().map(String::as_str).collect();
+    no_command_prints(&[file], &forms);
+    let out = planview(&["outputs", "--show-sensitive", file]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("S3cret&Pass<word>!-XYZ"), "masked by meaning, not by accident");
+}
+
 /// Every command, in every format (with `--all`, `--full`, `--prior` where it
 /// takes them), on each file, from the file and from stdin: none prints any of `forms`.
 fn no_command_prints(files: &[&str], forms: &[&str]) {
