@@ -161,7 +161,6 @@ impl Masker {
         };
         if crate::model::marks_anything(&marker) {
             self.walk_marked_text(value.get(), &marker);
-            self.secrets_changed();
         }
     }
 
@@ -238,7 +237,6 @@ impl Masker {
         let (Some(value), Some(marker)) = (value, marker) else { return };
         if let Ok(v) = serde_json::from_str::<Value>(value.get()) {
             self.walk_marked(&v, marker);
-            self.secrets_changed();
         }
     }
 
@@ -275,7 +273,7 @@ impl Masker {
     fn collect_all(&mut self, v: &Value) {
         match v {
             Value::Number(n) => {
-                Arc::make_mut(&mut self.numbers).insert(number_text(n));
+                self.insert_number(number_text(n));
             }
             _ => self.collect_strings(v),
         }
@@ -284,7 +282,7 @@ impl Masker {
     fn collect_strings(&mut self, v: &Value) {
         match v {
             Value::String(s) if !s.is_empty() => {
-                Arc::make_mut(&mut self.secrets).insert(s.clone());
+                self.insert_secret(s);
             }
             Value::Array(a) => a.iter().for_each(|x| self.collect_strings(x)),
             Value::Object(o) => {
@@ -294,7 +292,7 @@ impl Masker {
                 // lower-case identifiers, public) and are long enough to be
                 // looked for inside text.
                 for k in o.keys().filter(|k| k.chars().count() >= MIN_SUBSTRING && !schema_name_like(k)) {
-                    Arc::make_mut(&mut self.secrets).insert(k.clone());
+                    self.insert_secret(k);
                 }
                 o.values().for_each(|x| self.collect_strings(x))
             }
@@ -305,23 +303,61 @@ impl Masker {
     /// Add a secret by hand (tests, and values the caller knows are sensitive).
     pub fn add(&mut self, secret: &str) {
         if !secret.is_empty() {
-            Arc::make_mut(&mut self.secrets).insert(secret.to_string());
+            self.insert_secret(secret);
+        }
+    }
+
+    /// A new secret (one already known changes nothing: the matchers built
+    /// for a seeded set of secrets are kept, and the set is not copied).
+    fn insert_secret(&mut self, s: &str) {
+        if !self.secrets.contains(s) {
+            Arc::make_mut(&mut self.secrets).insert(s.to_string());
+            self.secrets_changed();
+        }
+    }
+
+    fn insert_number(&mut self, n: String) {
+        if !self.numbers.contains(&n) {
+            Arc::make_mut(&mut self.numbers).insert(n);
             self.secrets_changed();
         }
     }
 
     /// Union with another document's secrets.
     pub fn merge(&mut self, other: &Masker) {
-        fn union(mine: &mut Arc<BTreeSet<String>>, theirs: &Arc<BTreeSet<String>>) {
-            if mine.is_empty() {
+        /// True when `mine` changed.
+        fn union(mine: &mut Arc<BTreeSet<String>>, theirs: &Arc<BTreeSet<String>>) -> bool {
+            if Arc::ptr_eq(mine, theirs) || theirs.is_empty() {
+                false
+            } else if mine.is_empty() {
                 *mine = Arc::clone(theirs);
-            } else if !Arc::ptr_eq(mine, theirs) {
+                true
+            } else if theirs.iter().all(|s| mine.contains(s)) {
+                false
+            } else {
                 Arc::make_mut(mine).extend(theirs.iter().cloned());
+                true
             }
         }
-        union(&mut self.secrets, &other.secrets);
-        union(&mut self.numbers, &other.numbers);
-        self.secrets_changed();
+        let (a, b) = (union(&mut self.secrets, &other.secrets), union(&mut self.numbers, &other.numbers));
+        if a || b {
+            self.secrets_changed();
+        }
+    }
+
+    /// The secrets of every input of the run, when a first pass collected them
+    /// ([`Masker::seed`]): where each document's secrets start from.
+    pub fn seeded(read: &crate::input::ReadOptions) -> Masker {
+        read.seed.0.as_ref().and_then(|s| s.downcast_ref::<Masker>()).cloned().unwrap_or_default()
+    }
+
+    /// `self` as the seed of every reader of a run, its matchers built once
+    /// here (a document whose secrets are all in the seed keeps them).
+    pub fn seed(self) -> crate::input::Seed {
+        if !self.is_empty() {
+            let _ = (self.derived(), self.long_secret_inside(""), self.scrubber());
+        }
+        crate::input::Seed(Some(Arc::new(self)))
     }
 
     /// Drop the matchers built from the old set of secrets.

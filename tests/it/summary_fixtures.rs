@@ -439,3 +439,72 @@ fn a_short_secret_used_whole_as_an_import_id_a_key_or_a_message_is_never_printed
     let out = planview(&["summary", "--show-sensitive", "--format", "json", file]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("pin42"), "masked by meaning, not by accident");
 }
+
+/// Two plans: the first marks a secret sensitive, the second holds it
+/// unmarked (an attribute, a connection string, an output, an import id).
+fn across_inputs_plans() -> (String, String, &'static str) {
+    const SECRET: &str = "Xacross-Inputs-Secret-77";
+    let a = format!(
+        r#"{{"format_version":"1.2","resource_changes":[{{"address":"terraform_data.a","mode":"managed","type":"terraform_data","name":"a",
+          "change":{{"actions":["create"],"before":null,"after":{{"input":"{SECRET}"}},"after_sensitive":{{"input":true}}}}}}]}}"#
+    );
+    let b = format!(
+        r#"{{"format_version":"1.2","resource_changes":[{{"address":"terraform_data.b","mode":"managed","type":"terraform_data","name":"b",
+          "change":{{"actions":["update"],"before":{{"input":"old"}},"after":{{"input":"{SECRET}","url":"postgres://u:{SECRET}@h"}},
+          "after_sensitive":{{}},"before_sensitive":{{}}}}}},
+          {{"address":"terraform_data.c","mode":"managed","type":"terraform_data","name":"c",
+          "change":{{"actions":["no-op"],"before":{{"id":"1"}},"after":{{"id":"1"}},"importing":{{"id":"{SECRET}"}}}}}}],
+          "output_changes":{{"o":{{"actions":["create"],"before":null,"after":"{SECRET}","after_sensitive":false}}}}}}"#
+    );
+    (a, b, SECRET)
+}
+
+/// A value marked sensitive in one input is masked where another input
+/// holds it unmarked: every command of several inputs, in every format, both
+/// orders (issue 32, across inputs); `diff` both ways; a stream of both
+/// documents in one file, both orders.
+#[test]
+fn a_secret_of_one_input_is_masked_in_every_other() {
+    use crate::common::commands::{commands, run_raw};
+    let (a, b, secret) = across_inputs_plans();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("across-inputs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let (fa, fb) = (write("a.json", &a), write("b.json", &b));
+    // The second plan alone prints the value (nothing marks it there).
+    let alone = planview(&["show", &fb]);
+    assert!(String::from_utf8_lossy(&alone.stdout).contains(secret), "the fixture must hold the secret unmarked");
+    let stream_ab = write("stream-ab.json", &format!("{a}\n{b}\n"));
+    let stream_ba = write("stream-ba.json", &format!("{b}\n{a}\n"));
+    let mut runs = 0;
+    for c in commands() {
+        if ["moves", "fingerprint"].contains(&c.name.as_str()) {
+            continue;
+        }
+        for format in &c.formats {
+            let mut args = vec![c.name.clone()];
+            if !format.is_empty() {
+                args.extend(["--format".into(), format.clone()]);
+            }
+            let mut inputs = vec![vec![fa.clone(), fb.clone()], vec![fb.clone(), fa.clone()]];
+            if !c.pair {
+                inputs.extend([vec![stream_ab.clone()], vec![stream_ba.clone()]]);
+            }
+            for files in inputs {
+                let out = run_raw(&[args.clone(), files.clone()].concat(), &[]);
+                runs += 1;
+                let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+                assert!(
+                    !text.contains(secret) && !text.contains("Inputs-Secret"),
+                    "planview {} {files:?} prints the secret:\n{text}",
+                    args.join(" ")
+                );
+            }
+        }
+    }
+    assert!(runs > 30, "{runs}");
+}
