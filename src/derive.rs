@@ -27,25 +27,53 @@ const URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 /// Every derived form of `s` (none when it is shorter than [`MIN_DERIVED`]
 /// characters), `s` itself left out; may repeat.
 pub fn forms(s: &str) -> Vec<String> {
+    tagged(s).into_iter().map(|(f, _)| f).collect()
+}
+
+/// [`forms`], each with whether it is looked for inside longer text: not
+/// when another form it starts with is (a padded base64 string starts with
+/// the unpadded one, which starts with the part the secret leaves at
+/// alignment 0), nor the upper-case and URL-safe digests no Terraform
+/// function writes (those are masked as whole values only).
+pub fn tagged(s: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
     if s.chars().count() < MIN_DERIVED {
-        return Vec::new();
+        return out;
     }
+    let whole = forms_of(s);
+    for (i, f) in whole.into_iter().enumerate() {
+        out.push((f, SEARCHED.get(i).copied().unwrap_or(true)));
+    }
+    out.retain(|(f, _)| f != s && !f.is_empty());
+    out
+}
+
+/// Whether each form of [`forms_of`], in its order, is looked for inside text
+/// (the digests' forms repeat for each of the four: see the end of `forms_of`).
+const SEARCHED: &[bool] = &[
+    // upper, lower, html_go, html_named, url %20, url +, url lower %20, url lower
+    true, true, true, true, true, true, true, true, // standard: unpadded, padded, cores 0-2; URL-safe: the same
+    true, false, true, true, true, true, false, true, true, true, // hex, HEX
+    true, true, // md5: hex, HEX, base64 unpadded, URL-safe, padded; then sha1, sha256, sha512
+    true, false, true, false, false, true, false, true, false, false, true, false, true, false, false, true, false, true, false, false,
+];
+
+fn forms_of(s: &str) -> Vec<String> {
     let b = s.as_bytes();
     let mut out = vec![s.to_uppercase(), s.to_lowercase(), html_go(s), html_named(s)];
     let url = urlencode(s, false, true);
     out.push(url.replace('+', "%20"));
     out.push(url);
-    out.push(urlencode(s, false, false).replace('+', "%20"));
     out.push(urlencode(s, true, true).replace('+', "%20"));
+    out.push(urlencode(s, true, true));
     for alphabet in [STD, URL] {
         let padded = base64(b, alphabet, true);
         out.push(padded.trim_end_matches('=').to_string());
         out.push(padded);
-        // Inside a longer base64 string (`base64encode("user:${pw}")`).
+        // Inside a longer base64 string (`base64encode("user:${pw}")`); empty
+        // (dropped) when too short to tell.
         for align in 0..3 {
-            if let Some(core) = base64_core(b, align, alphabet) {
-                out.push(core);
-            }
+            out.push(base64_core(b, align, alphabet).unwrap_or_default());
         }
     }
     out.push(hex(b));
@@ -60,7 +88,6 @@ pub fn forms(s: &str) -> Vec<String> {
         out.push(base64(&d, URL, false));
         out.push(b64);
     }
-    out.retain(|f| f != s && !f.is_empty());
     out
 }
 

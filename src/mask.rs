@@ -47,9 +47,11 @@ pub struct Masker {
 /// The derived forms of a set of secrets.
 #[derive(Debug, Default)]
 struct Derived {
-    /// Every derived form of every secret of 4+ characters (string or number),
-    /// masked where a whole value equals one.
-    whole: std::collections::HashSet<String>,
+    /// The hash ([`form_hash`]) of every derived form of every secret of 4+
+    /// characters (string or number), sorted: a whole value whose hash is
+    /// here is masked (8 bytes a form, where the strings took ten times
+    /// that; two strings of one hash mask each other, which only over-masks).
+    whole: Vec<u64>,
     /// Those of 8+ characters, and the long lines of multi-line secrets:
     /// looked for inside text as the long secrets are.
     long: BTreeSet<String>,
@@ -372,13 +374,15 @@ impl Masker {
         self.derived.get_or_init(|| {
             let mut d = Derived::default();
             for s in self.secrets.iter().chain(self.numbers.iter()) {
-                for f in crate::derive::forms(s) {
-                    if f.chars().count() >= MIN_SUBSTRING {
-                        d.long.insert(f.clone());
+                for (f, searched) in crate::derive::tagged(s) {
+                    d.whole.push(form_hash(&f));
+                    if searched && f.chars().count() >= MIN_SUBSTRING {
+                        d.long.insert(f);
                     }
-                    d.whole.insert(f);
                 }
             }
+            d.whole.sort_unstable();
+            d.whole.dedup();
             for s in self.secrets.iter() {
                 d.long.extend(crate::derive::lines(s));
             }
@@ -404,7 +408,9 @@ impl Masker {
     /// True when `s` is, as a whole, a sensitive value (a sensitive string, or
     /// the text of a sensitive number).
     pub fn is_secret(&self, s: &str) -> bool {
-        self.secrets.contains(s) || self.numbers.contains(s) || (!self.is_empty() && self.derived().whole.contains(s))
+        self.secrets.contains(s)
+            || self.numbers.contains(s)
+            || (!self.is_empty() && self.derived().whole.binary_search(&form_hash(s)).is_ok())
     }
 
     /// A piece of text taken from the input (an import id, a check message, a
@@ -521,6 +527,15 @@ impl Masker {
         let many = (!patterns.is_empty()).then(|| std::sync::Arc::new(Many::new(patterns)));
         Scrubber { many }
     }
+}
+
+/// The hash a derived form is known by ([`Derived::whole`]): SipHash with
+/// `DefaultHasher::new`'s fixed keys.
+fn form_hash(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
 }
 
 /// The members of the object (`open` `{`) or the items of the array (`[`)
