@@ -71,8 +71,14 @@ fn the_harness_catches_a_secret_and_a_raw_escape() {
     assert!(planview::sanitize::terminal_hazard(b"ok \x1b]52;c;eA==\x07", false).is_some());
     // Generated documents hold forms derived from secrets (base64, digests...),
     // and the leak check looks for them: over a few seeds, some are made.
-    let forms: usize =
-        (0..64u8).filter_map(|seed| plan_gen::generate(&mut arbitrary::Unstructured::new(&[seed; 4096])).ok()).map(|g| g.forms.len()).sum();
+    let forms: usize = (0..64u32)
+        .filter_map(|seed| {
+            let bytes: Vec<u8> =
+                (0..4096u32).map(|i| (i.wrapping_mul(2654435761).wrapping_add(seed.wrapping_mul(97)) >> 13) as u8).collect();
+            plan_gen::generate(&mut arbitrary::Unstructured::new(&bytes)).ok()
+        })
+        .map(|g| g.forms.len())
+        .sum();
     assert!(forms > 0, "no derived form generated");
     // Every derived form of a secret, masked by every command and format.
     let mut u = arbitrary::Unstructured::new(&[7u8; 4096]);
@@ -88,7 +94,7 @@ fn the_harness_catches_a_secret_and_a_raw_escape() {
 fn every_derived_form_of_a_secret_is_masked_by_every_command_and_format() {
     let secret = "ZQSECRET7x1234abcd";
     let copies = plan_gen::derived_copies(secret);
-    assert!(copies.len() >= 14, "{copies:?}");
+    assert!(copies.len() >= 12, "{copies:?}");
     let attrs: serde_json::Map<String, serde_json::Value> =
         copies.iter().enumerate().map(|(i, c)| (format!("copy{i}"), serde_json::Value::String(c.clone()))).collect();
     let plan = serde_json::json!({"format_version": "1.2", "resource_changes": [
