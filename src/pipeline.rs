@@ -248,6 +248,20 @@ pub(crate) fn streamed<T: Send>(
     })
 }
 
+/// The secrets of every document of `roots`, by a first pass that reads them
+/// all and does nothing else ([`crate::roots::stream_roots`]): handed to every
+/// reader of the run's own pass (`ReadOptions::seed`) so that a value marked
+/// sensitive in one input is masked wherever another holds it unmarked.
+pub(crate) fn secrets_of(roots: &[roots::Root], read: &input::ReadOptions) -> mask::Masker {
+    struct Nothing;
+    impl stream::PlanVisitor for Nothing {}
+    let quiet = input::ReadOptions { notes: input::Notes::default(), ..read.clone() };
+    let items = roots::stream_roots(roots, &quiet, &|name, src, ahead, read| stream_one(name, src, ahead, read, Nothing, |_, _, _| Ok(())));
+    let mut all = mask::Masker::default();
+    items.iter().for_each(|i| all.merge(&i.masker));
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,18 +299,4 @@ mod tests {
         assert_eq!(calls, inputs.len() - inputs.len() / 4);
         std::fs::remove_dir_all(&dir).ok();
     }
-}
-
-/// The secrets of every document of `roots`, by a first pass that reads them
-/// all and does nothing else ([`crate::roots::stream_roots`]): handed to every
-/// reader of the run's own pass (`ReadOptions::seed`) so that a value marked
-/// sensitive in one input is masked wherever another holds it unmarked.
-pub(crate) fn secrets_of(roots: &[roots::Root], read: &input::ReadOptions) -> mask::Masker {
-    struct Nothing;
-    impl stream::PlanVisitor for Nothing {}
-    let quiet = input::ReadOptions { notes: input::Notes::default(), ..read.clone() };
-    let items = roots::stream_roots(roots, &quiet, &|name, src, ahead, read| stream_one(name, src, ahead, read, Nothing, |_, _, _| Ok(())));
-    let mut all = mask::Masker::default();
-    items.iter().for_each(|i| all.merge(&i.masker));
-    all
 }
