@@ -111,11 +111,23 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
     // Directories become the plans below them; inputs holding several
     // documents are split when read.
     let roots = roots::expand(&config.inputs, &config.find, &config.read.notes);
+    // Every input's secrets mask every output of the run: with several
+    // inputs, a first pass collects them all.
+    let seeded;
+    let config = match first_pass(config, &roots) {
+        Some(seed) => {
+            seeded = cli::Config { read: input::ReadOptions { seed, ..config.read.clone() }, ..config.clone() };
+            &seeded
+        }
+        None => config,
+    };
     let read = &config.read;
     match &config.command {
         CommandKind::Summary { skip_unchanged } => {
             // Streamed, not read whole: bounded memory on plans of any size.
-            let items = named(roots::stream_roots(&roots, read, &|name, r, ahead, read| summary_streamed(name, r, ahead, read, &vis)));
+            let items = named(across(config, &roots, read, |read| {
+                roots::stream_roots(&roots, read, &|name, r, ahead, read| summary_streamed(name, r, ahead, read, &vis))
+            }));
             let rows = query::roots::of_summaries(&items);
             let roots = roots_table(&rows, items.len(), *skip_unchanged);
             answer(config, out, masker, &items, &Answer::Summary { items: &items, roots })?;
@@ -132,25 +144,31 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
             let keep = |drift: bool, i: usize, kept: usize, rc: &model::ResourceChange<'_>| {
                 drift || i == 0 || (kept < 2 && (rc.kind() != model::ChangeKind::NoOp || rc.is_move()))
             };
-            let items = named(streamed(&roots, read, &vis, keep, |doc, vis| query::drift::drift(doc, &opts, vis)));
+            let items = named(across(config, &roots, read, |read| {
+                streamed(&roots, read, &vis, keep, |doc, vis| query::drift::drift(doc, &opts, vis))
+            }));
             question(config, out, masker, items).map(|_| Status::Success)
         }
         CommandKind::Replace => {
             let keep = |drift: bool, _: usize, _: usize, rc: &model::ResourceChange<'_>| {
                 !drift && matches!(rc.kind(), model::ChangeKind::Replace(_)) && config.filter.matches_change(rc)
             };
-            let items = named(streamed(&roots, read, &vis, keep, |doc, vis| query::replace::replace(doc, &config.filter, vis)));
+            let items = named(across(config, &roots, read, |read| {
+                streamed(&roots, read, &vis, keep, |doc, vis| query::replace::replace(doc, &config.filter, vis))
+            }));
             question(config, out, masker, items).map(|_| Status::Success)
         }
         CommandKind::Checks { all, no_fail } => {
             let opts = query::checks::ChecksOptions { filter: &config.filter, all: *all };
-            let items = named(streamed(&roots, read, &vis, keep_none, |doc, vis| Ok(query::checks::checks(doc, &opts, vis))));
+            let items = named(across(config, &roots, read, |read| {
+                streamed(&roots, read, &vis, keep_none, |doc, vis| Ok(query::checks::checks(doc, &opts, vis)))
+            }));
             let items = question(config, out, masker, items)?;
             let failed = items.iter().any(|i| matches!(&i.result, Ok(r) if r.failed));
             Ok(if failed && !*no_fail { Status::Failed } else { Status::Success })
         }
         CommandKind::Outputs => {
-            let items = named(streamed(&roots, read, &vis, keep_none, query::outputs::outputs));
+            let items = named(across(config, &roots, read, |read| streamed(&roots, read, &vis, keep_none, query::outputs::outputs)));
             question(config, out, masker, items).map(|_| Status::Success)
         }
         CommandKind::State { prior } => {
@@ -213,6 +231,56 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
             Ok(Status::Success)
         }
     }
+}
+
+/// The secrets of every input, when the run has several inputs whose
+/// secrets could show in each other's output ([`pipeline::secrets_of`]);
+/// `None` when there is one input (its own secrets are known as it is
+/// read), when sensitive values are shown anyway, for commands that read
+/// one plan or compare two (`diff` masks by both plans' secrets as it
+/// renders), and when an input cannot be read twice (stdin, a pipe, a saved
+/// plan: each document is then masked by its own secrets).
+/// `comment` reads its inputs whole anyway: one regular file holding several
+/// documents gets the first pass too.
+fn first_pass(config: &Config, roots: &[roots::Root]) -> Option<input::Seed> {
+    use CommandKind as C;
+    let reads_several = match &config.command {
+        C::Summary { .. } | C::Gate(_) | C::Drift { .. } | C::Replace | C::Checks { .. } | C::Outputs | C::State { .. } | C::Show(_) => {
+            roots.len() > 1
+        }
+        C::Comment(_) => !roots.is_empty(),
+        C::Moves(_) | C::Diff | C::Fingerprint(_) | C::Completions(_) | C::Man(_) => false,
+    };
+    if config.show_sensitive || !reads_several || !roots.iter().all(|r| r.problem.is_none() && compare::rereadable(&r.source)) {
+        return None;
+    }
+    let secrets = pipeline::secrets_of(roots, &config.read);
+    (!secrets.is_empty()).then(|| secrets.seed())
+}
+
+/// `query` over the inputs; when it met several documents (a stream of
+/// them in one input: the first pass of [`first_pass`] is for several
+/// inputs) and one lacks secrets another has, it runs again with every
+/// document's secrets known to each, if the inputs can be read again (a
+/// regular file). One document, or documents with the same secrets, cost one run.
+fn across<T>(
+    config: &Config,
+    roots: &[roots::Root],
+    read: &input::ReadOptions,
+    query: impl Fn(&input::ReadOptions) -> Vec<PerFile<T>>,
+) -> Vec<PerFile<T>> {
+    let items = query(read);
+    if config.show_sensitive || items.len() < 2 || read.seed.0.is_some() {
+        return items;
+    }
+    let mut all = mask::Masker::default();
+    items.iter().for_each(|i| all.merge(&i.masker));
+    let covered = items.iter().all(|i| i.result.is_err() || i.masker.len() == all.len());
+    if covered || !roots.iter().all(|r| r.problem.is_none() && compare::rereadable(&r.source)) {
+        return items;
+    }
+    // What reading warned of was said by the first run.
+    query(&input::ReadOptions { seed: all.seed(), notes: input::Notes::default(), ..read.clone() })
 }
 
 /// Keep no change text: the query needs only the skeleton.

@@ -29,7 +29,7 @@ const NOT_A_PLAN: &str = "this is a state, not a plan: only plans are compared (
 
 /// Whether `src` can be streamed more than once: a regular file holding JSON
 /// (not a saved plan, which `show -json` would have to turn into JSON again).
-fn rereadable(src: &Source) -> bool {
+pub(crate) fn rereadable(src: &Source) -> bool {
     let Source::File(path) = src else { return false };
     let Ok(mut f) = std::fs::File::open(path) else { return false };
     if !f.metadata().is_ok_and(|m| m.is_file()) {
@@ -197,7 +197,7 @@ pub fn run_diff(
         }
     });
     let comparison = match comparison {
-        Ok(c) => c,
+        Ok(c) => mask_across(c, masker),
         Err(errs) => {
             if config.format == Format::Json {
                 json_errors(out, &errs.iter().collect::<Vec<_>>())?;
@@ -213,6 +213,43 @@ pub fn run_diff(
     let report = DiffReport { kind: "diff", old: plan_ref(&items[0], old), new: plan_ref(&items[1], new), comparison };
     render::format::write(config.format, &render::format::Answer::Diff(&report), false, ctx, out)?;
     Ok(if report.comparison.same { Status::Success } else { Status::Failed })
+}
+
+/// A comparison's values masked by the secrets of both plans: a value marked
+/// sensitive in one plan and held unmarked by the other is masked in both
+/// (each plan's model masked only its own).
+fn mask_across(mut c: crate::query::intent::Comparison, masker: &mask::Masker) -> crate::query::intent::Comparison {
+    use crate::query::values::Shown;
+    if masker.is_empty() {
+        return c;
+    }
+    for f in c.entries.iter_mut().flat_map(|e| e.fields.iter_mut()) {
+        // A map key on the path that is a secret.
+        let mut keys = false;
+        for step in &mut f.path {
+            if let crate::model::PathStep::Key(k) = step {
+                if masker.value_holds_secret(&serde_json::Value::String(k.clone())) {
+                    *k = mask::MASK.to_string();
+                    keys = true;
+                }
+            }
+        }
+        if keys {
+            f.path_text = crate::query::path::under(&f.field, &f.path);
+        }
+        for side in [&mut f.old, &mut f.new] {
+            if let Some(Shown::Value(text)) = side {
+                let holds = match serde_json::from_str::<serde_json::Value>(text) {
+                    Ok(v) => masker.value_holds_secret(&v),
+                    Err(_) => masker.value_holds_secret(&serde_json::Value::String(text.clone())),
+                };
+                if holds {
+                    *side = Some(Shown::Sensitive);
+                }
+            }
+        }
+    }
+    c
 }
 
 /// `fingerprint`: one plan's fingerprint (`--format json`: with its canonical form).

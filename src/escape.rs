@@ -67,7 +67,10 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
         while let Some(i) = unsafe_at(rest) {
             w.write_all(&rest.as_bytes()[..i])?;
             let c = rest[i..].chars().next().unwrap_or_default();
-            write!(w, "\\u{:04x}", c as u32)?;
+            // Beyond the BMP (tags): as JSON writes it, a UTF-16 surrogate pair.
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                write!(w, "\\u{:04x}", unit)?;
+            }
             rest = &rest[i + c.len_utf8()..];
         }
         w.write_all(rest.as_bytes())
@@ -78,7 +81,9 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
 /// introducers escaped, and every control, C1 or bidirectional character written
 /// as `\uXXXX`, so the result is one safe line of plain text.
 pub(crate) fn hcl_quote(s: &str) -> String {
-    let inner = hcl_escape(s, |c| needs_unicode_escape(c).then(|| format!("\\u{:04X}", c as u32)));
+    let inner = hcl_escape(s, |c| {
+        needs_unicode_escape(c).then(|| if (c as u32) > 0xFFFF { format!("\\U{:08X}", c as u32) } else { format!("\\u{:04X}", c as u32) })
+    });
     // CI runners read `##[...]` / `##vso[...]` anywhere in a log line: the
     // first `#` as `\u0023` means the same key and is no command.
     let inner = if inner.contains("##[") || inner.contains("##vso[") {
@@ -118,8 +123,5 @@ pub(crate) fn hcl_escape(s: &str, unicode: impl Fn(char) -> Option<String>) -> S
 
 fn needs_unicode_escape(c: char) -> bool {
     let u = c as u32;
-    u < 0x20
-        || u == 0x7F
-        || (0x80..=0x9F).contains(&u)
-        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+    u < 0x20 || u == 0x7F || (0x80..=0x9F).contains(&u) || crate::sanitize::is_invisible(c)
 }

@@ -12,6 +12,7 @@ mod app;
 pub mod cli;
 mod comment;
 pub mod compare;
+pub mod derive;
 pub mod error;
 mod escape;
 pub mod filter;

@@ -39,6 +39,22 @@ pub struct Masker {
     long: std::sync::OnceLock<Long>,
     /// The output scrubber, built on first use (and dropped with `long`).
     scrub: std::sync::OnceLock<Scrubber>,
+    /// The forms derived from the secrets ([`crate::derive`]), built on first
+    /// use (and dropped with `long`).
+    derived: std::sync::OnceLock<Arc<Derived>>,
+}
+
+/// The derived forms of a set of secrets.
+#[derive(Debug, Default)]
+struct Derived {
+    /// The hash ([`form_hash`]) of every derived form of every secret of 4+
+    /// characters (string or number), sorted: a whole value whose hash is
+    /// here is masked (8 bytes a form, where the strings took ten times
+    /// that; two strings of one hash mask each other, which only over-masks).
+    whole: Vec<u64>,
+    /// Those of 8+ characters, and the long lines of multi-line secrets:
+    /// looked for inside text as the long secrets are.
+    long: BTreeSet<String>,
 }
 
 /// The substring matcher of a [`Masker`].
@@ -72,6 +88,10 @@ impl Masker {
         }
         if let Some(raw) = p.deferred_changes {
             self.collect_deferred(raw);
+        }
+        // Action invocations (Terraform 1.14+): `config_values` under `config_sensitive`.
+        for a in p.action_invocations().0 {
+            self.collect_raw_marked(a.config_values, a.config_sensitive);
         }
         if let Ok(Some(v)) = p.planned_values() {
             self.collect_values(&v);
@@ -143,7 +163,6 @@ impl Masker {
         };
         if crate::model::marks_anything(&marker) {
             self.walk_marked_text(value.get(), &marker);
-            self.secrets_changed();
         }
     }
 
@@ -220,7 +239,6 @@ impl Masker {
         let (Some(value), Some(marker)) = (value, marker) else { return };
         if let Ok(v) = serde_json::from_str::<Value>(value.get()) {
             self.walk_marked(&v, marker);
-            self.secrets_changed();
         }
     }
 
@@ -257,7 +275,7 @@ impl Masker {
     fn collect_all(&mut self, v: &Value) {
         match v {
             Value::Number(n) => {
-                Arc::make_mut(&mut self.numbers).insert(number_text(n));
+                self.insert_number(number_text(n));
             }
             _ => self.collect_strings(v),
         }
@@ -266,7 +284,7 @@ impl Masker {
     fn collect_strings(&mut self, v: &Value) {
         match v {
             Value::String(s) if !s.is_empty() => {
-                Arc::make_mut(&mut self.secrets).insert(s.clone());
+                self.insert_secret(s);
             }
             Value::Array(a) => a.iter().for_each(|x| self.collect_strings(x)),
             Value::Object(o) => {
@@ -276,7 +294,7 @@ impl Masker {
                 // lower-case identifiers, public) and are long enough to be
                 // looked for inside text.
                 for k in o.keys().filter(|k| k.chars().count() >= MIN_SUBSTRING && !schema_name_like(k)) {
-                    Arc::make_mut(&mut self.secrets).insert(k.clone());
+                    self.insert_secret(k);
                 }
                 o.values().for_each(|x| self.collect_strings(x))
             }
@@ -287,29 +305,96 @@ impl Masker {
     /// Add a secret by hand (tests, and values the caller knows are sensitive).
     pub fn add(&mut self, secret: &str) {
         if !secret.is_empty() {
-            Arc::make_mut(&mut self.secrets).insert(secret.to_string());
+            self.insert_secret(secret);
+        }
+    }
+
+    /// A new secret (one already known changes nothing: the matchers built
+    /// for a seeded set of secrets are kept, and the set is not copied).
+    fn insert_secret(&mut self, s: &str) {
+        if !self.secrets.contains(s) {
+            Arc::make_mut(&mut self.secrets).insert(s.to_string());
+            self.secrets_changed();
+        }
+    }
+
+    fn insert_number(&mut self, n: String) {
+        if !self.numbers.contains(&n) {
+            Arc::make_mut(&mut self.numbers).insert(n);
             self.secrets_changed();
         }
     }
 
     /// Union with another document's secrets.
     pub fn merge(&mut self, other: &Masker) {
-        fn union(mine: &mut Arc<BTreeSet<String>>, theirs: &Arc<BTreeSet<String>>) {
-            if mine.is_empty() {
+        /// True when `mine` changed.
+        fn union(mine: &mut Arc<BTreeSet<String>>, theirs: &Arc<BTreeSet<String>>) -> bool {
+            if Arc::ptr_eq(mine, theirs) || theirs.is_empty() {
+                false
+            } else if mine.is_empty() {
                 *mine = Arc::clone(theirs);
-            } else if !Arc::ptr_eq(mine, theirs) {
+                true
+            } else if theirs.iter().all(|s| mine.contains(s)) {
+                false
+            } else {
                 Arc::make_mut(mine).extend(theirs.iter().cloned());
+                true
             }
         }
-        union(&mut self.secrets, &other.secrets);
-        union(&mut self.numbers, &other.numbers);
-        self.secrets_changed();
+        let (a, b) = (union(&mut self.secrets, &other.secrets), union(&mut self.numbers, &other.numbers));
+        if a || b {
+            self.secrets_changed();
+        }
+    }
+
+    /// The secrets of every input of the run, when a first pass collected them
+    /// ([`Masker::seed`]): where each document's secrets start from.
+    pub fn seeded(read: &crate::input::ReadOptions) -> Masker {
+        read.seed.0.as_ref().and_then(|s| s.downcast_ref::<Masker>()).cloned().unwrap_or_default()
+    }
+
+    /// `self` as the seed of every reader of a run, its matchers built once
+    /// here (a document whose secrets are all in the seed keeps them).
+    pub fn seed(self) -> crate::input::Seed {
+        if !self.is_empty() {
+            let _ = (self.derived(), self.long_secret_inside(""), self.scrubber());
+        }
+        crate::input::Seed(Some(Arc::new(self)))
     }
 
     /// Drop the matchers built from the old set of secrets.
     fn secrets_changed(&mut self) {
         self.long = std::sync::OnceLock::new();
         self.scrub = std::sync::OnceLock::new();
+        self.derived = std::sync::OnceLock::new();
+    }
+
+    /// The derived forms of the secrets, computed once per set of secrets.
+    fn derived(&self) -> &Derived {
+        self.derived.get_or_init(|| {
+            let mut d = Derived::default();
+            for s in self.secrets.iter().chain(self.numbers.iter()) {
+                for (f, searched) in crate::derive::tagged(s) {
+                    d.whole.push(form_hash(&f));
+                    if searched && f.chars().count() >= MIN_SUBSTRING {
+                        d.long.insert(f);
+                    }
+                }
+            }
+            d.whole.sort_unstable();
+            d.whole.dedup();
+            for s in self.secrets.iter() {
+                d.long.extend(crate::derive::lines(s));
+            }
+            Arc::new(d)
+        })
+    }
+
+    /// Every string looked for inside text: the secrets of 8+ characters, the
+    /// derived forms of 8+ characters and the long lines of multi-line secrets.
+    fn long_sources(&self) -> impl Iterator<Item = &String> {
+        let d = self.derived();
+        self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).chain(d.long.iter())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -323,7 +408,9 @@ impl Masker {
     /// True when `s` is, as a whole, a sensitive value (a sensitive string, or
     /// the text of a sensitive number).
     pub fn is_secret(&self, s: &str) -> bool {
-        self.secrets.contains(s) || self.numbers.contains(s)
+        self.secrets.contains(s)
+            || self.numbers.contains(s)
+            || (!self.is_empty() && self.derived().whole.binary_search(&form_hash(s)).is_ok())
     }
 
     /// A piece of text taken from the input (an import id, a check message, a
@@ -366,7 +453,7 @@ impl Masker {
             Value::String(s) => self.is_secret(s) || self.long_secret_inside(s),
             Value::Number(n) => self.numbers.contains(&number_text(n)),
             Value::Array(a) => a.iter().any(|x| self.value_holds_secret(x)),
-            Value::Object(o) => o.iter().any(|(k, x)| self.secrets.contains(k) || self.value_holds_secret(x)),
+            Value::Object(o) => o.iter().any(|(k, x)| self.is_secret(k) || self.value_holds_secret(x)),
             _ => false,
         }
     }
@@ -376,7 +463,7 @@ impl Masker {
             // Each long secret as is, and as it stands inside a JSON-encoded
             // string (`jsonencode` writes `&<>` as `\u0026`, `\u003c`, `\u003e`).
             let mut long: BTreeSet<String> = BTreeSet::new();
-            for k in self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING) {
+            for k in self.long_sources() {
                 long.insert(go_json_inner(k));
                 let json = crate::escape::json_string(k);
                 long.insert(json[1..json.len() - 1].to_string());
@@ -408,10 +495,7 @@ impl Masker {
 
     fn build_scrubber(&self) -> Scrubber {
         let mut patterns: BTreeSet<String> = BTreeSet::new();
-        for s in self.secrets.iter() {
-            if s.chars().count() < MIN_SUBSTRING {
-                continue;
-            }
+        for s in self.long_sources() {
             if s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-./+=@^()!?;".contains(&b)) {
                 // No escaper below changes these characters: every form is `s`.
                 patterns.insert(s.clone());
@@ -443,6 +527,15 @@ impl Masker {
         let many = (!patterns.is_empty()).then(|| std::sync::Arc::new(Many::new(patterns)));
         Scrubber { many }
     }
+}
+
+/// The hash a derived form is known by ([`Derived::whole`]): SipHash with
+/// `DefaultHasher::new`'s fixed keys.
+fn form_hash(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
 }
 
 /// The members of the object (`open` `{`) or the items of the array (`[`)
@@ -939,12 +1032,13 @@ mod tests {
 
     #[test]
     fn short_secrets_only_are_never_looked_for_inside_strings() {
+        // (Shorter than 4 characters: no derived forms either.)
         let mut m = Masker::default();
-        m.add("tiny");
+        m.add("tny");
         assert!(m.long.get().is_none());
-        assert!(!m.value_holds_secret(&serde_json::json!(["a tiny thing", {"k": "tinytiny"}])));
+        assert!(!m.value_holds_secret(&serde_json::json!(["a tny thing", {"k": "tnytny"}])));
         assert!(matches!(m.long.get(), Some(Long::NoSecrets)));
-        assert!(m.value_holds_secret(&serde_json::json!({"k": ["tiny"]})));
+        assert!(m.value_holds_secret(&serde_json::json!({"k": ["tny"]})));
     }
 
     #[test]
@@ -1068,6 +1162,40 @@ mod tests {
         // Text that is not the start of a secret is left alone, as is a start too short to tell.
         assert_eq!(scrub("| abcdef… |"), "| abcdef… |");
         assert_eq!(scrub("| Su… | ü… |"), "| Su… | ü… |");
+    }
+
+    #[test]
+    fn derived_forms_of_a_secret_are_secrets() {
+        let mut m = Masker::default();
+        m.add("S3cret&Pass<word>!");
+        m.add("4821");
+        for v in [
+            "UzNjcmV0JlBhc3M8d29yZD4h",                     // base64encode
+            "UzNjcmV0JlBhc3M8d29yZD4h",                     // base64
+            "https://u:S3cret%26Pass%3Cword%3E%21@h",       // urlencode inside a URL
+            "Basic YWRtaW46UzNjcmV0JlBhc3M8d29yZD4h",       // base64 of "admin:" + secret
+            "x s3cret&pass<word>! y",                       // lower, inside text
+            "279152dd3ed0dd6fd96ae0fc142381fc",             // md5
+            "+AXxS3lLl0OQNcKq3dlEbWC8G1z5aHLtTyZoVnDwf68=", // base64sha256
+            "NDgyMQ==",                                     // base64 of the PIN
+            "4821",                                         // the PIN
+        ] {
+            assert!(m.value_holds_secret(&Value::String(v.into())), "{v}");
+        }
+        // A short secret's short forms mask whole values only.
+        assert!(!m.value_holds_secret(&Value::String("x NDgyMQ== y".into())) || "NDgyMQ==".len() >= MIN_SUBSTRING);
+        assert!(!m.value_holds_secret(&Value::String("order 4821".into())));
+        // Masked inside text taken from the input, planview's text around it kept.
+        assert_eq!(m.mask_text("id=UzNjcmV0JlBhc3M8d29yZD4h;x"), "id=(sensitive value);x");
+    }
+
+    #[test]
+    fn each_long_line_of_a_multi_line_secret_is_a_secret() {
+        let mut m = Masker::default();
+        m.add("-----BEGIN KEY-----\nMIIEvQIBADANBgkq\nab\n-----END KEY-----\n");
+        assert!(m.value_holds_secret(&Value::String("MIIEvQIBADANBgkq".into())));
+        assert!(!m.value_holds_secret(&Value::String("ab".into())));
+        assert_eq!(m.mask_text("line: MIIEvQIBADANBgkq"), "line: (sensitive value)");
     }
 
     #[test]

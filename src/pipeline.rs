@@ -35,7 +35,8 @@ pub(crate) fn each_input_with<T>(
         let parsed = parallel(&pairs, |(src, bytes)| {
             let bytes = bytes.as_ref().map_err(Clone::clone)?;
             let doc = input::parse_with(&src.name(), bytes, show)?;
-            let masker = mask::Masker::collect(&doc);
+            let mut masker = mask::Masker::seeded(show);
+            masker.merge(&mask::Masker::collect(&doc));
             Ok::<_, InputError>((doc, masker))
         });
         for (src, p) in chunk.iter().zip(parsed) {
@@ -99,7 +100,8 @@ pub(crate) fn each_root_with<T>(
             let parsed = parallel(batch, |&(name, bytes)| {
                 let bytes = bytes.map_err(Clone::clone)?;
                 let doc = input::parse_with(name, bytes, show)?;
-                let masker = mask::Masker::collect(&doc);
+                let mut masker = mask::Masker::seeded(show);
+                masker.merge(&mask::Masker::collect(&doc));
                 Ok::<_, InputError>((doc, masker))
             });
             for ((name, _), p) in batch.iter().zip(parsed) {
@@ -144,7 +146,8 @@ pub(crate) fn stream_one<V: stream::PlanVisitor, T>(
     visitor: V,
     answer: impl FnOnce(V, input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Result<(T, mask::Masker), InputError> {
-    let mut both = (visitor, mask::Masker::default());
+    // The run's secrets, when a first pass collected them ([`secrets_of`]).
+    let mut both = (visitor, mask::Masker::seeded(opts));
     let skeleton = stream::stream(name, src, ahead, opts, &mut both)?;
     // Positions in the skeleton are not positions in the input: drop them.
     let doc = input::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
@@ -243,6 +246,20 @@ pub(crate) fn streamed<T: Send>(
             state => query(&state, &vis.with(m)),
         })
     })
+}
+
+/// The secrets of every document of `roots`, by a first pass that reads them
+/// all and does nothing else ([`crate::roots::stream_roots`]): handed to every
+/// reader of the run's own pass (`ReadOptions::seed`) so that a value marked
+/// sensitive in one input is masked wherever another holds it unmarked.
+pub(crate) fn secrets_of(roots: &[roots::Root], read: &input::ReadOptions) -> mask::Masker {
+    struct Nothing;
+    impl stream::PlanVisitor for Nothing {}
+    let quiet = input::ReadOptions { notes: input::Notes::default(), ..read.clone() };
+    let items = roots::stream_roots(roots, &quiet, &|name, src, ahead, read| stream_one(name, src, ahead, read, Nothing, |_, _, _| Ok(())));
+    let mut all = mask::Masker::default();
+    items.iter().for_each(|i| all.merge(&i.masker));
+    all
 }
 
 #[cfg(test)]

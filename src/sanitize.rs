@@ -1,9 +1,12 @@
 //! Terminal safety: strings from the input are escaped before they are printed.
 //!
-//! C0 controls (except newline and tab in multi-line text), DEL, C1 controls and
-//! the Unicode bidirectional overrides/isolates are shown as `\xHH` / `\u{HHHH}`,
-//! so no input can move the cursor, set a title, write the clipboard, make a
-//! link or reorder the text on screen. CI runners' log commands (`##[...]`,
+//! C0 controls (except newline and tab in multi-line text), DEL, C1 controls,
+//! the Unicode bidirectional overrides/isolates and the characters that show
+//! nothing ([`is_invisible`]: zero-width spaces and joiners, the BOM, line and
+//! paragraph separators, Hangul fillers, tags, variation selectors) are shown
+//! as `\xHH` / `\u{HHHH}`, so no input can move the cursor, set a title, write
+//! the clipboard, make a link, reorder the text on screen or pass for other
+//! text (`x["k\u{200B}"]` never reads as `x["k"]`). CI runners' log commands (`##[...]`,
 //! `##vso[...]`, `::cmd::` at a line's start) are broken the same way (`\x23`,
 //! `\x3A`), so no input can drive the runner that prints planview's output.
 
@@ -13,11 +16,50 @@ fn is_bidi(c: char) -> bool {
     matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
-/// Characters JSON allows raw in a string that could still act on a terminal:
-/// DEL, C1 controls and bidi overrides/isolates. `render::write_json` writes
-/// them as `\uXXXX` (JSON itself already escapes the C0 controls).
+/// Characters that show nothing, or nothing of their own, so text holding
+/// them can pass for other text: the bidi controls, the soft hyphen, the
+/// combining grapheme joiner, Hangul fillers (U+115F, U+1160, U+3164, U+FFA0),
+/// Khmer inherent vowels, Mongolian free variation selectors and vowel
+/// separator, zero-width space, non-joiner and joiner (U+200B-U+200D), line
+/// and paragraph separators, word joiner and invisible operators
+/// (U+2060-U+2064), the deprecated format characters (U+206A-U+206F),
+/// variation selectors, the BOM (U+FEFF), interlinear annotation controls,
+/// shorthand format controls, musical symbol format controls, and tags
+/// (U+E0000-U+E007F).
+pub fn is_invisible(c: char) -> bool {
+    is_bidi(c)
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200D}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{206A}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{1BCA0}'..='\u{1BCA3}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0000}'..='\u{E007F}'
+                | '\u{E0100}'..='\u{E01EF}'
+        )
+}
+
+/// Characters JSON allows raw in a string that could still act on a terminal
+/// or pass for other text: DEL, C1 controls, bidi overrides/isolates and
+/// invisible characters ([`is_invisible`]). `render::write_json` writes them
+/// as `\uXXXX` (JSON itself already escapes the C0 controls).
 pub fn is_unsafe_in_json(c: char) -> bool {
-    c as u32 == 0x7F || (0x80..=0x9F).contains(&(c as u32)) || is_bidi(c)
+    c as u32 == 0x7F || (0x80..=0x9F).contains(&(c as u32)) || is_invisible(c)
 }
 
 fn needs_escape(c: char, keep_newlines: bool) -> bool {
@@ -25,7 +67,7 @@ fn needs_escape(c: char, keep_newlines: bool) -> bool {
         '\n' | '\t' => !keep_newlines,
         c if (c as u32) < 0x20 || c as u32 == 0x7F => true,
         c if (0x80..=0x9F).contains(&(c as u32)) => true,
-        c => is_bidi(c),
+        c => is_invisible(c),
     }
 }
 
@@ -117,8 +159,8 @@ pub fn text(s: &str) -> Cow<'_, str> {
 
 /// The first thing in `output` that could act on a terminal, described, or
 /// `None` when it is safe to print: invalid UTF-8, an ESC byte, any other C0
-/// control but newline and tab (carriage return included), DEL, a C1 control or
-/// a bidi override/isolate. With `allow_sgr`, colour sequences (`ESC [ digits;... m`,
+/// control but newline and tab (carriage return included), DEL, a C1 control,
+/// a bidi override/isolate or an invisible character ([`is_invisible`]). With `allow_sgr`, colour sequences (`ESC [ digits;... m`,
 /// what planview's own colouring writes) are allowed and nothing else with ESC.
 ///
 /// This is what tests, property tests and fuzz targets check every output with.
@@ -160,6 +202,31 @@ mod tests {
         assert_eq!(line("a\r\nb\tc"), "a\\r\\nb\\tc");
         assert_eq!(text("a\r\nb\tc"), "a\\r\nb\tc");
         assert!(matches!(line("plain ünïcode"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn invisible_characters_are_shown() {
+        assert_eq!(line("x[\"k\u{200B}\"]"), "x[\"k\\u{200B}\"]");
+        for c in [
+            '\u{200B}',
+            '\u{200D}',
+            '\u{FEFF}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{3164}',
+            '\u{E0041}',
+            '\u{115F}',
+            '\u{FFA0}',
+            '\u{180E}',
+            '\u{2061}',
+            '\u{FE0F}',
+        ] {
+            let s = format!("a{c}b");
+            assert_eq!(line(&s), format!("a\\u{{{:04X}}}b", c as u32));
+            assert!(terminal_hazard(s.as_bytes(), false).is_some(), "{c:?}");
+            assert_eq!(terminal_hazard(text(&s).as_bytes(), false), None);
+        }
+        assert!(matches!(line("plain ünïcode 日本 ❤ é"), Cow::Borrowed(_)));
     }
 
     #[test]

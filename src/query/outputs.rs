@@ -166,7 +166,7 @@ pub fn plan_outputs(p: &Plan<'_>, vis: &Visibility) -> PlanOutputs {
             .as_ref()
             .and_then(|v| v.outputs.get(name))
             .and_then(|o| o.type_)
-            .and_then(|t| RawValue::from_string(crate::query::values::compact(t.get())).ok())
+            .and_then(|t| crate::query::values::type_masked(t.get(), vis).ok())
     };
     let mut counts = BTreeMap::new();
     let mut outputs = Vec::new();

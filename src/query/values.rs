@@ -85,7 +85,7 @@ impl OutputReport {
         };
         Ok(OutputReport {
             name: name.to_string(),
-            type_: o.type_.map(|t| compact_raw(t.get())).transpose()?,
+            type_: o.type_.map(|t| type_masked(t.get(), vis)).transpose()?,
             sensitive: o.sensitive,
             masked,
             value,
@@ -111,6 +111,43 @@ impl OutputReport {
             Some(t) => crate::query::type_expr::type_text(t.get()),
         }
     }
+}
+
+/// A type's JSON text, compact, with every object key that holds a secret
+/// masked (`["object", {"S3cret…": "number"}]`: the keys of an object type are
+/// the keys of its value). Keys masked alike are told apart by ` #2`, ` #3`...
+pub(crate) fn type_masked(text: &str, vis: &Visibility) -> Result<Box<RawValue>, String> {
+    fn walk(v: &serde_json::Value, vis: &Visibility, changed: &mut bool) -> serde_json::Value {
+        use serde_json::Value;
+        match v {
+            Value::Object(o) => {
+                let mut out = serde_json::Map::new();
+                for (k, x) in o {
+                    let shown = vis.text(k);
+                    let mut key = shown.to_string();
+                    if key != *k {
+                        *changed = true;
+                        let mut n = 2;
+                        while out.contains_key(&key) || o.contains_key(&key) {
+                            key = format!("{shown} #{n}");
+                            n += 1;
+                        }
+                    }
+                    out.insert(key, walk(x, vis, changed));
+                }
+                Value::Object(out)
+            }
+            Value::Array(a) => Value::Array(a.iter().map(|x| walk(x, vis, changed)).collect()),
+            other => other.clone(),
+        }
+    }
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else { return compact_raw(text) };
+    let mut changed = false;
+    let masked = walk(&v, vis, &mut changed);
+    if !changed {
+        return compact_raw(text);
+    }
+    RawValue::from_string(serde_json::to_string(&masked).map_err(|e| e.to_string())?).map_err(|e| e.to_string())
 }
 
 /// JSON text with insignificant whitespace removed; strings and numbers are

@@ -201,6 +201,12 @@ s_secret_forms() {
   load v2; plan 0
 }
 
+s_derived_secrets() {
+  begin derived-secrets
+  load v1; apply v1
+  load v2; plan 0
+}
+
 s_destroy() {
   begin destroy
   load; apply
@@ -377,7 +383,7 @@ s_refresh_only_drift() {
 ALL=(basic replace count-foreach modules moved removed import data-read checks
      errored sensitive destroy noop refresh-only refresh-only-outputs state
      refactor-rename refactor-count-to-foreach refactor-into-module deposed
-     secret-forms sensitivity-only trailing-newline moves-unknown
+     secret-forms derived-secrets sensitivity-only trailing-newline moves-unknown
      targeted moved-replaced plan-pairs public-names long-values
      show-classes refresh-only-drift)
 

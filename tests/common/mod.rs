@@ -22,6 +22,8 @@ pub fn planview_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
     cmd.args(args).current_dir(root()).env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
     // `comment` writes to these when set (a test run inside GitHub Actions).
     cmd.env_remove("GITHUB_STEP_SUMMARY").env_remove("GITHUB_OUTPUT");
+    // Fingerprints without a key unless a test gives one.
+    cmd.env_remove("PLANVIEW_FINGERPRINT_KEY");
     cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("spawn planview");

@@ -14,6 +14,7 @@ fn cli_snapshots() {
         .env("COLUMNS", "")
         .env("GITHUB_STEP_SUMMARY", "")
         .env("GITHUB_OUTPUT", "")
+        .env("PLANVIEW_FINGERPRINT_KEY", "")
         .case("tests/cmd/*.toml");
 }
 

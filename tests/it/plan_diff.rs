@@ -155,10 +155,11 @@ fn fingerprint_json_holds_what_went_into_it_and_matches_its_schema() {
             assert_eq!(format!("sha256:{hex}"), v["fingerprint"].as_str().unwrap(), "{file}");
         }
     }
-    // Secrets are hashes there; the sensitive fixture's secret is not printed.
+    // Without a key, secrets are markers with no per-secret material; the
+    // sensitive fixture's secret is not printed.
     let o = planview(&["fingerprint", "--format", "json", "testdata/real/sensitive/plan.json"]);
     let text = String::from_utf8(o.stdout).unwrap();
-    assert!(text.contains("\"$sensitive\": \"sha256:"), "{text}");
+    assert!(text.contains("\"$sensitive\": true") && !text.contains("sha256:0") && !text.contains("hmac"), "{text}");
 }
 
 #[test]
@@ -378,7 +379,12 @@ proptest! {
         mutate(&mut v, &mut pick);
         let Some(new) = model(&v.to_string()) else { return Ok(()) };
         let c = compare(&old, &new);
-        prop_assert_eq!(old.fingerprint() == new.fingerprint(), c.same, "{:?}", c.entries.first());
+        // Without a key (as here) the fingerprint sees secrets' places, not
+        // their values: equal exactly when the public models compare the same;
+        // `diff` itself still tells a changed secret.
+        let p = compare(&old.public(), &new.public());
+        prop_assert_eq!(old.fingerprint() == new.fingerprint(), p.same, "{:?}", p.entries.first());
+        prop_assert!(!c.same || p.same);
         prop_assert_eq!(c.same, c.entries.is_empty());
         // Against itself, always the same.
         prop_assert!(compare(&new, &new).same);
@@ -405,7 +411,7 @@ fn the_property_meets_both_outcomes() {
         };
         mutate(&mut v, &mut pick);
         let Some(new) = model(&v.to_string()) else { continue };
-        let c = compare(&old, &new);
+        let c = compare(&old.public(), &new.public());
         assert_eq!(old.fingerprint() == new.fingerprint(), c.same);
         if c.same {
             same += 1;
@@ -438,4 +444,98 @@ fn the_two_orders_of_a_forgetting_replacement_differ() {
     let (code, _) = diff_json(a.to_str().unwrap(), a.to_str().unwrap());
     assert_eq!(code, 0);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A plan holding a sensitive 4-digit PIN, in a scratch file.
+fn pin_plan(name: &str, pin: &str) -> String {
+    let plan = format!(
+        r#"{{"format_version":"1.2","resource_changes":[{{"address":"terraform_data.p","mode":"managed","type":"terraform_data","name":"p",
+          "change":{{"actions":["create"],"before":null,"after":{{"input":"{pin}"}},"after_sensitive":{{"input":true}}}}}}]}}"#
+    );
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("pin-{name}.json"));
+    std::fs::write(&path, plan).unwrap();
+    path.display().to_string()
+}
+
+fn planview_keyed(args: &[&str], key: &str) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_planview"))
+        .args(args)
+        .current_dir(root())
+        .env("PLANVIEW_FINGERPRINT_KEY", key)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_pin_cannot_be_recovered_from_the_fingerprint() {
+    let (a, b) = (pin_plan("a", "4821"), pin_plan("b", "4822"));
+    // Without a key: what is printed holds nothing that depends on the PIN,
+    // so no guess can be tested against it.
+    let json = |f: &str| {
+        let o = planview(&["fingerprint", "--format", "json", f]);
+        assert_eq!(o.status.code(), Some(0));
+        let mut v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_valid("fingerprint.schema.json", &v, f);
+        v["file"] = Value::Null;
+        v
+    };
+    assert_eq!(json(&a), json(&b));
+    assert!(json(&a)["canonical"]["resources"]["terraform_data.p"]["after"]["input"] == serde_json::json!({"$sensitive": true}));
+    // `diff` still tells the changed secret, without showing it.
+    let (code, v) = diff_json(&a, &b);
+    assert_eq!(code, 1);
+    assert_eq!(entries(&v), vec![("resource".into(), "terraform_data.p".into(), "changed".into(), vec!["after.input".into()])]);
+    assert!(!v.to_string().contains("482"), "{v}");
+    // With the CI's key: the PIN counts (a keyed hash, useless without the key).
+    let keyed = |f: &str, key: &str| {
+        let o = planview_keyed(&["fingerprint", "--format", "json", f], key);
+        assert_eq!(o.status.code(), Some(0));
+        serde_json::from_slice::<Value>(&o.stdout).unwrap()
+    };
+    let (ka, kb, ka2) = (keyed(&a, "ci-secret-key"), keyed(&b, "ci-secret-key"), keyed(&a, "other-key"));
+    assert_valid("fingerprint.schema.json", &ka, &a);
+    assert_ne!(ka["fingerprint"], kb["fingerprint"]);
+    assert_ne!(ka["fingerprint"], ka2["fingerprint"], "another key, another fingerprint");
+    let digest = ka["canonical"]["resources"]["terraform_data.p"]["after"]["input"]["$sensitive"].as_str().unwrap().to_string();
+    assert!(digest.starts_with("hmac-sha256:") && digest.len() == "hmac-sha256:".len() + 64, "{digest}");
+    assert!(!ka.to_string().contains("4821"));
+    // The gate checks the keyed fingerprint, streamed or whole alike.
+    let fp = String::from_utf8(planview_keyed(&["fingerprint", &a], "ci-secret-key").stdout).unwrap();
+    assert_eq!(fp.trim(), ka["fingerprint"].as_str().unwrap());
+    let gate = |f: &str| planview_keyed(&["gate", "--expect-fingerprint", fp.trim(), f], "ci-secret-key").status.code();
+    assert_eq!(gate(&a), Some(0));
+    assert_eq!(gate(&b), Some(1), "another PIN is another plan under a key");
+}
+
+#[test]
+fn an_action_invocation_changes_the_fingerprint_and_the_diff() {
+    let fixture = "testdata/edge/action-invocations.json";
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(root().join(fixture)).unwrap()).unwrap();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let write = |name: &str, v: &Value| {
+        let p = dir.join(name);
+        std::fs::write(&p, v.to_string()).unwrap();
+        p.display().to_string()
+    };
+    let mut none = v.clone();
+    none.as_object_mut().unwrap().remove("action_invocations");
+    let none = write("actions-none.json", &none);
+    v["action_invocations"][0]["config_values"]["payload"] = Value::String("{\"event\":\"destroy\"}".into());
+    let changed = write("actions-changed.json", &v);
+    let fps = [fixture, none.as_str(), changed.as_str()].map(fingerprint);
+    assert!(fps[0] != fps[1] && fps[0] != fps[2] && fps[1] != fps[2], "{fps:?}");
+    let (code, d) = diff_json(&none, fixture);
+    assert_eq!(code, 1);
+    let e = entries(&d);
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(e.iter().all(|(s, _, st, _)| s == "action" && st == "added"), "{e:?}");
+    let (code, d) = diff_json(fixture, &changed);
+    assert_eq!(code, 1);
+    assert_eq!(
+        entries(&d),
+        vec![("action".into(), "action.aws_lambda_invoke.notify".into(), "changed".into(), vec!["config.payload".into()])]
+    );
+    // The gate refuses a plan with another invocation than the one reviewed.
+    let o = planview(&["gate", "--expect-fingerprint", &fps[1], fixture]);
+    assert_eq!(o.status.code(), Some(1));
 }

@@ -124,6 +124,29 @@ fn copies_of_secrets_in_jsonencode_form_and_sensitive_numbers_are_never_printed(
     assert!(text.contains("987654321") && text.contains(r"S3cret\\u0026Pass"), "{text}");
 }
 
+/// `testdata/real/derived-secrets`: values derived from secrets with
+/// Terraform's functions (base64, a Basic header, urlencode in a URL, upper,
+/// lower, md5, sha1, sha256, sha512, base64sha256, base64sha512; of a PIN
+/// too), a line of a multi-line key, and a secret as an object key (the
+/// type column). No command, in any format, prints any of them.
+#[test]
+fn secrets_in_derived_forms_are_never_printed() {
+    let file = "testdata/real/derived-secrets/plan.json";
+    let plan: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
+    let derived = plan["output_changes"]["derived"]["after"].as_object().unwrap();
+    let mut forms: Vec<String> = derived.values().map(|v| v.as_str().unwrap().to_string()).collect();
+    // The fixture holds what the test is about.
+    assert_eq!(forms.len(), 15, "{forms:?}");
+    assert!(forms.contains(&"UzNjcmV0JlBhc3M8d29yZD4hLVhZWg==".to_string()) && forms.contains(&"NDgyMQ==".to_string()));
+    // Each with a prefix cut off (`Basic `, the URL's), and the raw secret as JSON escapes it.
+    forms = forms.iter().map(|f| f.rsplit([' ', ':']).next().unwrap().trim_end_matches("@db.internal/app").to_string()).collect();
+    forms.extend(["S3cret", "s3cret", "S3CRET", "Pass<word", r"Pass\u003c", "BKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj"].map(String::from));
+    let forms: Vec<&str> = forms.iter().map(String::as_str).collect();
+    no_command_prints(&[file], &forms);
+    let out = planview(&["outputs", "--show-sensitive", file]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("S3cret&Pass<word>!-XYZ"), "masked by meaning, not by accident");
+}
+
 /// Every command, in every format (with `--all`, `--full`, `--prior` where it
 /// takes them), on each file, from the file and from stdin: none prints any of `forms`.
 fn no_command_prints(files: &[&str], forms: &[&str]) {
@@ -522,4 +545,73 @@ fn a_deferred_change_with_unknown_instance_keys_and_import_id_is_read() {
     assert_eq!(v["incomplete"], true);
     let (table, _) = summary_both("table", f);
     assert!(table.contains("instance keys not known yet") && table.contains("import id not known yet"), "{table}");
+}
+
+/// Two plans: the first marks a secret sensitive, the second holds it
+/// unmarked (an attribute, a connection string, an output, an import id).
+fn across_inputs_plans() -> (String, String, &'static str) {
+    const SECRET: &str = "Xacross-Inputs-Secret-77";
+    let a = format!(
+        r#"{{"format_version":"1.2","resource_changes":[{{"address":"terraform_data.a","mode":"managed","type":"terraform_data","name":"a",
+          "change":{{"actions":["create"],"before":null,"after":{{"input":"{SECRET}"}},"after_sensitive":{{"input":true}}}}}}]}}"#
+    );
+    let b = format!(
+        r#"{{"format_version":"1.2","resource_changes":[{{"address":"terraform_data.b","mode":"managed","type":"terraform_data","name":"b",
+          "change":{{"actions":["update"],"before":{{"input":"old"}},"after":{{"input":"{SECRET}","url":"postgres://u:{SECRET}@h"}},
+          "after_sensitive":{{}},"before_sensitive":{{}}}}}},
+          {{"address":"terraform_data.c","mode":"managed","type":"terraform_data","name":"c",
+          "change":{{"actions":["no-op"],"before":{{"id":"1"}},"after":{{"id":"1"}},"importing":{{"id":"{SECRET}"}}}}}}],
+          "output_changes":{{"o":{{"actions":["create"],"before":null,"after":"{SECRET}","after_sensitive":false}}}}}}"#
+    );
+    (a, b, SECRET)
+}
+
+/// A value marked sensitive in one input is masked where another input
+/// holds it unmarked: every command of several inputs, in every format, both
+/// orders (issue 32, across inputs); `diff` both ways; a stream of both
+/// documents in one file, both orders.
+#[test]
+fn a_secret_of_one_input_is_masked_in_every_other() {
+    use crate::common::commands::{commands, run_raw};
+    let (a, b, secret) = across_inputs_plans();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("across-inputs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let (fa, fb) = (write("a.json", &a), write("b.json", &b));
+    // The second plan alone prints the value (nothing marks it there).
+    let alone = planview(&["show", &fb]);
+    assert!(String::from_utf8_lossy(&alone.stdout).contains(secret), "the fixture must hold the secret unmarked");
+    let stream_ab = write("stream-ab.json", &format!("{a}\n{b}\n"));
+    let stream_ba = write("stream-ba.json", &format!("{b}\n{a}\n"));
+    let mut runs = 0;
+    for c in commands() {
+        if ["moves", "fingerprint"].contains(&c.name.as_str()) {
+            continue;
+        }
+        for format in &c.formats {
+            let mut args = vec![c.name.clone()];
+            if !format.is_empty() {
+                args.extend(["--format".into(), format.clone()]);
+            }
+            let mut inputs = vec![vec![fa.clone(), fb.clone()], vec![fb.clone(), fa.clone()]];
+            if !c.pair {
+                inputs.extend([vec![stream_ab.clone()], vec![stream_ba.clone()]]);
+            }
+            for files in inputs {
+                let out = run_raw(&[args.clone(), files.clone()].concat(), &[]);
+                runs += 1;
+                let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+                assert!(
+                    !text.contains(secret) && !text.contains("Inputs-Secret"),
+                    "planview {} {files:?} prints the secret:\n{text}",
+                    args.join(" ")
+                );
+            }
+        }
+    }
+    assert!(runs > 30, "{runs}");
 }

@@ -43,6 +43,10 @@ pub struct Generated {
     pub json: String,
     /// Every sensitive value (all 8+ characters, unique markers).
     pub secrets: Vec<String>,
+    /// Every form derived from a secret that the document holds unmarked
+    /// (base64, a Basic header, URL encoding, case, hex, digests): printed
+    /// by no command either.
+    pub forms: Vec<String>,
     pub is_plan: bool,
     /// What the CLI's `Plan:` line counts: import, add, change, destroy, forget.
     pub totals: [u64; 5],
@@ -57,6 +61,54 @@ pub struct Generated {
 struct Gen<'u, 'a> {
     u: &'u mut Unstructured<'a>,
     secrets: Vec<String>,
+    forms: Vec<String>,
+}
+
+/// `b` in base64 (standard alphabet, or URL-safe), padded or not.
+fn base64(b: &[u8], url: bool, pad: bool) -> String {
+    let alphabet: &[u8] = if url {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    } else {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    };
+    let mut out = String::new();
+    for c in b.chunks(3) {
+        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= c.len() {
+                out.push(alphabet[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else if pad {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The forms of a secret a configuration derives with Terraform's functions,
+/// each as a value would hold it (some inside a longer string).
+pub fn derived_copies(s: &str) -> Vec<String> {
+    let hex: String = s.bytes().map(|b| format!("{b:02x}")).collect();
+    let mut v = vec![
+        base64(s.as_bytes(), false, true),
+        base64(s.as_bytes(), true, false),
+        format!("Basic {}", base64(format!("admin:{s}").as_bytes(), false, true)),
+        format!("Bearer {}", base64(format!("u{s}@h").as_bytes(), true, true)),
+        s.to_lowercase(),
+        format!("ID {}", s.to_uppercase()),
+        hex.clone(),
+        hex.to_uppercase(),
+    ];
+    // md5, sha1, sha256, sha512 in hex, and sha256/sha512 in base64
+    // (`base64sha256`): taken from the digests planview computes, by length.
+    let digests: Vec<String> = planview::derive::forms(s)
+        .into_iter()
+        .filter(|f| {
+            [32, 40, 64, 128].contains(&f.len()) && f.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()) && *f != hex
+        })
+        .collect();
+    v.extend(digests);
+    v
 }
 
 include!("actions.rs");
@@ -124,10 +176,17 @@ impl<'u, 'a> Gen<'u, 'a> {
                 true => (Value::Null, Value::Bool(false)),
                 false => {
                     let s = self.u.choose(&self.secrets)?.clone();
-                    if self.u.arbitrary()? {
-                        (Value::String(s), Value::Bool(false))
-                    } else {
-                        (Value::String(format!("postgres://admin:{s}@db.internal:5432/app")), Value::Bool(false))
+                    match self.u.int_in_range(0..=3)? {
+                        0 => (Value::String(s), Value::Bool(false)),
+                        1 => (Value::String(format!("postgres://admin:{s}@db.internal:5432/app")), Value::Bool(false)),
+                        // A form derived from it (issue 32).
+                        _ => {
+                            let copies = derived_copies(&s);
+                            let c = self.u.choose(&copies)?.clone();
+                            // Looked for without the text around it (`Basic `, `ID `).
+                            self.forms.push(c.rsplit(' ').next().unwrap_or(&c).to_string());
+                            (Value::String(c), Value::Bool(false))
+                        }
                     }
                 }
             },
@@ -423,12 +482,13 @@ impl TakeString for String {
 
 /// Build a plan or a state from `u`.
 pub fn generate(u: &mut Unstructured<'_>) -> Result<Generated> {
-    let mut g = Gen { u, secrets: Vec::new() };
+    let mut g = Gen { u, secrets: Vec::new(), forms: Vec::new() };
     let is_plan = g.u.ratio(4, 5)?;
     let (doc, expect, changes) = if is_plan { g.plan()? } else { (g.state()?, Expect::default(), 0) };
     Ok(Generated {
         json: serde_json::to_string_pretty(&doc).unwrap_or_default(),
         secrets: g.secrets,
+        forms: g.forms,
         is_plan,
         totals: expect.totals,
         gate_fails: expect.gate_fails,
@@ -661,7 +721,7 @@ fn check_one(g: &Generated, cmd: &Command, format: &str, file: &str) -> std::res
     let r = run_args(&args_for(cmd, format, file, &[]));
     let json = check_run(&r, format)?;
     for (what, bytes) in [("stdout", &r.out), ("diagnostics", &r.diag)] {
-        if let Some(s) = leaked(bytes, &g.secrets) {
+        if let Some(s) = leaked(bytes, &g.secrets).or_else(|| leaked(bytes, &g.forms)) {
             return Err(format!("{}: {what} shows the secret {s}", r.what()));
         }
     }

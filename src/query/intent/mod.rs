@@ -6,12 +6,17 @@
 //! The model keeps, per resource change (every change but a plain no-op):
 //! address, previous address, deposed key, mode, type, provider, actions,
 //! reason, replace paths, import, and the before and after values; every
-//! `resource_drift` entry; every output change but no-ops; the status of every
+//! `resource_drift` entry; every action invocation (Terraform 1.14+, deferred
+//! ones too, by address: every field, its configuration canonical like a value); every output change but no-ops; the status of every
 //! check instance; and whether the plan errored or is incomplete. Values are
 //! normalised: a position unknown until apply is `{"$unknown": true}` whatever
 //! the JSON holds there; a position marked sensitive, or holding a secret known
-//! from elsewhere in the plan, is `{"$sensitive": "sha256:..."}` (a salted hash
-//! of the value, so a changed secret still counts); numbers are written by
+//! from elsewhere in the plan, is `{"$sensitive": "hmac-sha256:..."}` when the
+//! CI gives a key ([`FINGERPRINT_KEY_ENV`]: a keyed hash of the value, so a
+//! changed secret still counts and nobody without the key can test a guess),
+//! else `{"$sensitive": true}` (no per-secret material at all: the fingerprint
+//! then covers where the secrets are, not their values; `diff` still compares
+//! them, with a key of its own run that is never printed); numbers are written by
 //! their exact decimal value (`1.0` is `1`); object keys sorted; a key of the
 //! value that starts with `$` gets another `$`, so nothing in a value can pass
 //! for a marker. `timestamp`, `terraform_version`, `format_version`, the
@@ -31,10 +36,82 @@ use std::collections::BTreeMap;
 
 /// The version of the canonical form: part of every fingerprint, so a change
 /// of the rules can never make two different plans compare equal.
-pub const CANONICAL_VERSION: &str = "planview-intent/1";
+pub const CANONICAL_VERSION: &str = "planview-intent/2";
 
-/// Salt of the hashes of sensitive values.
-const SECRET_SALT: &str = "planview-secret/1\n";
+/// The environment variable holding the key of secrets' hashes (a CI secret,
+/// the same in the plan job and the apply job).
+pub const FINGERPRINT_KEY_ENV: &str = "PLANVIEW_FINGERPRINT_KEY";
+
+/// Salt of the hashes of sensitive values (inside the keyed hash).
+const SECRET_SALT: &str = "planview-secret/2\n";
+
+/// The key secrets are hashed with: the CI's ([`FINGERPRINT_KEY_ENV`]), whose
+/// hashes are printed, or one made up for this run, whose hashes are never
+/// printed (only compared, by `diff`).
+struct SecretKey {
+    key: Vec<u8>,
+    configured: bool,
+}
+
+static SECRET_KEY: std::sync::OnceLock<SecretKey> = std::sync::OnceLock::new();
+
+fn secret_key() -> &'static SecretKey {
+    SECRET_KEY.get_or_init(|| match std::env::var_os(FINGERPRINT_KEY_ENV) {
+        Some(k) if !k.is_empty() => SecretKey { key: k.into_encoded_bytes(), configured: true },
+        _ => SecretKey { key: run_key(), configured: false },
+    })
+}
+
+/// 32 bytes nobody outside this process can know: SipHash outputs under
+/// `RandomState`'s per-process random keys, with the time and process id.
+fn run_key() -> Vec<u8> {
+    use std::hash::{BuildHasher, Hasher};
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or_default();
+    (0..4u64)
+        .flat_map(|i| {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u64(i);
+            h.write_u128(now);
+            h.write_u32(std::process::id());
+            h.finish().to_le_bytes()
+        })
+        .collect()
+}
+
+/// True when secrets' hashes are keyed by the CI's key (and printed).
+pub fn keyed() -> bool {
+    secret_key().configured
+}
+
+/// HMAC-SHA256 (RFC 2104) of the concatenated `parts`.
+fn hmac(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
+    let mut k = [0u8; 64];
+    if key.len() > 64 {
+        let mut h = sha256::Sha256::default();
+        h.update(key);
+        k[..32].copy_from_slice(&h.finish());
+    } else {
+        k[..key.len()].copy_from_slice(key);
+    }
+    let mut inner = sha256::Sha256::default();
+    inner.update(&k.map(|b| b ^ 0x36));
+    parts.iter().for_each(|p| inner.update(p));
+    let mut outer = sha256::Sha256::default();
+    outer.update(&k.map(|b| b ^ 0x5c));
+    outer.update(&inner.finish());
+    outer.finish()
+}
+
+/// The keyed hash of a secret, as the canonical form writes it.
+fn secret_digest(parts: &[&[u8]]) -> String {
+    let key = secret_key();
+    let hex: String = hmac(&key.key, parts).iter().map(|b| format!("{b:02x}")).collect();
+    if key.configured {
+        format!("hmac-sha256:{hex}")
+    } else {
+        format!("run:{hex}")
+    }
+}
 
 const UNKNOWN_KEY: &str = "$unknown";
 const SENSITIVE_KEY: &str = "$sensitive";
@@ -52,6 +129,8 @@ pub struct Intent {
     pub outputs: BTreeMap<String, Value>,
     /// Check instances by address: their status.
     pub checks: BTreeMap<String, Value>,
+    /// Action invocations (Terraform 1.14+) by address.
+    pub actions: BTreeMap<String, Value>,
 }
 
 impl Intent {
@@ -81,10 +160,12 @@ impl Intent {
         for item in plan.check_results().1 {
             insert(&mut checks, item.address.clone(), Value::String(item.status.clone()));
         }
-        Intent { errored: plan.errored, complete: plan.complete != Some(false), resources, drift, outputs, checks }
+        let actions = action_entries(plan, masker);
+        Intent { errored: plan.errored, complete: plan.complete != Some(false), resources, drift, outputs, checks, actions }
     }
 
-    /// The canonical form as one JSON object.
+    /// The canonical form as one JSON object, as it is printed and hashed
+    /// ([`public`]: without a key, no per-secret material).
     pub fn canonical(&self) -> Value {
         let map = |m: &BTreeMap<String, Value>| Value::Object(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
         let mut o = Map::new();
@@ -95,7 +176,23 @@ impl Intent {
         o.insert("drift".into(), map(&self.drift));
         o.insert("outputs".into(), map(&self.outputs));
         o.insert("checks".into(), map(&self.checks));
-        Value::Object(o)
+        o.insert("actions".into(), map(&self.actions));
+        public(&Value::Object(o))
+    }
+
+    /// The model as its fingerprint sees it: every value in its [`public`]
+    /// form (the same model with the CI's key). Two plans have the same
+    /// fingerprint exactly when these compare the same.
+    pub fn public(&self) -> Intent {
+        let map = |m: &BTreeMap<String, Value>| m.iter().map(|(k, v)| (k.clone(), public(v))).collect();
+        Intent {
+            resources: map(&self.resources),
+            drift: map(&self.drift),
+            outputs: map(&self.outputs),
+            checks: map(&self.checks),
+            actions: map(&self.actions),
+            ..*self
+        }
     }
 
     /// `sha256:<hex>` of the canonical serialisation ([`canonical_bytes`]).
@@ -268,22 +365,131 @@ fn marker(key: &str, v: Value) -> Value {
 }
 
 fn secret(v: &Value) -> Value {
-    let mut h = sha256::Sha256::default();
-    h.update(SECRET_SALT.as_bytes());
-    h.update(&canonical_bytes(v));
-    marker(SENSITIVE_KEY, Value::String(format!("sha256:{}", h.hex())))
+    marker(SENSITIVE_KEY, Value::String(secret_digest(&[SECRET_SALT.as_bytes(), &canonical_bytes(v)])))
 }
 
-/// A map key, or for a key that holds a secret `$sensitive:sha256:...` (a
-/// map key can be a secret: compared, never printed).
+/// A map key, or for a key that holds a secret `$sensitive:hmac-sha256:...`
+/// (a map key can be a secret: compared, never printed; without a key,
+/// printed as `$sensitive:1`, `$sensitive:2`... by [`public`]).
 fn canon_key(k: &str, masker: &Masker) -> String {
     if masker.value_holds_secret(&Value::String(k.to_string())) {
-        let mut h = sha256::Sha256::default();
-        h.update(SECRET_SALT.as_bytes());
-        h.update(k.as_bytes());
-        return format!("{SENSITIVE_KEY}:sha256:{}", h.hex());
+        return format!("{SENSITIVE_KEY}:{}", secret_digest(&[b"key\n", SECRET_SALT.as_bytes(), k.as_bytes()]));
     }
     escape_key(k)
+}
+
+/// True for a map key [`canon_key`] wrote for a secret key.
+fn is_secret_key(k: &str) -> bool {
+    k.strip_prefix(SENSITIVE_KEY).is_some_and(|r| r.starts_with(':'))
+}
+
+/// True when a canonical value holds a secret's hash (as a value or a key).
+fn holds_digest(v: &Value) -> bool {
+    match v {
+        Value::Object(o) if o.len() == 1 && o.get(SENSITIVE_KEY).is_some_and(Value::is_string) => true,
+        Value::Object(o) => o.iter().any(|(k, x)| is_secret_key(k) || holds_digest(x)),
+        Value::Array(a) => a.iter().any(holds_digest),
+        _ => false,
+    }
+}
+
+/// A canonical value as it is printed and fingerprinted. With the CI's key,
+/// as it is. Without, every secret's hash (made with this run's key, which
+/// only `diff` compares) is dropped: `{"$sensitive": true}`, and the secret
+/// keys of a map are `$sensitive:1`, `$sensitive:2`... in the order of their
+/// values' public forms (an order that depends on no secret).
+pub fn public(v: &Value) -> Value {
+    if keyed() || !holds_digest(v) {
+        return v.clone();
+    }
+    public_of(v)
+}
+
+fn public_of(v: &Value) -> Value {
+    match v {
+        Value::Object(o) if o.len() == 1 && o.get(SENSITIVE_KEY).is_some_and(Value::is_string) => marker(SENSITIVE_KEY, Value::Bool(true)),
+        Value::Object(o) => {
+            let mut out = Map::new();
+            let mut hidden: Vec<Vec<u8>> = Vec::new();
+            let mut hidden_values: Vec<Value> = Vec::new();
+            for (k, x) in o {
+                let x = public_of(x);
+                if is_secret_key(k) {
+                    hidden.push(canonical_bytes(&x));
+                    hidden_values.push(x);
+                } else {
+                    out.insert(k.clone(), x);
+                }
+            }
+            let mut order: Vec<usize> = (0..hidden.len()).collect();
+            order.sort_by(|a, b| hidden[*a].cmp(&hidden[*b]));
+            for (n, i) in order.into_iter().enumerate() {
+                out.insert(format!("{SENSITIVE_KEY}:{}", n + 1), hidden_values[i].clone());
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(public_of).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The canonical serialisation of `v`'s public form ([`public`]), as the
+/// fingerprint hashes it: `bytes` (its full form) when that is the same.
+pub(crate) fn public_bytes(v: &Value, bytes: Vec<u8>) -> Vec<u8> {
+    if keyed() || !holds_digest(v) {
+        bytes
+    } else {
+        canonical_bytes(&public_of(v))
+    }
+}
+
+/// Every `action_invocations` and `deferred_action_invocations` entry
+/// (Terraform 1.14+), by address: each field as a value, `config_values`
+/// with its `config_sensitive` and `config_unknown` markers as `config`, a
+/// deferred one's `reason` as `deferred_reason`. An entry without an address
+/// is kept under where it is (`action_invocations[2]`), and a list that is no
+/// list as a whole: nothing in them goes uncounted.
+fn action_entries(plan: &Plan<'_>, masker: &Masker) -> BTreeMap<String, Value> {
+    let mut out = BTreeMap::new();
+    for (name, raw, deferred) in
+        [("action_invocations", plan.action_invocations, false), ("deferred_action_invocations", plan.deferred_action_invocations, true)]
+    {
+        let Some(v) = parse(raw).filter(|v| !v.is_null()) else { continue };
+        let Value::Array(items) = v else {
+            insert(&mut out, name.to_string(), canon(Some(&v), None, None, masker));
+            continue;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let (reason, inv) = match item {
+                Value::Object(o) if deferred => (o.get("reason"), o.get("action_invocation")),
+                _ => (None, Some(item)),
+            };
+            let Some(Value::Object(a)) = inv else {
+                insert(&mut out, format!("{name}[{i}]"), canon(Some(item), None, None, masker));
+                continue;
+            };
+            let mut e = Map::new();
+            for (k, x) in a.iter().filter(|(k, _)| !matches!(k.as_str(), "config_values" | "config_sensitive" | "config_unknown")) {
+                e.insert(escape_key(k), canon(Some(x), None, None, masker));
+            }
+            let marker = |k: &str| {
+                a.get(k).map(|m| if m.is_object() || m.is_array() || m.is_boolean() || m.is_null() { m.clone() } else { Value::Bool(true) })
+            };
+            e.insert(
+                "config".into(),
+                canon(a.get("config_values"), marker("config_sensitive").as_ref(), marker("config_unknown").as_ref(), masker),
+            );
+            if deferred {
+                e.insert("deferred_reason".into(), canon(reason, None, None, masker));
+            }
+            let key = match a.get("address") {
+                Some(Value::String(s)) if !s.is_empty() => s.clone(),
+                _ => format!("{name}[{i}]"),
+            };
+            insert(&mut out, key, Value::Object(e));
+        }
+    }
+    out
 }
 
 fn escape_key(k: &str) -> String {
@@ -437,6 +643,7 @@ pub enum Section {
     Drift,
     Output,
     Check,
+    Action,
 }
 
 impl Section {
@@ -447,6 +654,7 @@ impl Section {
             Section::Drift => "drift",
             Section::Output => "output",
             Section::Check => "check",
+            Section::Action => "action",
         }
     }
 }
@@ -503,7 +711,8 @@ pub struct DiffCounts {
 }
 
 /// Every difference between what two plans would do; empty when they would
-/// do the same (exactly when their fingerprints are equal).
+/// do the same (exactly when their fingerprints are equal, but for a secret's
+/// value when the fingerprint has no key: see [`public`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
     pub same: bool,
@@ -534,6 +743,7 @@ fn compare_plan(old: &Intent, new: &Intent) -> Vec<EntryDiff> {
 fn compare_rest(old: &Intent, new: &Intent, mut entries: Vec<EntryDiff>) -> Comparison {
     compare_map(Section::Output, &old.outputs, &new.outputs, &mut entries);
     compare_map(Section::Check, &old.checks, &new.checks, &mut entries);
+    compare_map(Section::Action, &old.actions, &new.actions, &mut entries);
     let mut counts = DiffCounts::default();
     for e in &entries {
         match e.status {
@@ -673,7 +883,7 @@ fn entry_diff(section: Section, key: &str, old_key: Option<String>, old: Option<
                 if a == b {
                     continue;
                 }
-                if matches!(f.as_str(), "before" | "after") {
+                if matches!(f.as_str(), "before" | "after") || (section == Section::Action && f == "config") {
                     let mut path = Vec::new();
                     values(f, Some(a).filter(|v| !v.is_null()), Some(b).filter(|v| !v.is_null()), &mut path, &mut fields);
                 } else {
@@ -726,7 +936,8 @@ fn display(v: &Value) -> Value {
 }
 
 fn shown(v: Option<&Value>) -> Option<Shown> {
-    let v = v?;
+    // This run's hashes of secrets are never printed.
+    let v = &public(v?);
     Some(match special(v) {
         Some(UNKNOWN_KEY) => Shown::Unknown,
         Some(_) => Shown::Sensitive,
@@ -865,14 +1076,71 @@ mod tests {
         };
         let (a, b, c) = (intent(&plan(&rc("hunter22"))), intent(&plan(&rc("hunter22"))), intent(&plan(&rc("hunter23"))));
         assert_eq!(a.fingerprint(), b.fingerprint());
-        assert_ne!(a.fingerprint(), c.fingerprint());
+        // No key in the tests' environment: no per-secret material is printed
+        // or fingerprinted, so a guess cannot be tested against either.
+        assert!(!keyed());
+        assert_eq!(a.fingerprint(), c.fingerprint());
         let text = String::from_utf8(canonical_bytes(&a.canonical())).unwrap();
-        assert!(!text.contains("hunter22") && text.contains("\"$sensitive\":\"sha256:"), "{text}");
+        assert_eq!(text, String::from_utf8(canonical_bytes(&c.canonical())).unwrap());
+        assert!(!text.contains("hunter22") && text.contains("\"$sensitive\":true"), "{text}");
         let d = compare(&a, &c);
         let f = &d.entries[0].fields[0];
         assert_eq!((f.old.clone(), f.new.clone()), (Some(Shown::Sensitive), Some(Shown::Sensitive)));
         assert_eq!(f.note.as_deref(), Some("the sensitive value differs"));
         assert!(!format!("{d:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn hmac_sha256_is_rfc_4231() {
+        let hex = |d: [u8; 32]| d.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        assert_eq!(
+            hex(hmac(b"Jefe", &[b"what do ya want ", b"for nothing?"])),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+        // A key longer than a block is hashed first (test case 6).
+        assert_eq!(
+            hex(hmac(&[0xaa; 131], &[b"Test Using Larger Than Block-Size Key - Hash Key First"])),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+        );
+    }
+
+    #[test]
+    fn secret_map_keys_are_numbered_without_a_key() {
+        let v: Value = serde_json::json!({"m": {"$sensitive:run:ab": {"$sensitive": "run:cd"}, "$sensitive:run:00": 2, "$$x": 1}});
+        assert_eq!(public(&v), serde_json::json!({"m": {"$sensitive:1": 2, "$sensitive:2": {"$sensitive": true}, "$$x": 1}}));
+    }
+
+    #[test]
+    fn action_invocations_count() {
+        let with = |inv: &str| {
+            let doc = format!(r#"{{"format_version":"1.2","resource_changes":[],"action_invocations":[{inv}]}}"#);
+            intent(&doc)
+        };
+        let none = intent(r#"{"format_version":"1.2","resource_changes":[]}"#);
+        let a = with(
+            r#"{"address":"action.x.y","type":"x","name":"y","config_values":{"p":"1"},"config_sensitive":{},"invoke_action_trigger":{}}"#,
+        );
+        let b = with(
+            r#"{"address":"action.x.y","type":"x","name":"y","config_values":{"p":"2"},"config_sensitive":{},"invoke_action_trigger":{}}"#,
+        );
+        let c = with(r#"{"type":"x"}"#);
+        let fps = [&none, &a, &b, &c].map(|i| i.fingerprint());
+        for i in 0..4 {
+            for j in i + 1..4 {
+                assert_ne!(fps[i], fps[j], "{i} {j}");
+            }
+        }
+        let d = compare(&none, &a);
+        assert!(!d.same);
+        assert_eq!(
+            (d.entries[0].section, d.entries[0].address.as_str(), d.entries[0].status),
+            (Section::Action, "action.x.y", Status::Added)
+        );
+        assert!(!compare(&a, &b).same);
+        // Its sensitive configuration is hashed, never shown.
+        let s = with(r#"{"address":"action.x.y","config_values":{"p":"pin-1234"},"config_sensitive":{"p":true}}"#);
+        let text = String::from_utf8(canonical_bytes(&s.canonical())).unwrap();
+        assert!(!text.contains("pin-1234") && text.contains("$sensitive"), "{text}");
     }
 
     #[test]

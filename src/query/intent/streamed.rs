@@ -196,9 +196,13 @@ pub struct Ordered {
 
 impl Ordered {
     pub fn new(rest: &Intent, drift: usize, changes: usize, budget: usize) -> Ordered {
-        let map = |m: &BTreeMap<String, Value>| canonical_bytes(&Value::Object(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()));
+        let map = |m: &BTreeMap<String, Value>| {
+            canonical_bytes(&super::public(&Value::Object(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())))
+        };
         let text = |s: &str| serde_json::to_string(s).unwrap_or_default().into_bytes();
-        let mut head = b"{\"canonical_version\":".to_vec();
+        let mut head = b"{\"actions\":".to_vec();
+        head.extend(map(&rest.actions));
+        head.extend(b",\"canonical_version\":");
         head.extend(text(CANONICAL_VERSION));
         head.extend(b",\"checks\":");
         head.extend(map(&rest.checks));
@@ -316,14 +320,16 @@ impl<'a> Hasher<'a> {
         if !fingerprint && !self.digests {
             return;
         }
-        let entry = canonical_bytes(&change_entry(rc, self.masker));
+        let value = change_entry(rc, self.masker);
+        let entry = canonical_bytes(&value);
         if self.digests {
             light.digest = digest(&entry);
         }
         if fingerprint {
             let mut bytes = serde_json::to_string(&light.key).unwrap_or_default().into_bytes();
             bytes.push(b':');
-            bytes.extend(entry);
+            // Hashed as printed: without the CI's key, no secret's hash.
+            bytes.extend(super::public_bytes(&value, entry));
             self.sink.push(rank, bytes);
         }
     }
@@ -453,6 +459,7 @@ mod tests {
             drift: BTreeMap::new(),
             outputs: BTreeMap::new(),
             checks: BTreeMap::new(),
+            actions: BTreeMap::new(),
         };
         let entries: Vec<Vec<u8>> = (0..6).map(|i| format!("\"k{i}\":{{\"x\":{i}}}").into_bytes()).collect();
         let run = |order: &[usize], budget: usize| {

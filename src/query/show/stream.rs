@@ -89,11 +89,25 @@ pub fn run_show(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> 
             c.report.file = i.file.clone();
         }
     }
+    // The changes are diffed once every input was read: each is masked by
+    // the secrets of every input of the run (a stream of several documents).
+    let mut all = Masker::default();
+    items.iter().for_each(|i| all.merge(&i.masker));
+    if items.len() > 1 && !show_sensitive {
+        // Output changes too (they were diffed when their own input ended).
+        for i in &mut items {
+            if let Ok(c) = &mut i.result {
+                if let Ok(input::Document::Plan(p)) = input::parse(&i.file, c.outputs.as_bytes()) {
+                    c.report.outputs = show::report_head(&p, opts, &vis.with(&all)).outputs;
+                }
+            }
+        }
+    }
     let reports: Vec<Item<'_>> = items
         .iter()
         .map(|i| {
             let spooled: Box<dyn Resources + '_> = match &i.result {
-                Ok(c) => Box::new(Spooled { spool: &c.spool, file: spill.as_ref(), opts, vis: vis.with(&i.masker) }),
+                Ok(c) => Box::new(Spooled { spool: &c.spool, file: spill.as_ref(), opts, vis: vis.with(&all) }),
                 Err(_) => Box::new(&[][..]),
             };
             Item { result: i.result.as_ref().map(|c| &c.report), resources: RefCell::new(spooled), masker: &i.masker }
@@ -278,7 +292,7 @@ impl<'a> Collector<'a> {
         let mut report = show::report_head(plan, self.opts, vis);
         report.hidden_noop += self.hidden_noop;
         report.filtered_out += self.filtered_out;
-        Ok(Collected { report, spool: self.spool })
+        Ok(Collected { report, spool: self.spool, outputs: outputs_text(plan) })
     }
 }
 
@@ -300,6 +314,30 @@ impl PlanVisitor for Collector<'_> {
 struct Collected {
     report: ShowReport,
     spool: Spool,
+    /// The plan's output changes as a plan of their own (JSON text): diffed
+    /// again once every input's secrets are known, when the run has several.
+    outputs: String,
+}
+
+/// `{"format_version", "output_changes"}` of `plan`, each change's parts as the plan writes them.
+fn outputs_text(plan: &Plan<'_>) -> String {
+    use serde_json::{Map, Value};
+    let raw = |r: Option<&crate::model::RawValue>| r.and_then(|r| serde_json::from_str::<Value>(r.get()).ok()).unwrap_or(Value::Null);
+    let mut changes = Map::new();
+    for (name, ch) in &plan.output_changes {
+        let mut c = Map::new();
+        c.insert("actions".into(), Value::Array(ch.actions.iter().map(|a| Value::String(a.as_str().into())).collect()));
+        c.insert("before".into(), raw(ch.before));
+        c.insert("after".into(), raw(ch.after));
+        c.insert("after_unknown".into(), raw(ch.after_unknown));
+        c.insert("before_sensitive".into(), raw(ch.before_sensitive));
+        c.insert("after_sensitive".into(), raw(ch.after_sensitive));
+        changes.insert(name.clone(), Value::Object(c));
+    }
+    let mut doc = Map::new();
+    doc.insert("format_version".into(), Value::String(plan.format_version.clone()));
+    doc.insert("output_changes".into(), Value::Object(changes));
+    Value::Object(doc).to_string()
 }
 
 /// The resources of a report, built from the spool one at a time.

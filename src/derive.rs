@@ -1,0 +1,238 @@
+//! The forms a secret takes when a configuration derives a value from it with
+//! Terraform's functions (a leaf: it imports nothing of planview): upper and
+//! lower case, HTML escaping, URL encoding, base64 (standard and URL-safe,
+//! padded or not, and the part a secret leaves in a longer base64 string at
+//! each of the three alignments), hex, and the MD5, SHA-1, SHA-256 and
+//! SHA-512 digests in hex and base64 (a digest of a short secret gives the
+//! secret away to anyone who tries the guesses). And the lines of a
+//! multi-line secret (a PEM key's lines).
+
+use md5::Digest;
+
+/// Secrets shorter than this have no derived forms (a digest of a 3-character
+/// string is a guess of a few million tries either way, and such short
+/// values are everywhere).
+pub const MIN_DERIVED: usize = 4;
+
+/// The shortest line of a multi-line secret that is a secret on its own.
+pub const MIN_LINE: usize = 8;
+
+/// The shortest part of a base64 string that is looked for as a secret's
+/// trace inside a longer one (shorter parts would match by chance).
+const MIN_CORE: usize = 8;
+
+const STD: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Every derived form of `s` (none when it is shorter than [`MIN_DERIVED`]
+/// characters), `s` itself left out; may repeat.
+pub fn forms(s: &str) -> Vec<String> {
+    tagged(s).into_iter().map(|(f, _)| f).collect()
+}
+
+/// [`forms`], each with whether it is looked for inside longer text: not
+/// when another form it starts with is (a padded base64 string starts with
+/// the unpadded one, which starts with the part the secret leaves at
+/// alignment 0), nor the upper-case and URL-safe digests no Terraform
+/// function writes (those are masked as whole values only).
+pub fn tagged(s: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    if s.chars().count() < MIN_DERIVED {
+        return out;
+    }
+    let whole = forms_of(s);
+    for (i, f) in whole.into_iter().enumerate() {
+        out.push((f, SEARCHED.get(i).copied().unwrap_or(true)));
+    }
+    out.retain(|(f, _)| f != s && !f.is_empty());
+    out
+}
+
+/// Whether each form of [`forms_of`], in its order, is looked for inside text
+/// (the digests' forms repeat for each of the four: see the end of `forms_of`).
+const SEARCHED: &[bool] = &[
+    // upper, lower, html_go, html_named, url %20, url +, url lower %20, url lower
+    true, true, true, true, true, true, true, true, // standard: unpadded, padded, cores 0-2; URL-safe: the same
+    true, false, true, true, true, true, false, true, true, true, // hex, HEX
+    true, true, // md5: hex, HEX, base64 unpadded, URL-safe, padded; then sha1, sha256, sha512
+    true, false, true, false, false, true, false, true, false, false, true, false, true, false, false, true, false, true, false, false,
+];
+
+fn forms_of(s: &str) -> Vec<String> {
+    let b = s.as_bytes();
+    let mut out = vec![s.to_uppercase(), s.to_lowercase(), html_go(s), html_named(s)];
+    let url = urlencode(s, false, true);
+    out.push(url.replace('+', "%20"));
+    out.push(url);
+    out.push(urlencode(s, true, true).replace('+', "%20"));
+    out.push(urlencode(s, true, true));
+    for alphabet in [STD, URL] {
+        let padded = base64(b, alphabet, true);
+        out.push(padded.trim_end_matches('=').to_string());
+        out.push(padded);
+        // Inside a longer base64 string (`base64encode("user:${pw}")`); empty
+        // (dropped) when too short to tell.
+        for align in 0..3 {
+            out.push(base64_core(b, align, alphabet).unwrap_or_default());
+        }
+    }
+    out.push(hex(b));
+    out.push(hex(b).to_uppercase());
+    let digests: [Vec<u8>; 4] =
+        [md5::Md5::digest(b).to_vec(), sha1::Sha1::digest(b).to_vec(), sha2::Sha256::digest(b).to_vec(), sha2::Sha512::digest(b).to_vec()];
+    for d in digests {
+        out.push(hex(&d));
+        out.push(hex(&d).to_uppercase());
+        let b64 = base64(&d, STD, true);
+        out.push(b64.trim_end_matches('=').to_string());
+        out.push(base64(&d, URL, false));
+        out.push(b64);
+    }
+    out
+}
+
+/// The lines of a multi-line secret that are long enough to be secrets on
+/// their own (without their `\r`, and without surrounding blanks).
+pub fn lines(s: &str) -> Vec<String> {
+    if !s.contains('\n') {
+        return Vec::new();
+    }
+    s.split('\n').map(|l| l.trim()).filter(|l| l.chars().count() >= MIN_LINE).map(str::to_string).collect()
+}
+
+/// Lower-case hex of `b`.
+pub fn hex(b: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(b.len() * 2);
+    for &x in b {
+        out.push(DIGITS[usize::from(x >> 4)] as char);
+        out.push(DIGITS[usize::from(x & 15)] as char);
+    }
+    out
+}
+
+/// `b` in base64 with `alphabet`, `=`-padded when `pad`.
+fn base64(b: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
+    let mut out = String::with_capacity(b.len().div_ceil(3) * 4);
+    for chunk in b.chunks(3) {
+        let n = (u32::from(chunk[0]) << 16) | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8) | u32::from(*chunk.get(2).unwrap_or(&0));
+        let chars = chunk.len() + 1;
+        for i in 0..4 {
+            if i < chars {
+                out.push(alphabet[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else if pad {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The base64 characters that depend on `b` alone when `b` starts `align`
+/// bytes into a 3-byte group of a longer string: whatever comes before and
+/// after it, a base64 string holding `b` at such a place holds these
+/// characters. `None` when they are too few to tell.
+fn base64_core(b: &[u8], align: usize, alphabet: &[u8; 64]) -> Option<String> {
+    let mut padded = vec![0u8; align];
+    padded.extend_from_slice(b);
+    padded.extend_from_slice(&[0, 0]);
+    let enc = base64(&padded, alphabet, false).into_bytes();
+    // Bits of `b`: [8 align, 8 (align + len)); character i covers [6i, 6i + 6).
+    let (start, end) = (8 * align, 8 * (align + b.len()));
+    let first = start.div_ceil(6);
+    let last = (end / 6).checked_sub(1)?;
+    if last < first || last + 1 - first < MIN_CORE {
+        return None;
+    }
+    String::from_utf8(enc.get(first..=last)?.to_vec()).ok()
+}
+
+/// URL encoding: every byte but the unreserved `A-Za-z0-9-_.~` as `%XX`
+/// (`lower`: `%xx`), a space as `+` when `plus` (Go's `url.QueryEscape`;
+/// Terraform's `urlencode` then writes `+` as `%20`).
+fn urlencode(s: &str, lower: bool, plus: bool) -> String {
+    let mut out = String::with_capacity(s.len() * 3);
+    for &b in s.as_bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            b' ' if plus => out.push('+'),
+            _ if lower => out.push_str(&format!("%{b:02x}")),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// HTML escaping as Go's `html.EscapeString` writes it.
+fn html_go(s: &str) -> String {
+    html(s, "&#34;", "&#39;")
+}
+
+/// HTML escaping with named entities (`&quot;`, `&#x27;`).
+fn html_named(s: &str) -> String {
+    html(s, "&quot;", "&#x27;")
+}
+
+fn html(s: &str, quot: &str, apos: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str(quot),
+            '\'' => out.push_str(apos),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms_are_those_terraform_functions_give() {
+        // Values from `terraform console` (1.11) for "S3cret&Pass<word>!".
+        let f = forms("S3cret&Pass<word>!");
+        for want in [
+            "UzNjcmV0JlBhc3M8d29yZD4h",                     // base64encode
+            "S3cret%26Pass%3Cword%3E%21",                   // urlencode
+            "S3CRET&PASS<WORD>!",                           // upper
+            "s3cret&pass<word>!",                           // lower
+            "S3cret&amp;Pass&lt;word&gt;!",                 // HTML
+            "279152dd3ed0dd6fd96ae0fc142381fc",             // md5
+            "+AXxS3lLl0OQNcKq3dlEbWC8G1z5aHLtTyZoVnDwf68=", // base64sha256
+            "53336372657426506173733c776f72643e21",         // hex
+        ] {
+            assert!(f.iter().any(|x| x == want), "{want} missing from {f:?}");
+        }
+        assert!(forms("abc").is_empty());
+        assert_eq!(base64(b"abcd", STD, true), "YWJjZA==");
+        assert_eq!(base64(b"\xfb\xff", URL, false), "-_8");
+        assert_eq!(hex(&sha2::Sha256::digest(b"abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    #[test]
+    fn a_base64_core_is_found_in_any_longer_base64_string() {
+        let secret = b"S3cret-Pass-123";
+        for prefix in ["", "u", "us", "user:", "admin:xx"] {
+            let whole = [prefix.as_bytes(), secret, b"@host"].concat();
+            for alphabet in [STD, URL] {
+                let enc = base64(&whole, alphabet, true);
+                let cores: Vec<String> = (0..3).filter_map(|a| base64_core(secret, a, alphabet)).collect();
+                assert_eq!(cores.len(), 3);
+                assert!(cores.iter().any(|c| enc.contains(c.as_str())), "{prefix}: {enc} holds none of {cores:?}");
+            }
+        }
+        // Too short to tell: no core.
+        assert!(base64_core(b"abcd", 1, STD).is_none());
+    }
+
+    #[test]
+    fn lines_of_a_multi_line_secret() {
+        assert_eq!(lines("-----BEGIN-----\r\nMIIEabcdefgh\nshort\n"), vec!["-----BEGIN-----", "MIIEabcdefgh"]);
+        assert!(lines("one line only").is_empty());
+    }
+}
