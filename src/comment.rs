@@ -125,7 +125,7 @@ pub(crate) fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, 
         format: crate::render::Format::Markdown,
         read: common.read.to_options(env),
         max_bytes: options.max_bytes,
-        find: common.roots.to_options(),
+        find: crate::roots::FindOptions { prefer: crate::tree::Prefer::PlansOnly, ..common.roots.to_options() },
         command: crate::cli::CommandKind::Comment(Box::new(options)),
         ..bare
     })
@@ -151,7 +151,7 @@ pub(crate) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn 
     }
     let vis = Visibility { show_sensitive: false, masker: None };
     // Directories become the plans below them; inputs holding several documents are split.
-    let roots = crate::roots::expand(&config.inputs, &config.find);
+    let roots = crate::roots::expand_noting(&config.inputs, &config.find, &config.read.notes);
     let items: Vec<PerFile<Review>> = crate::each_root_with(&roots, &config.read, |doc, m| {
         // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
         // in the comment's hidden lines for a later job to read back.
