@@ -638,7 +638,11 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
     sniff_encoding(name, bytes, opts.lenient)?;
     // --lenient: the document starts at the first `{` (when there is none, the
     // input is read as it is, and refused as strictly).
-    let skip = if opts.lenient && !crate::wrong::starts_human(bytes) { memchr::memchr(b'{', &bytes[..bytes.len().min(MAX_PREFIX + 1)]).unwrap_or(0) } else { 0 };
+    let skip = if opts.lenient && !crate::wrong::starts_human(bytes) {
+        memchr::memchr(b'{', &bytes[..bytes.len().min(MAX_PREFIX + 1)]).unwrap_or(0)
+    } else {
+        0
+    };
     if skip > 0 && !bytes[..skip].iter().all(|&b| is_json_ws(b)) {
         let (l, c) = line_col(bytes, skip);
         opts.notes.push(name, skipped_prefix(skip, l, c));

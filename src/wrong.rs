@@ -81,7 +81,8 @@ pub(crate) fn is_log_message(keys: &[String]) -> bool {
 
 /// The error for a message of the log stream.
 pub(crate) fn log_stream(name: &str) -> InputError {
-    InputError::new(name, LOG_STREAM).hint("save the plan and show it: `terraform plan -out plan.out && terraform show -json plan.out > plan.json`")
+    InputError::new(name, LOG_STREAM)
+        .hint("save the plan and show it: `terraform plan -out plan.out && terraform show -json plan.out > plan.json`")
 }
 
 /// An input whose documents are all messages of the log stream (`NAME#1`,

@@ -344,8 +344,9 @@ pub(crate) fn table(header: &[&str], rows: Vec<Vec<String>>, max: Option<usize>)
         let avail = max.saturating_sub(3 * cols + 1);
         // Where the table allows, no word and no part of an address is broken
         // (`terraform_data.` stays whole): each column keeps room for its widest.
-        let whole: Vec<usize> =
-            (0..cols).map(|c| grid.iter().map(|r| r.get(c).map_or(0, |s| widest_part(s, kinds[c].0))).max().unwrap_or(0).max(floor[c])).collect();
+        let whole: Vec<usize> = (0..cols)
+            .map(|c| grid.iter().map(|r| r.get(c).map_or(0, |s| widest_part(s, kinds[c].0))).max().unwrap_or(0).max(floor[c]))
+            .collect();
         // Addresses first, then words, the most important column first, each
         // column whole or not at all, as far as the width allows.
         let mut order: Vec<usize> = (0..cols).collect();

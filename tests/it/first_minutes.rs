@@ -258,3 +258,162 @@ fn readme_apply_time_check_works_with_the_real_cli() {
     let out = apply_time_check(&net, &net, true);
     assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
 }
+
+// ------------------------------------------------------- the likeliest wrong inputs
+
+#[test]
+fn the_clis_human_text_is_told_in_one_sentence() {
+    // `terraform show plan.out` without -json, as a file, piped, and with --lenient (which must not skip it).
+    let human = "testdata/first/wrong/human.txt";
+    let piped = std::fs::read(root().join(human)).unwrap();
+    for (args, stdin) in [
+        (vec!["summary", human], None),
+        (vec!["gate", "--lenient", human], None),
+        (vec!["summary", "--lenient", human], None),
+        (vec!["gate"], Some(piped.as_slice())),
+        (vec!["gate", "--lenient"], Some(piped.as_slice())),
+        (vec!["fingerprint", human], None),
+    ] {
+        let out = crate::common::planview_with_stdin(&args, stdin);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: exit 2, an unreadable input (README's error contract)");
+        let err = text(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: one sentence: {err}");
+        assert!(err.contains(":2:1: this is the CLI's human rendering") && err.contains("add `-json`"), "{args:?}: {err}");
+        assert!(!err.contains("--lenient") && !err.contains("invalid JSON"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_plan_json_log_stream_is_told_once() {
+    // `terraform plan -json`: 13 messages, one per line.
+    let log = "testdata/first/wrong/log.json";
+    for args in [
+        vec!["summary", log],
+        vec!["gate", log],
+        vec!["show", log],
+        vec!["comment", log],
+        vec!["moves", log],
+        vec!["fingerprint", log],
+        vec!["diff", log, "testdata/first/live/net/plan.json"],
+    ] {
+        let out = planview(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        let said = err.matches("this is the log stream of `plan -json`").count();
+        assert_eq!(said, 1, "{args:?}: said once: {err}");
+        assert!(err.starts_with(&format!("planview: error: {log}: ")), "{args:?}: named by the file: {err}");
+        assert!(!text(&out.stdout).contains("#2"), "{args:?}: no row per message: {}", text(&out.stdout));
+    }
+    // JSON: one error object, for the file.
+    let out = planview(&["summary", "--format", "json", log]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["file"], log, "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("log stream"), "{v}");
+}
+
+// ------------------------------------------------------- narrow terminals
+
+fn widest_line(s: &str) -> usize {
+    use unicode_width::UnicodeWidthStr;
+    s.lines().map(UnicodeWidthStr::width).max().unwrap_or(0)
+}
+
+#[test]
+fn the_table_of_roots_fits_80_columns() {
+    for args in [
+        vec!["summary", "--width", "80", "testdata/roots/tree"],
+        vec!["gate", "--width", "80", "testdata/roots/tree"],
+        vec!["summary", "--width", "80", LIVE],
+        vec!["gate", "--lenient", "--width", "80", "testdata/roots/terragrunt-run-all.log"],
+    ] {
+        let out = planview_env(&args, &[NO_TF]);
+        let stdout = text(&out.stdout);
+        let table: String = stdout.split("\n\n").next().unwrap().to_string();
+        assert!(table.contains(" roots =="), "{args:?}: {stdout}");
+        assert!(widest_line(&table) <= 80, "{args:?}: the table of roots is {} wide:\n{table}", widest_line(&table));
+        assert!(table.contains("+ add · ~ change · - destroy · -/+ replace"), "{args:?}: the symbols explained: {table}");
+    }
+    // Wide enough: the words.
+    let out = planview(&["summary", "--width", "120", "testdata/roots/tree"]);
+    assert!(text(&out.stdout).contains("│ root         │ add │ change │ destroy │"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn replace_keeps_resource_types_whole_and_outputs_keep_numbers_whole() {
+    let out = planview(&["replace", "--width", "80", "testdata/real/replace/plan.json"]);
+    let t = text(&out.stdout);
+    assert!(widest_line(&t) <= 80, "{t}");
+    assert_eq!(t.matches("terraform_data.").count(), 5, "every address's type whole: {t}");
+    assert!(!t.contains("terraform_ "), "{t}");
+    // max_hosts = 12345678901234567890123 (a number the CLI keeps exact).
+    for width in ["80", "60", "50"] {
+        let out = planview(&["outputs", "--width", width, "testdata/first/live/net/plan.json"]);
+        let t = text(&out.stdout);
+        assert!(t.contains("12345678901234567890123"), "--width {width}: the number on one line: {t}");
+    }
+}
+
+/// README's flag note: which commands take `--format`, `--color`,
+/// `--show-sensitive` and `--width`, read from README and held against `--help`.
+#[test]
+fn the_flag_note_says_what_each_command_takes() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let note = "(every command takes `--quiet`; `summary`, `show`, `drift`, `replace`, `checks`, `outputs`, `state` and `gate` take\n`--format`, `--color`, `--show-sensitive` and `--width`; `comment` writes markdown and never a secret, so it takes none of\nthem; `moves` and `fingerprint` take `--format` and `diff` takes `--format` and `--color` (none of them prints a secret\nor a table)";
+    assert!(readme.contains(note), "README's flag note changed: update this test with it");
+    let flags = |cmd: &str| -> Vec<&'static str> {
+        let help = text(&planview(&[cmd, "--help"]).stdout);
+        let takes = |f: &str| help.lines().any(|l| l.trim_start().starts_with('-') && l.split([' ', ',']).any(|w| w == f));
+        ["--format", "--color", "--show-sensitive", "--width", "--quiet"].into_iter().filter(|f| takes(f)).collect()
+    };
+    for cmd in ["summary", "show", "drift", "replace", "checks", "outputs", "state", "gate"] {
+        assert_eq!(flags(cmd), ["--format", "--color", "--show-sensitive", "--width", "--quiet"], "{cmd}");
+    }
+    assert_eq!(flags("comment"), ["--quiet"]);
+    assert_eq!(flags("moves"), ["--format", "--quiet"]);
+    assert_eq!(flags("fingerprint"), ["--format", "--quiet"]);
+    assert_eq!(flags("diff"), ["--format", "--color", "--quiet"]);
+    // `comment` refuses them (a usage error, exit 2), rather than ignoring them.
+    for flag in ["--format=json", "--width=80", "--color=never", "--show-sensitive"] {
+        let out = planview(&["comment", flag, "testdata/first/live/net/plan.json"]);
+        assert_eq!(out.status.code(), Some(2), "comment {flag}");
+    }
+}
+
+#[test]
+fn moves_json_and_summary_gitlab_print_their_error_object() {
+    let bad = "testdata/edge/truncated.json";
+    for args in [vec!["moves", "--format", "json", bad], vec!["summary", "--format", "gitlab", bad]] {
+        let out = planview(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", text(&out.stdout)));
+        assert_eq!(v["file"], bad, "{args:?}: {v}");
+        assert_eq!(v["error"]["line"], 4, "{args:?}: {v}");
+        let schema = if args[0] == "moves" { "moves.schema.json" } else { "summary-gitlab.schema.json" };
+        crate::common::assert_valid(schema, &v, &format!("{args:?}"));
+    }
+    // Several inputs, one unreadable: GitLab gets the error objects, never sums that leave one out.
+    let out = planview(&["summary", "--format", "gitlab", "testdata/real/basic/plan.json", bad]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["files"][0]["file"], bad, "{v}");
+    assert!(v.get("create").is_none(), "{v}");
+    crate::common::assert_valid("summary-gitlab.schema.json", &v, "several");
+}
+
+/// `--help` lists the commands in the order of README's usage block.
+#[test]
+fn help_lists_the_commands_as_readme_does() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let usage = readme.split("## Usage").nth(1).unwrap().split("```").nth(1).unwrap();
+    let in_readme: Vec<&str> =
+        usage.lines().filter_map(|l| l.strip_prefix("planview ")).filter_map(|l| l.split_whitespace().next()).collect();
+    let help = text(&planview(&["--help"]).stdout);
+    let commands = help.split("Commands:\n").nth(1).unwrap().split("\n\n").next().unwrap();
+    let in_help: Vec<&str> = commands
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert_eq!(in_help, in_readme, "{help}");
+}
