@@ -107,7 +107,7 @@ pub(crate) fn collapse<T>(items: Vec<PerFile<T>>) -> Vec<PerFile<T>> {
         while items.peek().is_some_and(|n| base(&n.file).as_deref() == Some(b.as_str())) {
             group.extend(items.next());
         }
-        if group.len() > 1 && group.iter().all(|i| is_log(i)) {
+        if group.len() > 1 && group.iter().all(is_log) {
             out.push(PerFile { file: b.clone(), result: Err(log_stream(&b)), masker: crate::mask::Masker::default() });
         } else {
             out.extend(group);
