@@ -562,7 +562,8 @@ impl<'n> Reader<'n> {
         }
         let strict = self.check_start();
         self.starting = false;
-        if strict.is_ok() || !opts.lenient || strict.as_ref().is_err_and(crate::wrong::is_human_error) {
+        let human = strict.as_ref().is_err_and(crate::wrong::is_human_error) && !crate::wrong::json_line_in(self.buf.as_bytes());
+        if strict.is_ok() || !opts.lenient || human {
             return strict;
         }
         // Skip to the first `{`, forgetting the text before it as it goes

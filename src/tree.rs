@@ -200,8 +200,19 @@ impl Keys {
 /// command line (each: its relative path, its path, whether it is `*.json`
 /// rather than a saved plan), and the notes saying what was left out.
 pub(crate) fn settle(found: Vec<(String, PathBuf, bool)>, prefer: Prefer) -> (Vec<(String, PathBuf)>, Vec<String>) {
-    // Each JSON file's first keys, looked at on a few threads (as the sniffing is).
-    let kinds = crate::par::map(&found, 16, |(_, path, json)| if *json { kind_of(path) } else { Kind::Saved });
+    // Each JSON file's first keys, looked at on a few threads (as the sniffing
+    // is): unless every document is read anyway (`summary` on a directory
+    // holding one file, whatever it is).
+    let dir_of = |rel: &str| rel.rsplit_once('/').map_or(".", |(d, _)| d).to_string();
+    let mut in_dir: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (rel, _, _) in &found {
+        *in_dir.entry(dir_of(rel)).or_default() += 1;
+    }
+    let kinds = crate::par::map(&found, 16, |(rel, path, json)| match json {
+        false => Kind::Saved,
+        true if prefer == Prefer::Plans && in_dir[&dir_of(rel)] == 1 => Kind::Unknown,
+        true => kind_of(path),
+    });
     one_per_directory(found.into_iter().zip(kinds).map(|((rel, path, _), kind)| (rel, path, kind)).collect(), prefer)
 }
 

@@ -67,11 +67,18 @@ pub(crate) fn is_human_error(e: &InputError) -> bool {
     e.message.starts_with("this is the CLI's human rendering")
 }
 
-/// [`is_human_rendering`] on the first bytes of an input.
+/// [`is_human_rendering`] on the first bytes of an input, for `--lenient`:
+/// false when a line there starts with `{` (a `show -json` document after a
+/// log that quotes the CLI's text, which `--lenient` may skip).
 pub(crate) fn starts_human(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(64 << 10)];
     let start = head.iter().position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n')).unwrap_or(head.len());
-    head.get(start) != Some(&b'{') && is_human_rendering(&String::from_utf8_lossy(head))
+    head.get(start) != Some(&b'{') && !json_line_in(head) && is_human_rendering(&String::from_utf8_lossy(head))
+}
+
+/// Whether a line of `head` starts with `{` (where a `show -json` document starts).
+pub(crate) fn json_line_in(head: &[u8]) -> bool {
+    head.first() == Some(&b'{') || memchr::memmem::find(head, b"\n{").is_some()
 }
 
 /// Whether a JSON document's top-level keys are those of a log stream message.
@@ -127,6 +134,10 @@ mod tests {
         assert!(is_human_rendering("No changes. Your infrastructure matches the configuration.\n"));
         assert!(!is_human_rendering("::group::Run terraform show\n{\"format_version\":\"1.2\"}"));
         assert!(!is_human_rendering("Plan file is 3 MB\n"));
+        // With --lenient, a log quoting the CLI's text before a document is skipped as any log.
+        let human = "Terraform will perform the following actions:\n  + create\n";
+        assert!(starts_human(human.as_bytes()));
+        assert!(!starts_human(format!("{human}{{\"format_version\":\"1.2\"}}").as_bytes()));
     }
 
     fn item(file: &str, log: bool) -> PerFile<()> {
