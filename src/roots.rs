@@ -95,7 +95,11 @@ pub fn expand_noting(inputs: &[Source], find: &FindOptions, notes: &crate::input
                 let (mut found, left_out) = crate::tree::settle(found, find.prefer);
                 left_out.iter().for_each(|n| notes.push(&src.name(), n));
                 if found.is_empty() && problems.is_empty() {
-                    let what = if left_out.is_empty() { "no plan below it" } else { "nothing below it that this command reads (see the warning above)" };
+                    let what = if left_out.is_empty() {
+                        "no plan below it"
+                    } else {
+                        "nothing below it that this command reads (see the warning above)"
+                    };
                     let e = InputError::new(&src.name(), format!("is a directory with {what}"))
                         .hint("planview looks for `show -json` output (`*.json`) and saved plans (`tfplan`, `*.tfplan`, `plan.out`, or --plan-glob PATTERN), skipping .terraform/ and .terragrunt-cache/");
                     out.push(Root { problem: Some(e), ..Root::plain(src) });

@@ -281,14 +281,6 @@ fn the_clis_human_text_is_told_in_one_sentence() {
         assert!(err.contains(":2:1: this is the CLI's human rendering") && err.contains("add `-json`"), "{args:?}: {err}");
         assert!(!err.contains("--lenient") && !err.contains("invalid JSON"), "{args:?}: {err}");
     }
-    // A log that quotes the CLI's text before a `show -json` document is a wrapper's text: --lenient skips it.
-    let mut log = piped.clone();
-    log.extend(std::fs::read(root().join(LIVE).join("net/plan.json")).unwrap());
-    let out = crate::common::planview_with_stdin(&["summary", "--lenient"], Some(&log));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("--lenient: skipped"), "{}", text(&out.stderr));
-    let out = crate::common::planview_with_stdin(&["summary"], Some(&log));
-    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
