@@ -6,7 +6,6 @@
 
 use crate::common::{planview, root};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const LIVE: &str = "testdata/first/live";
@@ -154,110 +153,9 @@ fn expect_fingerprint_passes_the_reviewed_plan_that_deletes() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }
 
-// ------------------------------------------------------- README's recipes
-
-/// The ```sh block of README that holds `needle`.
-fn readme_block(needle: &str) -> String {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let mut lines = readme.lines();
-    while let Some(l) = lines.next() {
-        if l == "```sh" {
-            let block: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
-            let block = block.join("\n");
-            if block.contains(needle) {
-                return block + "\n";
-            }
-        }
-    }
-    panic!("README has no ```sh block with {needle:?}");
-}
-
-/// A fresh directory under the target dir.
-fn scratch(name: &str) -> PathBuf {
-    let dir = root().join("target/tmp").join(format!("first-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write_exe(path: &Path, body: &str) {
-    std::fs::write(path, body).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-}
-
-/// Run README's apply-time check as written, in a directory holding
-/// `plan.out` and `plan.json` of `applied`, after a review comment on
-/// `reviewed` (`planview comment`, served by a stand-in `gh api` that applies
-/// the recipe's `--jq`), with `tofu` either the real terraform or a stand-in
-/// printing the JSON beside the saved plan.
-fn apply_time_check(reviewed: &str, applied: &str, real_tf: bool) -> Output {
-    let dir = scratch(&format!("apply-{}-{real_tf}", applied.replace('/', "_")));
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let body = planview(&["comment", &format!("{reviewed}/plan.json")]);
-    let comments = serde_json::json!([
-        {"user": {"login": "someone"}, "body": "LGTM"},
-        {"user": {"login": "github-actions[bot]"}, "body": text(&body.stdout)},
-    ]);
-    std::fs::write(dir.join("comments.json"), comments.to_string()).unwrap();
-    // `gh api PATH [--jq EXPR] [...]`: the comments, through jq as gh does.
-    write_exe(
-        &bin.join("gh"),
-        &format!(
-            "#!/usr/bin/env bash\nset -e\njq_expr=.\nwhile [ $# -gt 0 ]; do case \"$1\" in --jq|-q) jq_expr=\"$2\"; shift 2;; *) shift;; esac; done\njq -r \"$jq_expr\" {}\n",
-            dir.join("comments.json").display()
-        ),
-    );
-    if real_tf {
-        let tf = which("terraform").expect("terraform on PATH");
-        std::os::unix::fs::symlink(tf, bin.join("tofu")).unwrap();
-    } else {
-        write_exe(&bin.join("tofu"), "#!/usr/bin/env bash\n[ \"$1 $2\" = 'show -json' ] || exit 3\nexec cat \"${3%.out}.json\"\n");
-    }
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_planview"), bin.join("planview")).unwrap();
-    for f in ["plan.out", "plan.json"] {
-        std::fs::copy(root().join(applied).join(f), dir.join(f)).unwrap();
-    }
-    let script = readme_block("--expect-fingerprint \"$fp\"");
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    let out = Command::new("bash")
-        .args(["-euo", "pipefail", "-c", &script])
-        .current_dir(&dir)
-        .env("PATH", path)
-        .env("REPO", "owner/infra")
-        .env("PR", "7")
-        .env_remove("CI")
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    out
-}
-
-fn which(name: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
-}
-
-#[test]
-fn readme_apply_time_check_works_as_written() {
-    let net = format!("{LIVE}/net");
-    let out = apply_time_check(&net, &net, false);
-    assert_eq!(out.status.code(), Some(0), "the reviewed plan (which deletes) passes:\n{}{}", text(&out.stdout), text(&out.stderr));
-    assert!(text(&out.stdout).contains("fingerprint"), "{}", text(&out.stdout));
-    let out = apply_time_check(&net, &format!("{LIVE}/app"), false);
-    assert_eq!(out.status.code(), Some(1), "another plan fails:\n{}{}", text(&out.stdout), text(&out.stderr));
-}
-
-#[test]
-#[ignore = "runs terraform (on PATH, as `tofu`) to show the saved plan, as the recipe does"]
-fn readme_apply_time_check_works_with_the_real_cli() {
-    let net = format!("{LIVE}/net");
-    let out = apply_time_check(&net, &net, true);
-    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
-}
+// README's apply-time recipe (`read-fingerprint.sh`, then `gate --expect-fingerprint`)
+// is run as written on a reviewed plan that deletes by
+// `ci_scripts::readme_read_back_passes_a_reviewed_plan_that_deletes`, against its fake API.
 
 // ------------------------------------------------------- the likeliest wrong inputs
 
