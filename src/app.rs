@@ -211,6 +211,10 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
                 query::moves::find_moves(&input::Document::Plan(Box::new(plan)), &moves.options).map(|r| (r, version))
             });
             masker.merge(&item.masker);
+            if let (Err(e), render::moves::MovesFormat::Json) = (&item.result, moves.format) {
+                // As every JSON output: the error object on stdout, the error on stderr.
+                render::write_json(out, &render::JsonInputError::new(e))?;
+            }
             let (mut report, version) = item.result.map_err(|e| Error::Input(vec![e]))?;
             let shown_by = read.shown_by.get(&item.file);
             let mv = render::moves::StateMv::choose(shown_by.as_deref(), version.as_deref(), &report);

@@ -68,10 +68,14 @@ pub struct Cli {
     pub quiet: bool,
 }
 
+/// `--help` lists the commands in README's order (`display_order`): the
+/// questions about one plan or state, then CI (`gate`, `comment`, `diff`,
+/// `fingerprint`), then the shell's (`completions`, `man`).
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// What a plan will do, counted as the CLI counts it; or what a state holds.
     #[command(after_help = format!("Reads: a plan or a state.\n\n{EXAMPLES}\n\n{SUMMARY_EXIT_CODES}"))]
+    #[command(display_order = 1)]
     Summary(SummaryArgs),
     /// Objects changed outside Terraform/OpenTofu, and the attributes that changed
     /// (by default only the drift relevant to this plan, as the CLI shows it).
@@ -79,30 +83,36 @@ pub enum Command {
         after_help = format!("Reads: a plan (a state has no drift: exit 2).\n\n{DRIFT_EXAMPLES}\n\n{PLAN_EXIT_CODES}"),
         mut_arg("files", |a| a.help(PLAN_FILES))
     )]
+    #[command(display_order = 3)]
     Drift(DriftArgs),
     /// Every resource the plan replaces: order, reason, and the attribute paths that force it.
     #[command(
         after_help = format!("Reads: a plan (a state replaces nothing: exit 2).\n\n{REPLACE_EXAMPLES}\n\n{PLAN_EXIT_CODES}"),
         mut_arg("files", |a| a.help(PLAN_FILES))
     )]
+    #[command(display_order = 4)]
     Replace(ReplaceArgs),
     /// Check results (conditions, check blocks, validations); exits 1 when one failed.
     #[command(after_help = format!("Reads: a plan or a state.\n\n{CHECKS_EXAMPLES}\n\n{CHECKS_EXIT_CODES}"))]
+    #[command(display_order = 5)]
     Checks(ChecksArgs),
     /// A plan's output changes (before -> after), or a state's outputs with their types.
     #[command(after_help = format!("Reads: a plan or a state.\n\n{OUTPUTS_EXAMPLES}\n\n{READ_EXIT_CODES}"))]
+    #[command(display_order = 6)]
     Outputs(OutputsArgs),
     /// The resources of a state (or of a plan's prior state, with --prior).
     #[command(
         after_help = format!("Reads: a state; a plan only with --prior (else exit 2).\n\n{STATE_EXAMPLES}\n\n{STATE_EXIT_CODES}"),
         mut_arg("files", |a| a.help("State JSON files, or plans with --prior (`-` for stdin; stdin when none is given and it is piped)"))
     )]
+    #[command(display_order = 7)]
     State(StateArgs),
     /// The attribute-level changes of each resource and output, as a structural diff.
     #[command(
         after_help = format!("Reads: a plan (a state changes nothing: exit 2).\n\n{SHOW_EXAMPLES}\n\n{PLAN_EXIT_CODES}"),
         mut_arg("files", |a| a.help(PLAN_FILES))
     )]
+    #[command(display_order = 2)]
     Show(ShowArgs),
 
     /// Judge plans against a policy: exit 0 when every plan passes, 1 when one
@@ -113,16 +123,19 @@ pub enum Command {
     /// sources never count. An action list planview does not recognise always
     /// fails the gate, and so does an errored plan unless --allow-errored.
     #[command(after_help = format!("Reads: plans (a state is an unreadable input: exit 2, never a pass).\n\n{GATE_EXAMPLES}\n\n{GATE_EXIT_CODES}"))]
+    #[command(display_order = 9)]
     Gate(GateArgs),
 
     /// Print a shell completion script (bash, zsh, fish, powershell).
     #[command(after_help = COMPLETION_HELP)]
+    #[command(display_order = 13)]
     Completions {
         #[arg(value_enum)]
         shell: Shell,
     },
 
     /// Print the man page (roff): `planview man | man -l -`, or one command's page.
+    #[command(display_order = 14)]
     Man {
         /// The command whose page to print (`planview-gate.1`); the main page when absent.
         #[arg(value_name = "COMMAND")]
@@ -131,19 +144,23 @@ pub enum Command {
     /// Delete + create pairs that are one object moving: writes the `moved` blocks
     /// (or `state mv` commands) that keep it instead of destroying it.
     #[command(after_help = format!("Reads: one plan (a state has nothing to move: exit 2).\n\n{MOVES_EXAMPLES}\n\n{MOVES_EXIT_CODES}"))]
+    #[command(display_order = 8)]
     Moves(MovesArgs),
     /// What the second plan would do differently from the first (by meaning, not
     /// bytes): exit 0 when both would do the same, 1 when they differ.
     #[command(after_help = format!("Reads: two plans (a state is an input error: exit 2).\n\n{DIFF_EXAMPLES}\n\n{DIFF_EXIT_CODES}"))]
+    #[command(display_order = 11)]
     Diff(DiffArgs),
     /// The fingerprint (`sha256:...`) of what a plan would do: equal for two plans
     /// exactly when `planview diff` finds no difference.
     #[command(after_help = format!("Reads: one plan (a state is an input error: exit 2).\n\n{FINGERPRINT_EXAMPLES}\n\n{FINGERPRINT_EXIT_CODES}"))]
+    #[command(display_order = 12)]
     Fingerprint(FingerprintArgs),
     /// One pull-request comment: the gate's verdict, the Plan: line(s), the changes
     /// destructive-first with their diffs, within the platform's limit; the job
     /// summary and CI outputs too. Exit codes as `gate`.
     #[command(after_help = format!("Reads: plans (a state is an unreadable input: exit 2).\n\n{}\n\n{}", crate::comment::EXAMPLES, crate::comment::EXIT_CODES))]
+    #[command(display_order = 10)]
     Comment(crate::comment::CommentArgs),
 }
 
@@ -421,7 +438,7 @@ pub struct RootArgs {
 
 impl RootArgs {
     pub fn to_options(&self) -> crate::roots::FindOptions {
-        crate::roots::FindOptions { plan_globs: self.plan_glob.clone() }
+        crate::roots::FindOptions { plan_globs: self.plan_glob.clone(), ..Default::default() }
     }
 }
 
@@ -577,7 +594,9 @@ pub struct PolicyArgs {
     pub deny_drift: bool,
 
     /// The plan must do what the reviewed plan did: its fingerprint (`planview
-    /// fingerprint`) must be this one (rule `fingerprint`).
+    /// fingerprint`) must be this one (rule `fingerprint`). The default rule
+    /// (`deny delete`) is then off: the question is whether this is the reviewed
+    /// plan (rules given explicitly still apply).
     #[arg(long, value_name = "SHA256", value_parser = parse_fingerprint)]
     pub expect_fingerprint: Option<String>,
 
@@ -1006,6 +1025,7 @@ impl Cli {
                 "--action applies to changes; `checks` and `state` list objects, not changes (use --address, --type or --module)".into()
             );
         }
+        let find = crate::roots::FindOptions { prefer: prefer_of(&kind), ..common.roots.to_options() };
         Ok(Config {
             command: kind,
             inputs: inputs(&common.files, env, name)?,
@@ -1017,8 +1037,19 @@ impl Cli {
             read: common.read.to_options(env),
             max_bytes,
             progress: false,
-            find: common.roots.to_options(),
+            find,
         })
+    }
+}
+
+/// Which documents of a directory of roots a command reads (one directory =
+/// one root, [`crate::tree`]): the commands that read plans only leave states out.
+fn prefer_of(kind: &CommandKind) -> crate::tree::Prefer {
+    use crate::tree::Prefer;
+    match kind {
+        CommandKind::State { prior: false } => Prefer::StatesOnly,
+        CommandKind::Summary { .. } | CommandKind::Checks { .. } | CommandKind::Outputs => Prefer::Plans,
+        _ => Prefer::PlansOnly,
     }
 }
 
@@ -1033,7 +1064,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         width: decide_width(a.view.width, env),
         max_bytes: a.max_bytes,
         read: a.read.to_options(env),
-        find: a.roots.to_options(),
+        find: crate::roots::FindOptions { prefer: crate::tree::Prefer::PlansOnly, ..a.roots.to_options() },
         ..bare
     })
 }

@@ -125,7 +125,7 @@ pub(crate) fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, 
         format: crate::render::Format::Markdown,
         read: common.read.to_options(env),
         max_bytes: options.max_bytes,
-        find: common.roots.to_options(),
+        find: crate::roots::FindOptions { prefer: crate::tree::Prefer::PlansOnly, ..common.roots.to_options() },
         command: crate::cli::CommandKind::Comment(Box::new(options)),
         ..bare
     })

@@ -711,7 +711,11 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
     sniff_encoding(name, bytes, opts.lenient)?;
     // --lenient: the document starts at the first `{` (when there is none, the
     // input is read as it is, and refused as strictly).
-    let skip = if opts.lenient { memchr::memchr(b'{', &bytes[..bytes.len().min(MAX_PREFIX + 1)]).unwrap_or(0) } else { 0 };
+    let skip = if opts.lenient && !crate::wrong::starts_human(bytes) {
+        memchr::memchr(b'{', &bytes[..bytes.len().min(MAX_PREFIX + 1)]).unwrap_or(0)
+    } else {
+        0
+    };
     if skip > 0 && !bytes[..skip].iter().all(|&b| is_json_ws(b)) {
         let (l, c) = line_col(bytes, skip);
         opts.notes.push(name, skipped_prefix(skip, l, c));
@@ -751,6 +755,9 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
                 if rest.len() > MAX_TRAILER {
                     return Err(too_long_trailer(name));
                 }
+            }
+            if crate::wrong::is_log_message(&raw.other_keys) {
+                return Err(crate::wrong::log_stream(name));
             }
             let (l, c) = line_col(bytes, skip + end + r);
             after_document(name, rest[r], l, c, opts)?;
@@ -862,6 +869,9 @@ pub(crate) fn check_start_at(name: &str, text: &str, whole: bool, locate: &dyn F
         }
         _ => {
             let (l, c) = locate(start);
+            if crate::wrong::is_human_rendering(&text[start..]) {
+                return Err(crate::wrong::human_rendering(name, l, c));
+            }
             let mut e = InputError::new(name, "input does not start with a JSON object").at(l, c);
             if whole && is_saved_plan(text.as_bytes()) {
                 return Err(InputError::new(name, "input is a saved plan (a zip archive), not JSON").hint(SHOW_HINT));
@@ -948,6 +958,9 @@ fn looks_utf16(bytes: &[u8]) -> bool {
 }
 
 fn classify<'a>(name: &str, raw: RawDocument<'a>) -> Result<Document<'a>, InputError> {
+    if crate::wrong::is_log_message(&raw.other_keys) {
+        return Err(crate::wrong::log_stream(name));
+    }
     let version_value = raw.format_version.clone().or_else(|| raw.plan_format_version.clone());
     let hcp = raw.format_version.is_none() && raw.plan_format_version.is_some();
     // A plan can carry `provider_schemas` too (OpenTofu's cloud redacted

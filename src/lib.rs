@@ -30,6 +30,8 @@ pub mod roots;
 pub mod sanitize;
 mod scan;
 pub mod stream;
+pub mod tree;
+mod wrong;
 
 use error::InputError;
 

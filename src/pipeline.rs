@@ -115,7 +115,7 @@ pub(crate) fn each_root_with<T>(
             }
         }
     }
-    out
+    crate::wrong::collapse(out)
 }
 
 /// One document's bytes, or why they cannot be read.

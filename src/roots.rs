@@ -61,6 +61,8 @@ pub struct FindOptions {
     /// `--plan-glob`: file names (or paths relative to the directory, when a
     /// pattern holds `/`) of saved plans; empty: `tfplan`, `*.tfplan`, `plan.out`.
     pub plan_globs: Vec<String>,
+    /// Which documents of a directory are its root (one directory = one root: [`crate::tree`]).
+    pub prefer: crate::tree::Prefer,
 }
 
 /// Directories never searched: providers and modules, Terragrunt's copies.
@@ -71,7 +73,8 @@ const SNIFF: usize = 64 << 10;
 
 /// The inputs as roots: files and stdin as they are, each directory as the
 /// plans found below it. A `*.json` file found that is a JSON object but no
-/// `show -json` document is skipped with a warning in `notes`, never silently.
+/// `show -json` document is skipped with a warning in `notes`, never silently;
+/// so is what each directory's root left out ([`crate::tree`]).
 pub fn expand(inputs: &[Source], find: &FindOptions, notes: &crate::input::Notes) -> Vec<Root> {
     let mut out = Vec::new();
     for src in inputs {
@@ -80,9 +83,9 @@ pub fn expand(inputs: &[Source], find: &FindOptions, notes: &crate::input::Notes
                 let (candidates, problems) = walk_all(dir, find);
                 let sniffed = sniff_all(&candidates);
                 let mut found = Vec::with_capacity(candidates.len());
-                for ((rel, path, _), sniffed) in candidates.iter().zip(sniffed) {
+                for ((rel, path, json), sniffed) in candidates.iter().zip(sniffed) {
                     match sniffed {
-                        Sniffed::Plan => found.push((rel.clone(), path.clone())),
+                        Sniffed::Plan => found.push((rel.clone(), path.clone(), *json)),
                         Sniffed::Object => notes.push(
                             &path.display().to_string(),
                             "skipped: a JSON object with no `format_version` key, so not `show -json` output (pass the file itself to have it read)",
@@ -90,8 +93,15 @@ pub fn expand(inputs: &[Source], find: &FindOptions, notes: &crate::input::Notes
                         Sniffed::Other => {}
                     }
                 }
+                let (mut found, left_out) = crate::tree::settle(found, find.prefer);
+                left_out.iter().for_each(|n| notes.push(&src.name(), n));
                 if found.is_empty() && problems.is_empty() {
-                    let e = InputError::new(&src.name(), "is a directory with no plan below it")
+                    let what = if left_out.is_empty() {
+                        "no plan below it"
+                    } else {
+                        "nothing below it that this command reads (see the warning above)"
+                    };
+                    let e = InputError::new(&src.name(), format!("is a directory with {what}"))
                         .hint("planview looks for `show -json` output (`*.json`) and saved plans (`tfplan`, `*.tfplan`, `plan.out`, or --plan-glob PATTERN), skipping .terraform/ and .terragrunt-cache/");
                     out.push(Root { problem: Some(e), ..Root::plain(src) });
                 }
@@ -1004,7 +1014,7 @@ pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQ
     let metas: Vec<Meta> = metas.into_iter().flat_map(|(_, m)| m).collect();
     let mut items: Vec<PerFile<T>> = results.into_iter().map(|(_, _, item)| item).collect();
     rename(roots, &metas, &mut items);
-    items
+    crate::wrong::collapse(items)
 }
 
 /// Final names: `NAME` for a root of one document, else `NAME#k` or the

@@ -503,6 +503,9 @@ fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mut dyn PlanV
     }
     if let Some(next) = r.peek()? {
         let (l, c) = r.location(r.pos);
+        if ["@level", "@message", "type"].iter().all(|k| seen.contains(*k)) {
+            return Err(crate::wrong::log_stream(r.name));
+        }
         if opts.lenient && !matches!(next, b'{' | b'[') {
             r.check_trailer(end)?;
         }
@@ -559,7 +562,8 @@ impl<'n> Reader<'n> {
         }
         let strict = self.check_start();
         self.starting = false;
-        if strict.is_ok() || !opts.lenient {
+        let human = strict.as_ref().is_err_and(crate::wrong::is_human_error) && !crate::wrong::json_line_in(self.buf.as_bytes());
+        if strict.is_ok() || !opts.lenient || human {
             return strict;
         }
         // Skip to the first `{`, forgetting the text before it as it goes

@@ -367,9 +367,12 @@ impl Policy {
 
     /// The default rule (deny destruction) is in force unless the policy says
     /// something about `delete` itself (`--deny delete`, `--max delete=N`) or
-    /// denies `any`.
+    /// denies `any`, or expects a fingerprint: then the question is "is this the
+    /// reviewed plan?", and a reviewed plan that deletes passes (rules given
+    /// explicitly still apply).
     pub fn default_in_force(&self) -> bool {
-        !self.deny.iter().any(|a| matches!(a, GateAction::Delete | GateAction::Any))
+        self.expect_fingerprint.is_none()
+            && !self.deny.iter().any(|a| matches!(a, GateAction::Delete | GateAction::Any))
             && !self.max.iter().any(|(a, _)| *a == GateAction::Delete)
     }
 

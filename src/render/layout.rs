@@ -61,6 +61,8 @@ fn units(s: &str) -> Vec<Unit<'_>> {
             continue;
         } else if let Some(a) = ATOMS.iter().find(|a| rest.starts_with(**a)) {
             a.len()
+        } else if let Some(n) = number_at(s, i) {
+            n
         } else if rest.starts_with("\\x") && rest.len() >= 4 && b[i + 2..i + 4].iter().all(u8::is_ascii_hexdigit) {
             4
         } else if rest.starts_with("\\u{") {
@@ -74,6 +76,73 @@ fn units(s: &str) -> Vec<Unit<'_>> {
     }
     out
 }
+
+/// The length of the number that starts at byte `i` of `s`, when one does and
+/// it is longer than one character: digits, a sign, a fraction and an exponent
+/// (`-12.5e+3`, `12345678901234567890123`, `10.0.0.0` too), not touching a
+/// letter, digit or `_` on either side (so not inside a name or a hex id). A
+/// number is one unit: a line never breaks inside it.
+fn number_at(s: &str, i: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    if i > 0 && (word(b[i - 1]) || b[i - 1] == b'.') {
+        return None;
+    }
+    let mut j = i;
+    if b.get(j) == Some(&b'-') {
+        j += 1;
+    }
+    let digits = |j: &mut usize| {
+        let from = *j;
+        while b.get(*j).is_some_and(u8::is_ascii_digit) {
+            *j += 1;
+        }
+        *j > from
+    };
+    if !digits(&mut j) {
+        return None;
+    }
+    while b.get(j) == Some(&b'.') && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
+        j += 1;
+        digits(&mut j);
+    }
+    if matches!(b.get(j), Some(b'e' | b'E')) {
+        let mut k = j + 1;
+        if matches!(b.get(k), Some(b'+' | b'-')) {
+            k += 1;
+        }
+        if digits(&mut k) {
+            j = k;
+        }
+    }
+    (j - i > 1 && !b.get(j).is_some_and(|&c| word(c))).then_some(j - i)
+}
+
+/// The widest run of `s` between the places it breaks best: an address's after
+/// a `.`, before a `[` or at a space (`terraform_data.` and
+/// `create_then_delete` of `terraform_data.create_then_delete`), other text's at
+/// a space (a word), up to [`WHOLE_PART`] or [`WHOLE_WORD`] columns.
+fn widest_part(s: &str, kind: Kind) -> usize {
+    let mut widest = 0;
+    for l in s.split('\n') {
+        let u = units(l);
+        let mut run = 0;
+        for p in 0..u.len() {
+            if p > 0 && break_rank(&u, p, kind) <= u8::from(kind == Kind::Address) {
+                run = 0;
+            }
+            run += u[p].width;
+            widest = widest.max(run);
+        }
+    }
+    widest.min(if kind == Kind::Address { WHOLE_PART } else { WHOLE_WORD })
+}
+
+/// The widest part of an address a column keeps room for.
+const WHOLE_PART: usize = 24;
+
+/// The widest word a column of text keeps room for.
+const WHOLE_WORD: usize = 12;
 
 /// The width `s` takes on a terminal (colour sequences take none), over its
 /// longest line.
@@ -273,6 +342,21 @@ pub(crate) fn table(header: &[&str], rows: Vec<Vec<String>>, max: Option<usize>)
             .collect();
         let rank: Vec<u8> = kinds.iter().map(|k| k.1).collect();
         let avail = max.saturating_sub(3 * cols + 1);
+        // Where the table allows, no word and no part of an address is broken
+        // (`terraform_data.` stays whole): each column keeps room for its widest.
+        let whole: Vec<usize> = (0..cols)
+            .map(|c| grid.iter().map(|r| r.get(c).map_or(0, |s| widest_part(s, kinds[c].0))).max().unwrap_or(0).max(floor[c]))
+            .collect();
+        // Addresses first, then words, the most important column first, each
+        // column whole or not at all, as far as the width allows.
+        let mut order: Vec<usize> = (0..cols).collect();
+        order.sort_by_key(|&c| (kinds[c].0 != Kind::Address, kinds[c].1));
+        let mut floor = floor;
+        for c in order {
+            if floor.iter().sum::<usize>() + whole[c] - floor[c] <= avail {
+                floor[c] = whole[c];
+            }
+        }
         let widths = allot(&natural, &floor, &rank, avail);
         for row in &mut grid {
             for (c, cell) in row.iter_mut().enumerate() {

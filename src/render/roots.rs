@@ -9,6 +9,14 @@ use std::io::{self, Write};
 
 const HEADER: [&str; 9] = ["root", "add", "change", "destroy", "replace", "import", "drift", "checks not passed", "verdict"];
 
+/// The header in a terminal too narrow for [`HEADER`]'s words (nine columns
+/// of them take 79 of 80 columns before a root is named): the CLI's symbols,
+/// explained by [`LEGEND`] below the table.
+const NARROW: [&str; 9] = ["root", "+", "~", "-", "-/+", "import", "drift", "checks not passed", "verdict"];
+
+/// What [`NARROW`]'s symbols count.
+const LEGEND: &str = "+ add · ~ change · - destroy · -/+ replace (also counted in + and -)";
+
 fn num(n: Option<u64>) -> String {
     n.map_or_else(|| "-".to_string(), |n| n.to_string())
 }
@@ -36,7 +44,7 @@ fn hidden_note(hidden: usize) -> String {
 
 /// The terminal table, then a blank line.
 pub(crate) fn table(w: &mut dyn Write, rows: &[&RootRow], hidden: usize, style: &Style) -> io::Result<()> {
-    let cells = rows
+    let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
             vec![
@@ -54,7 +62,14 @@ pub(crate) fn table(w: &mut dyn Write, rows: &[&RootRow], hidden: usize, style: 
         .collect();
     writeln!(w, "{}", style.paint(&format!("== {} roots ==", rows.len() + hidden), Tone::Bold))?;
     if !rows.is_empty() {
-        writeln!(w, "{}", style.table(&HEADER, cells))?;
+        let wide = style.table(&HEADER, cells.clone());
+        match style.width {
+            Some(max) if super::layout::width(&wide) > max => {
+                writeln!(w, "{}", style.table(&NARROW, cells))?;
+                writeln!(w, "{}", style.paint(LEGEND, Tone::Muted))?;
+            }
+            _ => writeln!(w, "{wide}")?,
+        }
     }
     if hidden > 0 {
         writeln!(w, "{}", hidden_note(hidden))?;

@@ -625,9 +625,24 @@ impl GitlabReport {
     }
 }
 
-/// `summary --format gitlab`: `{"create": N, "update": N, "delete": N}`.
+/// `summary --format gitlab`: `{"create": N, "update": N, "delete": N}`; when
+/// an input could not be read, its error object as every JSON output prints it
+/// (`{"file", "error"}`, or `{"files": [...]}` of the unreadable inputs when
+/// several were given), never sums that leave an input out.
 pub(crate) fn gitlab_out(w: &mut dyn Write, items: &[PerFile<Summary>]) -> io::Result<()> {
-    write_json(w, &GitlabReport::of(items))
+    let errors: Vec<crate::render::JsonInputError<'_>> =
+        items.iter().filter_map(|i| i.result.as_ref().err()).map(crate::render::JsonInputError::new).collect();
+    match errors.len() {
+        0 => write_json(w, &GitlabReport::of(items)),
+        1 if items.len() == 1 => write_json(w, &errors[0]),
+        _ => write_json(w, &GitlabErrors { files: errors }),
+    }
+}
+
+/// The unreadable inputs of `summary --format gitlab` over several inputs.
+#[derive(Serialize)]
+struct GitlabErrors<'a> {
+    files: Vec<crate::render::JsonInputError<'a>>,
 }
 
 #[cfg(test)]

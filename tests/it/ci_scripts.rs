@@ -811,3 +811,24 @@ fn a_matrix_keeps_one_comment_per_root() {
     assert!(all[0].body.contains("FAILED") && all[1].body.contains("passed"), "staging's PASS did not replace prod's FAIL");
     std::fs::remove_dir_all(&ws).ok();
 }
+
+/// README's apply-time recipe, as written, passes a reviewed plan that destroys
+/// something (issue 26): given a fingerprint, the gate's default rule is off.
+#[test]
+fn readme_read_back_passes_a_reviewed_plan_that_deletes() {
+    require_tools();
+    let token = fresh_token("deletes");
+    let reviewed = "testdata/first/live/net/plan.json";
+    assert_eq!(planview(&["gate", reviewed]).status.code(), Some(1), "the plain gate stops it: it deletes");
+    let bot = json!({"login": "github-actions[bot]", "id": 41898282, "type": "Bot"});
+    let ours = body_of(reviewed, "prod");
+    let server = Server::start(Api::Github, &token).with(|s| {
+        s.me = None;
+        s.comments.push(Comment { id: 3, author: bot.clone(), body: ours.clone() });
+    });
+    let run = apply_with_recipe(&server, &token, reviewed);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    // Another plan (app creates only) fails, by its fingerprint.
+    let run = apply_with_recipe(&server, &token, "testdata/first/live/app/plan.json");
+    assert_eq!(run.code, Some(1), "{}", run.log);
+}

@@ -20,6 +20,7 @@ mod cli_snapshots;
 mod comment;
 mod error_contract;
 mod exit_codes;
+mod first_minutes;
 mod gate;
 mod gate_bypass;
 mod gate_props;

@@ -80,14 +80,15 @@ impl Format {
 
 /// Write `answer` in `format`; `single_error` says the run had one input and
 /// it could not be read, when the formats meant for people print nothing (the
-/// error on stderr says it all). JSON always prints (its `error` object), and
+/// error on stderr says it all). JSON always prints (its `error` object; so does
+/// GitLab's report, which is JSON too), and
 /// so do the CI formats and the gate's markdown (a PR comment saying the gate
 /// could not judge).
 pub(crate) fn write(format: Format, answer: &Answer<'_, '_>, single_error: bool, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
     let prints = match format {
-        Format::Json | Format::Github | Format::Junit => true,
+        Format::Json | Format::Gitlab | Format::Github | Format::Junit => true,
         Format::Markdown => matches!(answer, Answer::Gate { .. }),
-        Format::Table | Format::Gitlab => false,
+        Format::Table => false,
     };
     if single_error && !prints {
         return Ok(());
@@ -124,12 +125,16 @@ mod tests {
         let policy: PolicyReport = Policy::default().describe();
         let summary = Answer::Summary { items: &summaries, roots: Roots::default() };
         let gate = Answer::Gate { items: &verdicts, policy: &policy, roots: Roots::default() };
-        for format in [Format::Table, Format::Markdown, Format::Gitlab] {
+        for format in [Format::Table, Format::Markdown] {
             assert_eq!(rendered(format, &summary, true).unwrap(), "", "summary {format:?}");
         }
         assert_eq!(rendered(Format::Table, &gate, true).unwrap(), "");
-        let json = rendered(Format::Json, &summary, true).unwrap();
-        assert!(json.contains("not JSON"), "{json}");
+        // GitLab's report is JSON: its error object, as `--format json` prints it.
+        for format in [Format::Json, Format::Gitlab] {
+            let json = rendered(format, &summary, true).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!((&v["file"], &v["error"]["message"]), (&"p.json".into(), &"not JSON".into()), "{format:?}: {json}");
+        }
         for format in [Format::Json, Format::Markdown, Format::Github, Format::Junit] {
             let text = rendered(format, &gate, true).unwrap();
             assert!(text.contains("p.json"), "gate {format:?}: {text}");
