@@ -23,6 +23,7 @@ mod par;
 mod pipeline;
 pub mod progress;
 pub mod query;
+pub mod rego;
 pub mod render;
 pub mod roots;
 pub mod sanitize;
