@@ -32,7 +32,6 @@ pub mod stream;
 
 use error::InputError;
 
-pub(crate) use app::load_policy;
 pub use app::{run, verdict_over_output};
 pub use pipeline::{each_input, gate_streamed, summary_streamed};
 pub(crate) use pipeline::{each_root_with, stream_one};

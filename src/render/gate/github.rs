@@ -20,16 +20,27 @@ pub(super) const GITHUB_ANNOTATIONS: usize = 9;
 /// The verdict first, as `::notice` (passed) or `::error`; then one `::error`
 /// per violation and per unreadable input, at most [`GITHUB_ANNOTATIONS`] of
 /// them; the rest as one `::notice` saying how many more, each of them then
-/// listed as a plain log line (not an annotation).
+/// listed as a plain log line (not an annotation). Warnings follow the same
+/// way as `::warning` annotations (GitHub counts those apart).
 pub(crate) fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Result<()> {
     let t = gate_total(items);
     let level = if overall(&t) == "pass" { "notice" } else { "error" };
     writeln!(w, "::{level} title={}::{}", gh_property("planview gate"), gh_data(&verdict_line(&t)))?;
+    annotate(w, items, Severity::Error)?;
+    annotate(w, items, Severity::Warning)
+}
+
+/// The annotations of one severity (errors: with the unreadable inputs).
+fn annotate(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], severity: Severity) -> io::Result<()> {
+    let (level, what) = match severity {
+        Severity::Error => ("error", "violation(s)"),
+        Severity::Warning => ("warning", "warning(s)"),
+    };
     let mut annotations: Vec<(String, String)> = Vec::new();
     for i in items {
         match &i.result {
             Ok(v) => {
-                for x in &v.violations {
+                for x in v.violations.iter().filter(|x| x.severity == severity) {
                     let title = format!("planview gate: {} ({})", rule_name(&x.rule), i.file);
                     let msg = match &x.address {
                         Some(a) => format!("{a}: {} — {}", x.action, x.reason),
@@ -38,17 +49,18 @@ pub(crate) fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> i
                     annotations.push((title, msg));
                 }
             }
-            Err(e) => annotations.push((format!("planview gate: cannot read {}", i.file), e.to_string())),
+            Err(e) if severity == Severity::Error => annotations.push((format!("planview gate: cannot read {}", i.file), e.to_string())),
+            Err(_) => {}
         }
     }
     for (title, msg) in annotations.iter().take(GITHUB_ANNOTATIONS) {
-        writeln!(w, "::error title={}::{}", gh_property(title), gh_data(msg))?;
+        writeln!(w, "::{level} title={}::{}", gh_property(title), gh_data(msg))?;
     }
     let rest = &annotations[annotations.len().min(GITHUB_ANNOTATIONS)..];
     if !rest.is_empty() {
-        let msg = format!("{} more violation(s): see the job log, or --format json", rest.len());
+        let msg = format!("{} more {what}: see the job log, or --format json", rest.len());
         writeln!(w, "::notice title={}::{}", gh_property("planview gate"), gh_data(&msg))?;
-        writeln!(w, "::group::{}", gh_data(&format!("planview gate: {} more violation(s)", rest.len())))?;
+        writeln!(w, "::group::{}", gh_data(&format!("planview gate: {} more {what}", rest.len())))?;
         for (title, msg) in rest {
             // Plain log lines after a fixed prefix ("planview gate: "): no
             // input starts a line, so none is a command.
