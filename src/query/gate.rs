@@ -603,7 +603,8 @@ impl PlanVerdict {
                     Violation {
                         rule: id.clone(),
                         address,
-                        action: rule.name.clone(),
+                        // The rule's kind, as conftest names it: deny, violation or warn.
+                        action: rule.name.split('_').next().unwrap_or("deny").to_string(),
                         reason: masker.mask_text(&f.msg).into_owned(),
                         severity,
                         details,

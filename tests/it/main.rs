@@ -29,6 +29,7 @@ mod plan_diff;
 mod properties;
 mod questions;
 mod readme_examples;
+mod rego;
 mod release;
 mod show_fixtures;
 mod show_stream;
