@@ -341,6 +341,9 @@ fn gate(
     out: &mut dyn Write,
     masker: &mut mask::Masker,
 ) -> Result<Status, Error> {
+    if opts.verify {
+        return verify(config, opts, out);
+    }
     let policy = policy_with_files(&opts.policy, &opts.policy_files)?;
     let show_sensitive = config.show_sensitive;
     let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() || policy.rego.is_some() {
@@ -365,6 +368,41 @@ fn gate(
     answer(config, out, masker, &items, &Answer::Gate { items: &items, policy: &report, roots })?;
     finish(&items)?;
     if items.iter().any(|i| i.result.as_ref().is_ok_and(|v| !v.passed())) {
+        Ok(Status::Failed)
+    } else {
+        Ok(Status::Success)
+    }
+}
+
+/// `gate --verify`: the Rego policies' `test_` rules, run and listed.
+fn verify(config: &Config, opts: &cli::GateOptions, out: &mut dyn Write) -> Result<Status, Error> {
+    if config.format != render::Format::Table {
+        return Err(Error::Usage("`gate --verify` prints its results as text: leave out --format".into()));
+    }
+    let mut paths = opts.policy.rego_paths.clone();
+    for path in &opts.policy_files {
+        let file = load_policy(path)?;
+        let dir = path.parent().unwrap_or(std::path::Path::new(""));
+        paths.extend(file.rego.iter().map(|r| dir.join(r)));
+    }
+    if paths.is_empty() {
+        return Err(Error::Usage("`gate --verify` runs the tests of Rego policies: name them with --policy DIR or FILE.rego".into()));
+    }
+    let results = crate::rego::verify(&paths, &opts.policy.rego_options).map_err(|e| Error::Input(vec![e]))?;
+    render::gate::verify_out(out, &results)?;
+    let errors: Vec<InputError> = results
+        .iter()
+        .filter_map(|t| match &t.outcome {
+            crate::rego::Outcome::Error(m) => {
+                Some(InputError::new(&t.rule.file, format!("test {} could not be evaluated: {m}", t.rule.name)))
+            }
+            _ => None,
+        })
+        .collect();
+    if !errors.is_empty() {
+        return Err(Error::Input(errors));
+    }
+    if results.iter().any(|t| t.outcome == crate::rego::Outcome::Fail) {
         Ok(Status::Failed)
     } else {
         Ok(Status::Success)

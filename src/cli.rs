@@ -709,6 +709,12 @@ pub struct GateArgs {
     /// Cap on markdown output in bytes (a PR comment); rows are left out to fit, and the output says so.
     #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
     pub max_bytes: usize,
+
+    /// Run the Rego policies' `test_` rules (`*_test.rego` included), as
+    /// `conftest verify` / `opa test` do, instead of judging plans: exit 0 when
+    /// every test passes, 1 when one fails, 2 when one cannot be evaluated.
+    #[arg(long)]
+    pub verify: bool,
 }
 
 /// `--max ACTION=N`.
@@ -888,6 +894,8 @@ pub struct GateOptions {
     pub policy_files: Vec<std::path::PathBuf>,
     /// `--skip-unchanged`: roots without changes left out of the table of roots.
     pub skip_unchanged: bool,
+    /// `--verify`: run the Rego policies' tests, judge no plan.
+    pub verify: bool,
 }
 
 /// The facts about the process that the config depends on.
@@ -1068,8 +1076,13 @@ impl Cli {
 fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
     let policy = a.rules.to_policy()?;
     Ok(Config {
-        command: CommandKind::Gate(GateOptions { policy, policy_files: a.rules.policy_files(), skip_unchanged: a.skip_unchanged }),
-        inputs: inputs(&a.files, env, "gate")?,
+        command: CommandKind::Gate(GateOptions {
+            policy,
+            policy_files: a.rules.policy_files(),
+            skip_unchanged: a.skip_unchanged,
+            verify: a.verify,
+        }),
+        inputs: if a.verify { Vec::new() } else { inputs(&a.files, env, "gate")? },
         format: a.format,
         color: decide_color(a.view.color, env) && a.format == Format::Table,
         show_sensitive: a.view.show_sensitive,

@@ -139,6 +139,11 @@ impl std::fmt::Debug for RegoPolicy {
 /// below a directory (recursively, in name order) except `*_test.rego`.
 /// A directory without one is an error.
 pub fn rego_files(path: &Path) -> Result<Vec<PathBuf>, InputError> {
+    rego_files_with(path, false)
+}
+
+/// [`rego_files`], with the `*_test.rego` files too when `tests`.
+fn rego_files_with(path: &Path, tests: bool) -> Result<Vec<PathBuf>, InputError> {
     let name = path.display().to_string();
     let meta = std::fs::metadata(path).map_err(|e| InputError::new(&name, format!("cannot read the policy: {e}")))?;
     if !meta.is_dir() {
@@ -147,7 +152,7 @@ pub fn rego_files(path: &Path) -> Result<Vec<PathBuf>, InputError> {
     let mut out = Vec::new();
     walk(path, &mut |p| {
         let file = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if file.ends_with(".rego") && !file.ends_with("_test.rego") {
+        if file.ends_with(".rego") && (tests || !file.ends_with("_test.rego")) {
             out.push(p.to_path_buf());
         }
     })
@@ -215,7 +220,7 @@ fn candidates(src: &str) -> Vec<(String, usize, usize)> {
                     i += 1;
                 }
                 let word = &code[start..i];
-                if kind_of(word).is_some() || word == "exception" {
+                if kind_of(word).is_some() || word == "exception" || word.starts_with("test_") {
                     let at_start = code[..start].trim().is_empty();
                     let col = code[..start].chars().count() + 1;
                     match found.iter_mut().find(|f| f.0 == word) {
@@ -283,65 +288,85 @@ fn data_document(root: &Path, file: &Path) -> Result<regorus::Value, InputError>
     Ok(value)
 }
 
+/// An engine with the policies of `paths` (their `*_test.rego` files too
+/// when `tests`) and the data documents loaded: the engine, the files, and
+/// each file's (name, package, text).
+type Loaded = (regorus::Engine, Vec<String>, Vec<(String, String, String)>);
+
+fn engine_with(paths: &[PathBuf], opts: &RegoOptions, tests: bool) -> Result<Loaded, InputError> {
+    let mut engine = regorus::Engine::new();
+    engine.set_rego_v0(opts.v0);
+    // OPA's behaviour: a built-in that fails makes its expression undefined.
+    engine.set_strict_builtin_errors(false);
+    // print() output could quote a secret: kept, never written to stderr.
+    engine.set_gather_prints(true);
+    engine.set_execution_timer_config(regorus::utils::limits::ExecutionTimerConfig {
+        limit: opts.timeout,
+        check_interval: NonZeroU32::new(64).unwrap_or(NonZeroU32::MIN),
+    });
+    let mut files = Vec::new();
+    let mut sources: Vec<(String, String, String)> = Vec::new();
+    for path in paths {
+        for file in rego_files_with(path, tests)? {
+            let name = file.display().to_string();
+            let text = std::fs::read(&file).map_err(|e| InputError::new(&name, format!("cannot read the policy: {e}")))?;
+            let text = String::from_utf8(text).map_err(|_| InputError::new(&name, "policy is not valid UTF-8"))?;
+            let package = engine.add_policy(name.clone(), text.clone()).map_err(|e| {
+                let mut err = engine_error(&name, &e);
+                err.message = format!("invalid Rego: {}", err.message);
+                if !opts.v0 {
+                    err = err.hint("policies are read as Rego v1 (`if`, `contains`); `--rego-version v0` reads older ones");
+                }
+                err
+            })?;
+            let package = package.strip_prefix("data.").unwrap_or(&package).to_string();
+            files.push(name.clone());
+            sources.push((name, package, text));
+        }
+    }
+    for root in &opts.data {
+        let rname = root.display().to_string();
+        let meta = std::fs::metadata(root).map_err(|e| InputError::new(&rname, format!("cannot read the data document: {e}")))?;
+        let mut docs = Vec::new();
+        if meta.is_dir() {
+            walk(root, &mut |p| {
+                if matches!(p.extension().and_then(|e| e.to_str()), Some("json" | "yaml" | "yml")) {
+                    docs.push(p.to_path_buf());
+                }
+            })
+            .map_err(|e| InputError::new(&rname, format!("cannot read the data directory: {e}")))?;
+        } else {
+            docs.push(root.clone());
+        }
+        for d in docs {
+            let value = data_document(if meta.is_dir() { root } else { d.parent().unwrap_or(Path::new("")) }, &d)?;
+            engine.add_data(value).map_err(|e| {
+                InputError::new(
+                    &d.display().to_string(),
+                    format!("cannot merge the data document: {}", crate::sanitize::line(&format!("{e:#}"))),
+                )
+            })?;
+        }
+    }
+    Ok((engine, files, sources))
+}
+
 impl RegoPolicy {
     /// Load the `.rego` files of `paths` ([`rego_files`]) and the data
     /// documents, parse them, and find the rules to query. Every problem is an
     /// input error naming the file (and line and column where known).
     pub fn load(paths: &[PathBuf], opts: &RegoOptions) -> Result<RegoPolicy, InputError> {
-        let mut engine = regorus::Engine::new();
-        engine.set_rego_v0(opts.v0);
-        // OPA's behaviour: a built-in that fails makes its expression undefined.
-        engine.set_strict_builtin_errors(false);
-        // print() output could quote a secret: kept, never written to stderr.
-        engine.set_gather_prints(true);
-        engine.set_execution_timer_config(regorus::utils::limits::ExecutionTimerConfig {
-            limit: opts.timeout,
-            check_interval: NonZeroU32::new(64).unwrap_or(NonZeroU32::MIN),
-        });
-        let mut files = Vec::new();
-        let mut sources: Vec<(String, String, String)> = Vec::new();
-        for path in paths {
-            for file in rego_files(path)? {
-                let name = file.display().to_string();
-                let text = std::fs::read(&file).map_err(|e| InputError::new(&name, format!("cannot read the policy: {e}")))?;
-                let text = String::from_utf8(text).map_err(|_| InputError::new(&name, "policy is not valid UTF-8"))?;
-                let package = engine.add_policy(name.clone(), text.clone()).map_err(|e| {
-                    let mut err = engine_error(&name, &e);
-                    err.message = format!("invalid Rego: {}", err.message);
-                    if !opts.v0 {
-                        err = err.hint("policies are read as Rego v1 (`if`, `contains`); `--rego-version v0` reads older ones");
-                    }
-                    err
-                })?;
-                let package = package.strip_prefix("data.").unwrap_or(&package).to_string();
-                files.push(name.clone());
-                sources.push((name, package, text));
-            }
-        }
-        for root in &opts.data {
-            let rname = root.display().to_string();
-            let meta = std::fs::metadata(root).map_err(|e| InputError::new(&rname, format!("cannot read the data document: {e}")))?;
-            let mut docs = Vec::new();
-            if meta.is_dir() {
-                walk(root, &mut |p| {
-                    if matches!(p.extension().and_then(|e| e.to_str()), Some("json" | "yaml" | "yml")) {
-                        docs.push(p.to_path_buf());
-                    }
-                })
-                .map_err(|e| InputError::new(&rname, format!("cannot read the data directory: {e}")))?;
-            } else {
-                docs.push(root.clone());
-            }
-            for d in docs {
-                let value = data_document(if meta.is_dir() { root } else { d.parent().unwrap_or(Path::new("")) }, &d)?;
-                engine.add_data(value).map_err(|e| {
-                    InputError::new(
-                        &d.display().to_string(),
-                        format!("cannot merge the data document: {}", crate::sanitize::line(&format!("{e:#}"))),
-                    )
-                })?;
-            }
-        }
+        let (engine, files, sources) = engine_with(paths, opts, false)?;
+        Self::with_engine(paths, opts, engine, files, sources)
+    }
+
+    fn with_engine(
+        paths: &[PathBuf],
+        opts: &RegoOptions,
+        engine: regorus::Engine,
+        files: Vec<String>,
+        sources: Vec<(String, String, String)>,
+    ) -> Result<RegoPolicy, InputError> {
         let mut packages: Vec<String> = Vec::new();
         for (_, p, _) in &sources {
             if !packages.contains(p) {
@@ -457,6 +482,72 @@ impl RegoPolicy {
         }
         Ok(out)
     }
+}
+
+/// How one policy test ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The rule is true.
+    Pass,
+    /// The rule is false or undefined (its body failed).
+    Fail,
+    /// It could not be evaluated (the message).
+    Error(String),
+}
+
+/// One `test_` rule and its outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestResult {
+    pub rule: RuleRef,
+    pub outcome: Outcome,
+}
+
+/// Run the policies' `test_` rules, as `opa test` and `conftest verify` do:
+/// every `.rego` file of `paths`, `*_test.rego` included; every package, or
+/// those `--namespace` names (globs). A test passes when its rule is true.
+/// Policies that do not load are an error; no test at all is an error.
+pub fn verify(paths: &[PathBuf], opts: &RegoOptions) -> Result<Vec<TestResult>, InputError> {
+    let (mut engine, _files, sources) = engine_with(paths, opts, true)?;
+    let mut packages: Vec<String> = Vec::new();
+    for (_, p, _) in &sources {
+        if !packages.contains(p) {
+            packages.push(p.clone());
+        }
+    }
+    let selected = if opts.namespaces.is_empty() {
+        packages.clone()
+    } else {
+        select_namespaces(&packages, opts).into_iter().filter(|n| packages.contains(n)).collect()
+    };
+    let mut tests: Vec<RuleRef> = Vec::new();
+    for (file, package, text) in sources.iter().filter(|s| selected.contains(&s.1)) {
+        for (word, line, column) in candidates(text) {
+            if word.starts_with("test_")
+                && !tests.iter().any(|t| &t.namespace == package && t.name == word)
+                && engine.has_declared_rule_rooted_at(file, &word).unwrap_or(false)
+            {
+                tests.push(RuleRef { namespace: package.clone(), name: word, kind: Kind::Failure, file: file.clone(), line, column });
+            }
+        }
+    }
+    if tests.is_empty() {
+        let all = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
+        return Err(InputError::new(&all, "no test_ rule to run (tests are rules named test_..., usually in *_test.rego files)"));
+    }
+    Ok(tests
+        .into_iter()
+        .map(|rule| {
+            let outcome = match engine.eval_rule(rule.query()) {
+                Ok(regorus::Value::Bool(true)) => Outcome::Pass,
+                Ok(_) => Outcome::Fail,
+                Err(e) => {
+                    let err = engine_error(&rule.file, &e);
+                    Outcome::Error(format!("{}: {}", err.location(), err.message))
+                }
+            };
+            TestResult { rule, outcome }
+        })
+        .collect())
 }
 
 /// The members of a set or array (nothing for other values).
@@ -631,6 +722,25 @@ mod tests {
         let p = RegoPolicy::load(std::slice::from_ref(&d), &RegoOptions::default()).unwrap();
         let msgs: Vec<String> = p.evaluate("{}").unwrap().into_iter().map(|f| f.msg).collect();
         assert_eq!(msgs, ["other"]);
+    }
+
+    #[test]
+    fn verify_runs_the_test_rules() {
+        let d = dir(
+            "verify",
+            &[
+                ("p.rego", "package main\n\ndeny contains \"x\" if input.x\n"),
+                (
+                    "p_test.rego",
+                    "package main\n\ntest_denied if {\n  count(deny) == 1 with input as {\"x\": true}\n}\n\ntest_wrong if {\n  count(deny) == 2 with input as {\"x\": true}\n}\n",
+                ),
+            ],
+        );
+        let r = verify(std::slice::from_ref(&d), &RegoOptions::default()).unwrap();
+        let got: Vec<(&str, &Outcome)> = r.iter().map(|t| (t.rule.name.as_str(), &t.outcome)).collect();
+        assert_eq!(got, [("test_denied", &Outcome::Pass), ("test_wrong", &Outcome::Fail)]);
+        let none = dir("verify-none", &[("p.rego", "package main\n\ndeny contains \"x\" if true\n")]);
+        assert!(verify(std::slice::from_ref(&none), &RegoOptions::default()).unwrap_err().message.contains("no test_ rule"));
     }
 
     #[test]

@@ -248,3 +248,18 @@ fn broken_policies_exit_2_naming_file_line_and_column() {
     let (code, v) = gate_json(&["testdata/real/basic/plan.json", "--policy", &format!("{R}/broken/no-msg")]);
     assert_eq!((code, v["verdict"].as_str(), v["files"][0]["verdict"].as_str()), (2, Some("error"), Some("error")));
 }
+
+#[test]
+fn verify_runs_the_policies_tests() {
+    let (code, out, err) = gate(&["--verify", "--policy", "testdata/policy/rego/main"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("PASS  main.test_destroy_denied (testdata/policy/rego/main/destroy_test.rego:4:1)\n"), "{out}");
+    assert!(out.ends_with("1 test(s): 1 passed, 0 failed, 0 could not be evaluated\n"), "{out}");
+    let (code, out, _) = gate(&["--verify", "--policy", "testdata/policy/rego/verify"]);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<&str> = out.lines().map(|l| l.split(" (").next().unwrap()).collect();
+    assert_eq!(lines[..3], ["PASS  main.test_untagged_is_denied", "PASS  main.test_tagged_passes", "FAIL  main.test_fails_on_purpose"]);
+    let (code, _, err) = gate(&["--verify", "--policy", "testdata/policy/rego/aws"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no test_ rule to run"), "{err}");
+}

@@ -60,6 +60,7 @@ mod json;
 mod junit;
 mod markdown;
 mod table;
+mod verify;
 
 pub(crate) use github::github_out;
 pub(crate) use json::json_out;
@@ -67,3 +68,4 @@ pub(crate) use junit::junit_out;
 pub(crate) use markdown::markdown_blocks;
 pub(crate) use markdown::verdict_head;
 pub(crate) use table::table_out;
+pub(crate) use verify::verify_out;
