@@ -867,7 +867,7 @@ pub enum CommandKind {
     },
     Show(ShowConfig),
     Moves(MovesConfig),
-    Gate(GateOptions),
+    Gate(Box<GateOptions>),
     Diff,
     Fingerprint(crate::render::diff::FingerprintFormat),
     Comment(Box<crate::comment::CommentOptions>),
@@ -1076,12 +1076,12 @@ impl Cli {
 fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
     let policy = a.rules.to_policy()?;
     Ok(Config {
-        command: CommandKind::Gate(GateOptions {
+        command: CommandKind::Gate(Box::new(GateOptions {
             policy,
             policy_files: a.rules.policy_files(),
             skip_unchanged: a.skip_unchanged,
             verify: a.verify,
-        }),
+        })),
         inputs: if a.verify { Vec::new() } else { inputs(&a.files, env, "gate")? },
         format: a.format,
         color: decide_color(a.view.color, env) && a.format == Format::Table,
