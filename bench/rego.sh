@@ -6,6 +6,7 @@
 #   bench/rego.sh                       # SIZE=110M (113 MB), RUNS=3
 #   SIZE=20M RUNS=5 bench/rego.sh
 #   BENCH_DIR=/var/tmp/pv bench/rego.sh # where the plan is generated (default /tmp/planview-bench)
+#   PV=target/release/planview GEN=target/debug/examples/gen_plan bench/rego.sh  # no build
 #
 # Needs /usr/bin/time (GNU time). Prints a markdown table for BENCHMARKS.md.
 set -euo pipefail
@@ -18,10 +19,13 @@ TARGET=${CARGO_TARGET_DIR:-target}
 mkdir -p "$DIR"
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) is needed: apt-get install time" >&2; exit 2; }
 
-echo "building release..." >&2
-cargo build --release --locked --bin planview --example gen_plan >&2
-PV="$TARGET/release/planview"
-GEN="$TARGET/release/examples/gen_plan"
+# PV=/path/to/planview (and GEN=...) skip the build.
+if [ -z "${PV:-}" ]; then
+  echo "building release..." >&2
+  cargo build --release --locked --bin planview --example gen_plan >&2
+  PV="$TARGET/release/planview"
+fi
+GEN=${GEN:-$TARGET/release/examples/gen_plan}
 PLAN="$DIR/plan-$SIZE-seed1.json"
 [ -s "$PLAN" ] || "$GEN" --size "$SIZE" --seed 1 -o "$PLAN"
 BYTES=$(stat -c %s "$PLAN")
