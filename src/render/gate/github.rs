@@ -36,7 +36,7 @@ fn annotate(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], severity: Severit
         Severity::Error => ("error", "violation(s)"),
         Severity::Warning => ("warning", "warning(s)"),
     };
-    let mut annotations: Vec<(String, String)> = Vec::new();
+    let mut annotations: Vec<(u8, String, String)> = Vec::new();
     for i in items {
         match &i.result {
             Ok(v) => {
@@ -46,13 +46,16 @@ fn annotate(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], severity: Severit
                         Some(a) => format!("{a}: {} — {}", x.action, x.reason),
                         None => format!("{} — {}", x.action, x.reason),
                     };
-                    annotations.push((title, msg));
+                    annotations.push((importance(&x.rule), title, msg));
                 }
             }
-            Err(e) if severity == Severity::Error => annotations.push((format!("planview gate: cannot read {}", i.file), e.to_string())),
+            Err(e) if severity == Severity::Error => annotations.push((0, format!("planview gate: cannot read {}", i.file), e.to_string())),
             Err(_) => {}
         }
     }
+    // Most important first (stable: inputs and rules keep their order within a rank).
+    annotations.sort_by_key(|(rank, _, _)| *rank);
+    let annotations: Vec<(String, String)> = annotations.into_iter().map(|(_, t, m)| (t, m)).collect();
     for (title, msg) in annotations.iter().take(GITHUB_ANNOTATIONS) {
         writeln!(w, "::{level} title={}::{}", gh_property(title), gh_data(msg))?;
     }
@@ -71,9 +74,44 @@ fn annotate(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], severity: Severit
     Ok(())
 }
 
+/// How important a violation of rule `id` is for the annotations (GitHub
+/// drops those past its cap silently, so the most important go first):
+/// destruction of what is protected, then destruction, then what the gate
+/// could not judge (unknown action lists, errored or incomplete plans, a
+/// fingerprint that does not match), then the rest. An unreadable input
+/// ranks with the first.
+fn importance(rule: &str) -> u8 {
+    match rule.split(' ').next().unwrap_or("") {
+        "protect" | "protect-type" => 0,
+        "deny" | "max" if rule.ends_with(" delete") || rule.starts_with("max delete=") || rule == "deny any" => 1,
+        "recognised-actions" | "not-errored" | "complete" | "fingerprint" => 2,
+        _ => 3,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn destruction_of_what_is_protected_ranks_first_then_destruction_then_what_cannot_be_judged() {
+        let ranks: Vec<u8> = [
+            "protect db.*",
+            "protect-type aws_db_*",
+            "deny delete",
+            "max delete=2",
+            "deny any",
+            "recognised-actions",
+            "complete",
+            "deny create",
+            "max create=1",
+            "deny-on-failure continue",
+        ]
+        .iter()
+        .map(|r| importance(r))
+        .collect();
+        assert_eq!(ranks, [0, 0, 1, 1, 1, 2, 2, 3, 3, 3]);
+    }
 
     #[test]
     fn github_escaping_follows_the_runner_rules() {
