@@ -372,8 +372,40 @@ pub(crate) fn load_policy(path: &std::path::Path) -> Result<query::gate::PolicyF
     })
 }
 
-/// `gate`: the verdicts, streamed (read whole only to check a fingerprint,
-/// which is computed over the whole plan, `query::intent`).
+/// The flags' policy with the JSON policy files' rules added (a file's
+/// `"rego"` paths are relative to it) and the Rego policies loaded: any
+/// problem is an input error (exit 2), never a pass.
+pub(crate) fn policy_with_files(flags: &query::gate::Policy, files: &[std::path::PathBuf]) -> Result<query::gate::Policy, Error> {
+    let mut policy = flags.clone();
+    for path in files {
+        let file = load_policy(path)?;
+        policy.merge_file(&file);
+        let dir = path.parent().unwrap_or(std::path::Path::new(""));
+        policy.rego_paths.extend(file.rego.iter().map(|r| dir.join(r)));
+    }
+    policy.load_rego().map_err(|e| Error::Input(vec![e]))?;
+    Ok(policy)
+}
+
+/// The Rego policies' results on one plan (its JSON text `raw`) added to
+/// `verdict`, masked with `masker`. An evaluation that fails is the plan's
+/// error: the message names the policy's file, line and column.
+pub(crate) fn judge_rego(
+    policy: &query::gate::Policy,
+    raw: &[u8],
+    verdict: &mut query::gate::PlanVerdict,
+    masker: &mask::Masker,
+) -> Result<(), String> {
+    let Some(rego) = &policy.rego else { return Ok(()) };
+    let text = std::str::from_utf8(raw).map_err(|_| "the plan is not UTF-8: the Rego policies cannot read it".to_string())?;
+    let findings = rego.evaluate(text).map_err(|e| masker.mask_text(&format!("{}: {}", e.location(), e.message)).into_owned())?;
+    verdict.add_rego(rego, &findings, masker, policy.fail_on_warn);
+    Ok(())
+}
+
+/// `gate`: the verdicts, streamed (read whole to check a fingerprint, which
+/// is computed over the whole plan, `query::intent`, and for Rego policies,
+/// whose input is the whole document).
 fn gate(
     config: &Config,
     opts: &cli::GateOptions,
@@ -381,17 +413,20 @@ fn gate(
     out: &mut dyn Write,
     masker: &mut mask::Masker,
 ) -> Result<Status, Error> {
-    let mut policy = opts.policy.clone();
-    if let Some(path) = &opts.policy_file {
-        policy.merge_file(&load_policy(path)?);
+    if opts.verify {
+        return verify(config, opts, out);
     }
+    let policy = policy_with_files(&opts.policy, &opts.policy_files)?;
     let show_sensitive = config.show_sensitive;
-    let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() {
-        each_root_with(roots, &config.read, |doc, m| match doc {
+    let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() || policy.rego.is_some() {
+        pipeline::each_root_raw_with(roots, &config.read, |raw, doc, m| match doc {
             input::Document::Plan(p) => {
                 let none = mask::Masker::default();
                 let shown = if show_sensitive { &none } else { m };
-                Ok(query::gate::evaluate_with(p, &policy, Some(&compare::fingerprint_of(p, m)), shown))
+                let fingerprint = policy.expect_fingerprint.as_ref().map(|_| compare::fingerprint_of(p, m));
+                let mut verdict = query::gate::evaluate_with(p, &policy, fingerprint.as_deref(), shown);
+                judge_rego(&policy, raw, &mut verdict, shown)?;
+                Ok(verdict)
             }
             input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
         })
@@ -405,6 +440,41 @@ fn gate(
     answer(config, out, masker, &items, &Answer::Gate { items: &items, policy: &report, roots })?;
     finish(&items)?;
     if items.iter().any(|i| i.result.as_ref().is_ok_and(|v| !v.passed())) {
+        Ok(Status::Failed)
+    } else {
+        Ok(Status::Success)
+    }
+}
+
+/// `gate --verify`: the Rego policies' `test_` rules, run and listed.
+fn verify(config: &Config, opts: &cli::GateOptions, out: &mut dyn Write) -> Result<Status, Error> {
+    if config.format != render::Format::Table {
+        return Err(Error::Usage("`gate --verify` prints its results as text: leave out --format".into()));
+    }
+    let mut paths = opts.policy.rego_paths.clone();
+    for path in &opts.policy_files {
+        let file = load_policy(path)?;
+        let dir = path.parent().unwrap_or(std::path::Path::new(""));
+        paths.extend(file.rego.iter().map(|r| dir.join(r)));
+    }
+    if paths.is_empty() {
+        return Err(Error::Usage("`gate --verify` runs the tests of Rego policies: name them with --policy DIR or FILE.rego".into()));
+    }
+    let results = crate::rego::verify(&paths, &opts.policy.rego_options).map_err(|e| Error::Input(vec![e]))?;
+    render::gate::verify_out(out, &results)?;
+    let errors: Vec<InputError> = results
+        .iter()
+        .filter_map(|t| match &t.outcome {
+            crate::rego::Outcome::Error(m) => {
+                Some(InputError::new(&t.rule.file, format!("test {} could not be evaluated: {m}", t.rule.name)))
+            }
+            _ => None,
+        })
+        .collect();
+    if !errors.is_empty() {
+        return Err(Error::Input(errors));
+    }
+    if results.iter().any(|t| t.outcome == crate::rego::Outcome::Fail) {
         Ok(Status::Failed)
     } else {
         Ok(Status::Success)

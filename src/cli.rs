@@ -607,9 +607,49 @@ pub struct PolicyArgs {
     #[arg(long, value_name = "MODE[@EVENT]", value_parser = parse_on_failure)]
     pub deny_on_failure: Vec<crate::query::gate::OnFailureRule>,
 
-    /// A JSON policy file (schema: schemas/gate-policy.schema.json); its rules add to the flags'.
-    #[arg(long, value_name = "FILE")]
-    pub policy: Option<std::path::PathBuf>,
+    /// A JSON policy file (schema: schemas/gate-policy.schema.json), or a Rego
+    /// file or directory of them (`.rego`, recursively, `_test.rego` skipped;
+    /// conftest's conventions, docs/policy.md); repeatable, rules add up.
+    #[arg(long, value_name = "PATH")]
+    pub policy: Vec<std::path::PathBuf>,
+
+    /// A change that does ACTION is a warning (shown, does not fail the gate) (repeatable).
+    #[arg(long, value_name = "ACTION", value_parser = clap::builder::PossibleValuesParser::new(crate::query::gate::GateAction::NAMES))]
+    pub warn: Vec<String>,
+
+    /// More than N changes that do ACTION is a warning (repeatable), e.g. `--warn-max update=50`.
+    #[arg(long, value_name = "ACTION=N", value_parser = parse_max)]
+    pub warn_max: Vec<(crate::query::gate::GateAction, u64)>,
+
+    /// Warnings (`--warn`, `--warn-max`, Rego `warn` rules) fail the gate too.
+    #[arg(long)]
+    pub fail_on_warn: bool,
+
+    /// Rego packages to query (repeatable; globs like `terraform.*`); `main` by default.
+    #[arg(long, short = 'n', value_name = "NS")]
+    pub namespace: Vec<String>,
+
+    /// Query every Rego package loaded.
+    #[arg(long, conflicts_with = "namespace")]
+    pub all_namespaces: bool,
+
+    /// A JSON or YAML data document, or a directory of them, for the Rego
+    /// policies (under `data.`; repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub data: Vec<std::path::PathBuf>,
+
+    /// The Rego syntax of the policies: v1 (`if`, `contains`; the default) or v0.
+    #[arg(long, value_name = "VERSION", value_parser = ["v0", "v1"], default_value = "v1")]
+    pub rego_version: String,
+
+    /// Stop a Rego evaluation that runs longer than SECONDS on one plan (exit 2).
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::rego::DEFAULT_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
+    pub rego_timeout: u64,
+}
+
+/// True when `--policy PATH` names Rego (a `.rego` file or a directory), not a JSON policy file.
+pub fn is_rego_path(path: &std::path::Path) -> bool {
+    path.is_dir() || path.extension().is_some_and(|e| e == "rego")
 }
 
 impl PolicyArgs {
@@ -639,8 +679,29 @@ impl PolicyArgs {
                 None
             },
             expect_fingerprint: self.expect_fingerprint.clone(),
+            warn: self
+                .warn
+                .iter()
+                .map(|d| GateAction::parse(d).ok_or_else(|| format!("unknown action `{d}`")))
+                .collect::<Result<_, _>>()?,
+            warn_max: self.warn_max.clone(),
+            fail_on_warn: self.fail_on_warn,
+            rego_paths: self.policy.iter().filter(|p| is_rego_path(p)).cloned().collect(),
+            rego_options: crate::rego::RegoOptions {
+                namespaces: self.namespace.clone(),
+                all_namespaces: self.all_namespaces,
+                data: self.data.clone(),
+                v0: self.rego_version == "v0",
+                timeout: std::time::Duration::from_secs(self.rego_timeout),
+            },
+            rego: None,
             deny_on_failure: self.deny_on_failure.clone(),
         })
+    }
+
+    /// The JSON policy files among `--policy` (the others are Rego).
+    pub fn policy_files(&self) -> Vec<std::path::PathBuf> {
+        self.policy.iter().filter(|p| !is_rego_path(p)).cloned().collect()
     }
 }
 
@@ -679,6 +740,12 @@ pub struct GateArgs {
     /// Cap on markdown output in bytes (a PR comment); rows are left out to fit, and the output says so.
     #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
     pub max_bytes: usize,
+
+    /// Run the Rego policies' `test_` rules (`*_test.rego` included), as
+    /// `conftest verify` / `opa test` do, instead of judging plans: exit 0 when
+    /// every test passes, 1 when one fails, 2 when one cannot be evaluated.
+    #[arg(long)]
+    pub verify: bool,
 }
 
 /// `--max ACTION=N`.
@@ -831,7 +898,7 @@ pub enum CommandKind {
     },
     Show(ShowConfig),
     Moves(MovesConfig),
-    Gate(GateOptions),
+    Gate(Box<GateOptions>),
     Diff,
     Fingerprint(crate::render::diff::FingerprintFormat),
     Comment(Box<crate::comment::CommentOptions>),
@@ -855,9 +922,11 @@ pub enum Shell {
 pub struct GateOptions {
     /// The rules given as flags (the policy file, if any, is added when read).
     pub policy: crate::query::gate::Policy,
-    pub policy_file: Option<std::path::PathBuf>,
+    pub policy_files: Vec<std::path::PathBuf>,
     /// `--skip-unchanged`: roots without changes left out of the table of roots.
     pub skip_unchanged: bool,
+    /// `--verify`: run the Rego policies' tests, judge no plan.
+    pub verify: bool,
 }
 
 /// The facts about the process that the config depends on.
@@ -1056,8 +1125,13 @@ fn prefer_of(kind: &CommandKind) -> crate::tree::Prefer {
 fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
     let policy = a.rules.to_policy()?;
     Ok(Config {
-        command: CommandKind::Gate(GateOptions { policy, policy_file: a.rules.policy.clone(), skip_unchanged: a.skip_unchanged }),
-        inputs: inputs(&a.files, env, "gate")?,
+        command: CommandKind::Gate(Box::new(GateOptions {
+            policy,
+            policy_files: a.rules.policy_files(),
+            skip_unchanged: a.skip_unchanged,
+            verify: a.verify,
+        })),
+        inputs: if a.verify { Vec::new() } else { inputs(&a.files, env, "gate")? },
         format: a.format,
         color: decide_color(a.view.color, env) && a.format == Format::Table,
         show_sensitive: a.view.show_sensitive,

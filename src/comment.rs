@@ -89,7 +89,7 @@ pub struct CommentArgs {
 #[derive(Debug, Clone)]
 pub struct CommentOptions {
     pub policy: Policy,
-    pub policy_file: Option<PathBuf>,
+    pub policy_files: Vec<PathBuf>,
     pub max_bytes: usize,
     /// The marker's ID, as given or made of the input names (made safe when rendered).
     pub id: String,
@@ -113,7 +113,7 @@ pub(crate) fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, 
     let non_empty = |p: &Option<PathBuf>| p.clone().filter(|p| !p.as_os_str().is_empty());
     let options = CommentOptions {
         policy,
-        policy_file: a.rules.policy.clone(),
+        policy_files: a.rules.policy_files(),
         max_bytes: a.max_bytes.unwrap_or(a.platform.max_bytes()),
         id,
         skip_unchanged: a.skip_unchanged,
@@ -201,21 +201,20 @@ fn append(path: &std::path::Path, text: &str, what: &str) -> Result<(), Error> {
 /// `comment`: exit 0 when every plan passes, 1 when one breaks a rule, 2 when
 /// an input cannot be read (the body is printed in every case but a usage error).
 pub(crate) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn std::io::Write) -> Result<Status, Error> {
-    let mut policy = opts.policy.clone();
-    if let Some(path) = &opts.policy_file {
-        policy.merge_file(&crate::load_policy(path)?);
-    }
+    let policy = crate::app::policy_with_files(&opts.policy, &opts.policy_files)?;
     let vis = Visibility { show_sensitive: false, masker: None };
     // Directories become the plans below them; inputs holding several documents are split.
     let roots = crate::roots::expand(&config.inputs, &config.find, &config.read.notes);
-    let items: Vec<PerFile<Review>> = crate::each_root_with(&roots, &config.read, |doc, m| {
+    let items: Vec<PerFile<Review>> = crate::pipeline::each_root_raw_with(&roots, &config.read, |raw, doc, m| {
         // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
         // in the comment's hidden lines for a later job to read back.
         let fingerprint = match doc {
             Document::Plan(p) => Some(crate::compare::fingerprint_of(p, m)),
             _ => None,
         };
-        review(doc, &policy, &vis.with(m), fingerprint.as_deref())
+        let mut r = review(doc, &policy, &vis.with(m), fingerprint.as_deref())?;
+        crate::app::judge_rego(&policy, raw, &mut r.verdict, m)?;
+        Ok(r)
     });
     let mut items: Vec<PerFile<Review>> = items
         .into_iter()
@@ -291,7 +290,7 @@ mod tests {
             sub.get_arguments().filter_map(|a| a.get_long().map(str::to_string)).collect()
         };
         let comment = longs("comment");
-        let not_policy = ["format", "color", "width", "show-sensitive", "max-bytes"];
+        let not_policy = ["format", "color", "width", "show-sensitive", "max-bytes", "verify"];
         let missing: Vec<String> =
             longs("gate").into_iter().filter(|l| !not_policy.contains(&l.as_str()) && !comment.contains(l)).collect();
         assert!(missing.is_empty(), "`comment` lacks gate's {missing:?}");

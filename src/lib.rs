@@ -25,6 +25,7 @@ mod par;
 mod pipeline;
 pub mod progress;
 pub mod query;
+pub mod rego;
 pub mod render;
 pub mod roots;
 pub mod sanitize;
@@ -35,7 +36,6 @@ mod wrong;
 
 use error::InputError;
 
-pub(crate) use app::load_policy;
 pub use app::{run, verdict_over_output};
 pub use pipeline::{each_input, gate_streamed, summary_streamed};
 pub(crate) use pipeline::{each_root_with, stream_one};

@@ -62,6 +62,16 @@ pub(crate) fn each_root_with<T>(
     show: &input::ReadOptions,
     mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
+    each_root_raw_with(roots, show, |_, doc, m| f(doc, m))
+}
+
+/// [`each_root_with`], `f` given the document's JSON text as well (what
+/// `show -json` wrote: the input of Rego policies).
+pub(crate) fn each_root_raw_with<T>(
+    roots: &[roots::Root],
+    show: &input::ReadOptions,
+    mut f: impl FnMut(&[u8], &input::Document<'_>, &mask::Masker) -> Result<T, String>,
+) -> Vec<PerFile<T>> {
     let width = crate::par::threads();
     let mut out = Vec::with_capacity(roots.len());
     for chunk in roots.chunks(width) {
@@ -104,10 +114,11 @@ pub(crate) fn each_root_with<T>(
                 masker.merge(&mask::Masker::collect(&doc));
                 Ok::<_, InputError>((doc, masker))
             });
-            for ((name, _), p) in batch.iter().zip(parsed) {
+            for ((name, bytes), p) in batch.iter().zip(parsed) {
                 out.push(match p {
                     Ok((doc, masker)) => {
-                        let result = f(&doc, &masker).map_err(|m| InputError::new(name, m));
+                        let raw: &[u8] = bytes.as_ref().map_or(&[], |b| b);
+                        let result = f(raw, &doc, &masker).map_err(|m| InputError::new(name, m));
                         PerFile { file: name.to_string(), result, masker }
                     }
                     Err(e) => PerFile { file: name.to_string(), result: Err(e), masker: mask::Masker::default() },

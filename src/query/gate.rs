@@ -148,6 +148,26 @@ pub enum DriftPolicy {
     Deny,
 }
 
+/// What a violation does to the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Fails the gate.
+    #[default]
+    Error,
+    /// Shown, does not fail the gate (unless `--fail-on-warn`).
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
 /// A policy: the command-line flags and the policy file, merged.
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
@@ -165,6 +185,18 @@ pub struct Policy {
     pub drift: Option<DriftPolicy>,
     /// `--expect-fingerprint sha256:...`: the plan must be the one reviewed.
     pub expect_fingerprint: Option<String>,
+    /// `--warn ACTION`: changes that do ACTION are warnings.
+    pub warn: Vec<GateAction>,
+    /// `--warn-max ACTION=N`: more than N changes that do ACTION is a warning.
+    pub warn_max: Vec<(GateAction, u64)>,
+    /// `--fail-on-warn`: warnings fail the gate too.
+    pub fail_on_warn: bool,
+    /// Rego policy files and directories (`--policy X.rego`, the policy file's `"rego"`).
+    pub rego_paths: Vec<std::path::PathBuf>,
+    /// How they are read and run.
+    pub rego_options: crate::rego::RegoOptions,
+    /// The Rego policies, once loaded ([`Policy::load_rego`]).
+    pub rego: Option<std::sync::Arc<crate::rego::RegoPolicy>>,
     /// `--deny-on-failure MODE[@EVENT]`: no action may be invoked by a
     /// lifecycle trigger with this `on_failure` (on these events).
     pub deny_on_failure: Vec<OnFailureRule>,
@@ -258,6 +290,15 @@ pub struct PolicyFile {
     pub allow_incomplete: bool,
     #[serde(default)]
     pub drift: Option<DriftPolicy>,
+    /// Actions that are warnings, not errors (like `--warn`).
+    #[serde(default)]
+    pub warn: Vec<GateAction>,
+    /// Caps whose excess is a warning (like `--warn-max`).
+    #[serde(default)]
+    pub warn_max: BTreeMap<GateAction, u64>,
+    /// Rego policy files and directories, relative to the policy file.
+    #[serde(default)]
+    pub rego: Vec<String>,
     /// Like `--deny-on-failure` (`continue`, `continue@destroy`, ...).
     #[serde(default)]
     pub deny_on_failure: Vec<OnFailureRule>,
@@ -352,6 +393,8 @@ impl Policy {
     /// command line wins over the file's `drift`.
     pub fn merge_file(&mut self, f: &PolicyFile) {
         self.deny.extend(f.deny.iter().copied());
+        self.warn.extend(f.warn.iter().copied());
+        self.warn_max.extend(f.warn_max.iter().map(|(a, n)| (*a, *n)));
         self.max.extend(f.max.iter().map(|(a, n)| (*a, *n)));
         self.protect.extend(f.protect.iter().map(|g| Glob::new(g)));
         self.allow.extend(f.allow.iter().map(|g| Glob::new(g)));
@@ -363,6 +406,16 @@ impl Policy {
             self.drift = f.drift;
         }
         self.deny_on_failure.extend(f.deny_on_failure.iter().cloned());
+    }
+
+    /// Load the Rego policies named so far (once, before any plan is read):
+    /// a policy that does not parse is an input error, never a pass.
+    pub fn load_rego(&mut self) -> Result<(), crate::error::InputError> {
+        if !self.rego_paths.is_empty() {
+            let p = crate::rego::RegoPolicy::load(&self.rego_paths, &self.rego_options)?;
+            self.rego = Some(std::sync::Arc::new(p));
+        }
+        Ok(())
     }
 
     /// The default rule (deny destruction) is in force unless the policy says
@@ -392,6 +445,12 @@ impl Policy {
         }
         for (a, n) in &self.max {
             push(Rule::Max { action: *a, limit: *n });
+        }
+        for a in &self.warn {
+            push(Rule::Warn { action: *a });
+        }
+        for (a, n) in &self.warn_max {
+            push(Rule::WarnMax { action: *a, limit: *n });
         }
         for g in &self.protect {
             push(Rule::Protect(g.as_str().to_string()));
@@ -432,11 +491,11 @@ impl Policy {
 
     /// The policy as plain data (for the JSON report).
     pub fn describe(&self) -> PolicyReport {
-        PolicyReport {
-            rules: self.rules().iter().map(Rule::id).collect(),
-            allow: self.allow.iter().map(|g| g.as_str().to_string()).collect(),
-            default_rule: self.default_in_force(),
+        let mut rules: Vec<String> = self.rules().iter().map(Rule::id).collect();
+        if let Some(r) = &self.rego {
+            rules.extend(r.rules.iter().map(|r| r.id()));
         }
+        PolicyReport { rules, allow: self.allow.iter().map(|g| g.as_str().to_string()).collect(), default_rule: self.default_in_force() }
     }
 }
 
@@ -447,6 +506,10 @@ pub enum Rule {
     Deny { action: GateAction, default: bool },
     /// `--max ACTION=N`.
     Max { action: GateAction, limit: u64 },
+    /// `--warn ACTION`: a warning for each change that does ACTION.
+    Warn { action: GateAction },
+    /// `--warn-max ACTION=N`: a warning when more than N changes do ACTION.
+    WarnMax { action: GateAction, limit: u64 },
     /// `--protect GLOB`: these addresses may not be destroyed or replaced.
     Protect(String),
     /// `--protect-type TYPE`: resources of these types may not be destroyed or replaced.
@@ -474,6 +537,8 @@ impl Rule {
         match self {
             Rule::Deny { action, .. } => format!("deny {action}"),
             Rule::Max { action, limit } => format!("max {action}={limit}"),
+            Rule::Warn { action } => format!("warn {action}"),
+            Rule::WarnMax { action, limit } => format!("warn-max {action}={limit}"),
             Rule::Protect(g) => format!("protect {g}"),
             Rule::ProtectType(t) => format!("protect-type {t}"),
             Rule::Checks => "fail-on-checks".into(),
@@ -483,6 +548,14 @@ impl Rule {
             Rule::RecognisedActions => "recognised-actions".into(),
             Rule::Fingerprint(_) => "fingerprint".into(),
             Rule::DenyOnFailure(r) => format!("deny-on-failure {}", r.spec()),
+        }
+    }
+
+    /// What breaking the rule does: the `warn` rules only warn.
+    pub fn severity(&self) -> Severity {
+        match self {
+            Rule::Warn { .. } | Rule::WarnMax { .. } => Severity::Warning,
+            _ => Severity::Error,
         }
     }
 
@@ -499,6 +572,8 @@ impl Rule {
             }
             Rule::Deny { action, .. } => format!("no change may {}", action.verb()),
             Rule::Max { action, limit } => format!("at most {limit} change(s) may {}", action.verb()),
+            Rule::Warn { action } => format!("a change that would {} is a warning", action.verb()),
+            Rule::WarnMax { action, limit } => format!("more than {limit} change(s) that {} is a warning", action.verb()),
             Rule::Protect(g) => format!("addresses matching {g} may not be destroyed or replaced"),
             Rule::ProtectType(t) => format!("resources of type {t} may not be destroyed or replaced"),
             Rule::Checks => "every check must pass (or be unknown until apply)".into(),
@@ -541,6 +616,11 @@ pub struct Violation {
     pub action: String,
     /// Why it breaks the rule, in words.
     pub reason: String,
+    /// `error` fails the gate, `warning` does not (unless `--fail-on-warn`).
+    pub severity: Severity,
+    /// A Rego result's keys besides `msg` (masked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
 }
 
 /// One rule's outcome on one plan.
@@ -550,6 +630,8 @@ pub struct RuleOutcome {
     pub description: String,
     /// True for the default rule.
     pub default: bool,
+    /// `error` or `warning`: what a violation of it does.
+    pub severity: Severity,
     pub passed: bool,
     pub violations: u64,
 }
@@ -621,7 +703,13 @@ pub struct PlanVerdict {
     pub counts: ActionCounts,
     pub drift: u64,
     pub rules: Vec<RuleOutcome>,
+    /// Errors and warnings, in rule order.
     pub violations: Vec<Violation>,
+    /// How many of `violations` are warnings.
+    pub warnings: u64,
+    /// True when warnings fail this plan (`--fail-on-warn`).
+    #[serde(skip)]
+    pub warnings_fail: bool,
     /// Check instances that did not pass, whatever the policy (the table of roots).
     #[serde(skip)]
     pub checks_not_passed: u64,
@@ -629,7 +717,69 @@ pub struct PlanVerdict {
 
 impl PlanVerdict {
     pub fn passed(&self) -> bool {
-        self.violations.is_empty()
+        self.verdict == "pass"
+    }
+
+    /// The violations that are errors.
+    pub fn errors(&self) -> u64 {
+        self.violations.len() as u64 - self.warnings
+    }
+
+    /// Recount warnings and set the verdict: `fail` with an error, or with a
+    /// warning under `--fail-on-warn`.
+    fn settle(&mut self, fail_on_warn: bool) {
+        self.warnings = self.violations.iter().filter(|v| v.severity == Severity::Warning).count() as u64;
+        self.warnings_fail = fail_on_warn;
+        let fails = self.errors() > 0 || (fail_on_warn && self.warnings > 0);
+        self.verdict = if fails { "fail" } else { "pass" };
+    }
+
+    /// Add the results of the Rego rules (one outcome per rule, in the
+    /// policy's order), every message and detail masked with `masker`.
+    pub fn add_rego(
+        &mut self,
+        policy: &crate::rego::RegoPolicy,
+        findings: &[crate::rego::Finding],
+        masker: &crate::mask::Masker,
+        fail_on_warn: bool,
+    ) {
+        for (i, rule) in policy.rules.iter().enumerate() {
+            let severity = match rule.kind {
+                crate::rego::Kind::Failure => Severity::Error,
+                crate::rego::Kind::Warning => Severity::Warning,
+            };
+            let id = rule.id();
+            let found: Vec<Violation> = findings
+                .iter()
+                .filter(|f| f.rule == i)
+                .map(|f| {
+                    let details =
+                        f.details.as_ref().filter(|d| !d.is_empty()).map(|d| masker.mask_json(&serde_json::Value::Object(d.clone())));
+                    // A string `address` among the details names the resource.
+                    let address = details.as_ref().and_then(|d| d.get("address")).and_then(|a| a.as_str()).map(str::to_string);
+                    Violation {
+                        rule: id.clone(),
+                        address,
+                        // The rule's kind, as conftest names it: deny, violation or warn.
+                        action: rule.name.split('_').next().unwrap_or("deny").to_string(),
+                        reason: masker.mask_text(&f.msg).into_owned(),
+                        severity,
+                        details,
+                    }
+                })
+                .collect();
+            let n = found.len() as u64;
+            self.rules.push(RuleOutcome {
+                rule: id,
+                description: format!("Rego rule data.{}.{} ({})", rule.namespace, rule.name, rule.location()),
+                default: false,
+                severity,
+                passed: n == 0,
+                violations: n,
+            });
+            self.violations.extend(found);
+        }
+        self.settle(fail_on_warn);
     }
 }
 
@@ -923,10 +1073,10 @@ impl<'p> GateJudge<'p> {
         let hit = |reason: Reason| Pending { address: Some(rc.address.clone()), action: action_key(rc), reason };
         for (i, rule) in self.rules.iter().enumerate() {
             match (rule, &self.globs[i]) {
-                (Rule::Deny { action, .. }, _) if c.has(*action) && !self.policy.allowed(*action, rc) => {
+                (Rule::Deny { action, .. } | Rule::Warn { action }, _) if c.has(*action) && !self.policy.allowed(*action, rc) => {
                     self.found[i].push(hit(reason(None)))
                 }
-                (Rule::Max { action, .. }, _) if c.has(*action) && !self.policy.allowed(*action, rc) => {
+                (Rule::Max { action, .. } | Rule::WarnMax { action, .. }, _) if c.has(*action) && !self.policy.allowed(*action, rc) => {
                     let (n, named) = &mut self.hits[i];
                     *n += 1;
                     if named.len() < MAX_NAMED {
@@ -968,9 +1118,16 @@ impl<'p> GateJudge<'p> {
             let id = rule.id();
             let mut found: Vec<Violation> = std::mem::take(&mut self.found[i])
                 .into_iter()
-                .map(|p| Violation { rule: id.clone(), address: p.address, action: p.action, reason: p.reason.render(masker) })
+                .map(|p| Violation {
+                    rule: id.clone(),
+                    address: p.address,
+                    action: p.action,
+                    reason: p.reason.render(masker),
+                    severity: rule.severity(),
+                    details: None,
+                })
                 .collect();
-            if let Rule::Max { action, limit } = rule {
+            if let Rule::Max { action, limit } | Rule::WarnMax { action, limit } = rule {
                 let (n, named) = &self.hits[i];
                 if n > limit {
                     let mut named = named.join(", ");
@@ -978,7 +1135,14 @@ impl<'p> GateJudge<'p> {
                         named.push_str(&format!(" and {} more", n - MAX_NAMED as u64));
                     }
                     let reason = format!("{n} change(s) would {}, more than the {limit} allowed: {named}", action.verb());
-                    found.push(Violation { rule: id.clone(), address: None, action: action.as_str().to_string(), reason });
+                    found.push(Violation {
+                        rule: id.clone(),
+                        address: None,
+                        action: action.as_str().to_string(),
+                        reason,
+                        severity: rule.severity(),
+                        details: None,
+                    });
                 }
             }
             if let Rule::Fingerprint(expected) = rule {
@@ -990,7 +1154,14 @@ impl<'p> GateJudge<'p> {
                     None => Some("the plan's fingerprint could not be computed: the gate fails closed".to_string()),
                 };
                 if let Some(reason) = reason {
-                    found.push(Violation { rule: id.clone(), address: None, action: "fingerprint".into(), reason });
+                    found.push(Violation {
+                        rule: id.clone(),
+                        address: None,
+                        action: "fingerprint".into(),
+                        reason,
+                        severity: Severity::Error,
+                        details: None,
+                    });
                 }
             }
             if matches!(rule, Rule::RecognisedActions) {
@@ -999,6 +1170,8 @@ impl<'p> GateJudge<'p> {
                     address: p.address,
                     action: p.action,
                     reason: p.reason.render(masker),
+                    severity: Severity::Error,
+                    details: None,
                 });
                 found.splice(0..0, unreadable);
             }
@@ -1007,14 +1180,15 @@ impl<'p> GateJudge<'p> {
                 rule: id,
                 description: rule.description(),
                 default: rule.is_default(),
+                severity: rule.severity(),
                 passed: n == 0,
                 violations: n,
             });
             violations.extend(found);
         }
-        PlanVerdict {
+        let mut verdict = PlanVerdict {
             file: String::new(),
-            verdict: if violations.is_empty() { "pass" } else { "fail" },
+            verdict: "pass",
             terraform_version: self.terraform_version,
             errored: self.errored,
             plan_line: self.plan_line,
@@ -1022,8 +1196,12 @@ impl<'p> GateJudge<'p> {
             drift: self.drift,
             rules: outcomes,
             violations,
+            warnings: 0,
+            warnings_fail: false,
             checks_not_passed: self.checks_not_passed,
-        }
+        };
+        verdict.settle(self.policy.fail_on_warn);
+        verdict
     }
 }
 
@@ -1075,7 +1253,8 @@ impl PlanVisitor for GateJudge<'_> {
         self.checks_not_passed = checks.iter().filter(|i| i.is_failure()).count() as u64;
         for i in 0..self.rules.len() {
             match self.rules[i] {
-                Rule::Deny { action: GateAction::Invoke | GateAction::Any, .. } => {
+                Rule::Deny { action: GateAction::Invoke | GateAction::Any, .. }
+                | Rule::Warn { action: GateAction::Invoke | GateAction::Any } => {
                     for a in &invocations {
                         self.push(i, Some(&a.address), "invoke".into(), Reason::Words(invocation_words(a)));
                     }
@@ -1088,7 +1267,8 @@ impl PlanVisitor for GateJudge<'_> {
                         }
                     }
                 }
-                Rule::Max { action: GateAction::Invoke | GateAction::Any, .. } => {
+                Rule::Max { action: GateAction::Invoke | GateAction::Any, .. }
+                | Rule::WarnMax { action: GateAction::Invoke | GateAction::Any, .. } => {
                     let (n, named) = &mut self.hits[i];
                     for a in &invocations {
                         *n += 1;
@@ -1156,7 +1336,10 @@ pub struct GateTotal {
     pub failed: u64,
     /// Inputs that could not be read (or were not plans).
     pub errors: u64,
+    /// Violations that are errors.
     pub violations: u64,
+    /// Violations that are warnings.
+    pub warnings: u64,
     pub counts: ActionCounts,
 }
 
@@ -1183,7 +1366,8 @@ pub fn total<'a>(items: impl Iterator<Item = Option<&'a PlanVerdict>>) -> GateTo
                 } else {
                     t.failed += 1;
                 }
-                t.violations += v.violations.len() as u64;
+                t.violations += v.errors();
+                t.warnings += v.warnings;
                 t.counts.add_assign(&v.counts);
             }
         }

@@ -8,7 +8,7 @@
 
 use super::{md_cell, md_code};
 use crate::mask::Masker;
-use crate::query::gate::{total, GateTotal, PolicyReport};
+use crate::query::gate::{total, GateTotal, PolicyReport, Severity};
 use crate::query::review::Review;
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
 use crate::query::summary::{PlanSummary, ResourceEntry, Totals};
@@ -342,11 +342,27 @@ fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usiz
     }
     // Violations of the plan as a whole first; those of one change repeat a
     // row of the changes below, so they are the first rows to go.
+    for severity in [Severity::Error, Severity::Warning] {
+        violation_parts(&mut parts, items, many, severity);
+    }
+    for i in items.iter_mut() {
+        let Ok(r) = &mut i.result else { continue };
+        if many {
+            parts.push(Part::Keep(format!("\n### {} — {}\n{}", md_code(&i.file), md_cell(&r.summary.plan_line), banners(&r.summary))));
+        }
+        review_parts(&mut parts, r, diff_cap);
+    }
+    parts
+}
+
+/// The violations of one severity: errors (**Violations**), then warnings
+/// (**Warnings**), below the verdict and never in its place.
+fn violation_parts(parts: &mut Vec<Part>, items: &[PerFile<Review>], many: bool, severity: Severity) {
     let mut violations: Vec<(bool, String)> = items
         .iter()
         .filter_map(|i| i.result.as_ref().ok().map(|r| (&i.file, r)))
         .flat_map(|(file, r)| {
-            r.verdict.violations.iter().map(move |x| {
+            r.verdict.violations.iter().filter(move |x| x.severity == severity).map(move |x| {
                 let plan = if many { format!("{} | ", md_code(file)) } else { String::new() };
                 let row = format!(
                     "| {plan}{} | {} | {} | {} |\n",
@@ -363,25 +379,18 @@ fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usiz
     let violations: Vec<String> = violations.into_iter().map(|(_, row)| row).collect();
     if !violations.is_empty() {
         let (head, rule) = if many { ("| plan ", "|---") } else { ("", "") };
+        let title = match severity {
+            Severity::Error => "Violations",
+            Severity::Warning => "Warnings",
+        };
         parts.push(Part::List(List {
-            open: format!(
-                "\n**Violations ({})**\n\n{head}| rule | address | action | reason |\n{rule}|---|---|---|---|\n",
-                violations.len()
-            ),
+            open: format!("\n**{title} ({})**\n\n{head}| rule | address | action | reason |\n{rule}|---|---|---|---|\n", violations.len()),
             items: violations,
             close: String::new(),
             kind: Kind::Row,
             importance: 0,
         }));
     }
-    for i in items.iter_mut() {
-        let Ok(r) = &mut i.result else { continue };
-        if many {
-            parts.push(Part::Keep(format!("\n### {} — {}\n{}", md_code(&i.file), md_cell(&r.summary.plan_line), banners(&r.summary))));
-        }
-        review_parts(&mut parts, r, diff_cap);
-    }
-    parts
 }
 
 // ---------------------------------------------------------------- fitting

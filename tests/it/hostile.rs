@@ -342,7 +342,7 @@ fn hostile_strings_never_reach_the_terminal_raw_in_any_command_or_format() {
 fn hostile_policy_files_are_escaped_like_any_input() {
     let attacks = attacks();
     let takes_policy: BTreeSet<String> =
-        commands().into_iter().filter(|c| help(&[&c.name, "-h"]).contains("--policy <FILE>")).map(|c| c.name).collect();
+        commands().into_iter().filter(|c| help(&[&c.name, "-h"]).contains("--policy <PATH>")).map(|c| c.name).collect();
     assert!(!takes_policy.is_empty(), "no command takes --policy");
     let mut all = Vec::new();
     for policy in ["hostile-policy.json", "hostile-policy-bad.json", "hostile-policy-bad-value.json"] {

@@ -32,6 +32,7 @@ mod plan_diff;
 mod properties;
 mod questions;
 mod readme_examples;
+mod rego;
 mod release;
 mod show_fidelity;
 mod show_fixtures;

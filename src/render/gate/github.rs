@@ -20,7 +20,60 @@ pub(super) const GITHUB_ANNOTATIONS: usize = 9;
 /// The verdict first, as `::notice` (passed) or `::error`; then one `::error`
 /// per violation and per unreadable input, at most [`GITHUB_ANNOTATIONS`] of
 /// them; the rest as one `::notice` saying how many more, each of them then
-/// listed as a plain log line (not an annotation).
+/// listed as a plain log line (not an annotation). Warnings follow the same
+/// way as `::warning` annotations (GitHub counts those apart).
+pub(crate) fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Result<()> {
+    let t = gate_total(items);
+    let level = if overall(&t) == "pass" { "notice" } else { "error" };
+    writeln!(w, "::{level} title={}::{}", gh_property("planview gate"), gh_data(&verdict_line(&t)))?;
+    annotate(w, items, Severity::Error)?;
+    annotate(w, items, Severity::Warning)
+}
+
+/// The annotations of one severity (errors: with the unreadable inputs).
+fn annotate(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], severity: Severity) -> io::Result<()> {
+    let (level, what) = match severity {
+        Severity::Error => ("error", "violation(s)"),
+        Severity::Warning => ("warning", "warning(s)"),
+    };
+    let mut annotations: Vec<(u8, String, String)> = Vec::new();
+    for i in items {
+        match &i.result {
+            Ok(v) => {
+                for x in v.violations.iter().filter(|x| x.severity == severity) {
+                    let title = format!("planview gate: {} ({})", rule_name(&x.rule), i.file);
+                    let msg = match &x.address {
+                        Some(a) => format!("{a}: {} — {}", x.action, x.reason),
+                        None => format!("{} — {}", x.action, x.reason),
+                    };
+                    annotations.push((importance(&x.rule), title, msg));
+                }
+            }
+            Err(e) if severity == Severity::Error => annotations.push((0, format!("planview gate: cannot read {}", i.file), e.to_string())),
+            Err(_) => {}
+        }
+    }
+    // Most important first (stable: inputs and rules keep their order within a rank).
+    annotations.sort_by_key(|(rank, _, _)| *rank);
+    let annotations: Vec<(String, String)> = annotations.into_iter().map(|(_, t, m)| (t, m)).collect();
+    for (title, msg) in annotations.iter().take(GITHUB_ANNOTATIONS) {
+        writeln!(w, "::{level} title={}::{}", gh_property(title), gh_data(msg))?;
+    }
+    let rest = &annotations[annotations.len().min(GITHUB_ANNOTATIONS)..];
+    if !rest.is_empty() {
+        let msg = format!("{} more {what}: see the job log, or --format json", rest.len());
+        writeln!(w, "::notice title={}::{}", gh_property("planview gate"), gh_data(&msg))?;
+        writeln!(w, "::group::{}", gh_data(&format!("planview gate: {} more {what}", rest.len())))?;
+        for (title, msg) in rest {
+            // Plain log lines after a fixed prefix ("planview gate: "): no
+            // input starts a line, so none is a command.
+            writeln!(w, "{}: {}", line(title), line(msg))?;
+        }
+        writeln!(w, "::endgroup::")?;
+    }
+    Ok(())
+}
+
 /// How important a violation of rule `id` is for the annotations (GitHub
 /// drops those past its cap silently, so the most important go first):
 /// destruction of what is protected, then destruction, then what the gate
@@ -34,47 +87,6 @@ fn importance(rule: &str) -> u8 {
         "recognised-actions" | "not-errored" | "complete" | "fingerprint" => 2,
         _ => 3,
     }
-}
-
-pub(crate) fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Result<()> {
-    let t = gate_total(items);
-    let level = if overall(&t) == "pass" { "notice" } else { "error" };
-    writeln!(w, "::{level} title={}::{}", gh_property("planview gate"), gh_data(&verdict_line(&t)))?;
-    let mut annotations: Vec<(u8, String, String)> = Vec::new();
-    for i in items {
-        match &i.result {
-            Ok(v) => {
-                for x in &v.violations {
-                    let title = format!("planview gate: {} ({})", rule_name(&x.rule), i.file);
-                    let msg = match &x.address {
-                        Some(a) => format!("{a}: {} — {}", x.action, x.reason),
-                        None => format!("{} — {}", x.action, x.reason),
-                    };
-                    annotations.push((importance(&x.rule), title, msg));
-                }
-            }
-            Err(e) => annotations.push((0, format!("planview gate: cannot read {}", i.file), e.to_string())),
-        }
-    }
-    // Most important first (stable: inputs and rules keep their order within a rank).
-    annotations.sort_by_key(|(rank, _, _)| *rank);
-    let annotations: Vec<(String, String)> = annotations.into_iter().map(|(_, t, m)| (t, m)).collect();
-    for (title, msg) in annotations.iter().take(GITHUB_ANNOTATIONS) {
-        writeln!(w, "::error title={}::{}", gh_property(title), gh_data(msg))?;
-    }
-    let rest = &annotations[annotations.len().min(GITHUB_ANNOTATIONS)..];
-    if !rest.is_empty() {
-        let msg = format!("{} more violation(s): see the job log, or --format json", rest.len());
-        writeln!(w, "::notice title={}::{}", gh_property("planview gate"), gh_data(&msg))?;
-        writeln!(w, "::group::{}", gh_data(&format!("planview gate: {} more violation(s)", rest.len())))?;
-        for (title, msg) in rest {
-            // Plain log lines after a fixed prefix ("planview gate: "): no
-            // input starts a line, so none is a command.
-            writeln!(w, "{}: {}", line(title), line(msg))?;
-        }
-        writeln!(w, "::endgroup::")?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -22,19 +22,28 @@ pub(crate) fn xml(s: &str, attr: bool) -> String {
 }
 
 /// JUnit XML: a test suite per input, a test case per rule; a broken rule is a
-/// `<failure>` listing its violations, an unreadable input an `<error>`.
+/// `<failure>` listing its violations, an unreadable input an `<error>`. A
+/// `warn` rule with results is `<skipped>` with them as its message: JUnit
+/// has no warning, and every JUnit viewer shows a skipped case with its
+/// message without failing the run (a `<property>` is shown by few). Under
+/// `--fail-on-warn` it is a `<failure>` like the others.
 pub(crate) fn junit_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Result<()> {
     let t = gate_total(items);
     let tests: usize = items.iter().map(|i| i.result.as_ref().map_or(1, |v| v.rules.len())).sum();
-    let failures: usize = items.iter().filter_map(|i| i.result.as_ref().ok()).map(|v| v.rules.iter().filter(|r| !r.passed).count()).sum();
+    let failures: usize = items.iter().filter_map(|i| i.result.as_ref().ok()).map(|v| v.rules.iter().filter(|r| fails(v, r)).count()).sum();
+    let skipped: usize =
+        items.iter().filter_map(|i| i.result.as_ref().ok()).map(|v| v.rules.iter().filter(|r| !r.passed && !fails(v, r)).count()).sum();
     writeln!(w, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
-    writeln!(w, r#"<testsuites name="planview gate" tests="{tests}" failures="{failures}" errors="{}">"#, t.errors)?;
+    let skipped_attr = if skipped > 0 { format!(r#" skipped="{skipped}""#) } else { String::new() };
+    writeln!(w, r#"<testsuites name="planview gate" tests="{tests}" failures="{failures}" errors="{}"{skipped_attr}>"#, t.errors)?;
     for i in items {
         let file = xml(&i.file, true);
         match &i.result {
             Ok(v) => {
-                let f = v.rules.iter().filter(|r| !r.passed).count();
-                writeln!(w, r#"  <testsuite name="{file}" tests="{}" failures="{f}" errors="0">"#, v.rules.len())?;
+                let f = v.rules.iter().filter(|r| fails(v, r)).count();
+                let s = v.rules.iter().filter(|r| !r.passed && !fails(v, r)).count();
+                let s = if s > 0 { format!(r#" skipped="{s}""#) } else { String::new() };
+                writeln!(w, r#"  <testsuite name="{file}" tests="{}" failures="{f}" errors="0"{s}>"#, v.rules.len())?;
                 writeln!(w, "    <properties>")?;
                 writeln!(w, r#"      <property name="plan_line" value="{}"/>"#, xml(&v.plan_line, true))?;
                 writeln!(w, r#"      <property name="errored" value="{}"/>"#, v.errored)?;
@@ -46,13 +55,22 @@ pub(crate) fn junit_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io
                         continue;
                     }
                     writeln!(w, r#"    <testcase name="{name}" classname="{file}">"#)?;
-                    let msg = format!("{} violation(s): {}", r.violations, r.description);
-                    write!(w, r#"      <failure message="{}" type="{name}">"#, xml(&msg, true))?;
-                    for x in v.violations.iter().filter(|x| x.rule == r.rule) {
-                        let body = format!("{}: {}: {}\n", address_or_dash(x), x.action, x.reason);
+                    let body: String = v
+                        .violations
+                        .iter()
+                        .filter(|x| x.rule == r.rule)
+                        .map(|x| format!("{}: {}: {}\n", address_or_dash(x), x.action, x.reason))
+                        .collect();
+                    if fails(v, r) {
+                        let msg = format!("{} violation(s): {}", r.violations, r.description);
+                        write!(w, r#"      <failure message="{}" type="{name}">"#, xml(&msg, true))?;
                         write!(w, "{}", xml(&body, false))?;
+                        writeln!(w, "</failure>")?;
+                    } else {
+                        // `<skipped>` holds a message attribute only (JUnit's schema).
+                        let msg = format!("{} warning(s): {}: {}", r.violations, r.description, body.trim_end().replace('\n', "; "));
+                        writeln!(w, r#"      <skipped message="{}"/>"#, xml(&msg, true))?;
                     }
-                    writeln!(w, "</failure>")?;
                     writeln!(w, "    </testcase>")?;
                 }
             }
@@ -66,6 +84,12 @@ pub(crate) fn junit_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io
         writeln!(w, "  </testsuite>")?;
     }
     writeln!(w, "</testsuites>")
+}
+
+/// True when a rule's outcome fails the plan: it was broken, and it is an
+/// error rule or warnings fail this plan (`--fail-on-warn`).
+fn fails(v: &PlanVerdict, r: &crate::query::gate::RuleOutcome) -> bool {
+    !r.passed && (r.severity == Severity::Error || v.warnings_fail)
 }
 
 #[cfg(test)]

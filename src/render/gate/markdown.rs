@@ -68,7 +68,10 @@ pub(crate) fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyRep
                     md_code(&i.file),
                     if v.passed() { ":white_check_mark: pass" } else { ":x: fail" },
                     md_cell(&v.plan_line),
-                    v.violations.len()
+                    match v.warnings {
+                        0 => v.errors().to_string(),
+                        w => format!("{} (+{w} warning(s))", v.errors()),
+                    }
                 ),
                 Err(_) => format!("| {} | :warning: error | could not be read | - |\n", md_code(&i.file)),
             })
@@ -76,11 +79,20 @@ pub(crate) fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyRep
         close: String::new(),
         what: "plans".into(),
     });
+    for severity in [Severity::Error, Severity::Warning] {
+        violation_rows(&mut blocks, items, severity);
+    }
+    blocks
+}
+
+/// The violations of one severity in `<details>`: errors, then warnings
+/// (below the verdict and the errors, never in their place).
+fn violation_rows(blocks: &mut Vec<Block>, items: &[PerFile<PlanVerdict>], severity: Severity) {
     let rows: Vec<String> = items
         .iter()
         .filter_map(|i| i.result.as_ref().ok().map(|v| (&i.file, v)))
         .flat_map(|(file, v)| {
-            v.violations.iter().map(move |x| {
+            v.violations.iter().filter(move |x| x.severity == severity).map(move |x| {
                 format!(
                     "| {} | {} | {} | {} | {} |\n",
                     md_code(file),
@@ -92,16 +104,20 @@ pub(crate) fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyRep
             })
         })
         .collect();
+    let what = match severity {
+        Severity::Error => "violations",
+        Severity::Warning => "warnings",
+    };
     if !rows.is_empty() {
         blocks.push(Block::Rows {
             open: format!(
-                "\n<details><summary>{} violation(s)</summary>\n\n| plan | rule | address | action | reason |\n|---|---|---|---|---|\n",
-                rows.len()
+                "\n<details><summary>{} {}(s)</summary>\n\n| plan | rule | address | action | reason |\n|---|---|---|---|---|\n",
+                rows.len(),
+                what.trim_end_matches('s')
             ),
             rows,
             close: "\n</details>\n".into(),
-            what: "violations".into(),
+            what: what.into(),
         });
     }
-    blocks
 }

@@ -4,7 +4,7 @@
 
 use super::fit::Block;
 use super::{md_cell, md_code, write_json, JsonErrorBody, JsonInputError, Style, Tone};
-use crate::query::gate::{overall, total, GateTotal, PlanVerdict, PolicyReport, Violation};
+use crate::query::gate::{overall, total, GateTotal, PlanVerdict, PolicyReport, Severity, Violation};
 use crate::sanitize::{line, text};
 use crate::PerFile;
 use serde::Serialize;
@@ -22,8 +22,20 @@ pub(crate) fn verdict_line(t: &GateTotal) -> String {
             "ERROR: {} of {} input(s) could not be read, so the gate cannot pass ({} violation(s) in the rest)",
             t.errors, t.files, t.violations
         ),
-        "fail" => format!("FAILED: {} violation(s) in {} of {} plan(s)", t.violations, t.failed, plans),
-        _ => format!("passed: {plans} plan(s), no violations"),
+        "fail" if t.violations == 0 => {
+            format!("FAILED: {} warning(s) in {} of {} plan(s) (--fail-on-warn)", t.warnings, t.failed, plans)
+        }
+        "fail" => format!("FAILED: {} violation(s){} in {} of {} plan(s)", t.violations, warnings_also(t.warnings), t.failed, plans),
+        _ => format!("passed: {plans} plan(s), no violations{}", warnings_also(t.warnings)),
+    }
+}
+
+/// `, 2 warning(s)` (empty without warnings).
+pub(crate) fn warnings_also(n: u64) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(", {n} warning(s)")
     }
 }
 
@@ -48,6 +60,7 @@ mod json;
 mod junit;
 mod markdown;
 mod table;
+mod verify;
 
 pub(crate) use github::github_out;
 pub(crate) use json::json_out;
@@ -55,3 +68,4 @@ pub(crate) use junit::junit_out;
 pub(crate) use markdown::markdown_blocks;
 pub(crate) use markdown::verdict_head;
 pub(crate) use table::table_out;
+pub(crate) use verify::verify_out;

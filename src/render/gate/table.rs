@@ -14,7 +14,11 @@ fn table_unfitted(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Po
         match &item.result {
             Ok(v) => {
                 let (word, tone) = if v.passed() { ("pass", Tone::Good) } else { ("FAIL", Tone::Bad) };
-                let n = if v.passed() { String::new() } else { format!(" ({} violation(s))", v.violations.len()) };
+                let n = match (v.errors(), v.warnings) {
+                    (0, 0) => String::new(),
+                    (0, w) => format!(" ({w} warning(s))"),
+                    (e, w) => format!(" ({e} violation(s){})", warnings_also(w)),
+                };
                 writeln!(
                     w,
                     "{} {}",
@@ -23,19 +27,31 @@ fn table_unfitted(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Po
                 )?;
                 writeln!(w, "{}", v.plan_line)?;
                 if !v.violations.is_empty() {
+                    // A severity column only when some violation is a warning.
+                    let severities = v.warnings > 0;
                     let rows = v
                         .violations
                         .iter()
                         .map(|x| {
-                            vec![
+                            let mut row = vec![
                                 line(rule_name(&x.rule)).into_owned(),
                                 line(address_or_dash(x)).into_owned(),
                                 style.paint(&line(&x.action), crate::render::action_tone(&x.action)),
                                 line(&x.reason).into_owned(),
-                            ]
+                            ];
+                            if severities {
+                                let tone = if x.severity == Severity::Error { Tone::Bad } else { Tone::Warn };
+                                row.insert(0, style.paint(x.severity.as_str(), tone));
+                            }
+                            row
                         })
                         .collect();
-                    writeln!(w, "{}", style.table(&["rule", "address", "action", "reason"], rows))?;
+                    let head: &[&str] = if severities {
+                        &["severity", "rule", "address", "action", "reason"]
+                    } else {
+                        &["rule", "address", "action", "reason"]
+                    };
+                    writeln!(w, "{}", style.table(head, rows))?;
                 }
             }
             Err(e) => {

@@ -1,0 +1,6 @@
+package main
+
+deny contains msg if {
+	some rc in input.resource_changes
+	msg := no_such.builtin(rc.address)
+}

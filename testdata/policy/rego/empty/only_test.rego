@@ -1,0 +1,3 @@
+package main
+
+test_nothing if true
