@@ -17,6 +17,7 @@ mod escape;
 pub mod filter;
 pub mod glob;
 pub mod input;
+pub mod locate;
 pub mod mask;
 pub mod model;
 mod par;
