@@ -26,10 +26,10 @@ pub(crate) enum Message {
 }
 
 impl Message {
-    pub(crate) fn matches(&self, problem: &str) -> bool {
+    /// Whether `text` (a failure message, or words quoting it) holds a message of this condition.
+    pub(crate) fn matches(&self, text: &str) -> bool {
         match self {
-            Message::Exact(m) => m == problem,
-            Message::Prefix(p) => problem.starts_with(p.as_str()),
+            Message::Exact(m) | Message::Prefix(m) => !m.is_empty() && text.contains(m.as_str()),
             Message::Unknown => false,
         }
     }

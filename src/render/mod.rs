@@ -2,6 +2,9 @@
 //! `json` to a `&mut dyn Write`. Shared pieces (style, colour, escaping) live here.
 
 pub(crate) mod checks;
+pub(crate) mod codequality;
+pub(crate) mod findings;
+pub(crate) mod sarif;
 pub(crate) mod comment;
 pub mod diff;
 pub(crate) mod drift;
@@ -39,6 +42,10 @@ pub enum Format {
     Github,
     // JUnit XML (`gate` only).
     Junit,
+    // SARIF 2.1.0 (`gate`, `checks`): code scanning.
+    Sarif,
+    // GitLab's Code Quality report (`gate`, `checks`).
+    GitlabCodequality,
 }
 
 /// How to draw terminal text: colour on or off, and the width tables fit

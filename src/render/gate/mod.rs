@@ -49,7 +49,7 @@ mod junit;
 mod markdown;
 mod table;
 
-pub(crate) use github::github_out;
+pub(crate) use github::{gh_data, gh_location, gh_property, github_out, GITHUB_ANNOTATIONS};
 pub(crate) use json::json_out;
 pub(crate) use junit::junit_out;
 pub(crate) use markdown::markdown_blocks;
