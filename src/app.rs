@@ -148,7 +148,7 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
             let mut items = named(streamed(&roots, read, &vis, keep_none, |doc, vis| Ok(query::checks::checks(doc, &opts, vis))));
             if let Some(map) = finish_locating(sources, config) {
                 for c in items.iter_mut().filter_map(|i| i.result.as_mut().ok()).flat_map(|r| r.checks.iter_mut()) {
-                    c.source = map.locate_check(&c.address, &c.problems);
+                    c.location = map.locate_check(&c.address, &c.problems);
                 }
             }
             let items = if matches!(config.format, render::Format::Sarif | render::Format::GitlabCodequality | render::Format::Github) {
@@ -344,7 +344,7 @@ fn gate(
     let mut items = named(items);
     if let Some(map) = finish_locating(sources, config) {
         for v in items.iter_mut().filter_map(|i| i.result.as_mut().ok()).flat_map(|v| v.violations.iter_mut()) {
-            v.source = locate_violation(&map, v);
+            v.location = locate_violation(&map, v);
         }
     }
     let report = policy.describe();

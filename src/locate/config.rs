@@ -296,8 +296,11 @@ fn labelled<'n>(node: &'n Node, line: u32, depth: usize, names: &mut Vec<String>
     match (&node.val, depth) {
         (Val::Arr(items), _) => {
             for item in items {
-                // An element of an array declares itself where it starts.
-                labelled(item, item.line, depth, names, out);
+                // The body of a labelled block is declared by its last label's
+                // key; an element of an array of unlabelled blocks (`moved`,
+                // `precondition`) declares itself where it starts.
+                let at = if depth == 0 && !names.is_empty() { line } else { item.line };
+                labelled(item, at, depth, names, out);
             }
         }
         (Val::Obj(_), 0) => out.push((names.clone(), line, node)),
@@ -411,7 +414,7 @@ mod tests {
         assert_eq!(m.objects["t.a"].span, Span { file: 3, line: 4, end_line: 6 });
         assert_eq!(m.objects["t.a"].conditions[0].span.line, 5);
         assert_eq!(m.objects["t.a"].conditions[0].message, Message::Prefix("x ".into()));
-        assert_eq!(m.objects["t.b"].span, Span { file: 3, line: 8, end_line: 8 });
+        assert_eq!(m.objects["t.b"].span, Span { file: 3, line: 7, end_line: 8 }, "from its key to the end of its body");
         assert_eq!(m.calls, vec![("m".to_string(), Some("./m".to_string()))]);
         assert_eq!(m.moved[0].2.line, 14);
         assert_eq!(m.removed, vec![("module.gone".to_string(), Span { file: 3, line: 16, end_line: 16 })]);

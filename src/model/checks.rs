@@ -158,7 +158,7 @@ pub struct CheckItem {
     /// Where the check is declared (`check`, `precondition`, `postcondition`,
     /// `validation` block), when the configuration was read and has it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<crate::locate::Location>,
+    pub location: Option<crate::locate::Location>,
 }
 
 /// Status of a `condition_results` element that could not be read.
@@ -226,7 +226,7 @@ pub fn items_from_checks(objects: &[CheckObject]) -> Vec<CheckItem> {
                 module: a.module.clone(),
                 instance_key: a.instance_key.clone(),
                 type_: a.type_.clone(),
-                source: None,
+                location: None,
             });
         }
     }
@@ -301,7 +301,7 @@ fn unreadable_item(address: String, why: &str) -> CheckItem {
         module: None,
         instance_key: None,
         type_: None,
-        source: None,
+        location: None,
     }
 }
 
@@ -364,7 +364,7 @@ pub fn items_from_condition_results(raw: &RawValue) -> Vec<CheckItem> {
             module,
             instance_key: None,
             type_,
-            source: None,
+            location: None,
         });
     }
     out

@@ -386,7 +386,7 @@ pub struct Violation {
     pub reason: String,
     /// Where the object is declared, when the configuration was read and has it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<crate::locate::Location>,
+    pub location: Option<crate::locate::Location>,
 }
 
 /// One rule's outcome on one plan.
@@ -778,7 +778,7 @@ impl<'p> GateJudge<'p> {
             let id = rule.id();
             let mut found: Vec<Violation> = std::mem::take(&mut self.found[i])
                 .into_iter()
-                .map(|p| Violation { rule: id.clone(), address: p.address, action: p.action, reason: p.reason.render(masker), source: None })
+                .map(|p| Violation { rule: id.clone(), address: p.address, action: p.action, reason: p.reason.render(masker), location: None })
                 .collect();
             if let Rule::Max { action, limit } = rule {
                 let (n, named) = &self.hits[i];
@@ -788,7 +788,7 @@ impl<'p> GateJudge<'p> {
                         named.push_str(&format!(" and {} more", n - MAX_NAMED as u64));
                     }
                     let reason = format!("{n} change(s) would {}, more than the {limit} allowed: {named}", action.verb());
-                    found.push(Violation { rule: id.clone(), address: None, action: action.as_str().to_string(), reason, source: None });
+                    found.push(Violation { rule: id.clone(), address: None, action: action.as_str().to_string(), reason, location: None });
                 }
             }
             if let Rule::Fingerprint(expected) = rule {
@@ -800,7 +800,7 @@ impl<'p> GateJudge<'p> {
                     None => Some("the plan's fingerprint could not be computed: the gate fails closed".to_string()),
                 };
                 if let Some(reason) = reason {
-                    found.push(Violation { rule: id.clone(), address: None, action: "fingerprint".into(), reason, source: None });
+                    found.push(Violation { rule: id.clone(), address: None, action: "fingerprint".into(), reason, location: None });
                 }
             }
             if matches!(rule, Rule::RecognisedActions) {
@@ -809,7 +809,7 @@ impl<'p> GateJudge<'p> {
                     address: p.address,
                     action: p.action,
                     reason: p.reason.render(masker),
-                    source: None,
+                    location: None,
                 });
                 found.splice(0..0, unreadable);
             }

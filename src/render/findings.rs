@@ -96,7 +96,7 @@ pub(crate) fn of_gate(items: &[PerFile<PlanVerdict>]) -> Findings<'_> {
                         title: format!("planview gate: {}", super::gate::rule_name(&x.rule)),
                         message,
                         address: x.address.as_deref(),
-                        source: x.source.as_ref(),
+                        source: x.location.as_ref(),
                         input: &item.file,
                     });
                 }
@@ -139,7 +139,7 @@ pub(crate) fn of_checks(items: &[PerFile<ChecksReport>]) -> Findings<'_> {
                         title: format!("planview checks: {} {}", c.object, c.status),
                         message: format!("{}: check {}: {problems}", c.address, c.status),
                         address: Some(&c.address),
-                        source: c.source.as_ref(),
+                        source: c.location.as_ref(),
                         input: &item.file,
                     });
                 }

@@ -24,6 +24,7 @@ mod gate;
 mod gate_props;
 mod generated_plans;
 mod hostile;
+mod locations;
 mod moves_fixtures;
 mod plan_diff;
 mod properties;

@@ -44,7 +44,7 @@ pub(crate) fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> i
                         Some(a) => format!("{a}: {} — {}", x.action, x.reason),
                         None => format!("{} — {}", x.action, x.reason),
                     };
-                    annotations.push((title, msg, x.source.as_ref()));
+                    annotations.push((title, msg, x.location.as_ref()));
                 }
             }
             Err(e) => annotations.push((format!("planview gate: cannot read {}", i.file), e.to_string(), None)),
