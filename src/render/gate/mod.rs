@@ -54,4 +54,5 @@ pub(crate) use json::json_out;
 pub(crate) use junit::junit_out;
 pub(crate) use markdown::markdown_blocks;
 pub(crate) use markdown::verdict_head;
+pub(crate) use markdown::with_location;
 pub(crate) use table::table_out;

@@ -23,19 +23,27 @@ fn table_unfitted(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Po
                 )?;
                 writeln!(w, "{}", v.plan_line)?;
                 if !v.violations.is_empty() {
+                    // `file:line` of each violation, when the configuration was read (--locations).
+                    let located = v.violations.iter().any(|x| x.location.is_some());
                     let rows = v
                         .violations
                         .iter()
                         .map(|x| {
-                            vec![
+                            let mut row = vec![
                                 line(rule_name(&x.rule)).into_owned(),
                                 line(address_or_dash(x)).into_owned(),
                                 style.paint(&line(&x.action), crate::render::action_tone(&x.action)),
                                 line(&x.reason).into_owned(),
-                            ]
+                            ];
+                            if located {
+                                row.push(x.location.as_ref().map_or_else(|| "-".to_string(), |l| line(&l.to_string()).into_owned()));
+                            }
+                            row
                         })
                         .collect();
-                    writeln!(w, "{}", style.table(&["rule", "address", "action", "reason"], rows))?;
+                    let head: &[&str] =
+                        if located { &["rule", "address", "action", "reason", "declared at"] } else { &["rule", "address", "action", "reason"] };
+                    writeln!(w, "{}", style.table(head, rows))?;
                 }
             }
             Err(e) => {
