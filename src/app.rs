@@ -146,7 +146,7 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
             let opts = query::checks::ChecksOptions { filter: &config.filter, all: *all };
             let sources = start_locating(config);
             let mut items = named(streamed(&roots, read, &vis, keep_none, |doc, vis| Ok(query::checks::checks(doc, &opts, vis))));
-            if let Some(map) = finish_locating(sources, config) {
+            if let Some(map) = finish_locating(sources, config, &items) {
                 for c in items.iter_mut().filter_map(|i| i.result.as_mut().ok()).flat_map(|r| r.checks.iter_mut()) {
                     c.location = map.locate_check(&c.address, &c.problems);
                 }
@@ -342,7 +342,7 @@ fn gate(
         roots::stream_roots(roots, &config.read, &|name, r, ahead, read| gate_streamed(name, r, ahead, read, &policy, show_sensitive))
     };
     let mut items = named(items);
-    if let Some(map) = finish_locating(sources, config) {
+    if let Some(map) = finish_locating(sources, config, &items) {
         for v in items.iter_mut().filter_map(|i| i.result.as_mut().ok()).flat_map(|v| v.violations.iter_mut()) {
             v.location = locate_violation(&map, v);
         }
@@ -371,8 +371,16 @@ fn start_locating(config: &Config) -> Option<std::thread::JoinHandle<crate::loca
 
 /// The configuration read by [`start_locating`]; what could not be read is a
 /// warning on stderr (the findings are then reported without a location).
-fn finish_locating(handle: Option<std::thread::JoinHandle<crate::locate::SourceMap>>, config: &Config) -> Option<crate::locate::SourceMap> {
+/// When no input could be read there is nothing to locate: no warning.
+fn finish_locating<T>(
+    handle: Option<std::thread::JoinHandle<crate::locate::SourceMap>>,
+    config: &Config,
+    items: &[PerFile<T>],
+) -> Option<crate::locate::SourceMap> {
     let map = handle?.join().ok()?;
+    if items.iter().all(|i| i.result.is_err()) {
+        return None;
+    }
     for note in &map.notes {
         config.read.notes.push("source locations", note);
     }

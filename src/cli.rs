@@ -625,9 +625,6 @@ pub struct GateArgs {
     pub files: Vec<String>,
 
     #[command(flatten)]
-    pub locations: LocationArgs,
-
-    #[command(flatten)]
     pub read: ReadArgs,
 
     #[command(flatten)]
@@ -652,6 +649,9 @@ pub struct GateArgs {
     /// Cap on markdown output in bytes (a PR comment); rows are left out to fit, and the output says so.
     #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
     pub max_bytes: usize,
+
+    #[command(flatten)]
+    pub locations: LocationArgs,
 }
 
 /// `--max ACTION=N`.

@@ -161,9 +161,7 @@ pub(crate) fn read_hcl(text: &str, file: u32, overriding: bool, m: &mut Module) 
     })?;
     let lines = Lines::new(text);
     let span_of = |b: &dyn hcl_edit::Span| b.span().map(|r| lines.span(file, r));
-    let attr_text = |body: &Body, key: &str| {
-        body.get_attribute(key).and_then(|a| a.value.span()).and_then(|r| text.get(r)).map(squeeze)
-    };
+    let attr_text = |body: &Body, key: &str| body.get_attribute(key).and_then(|a| a.value.span()).and_then(|r| text.get(r)).map(squeeze);
     let message_of = |b: &Block| match b.body.get_attribute("error_message").map(|a| &a.value) {
         Some(Expression::String(s)) => Message::Exact(s.value().to_string()),
         Some(e @ Expression::StringTemplate(_)) => e
@@ -357,7 +355,10 @@ mod tests {
             "# c\nresource \"t\" \"a\" {\n  count = 2\n\n  lifecycle {\n    precondition {\n      condition = true\n      error_message = \"lit\"\n    }\n  }\n}\n\nmodule \"m\" {\n  source = \"./m\"\n}\nmoved {\n  from = t.b\n  to   = module.m[ \"k\" ].t.b\n}\noutput \"o\" { value = 1 }\n",
         );
         assert_eq!(m.objects["t.a"].span, Span { file: 0, line: 2, end_line: 11 });
-        assert_eq!(m.objects["t.a"].conditions, vec![Condition { span: Span { file: 0, line: 6, end_line: 9 }, message: Message::Exact("lit".into()) }]);
+        assert_eq!(
+            m.objects["t.a"].conditions,
+            vec![Condition { span: Span { file: 0, line: 6, end_line: 9 }, message: Message::Exact("lit".into()) }]
+        );
         assert_eq!(m.objects["module.m"].span.line, 13);
         assert_eq!(m.calls, vec![("m".to_string(), Some("./m".to_string()))]);
         assert_eq!(m.moved, vec![("t.b".into(), "module.m[\"k\"].t.b".into(), Span { file: 0, line: 16, end_line: 19 })]);

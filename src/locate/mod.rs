@@ -320,8 +320,7 @@ impl SourceMap {
         if key.starts_with("check.") {
             return Some(self.location(d.span));
         }
-        let matching: Vec<&config::Condition> =
-            d.conditions.iter().filter(|c| problems.iter().any(|p| c.message.matches(p))).collect();
+        let matching: Vec<&config::Condition> = d.conditions.iter().filter(|c| problems.iter().any(|p| c.message.matches(p))).collect();
         let span = match (matching.as_slice(), d.conditions.as_slice()) {
             ([one], _) => one.span,
             ([], [only]) => only.span,
@@ -454,10 +453,7 @@ mod tests {
     fn addresses_split_into_module_path_and_object() {
         let p = |a: &str| parse(a);
         assert_eq!(p("aws_instance.web[0]"), Some((vec![], Some("aws_instance.web".into()))));
-        assert_eq!(
-            p("module.a[\"x.y]\"].module.b[2].data.t.n"),
-            Some((vec!["a".into(), "b".into()], Some("data.t.n".into())))
-        );
+        assert_eq!(p("module.a[\"x.y]\"].module.b[2].data.t.n"), Some((vec!["a".into(), "b".into()], Some("data.t.n".into()))));
         assert_eq!(p("module.a.output.o"), Some((vec!["a".into()], Some("output.o".into()))));
         assert_eq!(p("module.a[\"k\"]"), Some((vec!["a".into()], None)));
         assert_eq!(p("check.c"), Some((vec![], Some("check.c".into()))));

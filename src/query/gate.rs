@@ -778,7 +778,13 @@ impl<'p> GateJudge<'p> {
             let id = rule.id();
             let mut found: Vec<Violation> = std::mem::take(&mut self.found[i])
                 .into_iter()
-                .map(|p| Violation { rule: id.clone(), address: p.address, action: p.action, reason: p.reason.render(masker), location: None })
+                .map(|p| Violation {
+                    rule: id.clone(),
+                    address: p.address,
+                    action: p.action,
+                    reason: p.reason.render(masker),
+                    location: None,
+                })
                 .collect();
             if let Rule::Max { action, limit } = rule {
                 let (n, named) = &self.hits[i];

@@ -196,7 +196,15 @@ mod tests {
     fn fingerprints_depend_on_rule_address_and_input_only() {
         let mut f = Findings::default();
         let r = f.rule("gate/deny-delete".into(), "x".into());
-        let one = Finding { rule: r, level: Level::Error, title: String::new(), message: "a".into(), address: Some("t.a"), source: None, input: "p.json" };
+        let one = Finding {
+            rule: r,
+            level: Level::Error,
+            title: String::new(),
+            message: "a".into(),
+            address: Some("t.a"),
+            source: None,
+            input: "p.json",
+        };
         let other_message = Finding { message: "b".into(), ..one.clone() };
         let other_address = Finding { address: Some("t.b"), ..one.clone() };
         assert_eq!(f.fingerprint(&one), f.fingerprint(&other_message));

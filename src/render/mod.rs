@@ -3,11 +3,10 @@
 
 pub(crate) mod checks;
 pub(crate) mod codequality;
-pub(crate) mod findings;
-pub(crate) mod sarif;
 pub(crate) mod comment;
 pub mod diff;
 pub(crate) mod drift;
+pub(crate) mod findings;
 pub(crate) mod fit;
 pub(crate) mod format;
 pub(crate) mod gate;
@@ -17,6 +16,7 @@ pub(crate) mod outputs;
 pub(crate) mod replace;
 pub(crate) mod report;
 pub(crate) mod roots;
+pub(crate) mod sarif;
 pub(crate) mod show;
 pub(crate) mod state;
 pub(crate) mod summary;

@@ -229,13 +229,7 @@ pub(crate) fn write(w: &mut dyn Write, f: &Findings<'_>) -> io::Result<()> {
         schema: SCHEMA,
         version: "2.1.0",
         runs: [Run {
-            tool: Tool {
-                driver: Driver {
-                    name: "planview",
-                    semantic_version: env!("CARGO_PKG_VERSION"),
-                    rules,
-                },
-            },
+            tool: Tool { driver: Driver { name: "planview", semantic_version: env!("CARGO_PKG_VERSION"), rules } },
             invocations: [Invocation { execution_successful: f.unreadable.is_empty(), tool_execution_notifications: notes }],
             results,
             column_kind: "unicodeCodePoints",
@@ -254,6 +248,31 @@ mod tests {
         assert_eq!(uri("../x y/#a.tf"), "../x%20y/%23a.tf");
         assert_eq!(uri("/abs/é.tf"), "file:///abs/%C3%A9.tf");
         assert_eq!(uri("a\u{1b}[31m.tf"), "a%1B%5B31m.tf");
+    }
+
+    #[test]
+    fn results_past_what_github_keeps_are_left_out_errors_first_and_counted() {
+        let mut f = Findings { command: "checks", ..Default::default() };
+        f.rules.push(crate::render::findings::RuleDef { id: "check/x".into(), text: "x".into() });
+        let finding = |level| Finding {
+            rule: 0,
+            level,
+            title: String::new(),
+            message: String::new(),
+            address: Some("t.a"),
+            source: None,
+            input: "p",
+        };
+        f.findings.push(finding(Level::Warning));
+        f.findings.extend((0..MAX_RESULTS).map(|_| finding(Level::Error)));
+        let mut out = Vec::new();
+        write(&mut out, &f).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let results = v["runs"][0]["results"].as_array().unwrap();
+        assert_eq!(results.len(), MAX_RESULTS);
+        assert!(results.iter().all(|r| r["level"] == "error"), "the warning is the one left out");
+        let note = &v["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"];
+        assert!(note.as_str().unwrap().starts_with("1 more finding(s) left out"), "{note}");
     }
 
     #[test]

@@ -63,15 +63,24 @@ fn every_object_of_the_plan_is_located_at_its_block_in_every_syntax_and_module()
         // CRLF line endings.
         ("output.crlf", Some(block("testdata/locate/root/crlf.tf", "output \"crlf\""))),
         // Nested local modules, for_each on the call.
-        ("module.net.terraform_data.subnet[1]", Some(block("testdata/locate/root/modules/net/main.tf", "resource \"terraform_data\" \"subnet\""))),
+        (
+            "module.net.terraform_data.subnet[1]",
+            Some(block("testdata/locate/root/modules/net/main.tf", "resource \"terraform_data\" \"subnet\"")),
+        ),
         (
             "module.net.module.sub[\"b\"].terraform_data.leaf",
             Some(block("testdata/locate/root/modules/net/sub/main.tf", "resource \"terraform_data\" \"leaf\"")),
         ),
         // The instance of the call before it had for_each: the same block.
-        ("module.net.module.sub.terraform_data.leaf", Some(block("testdata/locate/root/modules/net/sub/main.tf", "resource \"terraform_data\" \"leaf\""))),
+        (
+            "module.net.module.sub.terraform_data.leaf",
+            Some(block("testdata/locate/root/modules/net/sub/main.tf", "resource \"terraform_data\" \"leaf\"")),
+        ),
         // A module `init` fetched (modules.json), and one nested in it.
-        ("module.fetched.terraform_data.pkg", Some(block("testdata/locate/root/.terraform/modules/fetched/main.tf", "resource \"terraform_data\" \"pkg\""))),
+        (
+            "module.fetched.terraform_data.pkg",
+            Some(block("testdata/locate/root/.terraform/modules/fetched/main.tf", "resource \"terraform_data\" \"pkg\"")),
+        ),
         (
             "module.fetched.module.inner.terraform_data.deep[1]",
             Some(block("testdata/locate/root/.terraform/modules/fetched/inner/main.tf", "resource \"terraform_data\" \"deep\"")),
@@ -128,8 +137,14 @@ fn failing_checks_and_conditions_point_at_their_check_or_condition_block() {
     let map = map();
     let checks = "testdata/locate/root/checks.tf";
     let problems = |s: &str| vec![s.to_string()];
-    assert_eq!(map.locate_check("check.failing", &problems("CHECK-FAIL: environment is staging, expected prod.")), Some(block(checks, "check \"failing\"")));
-    assert_eq!(map.locate_check("terraform_data.guarded", &problems("PRECONDITION-FAIL: guard is shut.")), Some(block(checks, "precondition {")));
+    assert_eq!(
+        map.locate_check("check.failing", &problems("CHECK-FAIL: environment is staging, expected prod.")),
+        Some(block(checks, "check \"failing\""))
+    );
+    assert_eq!(
+        map.locate_check("terraform_data.guarded", &problems("PRECONDITION-FAIL: guard is shut.")),
+        Some(block(checks, "precondition {"))
+    );
     assert_eq!(map.locate_check("var.environment", &[]), Some(block("testdata/locate/root/variables.tf", "validation {")));
     let json = map.locate_check("output.json_out", &[]).unwrap();
     assert_eq!((json.file.as_str(), json.line), ("testdata/locate/root/extra.tf.json", json_block("\"precondition\"", "      }").line));
@@ -139,13 +154,19 @@ fn failing_checks_and_conditions_point_at_their_check_or_condition_block() {
 
 fn sarif(args: &[&str]) -> (Value, i32) {
     let out = planview(args);
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let v: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
     assert_valid("sarif-2.1.0.schema.json", &v, &format!("{args:?}"));
     (v, out.status.code().unwrap())
 }
 
-/// (ruleId, uri, startLine, endLine, logical name) of each result.
-fn results(v: &Value) -> Vec<(String, String, Option<u64>, Option<u64>, Option<String>)> {
+/// ruleId, uri, startLine, endLine, logical name.
+type Row = (String, String, Option<u64>, Option<u64>, Option<String>);
+/// uri, startLine, endLine.
+type At = (String, Option<u64>, Option<u64>);
+
+/// Each result as a [`Row`].
+fn results(v: &Value) -> Vec<Row> {
     v["runs"][0]["results"]
         .as_array()
         .unwrap()
@@ -170,7 +191,7 @@ fn gate_sarif_puts_each_violation_on_its_block_and_validates() {
     assert_eq!(code, 1);
     let main = |needle| block("testdata/locate/root/main.tf", needle);
     let at = |l: &Location| (l.file.clone(), Some(u64::from(l.line)), Some(u64::from(l.end_line)));
-    let got: Vec<(String, (String, Option<u64>, Option<u64>))> =
+    let got: Vec<(String, At)> =
         results(&v).into_iter().map(|(rule, uri, s, e, name)| (format!("{rule} {}", name.unwrap_or_default()), (uri, s, e))).collect();
     let find = |key: &str| got.iter().find(|(k, _)| k == key).map(|(_, w)| w.clone()).unwrap_or_else(|| panic!("no {key} in {got:?}"));
     assert_eq!(find("gate/deny-delete terraform_data.count[2]"), at(&main("resource \"terraform_data\" \"count\"")));
@@ -181,7 +202,12 @@ fn gate_sarif_puts_each_violation_on_its_block_and_validates() {
     // Fingerprints: present, and the same on another run.
     let (again, _) = sarif(&["gate", "--format", "sarif", "--chdir", ROOT, "--deny", "forget", "--deny", "import", PLAN]);
     let prints = |v: &Value| -> Vec<String> {
-        v["runs"][0]["results"].as_array().unwrap().iter().map(|r| r["partialFingerprints"]["planview/v1"].as_str().unwrap().to_string()).collect()
+        v["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["partialFingerprints"]["planview/v1"].as_str().unwrap().to_string())
+            .collect()
     };
     assert_eq!(prints(&v), prints(&again));
     let mut unique = prints(&v);
@@ -198,7 +224,9 @@ fn checks_sarif_points_at_check_and_precondition_blocks() {
     let (v, code) = sarif(&["checks", "--format", "sarif", "--chdir", ROOT, ERRORED]);
     assert_eq!(code, 1);
     let got = results(&v);
-    let want = |rule: &str, l: Location, name: &str| (rule.to_string(), l.file, Some(u64::from(l.line)), Some(u64::from(l.end_line)), Some(name.to_string()));
+    let want = |rule: &str, l: Location, name: &str| {
+        (rule.to_string(), l.file, Some(u64::from(l.line)), Some(u64::from(l.end_line)), Some(name.to_string()))
+    };
     assert!(got.contains(&want("check/check.failing", block(checks, "check \"failing\""), "check.failing")), "{got:?}");
     assert!(got.contains(&want("check/terraform_data.guarded", block(checks, "precondition {"), "terraform_data.guarded")), "{got:?}");
     assert_eq!(got.len(), 2, "failures only: {got:?}");
@@ -229,7 +257,10 @@ fn github_annotations_and_codequality_carry_file_and_lines() {
     }
     let pre = issues.iter().find(|i| i["check_name"] == "check/terraform_data.guarded").unwrap();
     let want = block("testdata/locate/root/checks.tf", "precondition {");
-    assert_eq!((pre["location"]["path"].as_str().unwrap(), pre["location"]["lines"]["begin"].as_u64().unwrap()), (want.file.as_str(), u64::from(want.line)));
+    assert_eq!(
+        (pre["location"]["path"].as_str().unwrap(), pre["location"]["lines"]["begin"].as_u64().unwrap()),
+        (want.file.as_str(), u64::from(want.line))
+    );
 }
 
 #[test]
@@ -268,7 +299,11 @@ fn bad_configuration_is_a_warning_and_never_a_wrong_line() {
     let mut bytes = b"resource \"terraform_data\" \"c\" {\n  input = \"".to_vec();
     bytes.extend_from_slice(b"\xff\xfe\"\n}\n");
     std::fs::write(dir.join("latin1.tf"), bytes).unwrap();
-    std::fs::write(dir.join("mods.tf"), "module \"missing\" {\n  source = \"./nowhere\"\n}\nmodule \"remote\" {\n  source = \"hashicorp/x/y\"\n}\n").unwrap();
+    std::fs::write(
+        dir.join("mods.tf"),
+        "module \"missing\" {\n  source = \"./nowhere\"\n}\nmodule \"remote\" {\n  source = \"hashicorp/x/y\"\n}\n",
+    )
+    .unwrap();
     let map = SourceMap::load(&dir);
     let shown = |f: &str| crate::common::rel(&dir.join(f));
     assert_eq!(map.locate("terraform_data.a"), None, "the unparsable file gives no location");

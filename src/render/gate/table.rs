@@ -41,8 +41,11 @@ fn table_unfitted(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Po
                             row
                         })
                         .collect();
-                    let head: &[&str] =
-                        if located { &["rule", "address", "action", "reason", "declared at"] } else { &["rule", "address", "action", "reason"] };
+                    let head: &[&str] = if located {
+                        &["rule", "address", "action", "reason", "declared at"]
+                    } else {
+                        &["rule", "address", "action", "reason"]
+                    };
                     writeln!(w, "{}", style.table(head, rows))?;
                 }
             }
