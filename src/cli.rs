@@ -874,6 +874,10 @@ pub struct Env {
     /// $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT (`comment`'s default files), when set.
     pub step_summary: Option<PathBuf>,
     pub github_output: Option<PathBuf>,
+    /// The current directory, and the root of the checkout it is in (`comment`'s
+    /// default marker names each input from there: [`crate::comment::checkout_root`]).
+    pub cwd: Option<PathBuf>,
+    pub checkout: Option<PathBuf>,
 }
 
 impl Env {
@@ -889,6 +893,8 @@ impl Env {
             columns: std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok()).filter(|c| *c > 0),
             step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from),
             github_output: std::env::var_os("GITHUB_OUTPUT").filter(|v| !v.is_empty()).map(PathBuf::from),
+            cwd: std::env::current_dir().ok(),
+            checkout: crate::comment::checkout_root(|k| std::env::var_os(k), std::env::current_dir().ok().as_deref()),
         }
     }
 }

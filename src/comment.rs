@@ -9,7 +9,7 @@
 
 use crate::cli::{Config, Env, ReadArgs};
 use crate::error::{Error, InputError};
-use crate::input::Document;
+use crate::input::{Document, Source};
 use crate::query::gate::Policy;
 use crate::query::review::{review, CiOutputs, Review};
 use crate::query::values::Visibility;
@@ -17,7 +17,7 @@ use crate::render::comment::{body, BodyOptions, Platform, SUMMARY_MAX_BYTES};
 use crate::{mask, PerFile, Status};
 use clap::Args;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 
 pub(crate) const EXAMPLES: &str = "\
 The body: the gate's verdict and policy first, the Plan: line(s) (a row per
@@ -109,7 +109,7 @@ pub(crate) fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, 
         roots: a.roots,
     };
     let inputs = crate::cli::inputs_of(&common.files, env, "comment")?;
-    let id = a.id.clone().unwrap_or_else(|| inputs.iter().map(|s| s.name()).collect::<Vec<_>>().join(","));
+    let id = a.id.clone().unwrap_or_else(|| default_id(&inputs, env));
     let non_empty = |p: &Option<PathBuf>| p.clone().filter(|p| !p.as_os_str().is_empty());
     let options = CommentOptions {
         policy,
@@ -129,6 +129,62 @@ pub(crate) fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, 
         command: crate::cli::CommandKind::Comment(Box::new(options)),
         ..bare
     })
+}
+
+/// The CI variables that name the checkout's root, in the order they are tried.
+const CHECKOUT_VARS: [&str; 4] = ["GITHUB_WORKSPACE", "CI_PROJECT_DIR", "BITBUCKET_CLONE_DIR", "BUILD_SOURCESDIRECTORY"];
+
+/// The root of the checkout `cwd` is in: the first of [`CHECKOUT_VARS`] that
+/// is set (made canonical), else the nearest directory from `cwd` up that holds
+/// `.git`; None when neither is found.
+pub(crate) fn checkout_root(var: impl Fn(&str) -> Option<std::ffi::OsString>, cwd: Option<&Path>) -> Option<PathBuf> {
+    let from_ci = CHECKOUT_VARS.iter().filter_map(|k| var(k)).find(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(dir) = from_ci {
+        return Some(std::fs::canonicalize(&dir).unwrap_or(dir));
+    }
+    cwd?.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf)
+}
+
+/// `path` with `.` and `..` resolved by their names (no file system access).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(c);
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `path` relative to `root`, `/`-separated, when it is under it.
+fn under(path: &Path, root: &Path) -> Option<String> {
+    let rel = lexical(path).strip_prefix(lexical(root)).ok()?.to_path_buf();
+    Some(rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"))
+}
+
+/// One input's name in the default marker: its path from the checkout's root
+/// (`plan.json` read in `prod/` is `prod/plan.json`; stdin read in `prod/` is
+/// `prod/<stdin>`), so the jobs of a matrix, each in its own root, get
+/// different markers and one job's comment never replaces another's; the
+/// name as given when there is no checkout or the input is outside it.
+fn marker_name(input: &Source, env: &Env) -> String {
+    let (Some(cwd), Some(root)) = (env.cwd.as_deref(), env.checkout.as_deref()) else { return input.name() };
+    let named = match input {
+        Source::Stdin => under(cwd, root).filter(|d| !d.is_empty()).map(|d| format!("{d}/{}", input.name())),
+        Source::File(p) => under(&cwd.join(p), root).filter(|r| !r.is_empty()),
+    };
+    named.unwrap_or_else(|| input.name())
+}
+
+/// The marker's ID when `--id` is not given: the inputs' names from the checkout's root, comma-separated.
+pub(crate) fn default_id(inputs: &[Source], env: &Env) -> String {
+    inputs.iter().map(|s| marker_name(s, env)).collect::<Vec<_>>().join(",")
 }
 
 /// Append `text` to `path` (the job summary and `$GITHUB_OUTPUT` are appended to by every step).
@@ -239,6 +295,43 @@ mod tests {
         let missing: Vec<String> =
             longs("gate").into_iter().filter(|l| !not_policy.contains(&l.as_str()) && !comment.contains(l)).collect();
         assert!(missing.is_empty(), "`comment` lacks gate's {missing:?}");
+    }
+
+    #[test]
+    fn the_default_marker_tells_roots_apart() {
+        let id = |cwd: &str, files: &[&str]| {
+            let env = Env { cwd: Some(cwd.into()), checkout: Some("/repo".into()), ..Default::default() };
+            let mut args = vec!["planview", "comment"];
+            args.extend(files);
+            comment_options(Cli::parse_from(args).into_config(&env).unwrap()).id
+        };
+        // A matrix: each job in its own root, the same file name.
+        assert_eq!(id("/repo/prod", &["plan.json"]), "prod/plan.json");
+        assert_eq!(id("/repo/staging", &["plan.json"]), "staging/plan.json");
+        assert_eq!(id("/repo/live/prod", &["-"]), "live/prod/<stdin>");
+        // From the root, names are as given (markers already posted stay found).
+        assert_eq!(id("/repo", &["prod/plan.json", "./staging/plan.json"]), "prod/plan.json,staging/plan.json");
+        assert_eq!(id("/repo", &["-"]), "<stdin>");
+        assert_eq!(id("/repo/prod", &["../staging/plan.json", "/repo/a/b.json"]), "staging/plan.json,a/b.json");
+        // Outside the checkout, or with no checkout: as given; --id as given.
+        assert_eq!(id("/tmp", &["plan.json", "/elsewhere/p.json"]), "plan.json,/elsewhere/p.json");
+        let bare = comment_options(Cli::parse_from(["planview", "comment", "plan.json"]).into_config(&Env::default()).unwrap());
+        assert_eq!(bare.id, "plan.json");
+        assert_eq!(id("/repo/prod", &["--id", "prod", "plan.json"]), "prod");
+        // The rendered markers differ.
+        assert_ne!(
+            crate::render::comment::marker_line(&id("/repo/prod", &["-"])),
+            crate::render::comment::marker_line(&id("/repo/staging", &["-"]))
+        );
+        // The checkout: the CI's variable first, else the nearest `.git` up.
+        let dir = std::env::temp_dir().join(format!("planview-checkout-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join(".git")).unwrap();
+        std::fs::create_dir_all(dir.join("prod")).unwrap();
+        let root = std::fs::canonicalize(&dir).unwrap();
+        assert_eq!(checkout_root(|_| None, Some(&root.join("prod"))), Some(root.clone()));
+        let ws = |k: &str| (k == "CI_PROJECT_DIR").then(|| root.join("prod").into_os_string());
+        assert_eq!(checkout_root(ws, Some(&root)), Some(root.join("prod")));
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

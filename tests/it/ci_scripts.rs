@@ -1,25 +1,29 @@
-//! The CI posters (`ci/github/post-comment.sh`, `ci/gitlab/post-note.sh`)
-//! against a small HTTP server on 127.0.0.1 that mimics the REST endpoints
-//! they call (list, create, update; 403 for a read-only token): the first run
-//! creates one comment, the second edits that same comment. Skipped (with a
-//! message) where bash, curl or jq is missing.
+//! The CI scripts (`ci/github/post-comment.sh`, `ci/gitlab/post-note.sh`, the
+//! review steps `ci/*/review.sh`, and README's apply-time read-back) against a
+//! small HTTP server on 127.0.0.1 that mimics the REST endpoints they call
+//! (who am I, list, create, update), with the faults a hostile or flaky API
+//! has: another user's comment carrying the marker, 403, an error body full of
+//! runner commands and control sequences, endless pages, 429/503 with
+//! Retry-After. The server answers at most `MAX_REQUESTS` requests and every
+//! script is killed after `SCRIPT_TIMEOUT`.
+//!
+//! These tests need bash, curl and jq (`.ci/run` installs curl and jq): where
+//! one is missing they fail, saying so, rather than pass without running.
 
 use crate::common::*;
 use serde_json::{json, Value};
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-/// What the server holds and saw.
-#[derive(Debug, Default)]
-struct State {
-    /// (id, body) of every comment, oldest first.
-    comments: Vec<(u64, String)>,
-    /// `METHOD path` of every request, and its auth header.
-    requests: Vec<(String, String)>,
-    /// Writes (and lists) are refused with 403.
-    read_only: bool,
-}
+/// The server stops answering after this many requests (a script that loops fails).
+const MAX_REQUESTS: usize = 400;
+/// A script still running after this is killed and the test fails.
+const SCRIPT_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// Which API the server mimics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,43 +32,139 @@ enum Api {
     Gitlab,
 }
 
+/// One comment (GitHub) or note (GitLab): its id, author (GitHub's `user`, GitLab's `author`) and body.
+#[derive(Debug, Clone, PartialEq)]
+struct Comment {
+    id: u64,
+    author: Value,
+    body: String,
+}
+
+/// One request the server saw.
+#[derive(Debug, Clone)]
+struct Request {
+    method: String,
+    target: String,
+    /// The auth header, as `Name: value`.
+    auth: String,
+}
+
+/// One answer given before any other (consumed in order): code, Retry-After, body.
+type Fault = (u16, Option<&'static str>, String);
+
+/// What the server holds, how it behaves, and what it saw.
+#[derive(Debug)]
+struct State {
+    api: Api,
+    comments: Vec<Comment>,
+    requests: Vec<Request>,
+    /// `GET /user`'s answer; None: 403, as GitHub answers an integration's token (GITHUB_TOKEN).
+    me: Option<Value>,
+    /// Who writes a new comment (the token's user as the comments show it).
+    writer: Value,
+    /// Writes are refused with 403.
+    read_only: bool,
+    /// Answers given, whatever the request, once `faults_after` requests were answered.
+    faults: VecDeque<Fault>,
+    faults_after: usize,
+    /// Every list page is full (100 comments by someone else), however far one reads.
+    endless: bool,
+    /// Process ids whose command line held `secret` while a request was served.
+    leaked: Vec<String>,
+    /// The token, looked for in every process's command line on every request.
+    secret: String,
+}
+
 struct Server {
     url: String,
     state: Arc<Mutex<State>>,
 }
 
 impl Server {
-    fn start(api: Api, read_only: bool) -> Server {
+    fn start(api: Api, secret: &str) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let url = format!("http://{}", listener.local_addr().unwrap());
-        let state = Arc::new(Mutex::new(State { read_only, ..Default::default() }));
-        // Someone else's comment is there first: it must be left alone.
-        state.lock().unwrap().comments.push((7, "LGTM <!-- planview:other -->".into()));
+        let (me, writer) = match api {
+            Api::Github => {
+                (Some(json!({"login": "planview-bot", "id": 9, "type": "User"})), json!({"login": "planview-bot", "id": 9, "type": "User"}))
+            }
+            Api::Gitlab => (Some(json!({"id": 9, "username": "project_42_bot"})), json!({"id": 9, "username": "project_42_bot"})),
+        };
+        let state = Arc::new(Mutex::new(State {
+            api,
+            comments: Vec::new(),
+            requests: Vec::new(),
+            me,
+            writer,
+            read_only: false,
+            faults: VecDeque::new(),
+            faults_after: 0,
+            endless: false,
+            leaked: Vec::new(),
+            secret: secret.to_string(),
+        }));
         let shared = Arc::clone(&state);
         std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let _ = handle(stream, api, &shared);
+            for stream in listener.incoming().take(MAX_REQUESTS).flatten() {
+                let _ = handle(stream, &shared);
             }
         });
         Server { url, state }
     }
 
-    fn planview_comments(&self) -> Vec<(u64, String)> {
-        self.state.lock().unwrap().comments.iter().filter(|(_, b)| b.starts_with("<!-- planview:")).cloned().collect()
+    fn with(self, f: impl FnOnce(&mut State)) -> Server {
+        f(&mut self.state.lock().unwrap());
+        self
     }
 
-    fn methods(&self) -> Vec<String> {
-        self.state.lock().unwrap().requests.iter().map(|(r, _)| r.split(' ').next().unwrap_or_default().to_string()).collect()
+    fn comments(&self) -> Vec<Comment> {
+        self.state.lock().unwrap().comments.clone()
+    }
+
+    fn planview_comments(&self) -> Vec<Comment> {
+        self.comments().into_iter().filter(|c| c.body.starts_with("<!-- planview:")).collect()
+    }
+
+    fn requests(&self) -> Vec<Request> {
+        self.state.lock().unwrap().requests.clone()
+    }
+
+    /// `METHOD path` of every request (no query).
+    fn calls(&self) -> Vec<String> {
+        self.requests().iter().map(|r| format!("{} {}", r.method, r.target.split('?').next().unwrap_or_default())).collect()
+    }
+
+    fn leaked(&self) -> Vec<String> {
+        self.state.lock().unwrap().leaked.clone()
     }
 }
 
-fn handle(stream: TcpStream, api: Api, state: &Mutex<State>) -> std::io::Result<()> {
+/// Process ids (other than this one) whose command line holds `secret`.
+fn processes_holding(secret: &str) -> Vec<String> {
+    let me = std::process::id().to_string();
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().to_string_lossy().to_string();
+            if !pid.bytes().all(|b| b.is_ascii_digit()) || pid == me {
+                return None;
+            }
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            let hit = cmdline.windows(secret.len()).any(|w| w == secret.as_bytes());
+            hit.then(|| format!("{pid}: {}", String::from_utf8_lossy(&cmdline).replace('\0', " ")))
+        })
+        .collect()
+}
+
+fn handle(stream: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
+    let mut stream = stream;
     let mut line = String::new();
     reader.read_line(&mut line)?;
     let mut parts = line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or_default().to_string(), parts.next().unwrap_or_default().to_string());
-    let (mut length, mut auth) = (0usize, String::new());
+    let (mut length, mut auth, mut expect) = (0usize, String::new(), false);
     loop {
         let mut h = String::new();
         reader.read_line(&mut h)?;
@@ -76,188 +176,638 @@ fn handle(stream: TcpStream, api: Api, state: &Mutex<State>) -> std::io::Result<
         match k.to_ascii_lowercase().as_str() {
             "content-length" => length = v.trim().parse().unwrap_or(0),
             "authorization" | "private-token" | "job-token" => auth = format!("{k}:{v}"),
+            "expect" => expect = true,
             _ => {}
         }
     }
-    let mut body = vec![0; length];
+    if expect {
+        write!(stream, "HTTP/1.1 100 Continue\r\n\r\n")?;
+    }
+    let mut body = vec![0; length.min(10_000_000)];
     reader.read_exact(&mut body)?;
-    let path = target.split('?').next().unwrap_or_default().to_string();
     let mut s = state.lock().unwrap();
-    s.requests.push((format!("{method} {target}"), auth));
-    let (list, one) = match api {
-        Api::Github => ("/repos/acme/infra/issues/12/comments", "/repos/acme/infra/issues/comments/"),
-        Api::Gitlab => ("/projects/42/merge_requests/12/notes", "/projects/42/merge_requests/12/notes/"),
-    };
-    let update = if api == Api::Github { "PATCH" } else { "PUT" };
-    let text = |b: &[u8]| serde_json::from_slice::<Value>(b).ok().and_then(|v| v["body"].as_str().map(str::to_string));
-    let (code, reply): (u16, Value) = if s.read_only {
-        (403, json!({"message": "Resource not accessible by integration"}))
-    } else if method == "GET" && path == list {
-        let query = target.split_once('?').map_or("", |(_, q)| q);
-        let page: usize = query.split('&').find_map(|kv| kv.strip_prefix("page=")).and_then(|p| p.parse().ok()).unwrap_or(1);
-        let all: Vec<Value> = s.comments.iter().map(|(id, b)| json!({"id": id, "user": {"id": 1, "login": "bot"}, "body": b})).collect();
-        // Pages of 100, as the real APIs give them.
-        (200, Value::Array(all.into_iter().skip((page - 1) * 100).take(100).collect()))
-    } else if method == "POST" && path == list {
-        match text(&body) {
-            Some(b) => {
-                let id = 1000 + s.comments.len() as u64;
-                s.comments.push((id, b.clone()));
-                (201, json!({"id": id, "body": b}))
-            }
-            None => (400, json!({"message": "no body"})),
+    // The client is waiting for this answer: it is alive, its command line readable.
+    let mut leaked = processes_holding(&s.secret);
+    s.leaked.append(&mut leaked);
+    s.requests.push(Request { method: method.clone(), target: target.clone(), auth });
+    let fault = if s.requests.len() > s.faults_after { s.faults.pop_front() } else { None };
+    let (code, retry_after, reply) = match fault {
+        Some(f) => f,
+        None => {
+            let (code, v) = answer(&mut s, &method, &target, &body);
+            (code, None, v.to_string())
         }
-    } else if method == update && path.starts_with(one) {
-        let id: u64 = path[one.len()..].parse().unwrap_or(0);
-        match (s.comments.iter_mut().find(|(i, _)| *i == id), text(&body)) {
-            (Some(c), Some(b)) => {
-                c.1 = b.clone();
-                (200, json!({"id": id, "body": b}))
-            }
-            _ => (404, json!({"message": "Not Found"})),
-        }
-    } else {
-        (404, json!({"message": "Not Found"}))
     };
     drop(s);
-    let reply = reply.to_string();
-    let mut stream = stream;
+    let retry = retry_after.map(|r| format!("Retry-After: {r}\r\n")).unwrap_or_default();
     write!(
         stream,
-        "HTTP/1.1 {code} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reply}",
+        "HTTP/1.1 {code} X\r\nContent-Type: application/json\r\n{retry}Content-Length: {}\r\nConnection: close\r\n\r\n{reply}",
         reply.len()
     )?;
     stream.flush()
 }
 
-/// True when the tools the scripts need are here (else the test says so and passes).
-fn tools_present() -> bool {
-    let missing: Vec<&str> = ["bash", "curl", "jq"]
-        .into_iter()
-        .filter(|t| std::process::Command::new(t).arg("--version").output().map_or(true, |o| !o.status.success()))
-        .collect();
-    if !missing.is_empty() {
-        eprintln!("skipped: {} not found", missing.join(", "));
+/// The API's answer to one request.
+fn answer(s: &mut State, method: &str, target: &str, body: &[u8]) -> (u16, Value) {
+    let path = target.split('?').next().unwrap_or_default();
+    let (list, one, update, author_key) = match s.api {
+        Api::Github => ("/repos/acme/infra/issues/12/comments", "/repos/acme/infra/issues/comments/", "PATCH", "user"),
+        Api::Gitlab => ("/projects/42/merge_requests/12/notes", "/projects/42/merge_requests/12/notes/", "PUT", "author"),
+    };
+    let text = |b: &[u8]| serde_json::from_slice::<Value>(b).ok().and_then(|v| v["body"].as_str().map(str::to_string));
+    let as_json = |c: &Comment| json!({"id": c.id, author_key: c.author, "body": c.body, "system": false});
+    if method == "GET" && path == "/user" {
+        return match &s.me {
+            Some(me) => (200, me.clone()),
+            None => (403, json!({"message": "Resource not accessible by integration"})),
+        };
     }
-    missing.is_empty()
+    if method == "GET" && path == list {
+        let query = target.split_once('?').map_or("", |(_, q)| q);
+        let page: usize = query.split('&').find_map(|kv| kv.strip_prefix("page=")).and_then(|p| p.parse().ok()).unwrap_or(1);
+        if s.endless {
+            let other = json!({"login": "someone", "id": 3, "type": "User", "username": "someone"});
+            let full: Vec<Value> = (0..100).map(|i| json!({"id": page * 1000 + i, author_key: other, "body": "hi"})).collect();
+            return (200, Value::Array(full));
+        }
+        // Pages of 100, as the real APIs give them.
+        return (200, Value::Array(s.comments.iter().skip((page.max(1) - 1) * 100).take(100).map(as_json).collect()));
+    }
+    if s.read_only && method != "GET" {
+        return (403, json!({"message": "Resource not accessible by integration"}));
+    }
+    if method == "POST" && path == list {
+        return match text(body) {
+            Some(b) => {
+                let c = Comment { id: 1000 + s.comments.len() as u64, author: s.writer.clone(), body: b };
+                s.comments.push(c.clone());
+                (201, as_json(&c))
+            }
+            None => (400, json!({"message": "no body"})),
+        };
+    }
+    if method == update && path.starts_with(one) {
+        let id: u64 = path[one.len()..].parse().unwrap_or(0);
+        return match (s.comments.iter_mut().find(|c| c.id == id), text(body)) {
+            // The real APIs let an admin edit anyone's comment: this one lets anyone, to see who tries.
+            (Some(c), Some(b)) => {
+                c.body = b;
+                (200, json!({"id": id, "body": c.body}))
+            }
+            _ => (404, json!({"message": "Not Found"})),
+        };
+    }
+    (404, json!({"message": "Not Found"}))
 }
 
-/// Run `script` on `body` with `env`; its exit code and output.
-fn post(script: &str, body: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
-    let dir = std::env::temp_dir().join(format!("planview-ci-{}-{}", std::process::id(), body.len()));
+/// Fails the test (never passes it silently) when bash, curl or jq is missing.
+fn require_tools() {
+    let missing: Vec<&str> = ["bash", "curl", "jq"]
+        .into_iter()
+        .filter(|t| Command::new(t).arg("--version").output().map_or(true, |o| !o.status.success()))
+        .collect();
+    assert!(missing.is_empty(), "the CI script tests need {} (install them; .ci/run does)", missing.join(", "));
+}
+
+/// A token no other process holds.
+fn fresh_token(tag: &str) -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    format!("{tag}-{}-{nanos}", std::process::id())
+}
+
+/// A fresh directory under the system's temporary directory.
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(fresh_token(&format!("planview-ci-{tag}")));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("comment.md");
-    std::fs::write(&file, body).unwrap();
-    let mut cmd = std::process::Command::new("bash");
-    cmd.arg(root().join(script)).arg(&file).current_dir(root()).env_remove("GITHUB_OUTPUT");
-    for v in ["GITHUB_API_URL", "GITHUB_TOKEN", "CI_JOB_TOKEN", "PLANVIEW_GITLAB_TOKEN", "PLANVIEW_COMMENT_MODE"] {
-        cmd.env_remove(v);
+    dir
+}
+
+/// What a script did: exit code, stdout then stderr, and how long it took.
+struct Run {
+    code: Option<i32>,
+    log: String,
+    took: Duration,
+}
+
+/// Run `bash SCRIPT ARGS...` in `dir` with only `env` of the CI variables set; killed after SCRIPT_TIMEOUT.
+fn run_bash(script: &Path, args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new("bash");
+    cmd.arg(script).args(args).current_dir(dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, _) in std::env::vars() {
+        let ci = ["GITHUB_", "CI_", "PLANVIEW_", "RUNNER_"].iter().any(|p| k.starts_with(p));
+        if ci || k == "CI" || k == "GH_TOKEN" {
+            cmd.env_remove(&k);
+        }
     }
+    // planview itself, as the CI job has it on PATH.
+    let bin = Path::new(env!("CARGO_BIN_EXE_planview")).parent().unwrap().to_path_buf();
+    let path =
+        std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()))).unwrap();
+    cmd.env("PATH", path);
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.output().expect("run bash");
-    std::fs::remove_dir_all(&dir).ok();
-    (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    let start = Instant::now();
+    let mut child = cmd.spawn().expect("run bash");
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let t_out = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if start.elapsed() > SCRIPT_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{} did not end within {SCRIPT_TIMEOUT:?}", script.display());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = start.elapsed();
+    let log = format!("{}{}", String::from_utf8_lossy(&t_out.join().unwrap()), String::from_utf8_lossy(&t_err.join().unwrap()));
+    Run { code: status.code(), log, took }
 }
 
-/// The body planview prints for `plan`.
-fn body_of(plan: &str) -> String {
-    let out = planview(&["comment", "--id", "prod", plan]);
+/// Run a poster on `body` with `env`.
+fn post(script: &str, body: &str, env: &[(&str, &str)]) -> Run {
+    let dir = scratch("post");
+    let file = dir.join("comment.md");
+    std::fs::write(&file, body).unwrap();
+    let run = run_bash(&root().join(script), &[file.to_str().unwrap()], &root(), env);
+    std::fs::remove_dir_all(&dir).ok();
+    run
+}
+
+/// The body planview prints for `plan` with `--id ID`.
+fn body_of(plan: &str, id: &str) -> String {
+    let out = planview(&["comment", "--id", id, plan]);
     String::from_utf8(out.stdout).unwrap()
 }
 
-#[test]
-fn github_creates_one_comment_then_edits_it() {
-    if !tools_present() {
-        return;
-    }
-    let server = Server::start(Api::Github, false);
-    let env = [
+fn github_env<'a>(server: &'a Server, token: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
         ("GITHUB_API_URL", server.url.as_str()),
         ("GITHUB_REPOSITORY", "acme/infra"),
         ("PLANVIEW_PR_NUMBER", "12"),
-        ("GITHUB_TOKEN", "t0ken"),
-    ];
+        ("GITHUB_TOKEN", token),
+    ]
+}
+
+fn gitlab_env<'a>(server: &'a Server, token: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![("CI_API_V4_URL", server.url.as_str()), ("CI_PROJECT_ID", "42"), ("CI_MERGE_REQUEST_IID", "12"), ("PLANVIEW_GITLAB_TOKEN", token)]
+}
+
+fn with<'a>(env: &[(&'a str, &'a str)], more: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    [env, more].concat()
+}
+
+/// No line of `log` is a runner command other than planview's own `::error::planview:`
+/// annotations; no control character but newline; no `##vso[` / `##[`.
+fn assert_inert(log: &str) {
+    for l in log.lines() {
+        assert!(!l.trim_start().starts_with("::") || l.starts_with("::error::planview: "), "a runner command in the log: {l:?}\n{log}");
+    }
+    assert!(!log.contains("##vso[") && !log.contains("##["), "{log}");
+    assert!(
+        log.chars().all(|c| c == '\n' || !(c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c))),
+        "a control character in the log: {log:?}"
+    );
+}
+
+/// Mallory's comment: it carries the marker planview's would, and a fingerprint of her choosing.
+fn mallory(api: Api, id: u64, body: &str) -> Comment {
+    let author = match api {
+        Api::Github => json!({"login": "mallory", "id": 66, "type": "User"}),
+        Api::Gitlab => json!({"id": 66, "username": "mallory"}),
+    };
+    Comment { id, author, body: body.to_string() }
+}
+
+#[test]
+fn the_token_scan_sees_a_token_in_argv() {
+    // The check the posters' tests rely on can fail: a process holding the token in its argv is seen.
+    if !Path::new("/proc/self/cmdline").exists() {
+        panic!("no /proc: the argv check cannot run here");
+    }
+    let token = fresh_token("canary");
+    let mut child = Command::new("sh").args(["-c", "sleep 5", &token]).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let seen = processes_holding(&token);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+}
+
+#[test]
+fn github_edits_only_its_own_comment_and_never_shows_the_token() {
+    require_tools();
+    let token = fresh_token("ghp");
+    let first = body_of("testdata/real/replace/plan.json", "prod");
+    // Mallory posted first, with the very marker and a body of her own: never a candidate.
+    let planted = first.replacen("FAILED", "PASSED", 1);
+    let server = Server::start(Api::Github, &token).with(|s| s.comments.push(mallory(Api::Github, 7, &planted)));
+    let env = github_env(&server, &token);
     let script = "ci/github/post-comment.sh";
-    let first = body_of("testdata/real/replace/plan.json");
-    let (code, log) = post(script, &first, &env);
-    assert_eq!(code, Some(0), "{log}");
-    let created = server.planview_comments();
-    assert_eq!(created.len(), 1, "one comment created: {log}");
-    assert_eq!(created[0].1, first, "the body as planview printed it");
-    assert!(log.contains("created comment"), "{log}");
-    let second = body_of("testdata/real/basic/plan.json");
-    let (code, log) = post(script, &second, &env);
-    assert_eq!(code, Some(0), "{log}");
-    let now = server.planview_comments();
-    assert_eq!(now.len(), 1, "still one comment: {log}");
-    assert_eq!(now[0], (created[0].0, second.clone()), "the same comment, edited");
-    assert_eq!(server.methods(), ["GET", "POST", "GET", "PATCH"]);
-    let s = server.state.lock().unwrap();
-    assert!(s.requests.iter().all(|(_, auth)| auth == "Authorization: Bearer t0ken"), "{:?}", s.requests);
-    assert_eq!(s.comments[0].1, "LGTM <!-- planview:other -->", "another comment is left alone");
-    drop(s);
+    let run = post(script, &first, &env);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    assert!(run.log.contains("created comment 1001"), "{}", run.log);
+    let second = body_of("testdata/real/basic/plan.json", "prod");
+    let run = post(script, &second, &env);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    assert!(run.log.contains("updated comment 1001"), "{}", run.log);
+    let all = server.comments();
+    assert_eq!(all.len(), 2, "{all:?}");
+    assert_eq!(all[0], mallory(Api::Github, 7, &planted), "another user's comment is left alone");
+    assert_eq!((all[1].id, all[1].body.as_str()), (1001, second.as_str()), "its own comment, edited");
+    assert_eq!(
+        server.calls(),
+        [
+            "GET /user",
+            "GET /repos/acme/infra/issues/12/comments",
+            "POST /repos/acme/infra/issues/12/comments",
+            "GET /user",
+            "GET /repos/acme/infra/issues/12/comments",
+            "PATCH /repos/acme/infra/issues/comments/1001",
+        ]
+    );
+    assert!(server.requests().iter().all(|r| r.auth == format!("Authorization: Bearer {token}")), "{:?}", server.requests());
+    assert_eq!(server.leaked(), Vec::<String>::new(), "the token was in a process's argv");
+    assert!(!run.log.contains(&token));
     // `new` always creates; `off` and an empty body post nothing.
-    let (code, _) = post(script, &second, &[env.as_slice(), &[("PLANVIEW_COMMENT_MODE", "new")]].concat());
-    assert_eq!(code, Some(0));
-    assert_eq!(server.planview_comments().len(), 2);
-    let before = server.methods().len();
-    assert_eq!(post(script, &second, &[env.as_slice(), &[("PLANVIEW_COMMENT_MODE", "off")]].concat()).0, Some(0));
-    assert_eq!(post(script, "", &env).0, Some(0));
-    assert_eq!(server.methods().len(), before, "nothing posted");
+    let run = post(script, &second, &with(&env, &[("PLANVIEW_COMMENT_MODE", "new")]));
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    assert_eq!(server.planview_comments().len(), 3);
+    let before = server.requests().len();
+    assert_eq!(post(script, &second, &with(&env, &[("PLANVIEW_COMMENT_MODE", "off")])).code, Some(0));
+    assert_eq!(post(script, "", &env).code, Some(0));
+    assert_eq!(server.requests().len(), before, "nothing posted");
+    assert_eq!(server.leaked(), Vec::<String>::new());
 }
 
 #[test]
-fn github_read_only_token_warns_and_keeps_the_job_summary() {
-    if !tools_present() {
-        return;
+fn github_job_token_edits_only_github_actions_bot_comments() {
+    require_tools();
+    let token = fresh_token("ghs");
+    let body = body_of("testdata/real/basic/plan.json", "prod");
+    let old = body_of("testdata/real/replace/plan.json", "prod");
+    let bot = json!({"login": "github-actions[bot]", "id": 41898282, "type": "Bot"});
+    // GET /user is refused to the job's token: its comments are github-actions[bot]'s.
+    let server = Server::start(Api::Github, &token).with(|s| {
+        s.me = None;
+        s.writer = bot.clone();
+        s.comments.push(mallory(Api::Github, 5, &old));
+        // A user cannot be a Bot: a `[bot]` login on a User is not the bot.
+        s.comments.push(Comment { id: 6, author: json!({"login": "github-actions[bot]", "id": 1, "type": "User"}), body: old.clone() });
+        s.comments.push(Comment { id: 8, author: bot.clone(), body: old.clone() });
+    });
+    let env = github_env(&server, &token);
+    let run = post("ci/github/post-comment.sh", &body, &env);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    let all = server.comments();
+    assert_eq!(all.iter().map(|c| (c.id, c.body == body)).collect::<Vec<_>>(), [(5, false), (6, false), (8, true)], "{}", run.log);
+    // Another GitHub App's token: its login is given.
+    let app = json!({"login": "acme-planview[bot]", "id": 77, "type": "Bot"});
+    let server = Server::start(Api::Github, &token).with(|s| {
+        s.me = None;
+        s.writer = app.clone();
+        s.comments.push(Comment { id: 8, author: bot.clone(), body: old.clone() });
+        s.comments.push(Comment { id: 9, author: app.clone(), body: old.clone() });
+    });
+    let env = github_env(&server, &token);
+    let run = post("ci/github/post-comment.sh", &body, &with(&env, &[("PLANVIEW_COMMENT_AUTHOR", "acme-planview[bot]")]));
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    assert_eq!(server.comments().iter().map(|c| (c.id, c.body == body)).collect::<Vec<_>>(), [(8, false), (9, true)], "{}", run.log);
+    assert!(!server.calls().contains(&"GET /user".to_string()), "the login was given: {:?}", server.calls());
+}
+
+#[test]
+fn a_refusal_fails_the_job() {
+    require_tools();
+    let token = fresh_token("ro");
+    let body = body_of("testdata/real/basic/plan.json", "prod");
+    // A fork's read-only token: listing works, writing is refused.
+    let server = Server::start(Api::Github, &token).with(|s| s.read_only = true);
+    let run = post("ci/github/post-comment.sh", &body, &github_env(&server, &token));
+    assert_eq!(run.code, Some(1), "a 403 is a failure: {}", run.log);
+    assert!(run.log.contains("::error::planview: creating the comment failed: HTTP 403"), "{}", run.log);
+    assert!(server.comments().is_empty());
+    // 401 on who-am-I.
+    let server = Server::start(Api::Github, &token).with(|s| s.faults.push_back((401, None, r#"{"message":"Bad credentials"}"#.into())));
+    let run = post("ci/github/post-comment.sh", &body, &github_env(&server, &token));
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.log.contains("HTTP 401") && run.log.contains("Bad credentials"), "{}", run.log);
+    assert_eq!(server.calls(), ["GET /user"]);
+    // GitLab: a 403 on the note, and a job token that may not ask who it is.
+    let server = Server::start(Api::Gitlab, &token).with(|s| s.read_only = true);
+    let run = post("ci/gitlab/post-note.sh", &body, &gitlab_env(&server, &token));
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.log.contains("planview: error: creating the note failed: HTTP 403"), "{}", run.log);
+    let server = Server::start(Api::Gitlab, &token).with(|s| s.me = None);
+    let env =
+        [("CI_API_V4_URL", server.url.as_str()), ("CI_PROJECT_ID", "42"), ("CI_MERGE_REQUEST_IID", "12"), ("CI_JOB_TOKEN", token.as_str())];
+    let run = post("ci/gitlab/post-note.sh", &body, &env);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.log.contains("PLANVIEW_GITLAB_TOKEN"), "{}", run.log);
+    assert_eq!(server.calls(), ["GET /user"], "nothing written when it cannot tell its own notes");
+    assert!(server.requests().iter().all(|r| r.auth == format!("JOB-TOKEN: {token}")));
+    assert_eq!(server.leaked(), Vec::<String>::new());
+}
+
+#[test]
+fn an_error_body_is_never_echoed_raw() {
+    require_tools();
+    let token = fresh_token("err");
+    let body = body_of("testdata/real/basic/plan.json", "prod");
+    let hostile = format!(
+        "{{\"message\":\"Validation Failed\"}}\n::add-mask::{token}\n::error::pwned\n  ::warning::indented\n\u{1b}]0;title\u{7}\u{1b}[31mred\u{1b}[0m\n\
+         ##vso[task.setvariable variable=x]1\n##[error]az\n\u{202e}reversed\u{85}next\r::set-output name=x::y\n{}",
+        "x".repeat(1_000_000)
+    );
+    for (api, script) in [(Api::Github, "ci/github/post-comment.sh"), (Api::Gitlab, "ci/gitlab/post-note.sh")] {
+        let h = hostile.clone();
+        let server = Server::start(api, &token).with(|s| {
+            // Who-am-I is answered; listing the comments is not.
+            s.faults_after = 1;
+            s.faults.push_back((422, None, h));
+        });
+        let env = if api == Api::Github { github_env(&server, &token) } else { gitlab_env(&server, &token) };
+        let run = post(script, &body, &env);
+        assert_eq!(run.code, Some(1), "{}", run.log);
+        assert!(run.log.contains("HTTP 422") && run.log.contains("Validation Failed"), "an excerpt is shown: {}", run.log);
+        assert_inert(&run.log);
+        assert!(run.log.len() < 4_000, "the excerpt is bounded: {} bytes", run.log.len());
+        // An input echoed in a message is one inert line too.
+        let run = post(script, &body, &with(&env, &[("PLANVIEW_COMMENT_MODE", "x\n::error::pwned\u{1b}[2J")]));
+        assert_eq!(run.code, Some(2), "{}", run.log);
+        assert_inert(&run.log);
     }
-    let server = Server::start(Api::Github, true);
+}
+
+#[test]
+fn pages_are_bounded() {
+    require_tools();
+    let token = fresh_token("pages");
+    let body = body_of("testdata/real/basic/plan.json", "prod");
+    // Every page is full however far one reads: 100 pages, then a clear failure.
+    let server = Server::start(Api::Github, &token).with(|s| s.endless = true);
+    let run = post("ci/github/post-comment.sh", &body, &github_env(&server, &token));
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.log.contains("more than 100 pages of 100 comments"), "{}", run.log);
+    let lists = server.calls().iter().filter(|c| c.starts_with("GET /repos")).count();
+    assert_eq!(lists, 100);
+    assert!(server.calls().iter().all(|c| c.starts_with("GET ")), "nothing written: {:?}", server.calls());
+    let server = Server::start(Api::Gitlab, &token).with(|s| s.endless = true);
+    let run = post("ci/gitlab/post-note.sh", &body, &with(&gitlab_env(&server, &token), &[("PLANVIEW_MAX_PAGES", "3")]));
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.log.contains("more than 3 pages"), "{}", run.log);
+    assert_eq!(server.calls().iter().filter(|c| c.starts_with("GET /projects")).count(), 3);
+}
+
+#[test]
+fn rate_limits_and_server_errors_are_retried_as_retry_after_says() {
+    require_tools();
+    let token = fresh_token("retry");
+    let body = body_of("testdata/real/basic/plan.json", "prod");
+    let busy = || r#"{"message":"busy"}"#.to_string();
+    // 429 then 503, each saying Retry-After: 1; then the API answers.
+    let server = Server::start(Api::Github, &token).with(|s| s.faults.extend([(429, Some("1"), busy()), (503, Some("1"), busy())]));
+    let run = post("ci/github/post-comment.sh", &body, &github_env(&server, &token));
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    assert!(run.took >= Duration::from_secs(2), "waited as Retry-After said: {:?}", run.took);
+    assert_eq!(server.calls()[..3], ["GET /user", "GET /user", "GET /user"]);
+    assert_eq!(server.planview_comments().len(), 1);
+    assert!(run.log.contains("HTTP 429") && run.log.contains("trying again in 1s"), "{}", run.log);
+    // An API that stays down: 4 tries, then a failure.
+    let server = Server::start(Api::Github, &token).with(|s| s.faults.extend((0..10).map(|_| (502, Some("1"), busy()))));
+    let run = post("ci/github/post-comment.sh", &body, &github_env(&server, &token));
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert_eq!(server.calls().len(), 4, "{:?}", server.calls());
+    assert!(run.log.contains("HTTP 502 (still failing after retries)"), "{}", run.log);
+    // A Retry-After beyond the bound on waiting: no sleeping an hour, a failure now.
+    let server = Server::start(Api::Gitlab, &token).with(|s| s.faults.push_back((429, Some("3600"), busy())));
+    let run = post("ci/gitlab/post-note.sh", &body, &gitlab_env(&server, &token));
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.took < Duration::from_secs(30), "{:?}", run.took);
+    assert_eq!(server.calls().len(), 1);
+}
+
+#[test]
+fn gitlab_edits_only_its_own_note() {
+    require_tools();
+    let token = fresh_token("glpat");
+    let first = body_of("testdata/real/replace/plan.json", "prod");
+    let server = Server::start(Api::Gitlab, &token).with(|s| s.comments.push(mallory(Api::Gitlab, 7, &first)));
+    let env = gitlab_env(&server, &token);
+    let script = "ci/gitlab/post-note.sh";
+    let run = post(script, &first, &env);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    let second = body_of("testdata/real/basic/plan.json", "prod");
+    let run = post(script, &second, &env);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    let all = server.comments();
+    assert_eq!(all[0], mallory(Api::Gitlab, 7, &first), "another user's note is left alone");
+    assert_eq!((all.len(), all[1].id, all[1].body.as_str()), (2, 1001, second.as_str()), "its own note, edited: {}", run.log);
+    assert_eq!(
+        server.calls(),
+        [
+            "GET /user",
+            "GET /projects/42/merge_requests/12/notes",
+            "POST /projects/42/merge_requests/12/notes",
+            "GET /user",
+            "GET /projects/42/merge_requests/12/notes",
+            "PUT /projects/42/merge_requests/12/notes/1001",
+        ]
+    );
+    assert!(server.requests().iter().all(|r| r.auth == format!("PRIVATE-TOKEN: {token}")));
+    assert_eq!(server.leaked(), Vec::<String>::new(), "the token was in a process's argv");
+    // Outside a merge request nothing is posted.
+    let outside: Vec<(&str, &str)> = env.iter().copied().filter(|(k, _)| *k != "CI_MERGE_REQUEST_IID").collect();
+    assert_eq!(post(script, &first, &outside).code, Some(0));
+    assert_eq!(server.requests().len(), 6);
+}
+
+#[test]
+fn a_file_named_like_a_flag_stays_a_file() {
+    require_tools();
+    // `plan: "*.json"` matches `--policy=.json` (a policy that allows everything) and the plan.
+    let dir = scratch("flags");
+    std::fs::copy(root().join("testdata/real/basic/plan.json"), dir.join("plan.json")).unwrap();
+    std::fs::write(dir.join("--policy=.json"), r#"{"max": {"delete": 100}}"#).unwrap();
+    std::fs::write(dir.join(".json"), r#"{"max": {"delete": 100}}"#).unwrap();
+    let outputs = dir.join("outputs");
+    let body = dir.join("body.md");
+    let env = [("PLANVIEW_PLAN", "*.json"), ("PLANVIEW_ARGS", "--id 'my root'"), ("GITHUB_OUTPUT", outputs.to_str().unwrap())];
+    let run = run_bash(&root().join("ci/github/review.sh"), &[body.to_str().unwrap()], &dir, &env);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    let out = std::fs::read_to_string(&outputs).unwrap();
+    assert!(out.contains("exit-code=2\n") && out.contains("verdict=error\n"), "--policy=.json is an input that is no plan: {out}");
+    let text = std::fs::read_to_string(&body).unwrap();
+    assert!(text.starts_with("<!-- planview:my_root -->\n"), "a quoted value stays one word: {text}");
+    assert!(run.log.contains("--policy=.json: not a plan"), "{}", run.log);
+    // The same through the GitLab template's script.
+    let env = [("PLANVIEW_PLAN", "*.json"), ("PLANVIEW_ARGS", "--max delete=5")];
+    let run = run_bash(&root().join("ci/gitlab/review.sh"), &[], &dir, &env);
+    assert_eq!(run.code, Some(2), "{}", run.log);
+    assert!(run.log.contains("--policy=.json: not a plan") && run.log.contains("not a merge-request pipeline"), "{}", run.log);
+    for f in ["planview.tfreport.json", "planview-comment.md", "planview-review.md"] {
+        std::fs::remove_file(dir.join(f)).unwrap();
+    }
+    // Without the hostile file the plan passes with the given flags (the flags do reach planview).
+    std::fs::remove_file(dir.join("--policy=.json")).unwrap();
+    std::fs::remove_file(dir.join(".json")).unwrap();
+    let run = run_bash(&root().join("ci/gitlab/review.sh"), &[], &dir, &env);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// README's apply-time read-back: the ```sh block that calls `read-fingerprint.sh`.
+fn readme_recipe() -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut blocks = readme.split("```sh\n").skip(1).map(|b| b.split("\n```").next().unwrap_or_default());
+    let recipe = blocks.find(|b| b.contains("read-fingerprint.sh")).expect("README shows the read-back recipe");
+    format!("{recipe}\n")
+}
+
+/// Run README's recipe in a fresh directory where `plan.out` is `applied` (a
+/// fake `tofu show -json` prints it) against `server`: its exit code and log.
+fn apply_with_recipe(server: &Server, token: &str, applied: &str) -> Run {
+    let dir = scratch("apply");
+    std::os::unix::fs::symlink(root(), dir.join("planview")).unwrap();
+    std::fs::copy(root().join(applied), dir.join("plan.out")).unwrap();
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let tofu = bin.join("tofu");
+    std::fs::write(&tofu, "#!/bin/sh\n[ \"$1 $2\" = 'show -json' ] && exec cat \"$3\"\nexit 3\n").unwrap();
+    std::fs::set_permissions(&tofu, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = dir.join("apply.sh");
+    std::fs::write(&script, format!("set -eo pipefail\n{}", readme_recipe())).unwrap();
+    let planview_bin = Path::new(env!("CARGO_BIN_EXE_planview")).parent().unwrap().display().to_string();
+    let path = format!("{}:{planview_bin}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     let env = [
         ("GITHUB_API_URL", server.url.as_str()),
         ("GITHUB_REPOSITORY", "acme/infra"),
-        ("PLANVIEW_PR_NUMBER", "12"),
-        ("GITHUB_TOKEN", "read-only"),
+        ("PR", "12"),
+        ("GITHUB_TOKEN", token),
+        ("PATH", path.as_str()),
     ];
-    let (code, log) = post("ci/github/post-comment.sh", &body_of("testdata/real/basic/plan.json"), &env);
-    assert_eq!(code, Some(0), "a fork's token is not a failure: {log}");
-    assert!(log.contains("::warning::") && log.contains("403") && log.contains("job summary"), "{log}");
-    assert!(server.planview_comments().is_empty());
+    let run = run_bash(&script, &[], &dir, &env);
+    std::fs::remove_dir_all(&dir).ok();
+    run
 }
 
 #[test]
-fn gitlab_creates_one_note_then_edits_it() {
-    if !tools_present() {
-        return;
-    }
-    let server = Server::start(Api::Gitlab, false);
+fn readme_read_back_takes_the_fingerprint_from_the_bots_own_comment_only() {
+    require_tools();
+    let token = fresh_token("apply");
+    // Both pass the default gate: only the fingerprint tells them apart.
+    let reviewed = "testdata/real/moved/plan.json";
+    let other = "testdata/real/checks/plan.json";
+    let bot = json!({"login": "github-actions[bot]", "id": 41898282, "type": "Bot"});
+    let ours = body_of(reviewed, "prod");
+    // Mallory's comment, first on the page: the same marker, the other plan's fingerprint.
+    let forged = body_of(other, "prod");
+    // A plan's own text far down the bot's body cannot pose as the header.
+    let fp_other = String::from_utf8(planview(&["fingerprint", other]).stdout).unwrap();
+    let ours_with_text = format!("{ours}\n<!-- planview-fingerprint {} -->\n", fp_other.trim());
+    let server = Server::start(Api::Github, &token).with(|s| {
+        s.me = None;
+        s.comments.push(mallory(Api::Github, 2, &forged));
+        s.comments.push(Comment { id: 3, author: bot.clone(), body: ours_with_text.clone() });
+        s.comments.push(mallory(Api::Github, 4, &forged));
+    });
+    // The reviewed plan is applied: the gate passes.
+    let run = apply_with_recipe(&server, &token, reviewed);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    // Mallory's plan is applied: her comment is not read, the gate fails.
+    let run = apply_with_recipe(&server, &token, other);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.log.contains("fingerprint") && run.log.contains(fp_other.trim()), "{}", run.log);
+    assert_eq!(server.leaked(), Vec::<String>::new(), "the token was in a process's argv");
+    // Only Mallory's comment: nothing is read back, the job stops before the gate.
+    let server = Server::start(Api::Github, &token).with(|s| {
+        s.me = None;
+        s.comments.push(mallory(Api::Github, 4, &forged));
+    });
+    let run = apply_with_recipe(&server, &token, other);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.log.contains("no comment by github-actions[bot] starts with <!-- planview:prod -->"), "{}", run.log);
+    // A refusal stops it too.
+    let server = Server::start(Api::Github, &token).with(|s| s.faults.extend((0..2).map(|_| (403, None, "{}".to_string()))));
+    let run = apply_with_recipe(&server, &token, reviewed);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+}
+
+#[test]
+fn read_back_of_several_plans_needs_the_name_and_gitlab_reads_its_own_note() {
+    require_tools();
+    let token = fresh_token("names");
+    let (a, b) = ("testdata/real/basic/plan.json", "testdata/real/replace/plan.json");
+    let both = String::from_utf8(planview(&["comment", "--id", "both", a, b]).stdout).unwrap();
+    let fp = |p: &str| String::from_utf8(planview(&["fingerprint", p]).stdout).unwrap().trim().to_string();
+    let server = Server::start(Api::Gitlab, &token).with(|s| {
+        s.comments.push(Comment { id: 3, author: json!({"id": 9}), body: both.clone() });
+        s.comments.push(mallory(Api::Gitlab, 4, &both.replace(&fp(b), &fp(a))));
+    });
+    let script = root().join("ci/gitlab/read-fingerprint.sh");
     let env = [
         ("CI_API_V4_URL", server.url.as_str()),
         ("CI_PROJECT_ID", "42"),
-        ("CI_MERGE_REQUEST_IID", "12"),
-        ("PLANVIEW_GITLAB_TOKEN", "glpat-x"),
+        ("PLANVIEW_MR_IID", "12"),
+        ("PLANVIEW_GITLAB_TOKEN", token.as_str()),
     ];
-    let script = "ci/gitlab/post-note.sh";
-    let first = body_of("testdata/real/replace/plan.json");
-    let (code, log) = post(script, &first, &env);
-    assert_eq!(code, Some(0), "{log}");
-    let created = server.planview_comments();
-    assert_eq!(created.len(), 1, "{log}");
-    let second = body_of("testdata/real/basic/plan.json");
-    let (code, log) = post(script, &second, &env);
-    assert_eq!(code, Some(0), "{log}");
-    assert_eq!(server.planview_comments(), [(created[0].0, second)], "the same note, edited: {log}");
-    assert_eq!(server.methods(), ["GET", "POST", "GET", "PUT"]);
-    assert!(server.state.lock().unwrap().requests.iter().all(|(_, a)| a == "PRIVATE-TOKEN: glpat-x"));
-    // Outside a merge request nothing is posted; a 403 is a warning.
-    let outside: Vec<(&str, &str)> = env.iter().copied().filter(|(k, _)| *k != "CI_MERGE_REQUEST_IID").collect();
-    assert_eq!(post(script, &first, &outside).0, Some(0));
-    assert_eq!(server.methods().len(), 4);
-    let refused = Server::start(Api::Gitlab, true);
-    let env = [("CI_API_V4_URL", refused.url.as_str()), ("CI_PROJECT_ID", "42"), ("CI_MERGE_REQUEST_IID", "12"), ("CI_JOB_TOKEN", "job")];
-    let (code, log) = post(script, &first, &env);
-    assert_eq!(code, Some(0), "{log}");
-    assert!(log.contains("warning") && log.contains("403"), "{log}");
-    assert!(refused.state.lock().unwrap().requests.iter().all(|(_, a)| a == "JOB-TOKEN: job"));
+    let run = run_bash(&script, &["both", b], &root(), &env);
+    assert_eq!((run.code, run.log.trim()), (Some(0), fp(b).as_str()));
+    let run = run_bash(&script, &["both", a], &root(), &env);
+    assert_eq!((run.code, run.log.trim()), (Some(0), fp(a).as_str()));
+    let run = run_bash(&script, &["both"], &root(), &env);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(run.log.contains("holds 2 fingerprints"), "{}", run.log);
+    let run = run_bash(&script, &["both", "nope.json"], &root(), &env);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+}
+
+#[test]
+fn a_matrix_keeps_one_comment_per_root() {
+    require_tools();
+    // One checkout, two roots; each job runs in its root on its own `plan.json`.
+    let token = fresh_token("matrix");
+    let ws = scratch("matrix");
+    for (root_dir, plan) in [("prod", "testdata/real/replace/plan.json"), ("staging", "testdata/real/basic/plan.json")] {
+        std::fs::create_dir_all(ws.join(root_dir)).unwrap();
+        std::fs::copy(root().join(plan), ws.join(root_dir).join("plan.json")).unwrap();
+    }
+    let server = Server::start(Api::Github, &token);
+    let mut verdicts = Vec::new();
+    for (job, args) in [("prod", ""), ("staging", "--max delete=1"), ("prod", "")] {
+        let dir = ws.join(job);
+        let body = dir.join("comment.md");
+        let outputs = dir.join("outputs");
+        let env = [
+            ("PLANVIEW_PLAN", "plan.json"),
+            ("PLANVIEW_ARGS", args),
+            ("GITHUB_OUTPUT", outputs.to_str().unwrap()),
+            ("GITHUB_WORKSPACE", ws.to_str().unwrap()),
+        ];
+        let run = run_bash(&root().join("ci/github/review.sh"), &[body.to_str().unwrap()], &dir, &env);
+        assert_eq!(run.code, Some(0), "{}", run.log);
+        verdicts.push(std::fs::read_to_string(&outputs).unwrap().lines().find(|l| l.starts_with("exit-code=")).unwrap().to_string());
+        std::fs::remove_file(&outputs).unwrap();
+        let run = run_bash(&root().join("ci/github/post-comment.sh"), &[body.to_str().unwrap()], &dir, &github_env(&server, &token));
+        assert_eq!(run.code, Some(0), "{}", run.log);
+    }
+    assert_eq!(verdicts, ["exit-code=1", "exit-code=0", "exit-code=1"]);
+    let all = server.planview_comments();
+    let firsts: Vec<&str> = all.iter().map(|c| c.body.lines().next().unwrap()).collect();
+    assert_eq!(firsts, ["<!-- planview:prod/plan.json -->", "<!-- planview:staging/plan.json -->"], "one comment per root");
+    assert!(all[0].body.contains("FAILED") && all[1].body.contains("passed"), "staging's PASS did not replace prod's FAIL");
+    std::fs::remove_dir_all(&ws).ok();
 }
