@@ -581,6 +581,13 @@ pub struct PolicyArgs {
     #[arg(long, value_name = "SHA256", value_parser = parse_fingerprint)]
     pub expect_fingerprint: Option<String>,
 
+    /// No action may be invoked by a lifecycle trigger with this on_failure
+    /// (repeatable): halt, taint or continue, optionally @create, @update,
+    /// @destroy or @EVENT (BeforeDestroy, ...), e.g. `continue@destroy`. A
+    /// lifecycle invocation without on_failure (before Terraform 1.16) fails it.
+    #[arg(long, value_name = "MODE[@EVENT]", value_parser = parse_on_failure)]
+    pub deny_on_failure: Vec<crate::query::gate::OnFailureRule>,
+
     /// A JSON policy file (schema: schemas/gate-policy.schema.json); its rules add to the flags'.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<std::path::PathBuf>,
@@ -613,8 +620,13 @@ impl PolicyArgs {
                 None
             },
             expect_fingerprint: self.expect_fingerprint.clone(),
+            deny_on_failure: self.deny_on_failure.clone(),
         })
     }
+}
+
+fn parse_on_failure(s: &str) -> Result<crate::query::gate::OnFailureRule, String> {
+    crate::query::gate::OnFailureRule::parse(s)
 }
 
 /// `planview gate`: inputs, output, and the policy flags.

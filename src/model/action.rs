@@ -75,8 +75,13 @@ pub enum ChangeKind {
     Delete,
     Replace(ReplaceOrder),
     Forget,
-    /// OpenTofu's `["forget","create"]`.
+    /// OpenTofu's `["forget","create"]`: a replacement whose old object is
+    /// forgotten, not destroyed (`lifecycle { destroy = false }`).
     ForgetThenCreate,
+    /// Terraform 1.16+'s `["create","forget"]` (`plans.CreateThenForget`): a
+    /// replacement whose old object is forgotten, not destroyed (a tainted
+    /// object of a resource with `lifecycle { destroy = false }`).
+    CreateThenForget,
     /// Any other list, kept as written.
     Unknown(Vec<Action>),
 }
@@ -94,6 +99,7 @@ impl ChangeKind {
             [Create, Delete] => ChangeKind::Replace(ReplaceOrder::CreateBeforeDestroy),
             [Forget] => ChangeKind::Forget,
             [Forget, Create] => ChangeKind::ForgetThenCreate,
+            [Create, Forget] => ChangeKind::CreateThenForget,
             other => ChangeKind::Unknown(other.to_vec()),
         }
     }
@@ -110,6 +116,7 @@ impl ChangeKind {
             ChangeKind::Replace(_) => "replace".into(),
             ChangeKind::Forget => "forget".into(),
             ChangeKind::ForgetThenCreate => "forget+create".into(),
+            ChangeKind::CreateThenForget => "create+forget".into(),
             ChangeKind::Unknown(list) => {
                 if list.is_empty() {
                     "(empty)".into()
@@ -131,7 +138,12 @@ impl ChangeKind {
             ChangeKind::Replace(ReplaceOrder::DeleteBeforeCreate) => "replace (destroy then create)".into(),
             ChangeKind::Replace(ReplaceOrder::CreateBeforeDestroy) => "replace (create before destroy)".into(),
             ChangeKind::Forget => "forget (remove from state, keep the object)".into(),
-            ChangeKind::ForgetThenCreate => "forget, then create anew".into(),
+            // OpenTofu: "must be replaced - older instance will not be destroyed
+            // (lifecycle.destroy = false)" (internal/command/jsonformat/plan.go).
+            ChangeKind::ForgetThenCreate => "must be replaced, older instance will not be destroyed (lifecycle.destroy = false)".into(),
+            // Terraform: "must be replaced, but the existing object will not be
+            // destroyed" (internal/command/jsonformat/plan.go).
+            ChangeKind::CreateThenForget => "must be replaced, but the existing object will not be destroyed".into(),
             ChangeKind::Unknown(_) => format!("unrecognised action list {}", self.key()),
         }
     }
@@ -147,7 +159,9 @@ impl ChangeKind {
             ChangeKind::Replace(ReplaceOrder::DeleteBeforeCreate) => "-/+",
             ChangeKind::Replace(ReplaceOrder::CreateBeforeDestroy) => "+/-",
             ChangeKind::Forget => ".",
-            ChangeKind::ForgetThenCreate => ".+",
+            // The CLIs' symbols: OpenTofu's `./+`, Terraform's `+/.`.
+            ChangeKind::ForgetThenCreate => "./+",
+            ChangeKind::CreateThenForget => "+/.",
             ChangeKind::Unknown(_) => "?",
         }
     }
@@ -159,6 +173,12 @@ impl ChangeKind {
             ChangeKind::Unknown(list) => list.contains(&Action::Delete),
             _ => false,
         }
+    }
+
+    /// True for a replacement whose old object is forgotten, not destroyed
+    /// (either CLI's order).
+    pub fn replaces_forgetting(&self) -> bool {
+        matches!(self, ChangeKind::ForgetThenCreate | ChangeKind::CreateThenForget)
     }
 
     pub fn replace_order(&self) -> Option<ReplaceOrder> {
@@ -201,8 +221,11 @@ impl ActionReason {
             "read_because_config_unknown" => "configuration known only after apply",
             "read_because_dependency_pending" => "depends on a pending change",
             "read_because_check_nested" => "read by a check block",
-            "forgot_because_lifecycle_destroy_in_state" => "removed with destroy = false (from state)",
-            "forgot_because_lifecycle_destroy_in_config" => "removed with destroy = false",
+            // OpenTofu's words (internal/command/jsonformat/plan.go).
+            "forgot_because_lifecycle_destroy_in_state" => {
+                "lifecycle.destroy = false was configured before this resource was removed from the configuration"
+            }
+            "forgot_because_lifecycle_destroy_in_config" => "lifecycle.destroy = false is set in the configuration",
             _ => return None,
         })
     }
@@ -219,6 +242,11 @@ impl ActionReason {
     pub fn words_for(&self, kind: &ChangeKind) -> String {
         match (kind, self.0.as_str()) {
             (ChangeKind::Forget, "delete_because_no_resource_config") => "removed from configuration with destroy = false".to_string(),
+            // Terraform gives `["create","forget"]` no reason of its own; it says
+            // "(destroy = false is set in the configuration)" under it.
+            (ChangeKind::CreateThenForget, "replace_because_tainted") => {
+                "is tainted, so it must be replaced; destroy = false is set in the configuration".to_string()
+            }
             _ => self.words(),
         }
     }
@@ -284,6 +312,21 @@ mod tests {
     fn replace_orders_are_told_apart() {
         assert_eq!(kind(&["delete", "create"]), ChangeKind::Replace(ReplaceOrder::DeleteBeforeCreate));
         assert_eq!(kind(&["create", "delete"]), ChangeKind::Replace(ReplaceOrder::CreateBeforeDestroy));
+    }
+
+    #[test]
+    fn both_orders_of_a_forgetting_replacement_are_recognised_apart() {
+        // plans.CreateThenForget's actionString (internal/command/jsonplan/plan.go,
+        // hashicorp/terraform 883c7221ee2e) and OpenTofu's ForgetThenCreate.
+        let tf = kind(&["create", "forget"]);
+        let tofu = kind(&["forget", "create"]);
+        assert_eq!((tf.key(), tf.symbol()), ("create+forget".to_string(), "+/."));
+        assert_eq!((tofu.key(), tofu.symbol()), ("forget+create".to_string(), "./+"));
+        assert!(!tf.destroys() && !tofu.destroys());
+        assert!(tf.replaces_forgetting() && tofu.replaces_forgetting());
+        assert_eq!(tf.words(), "must be replaced, but the existing object will not be destroyed");
+        let reason = ActionReason("forgot_because_lifecycle_destroy_in_state".into());
+        assert_eq!(reason.words(), "lifecycle.destroy = false was configured before this resource was removed from the configuration");
     }
 
     #[test]

@@ -39,6 +39,20 @@ pub struct ModuleConfig<'a> {
     pub module_calls: BTreeMap<String, ModuleCall<'a>>,
     #[serde(borrow)]
     pub variables: BTreeMap<String, VariableConfig<'a>>,
+    /// Terraform 1.14+: the module's `action` blocks.
+    pub actions: Vec<ActionConfig>,
+}
+
+/// An `action` block (Terraform 1.14+ `configuration`'s `actions`;
+/// internal/command/jsonconfig/config.go, hashicorp/terraform 883c7221ee2e).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ActionConfig {
+    pub address: String,
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub name: String,
+    pub provider_config_key: Option<String>,
 }
 
 impl ModuleConfig<'_> {
@@ -57,6 +71,13 @@ pub struct OutputConfig<'a> {
     pub sensitive: bool,
     pub description: Option<String>,
     pub depends_on: Vec<String>,
+    /// OpenTofu: the output's `ephemeral` flag.
+    #[serde(deserialize_with = "super::plan::lenient_true")]
+    pub ephemeral: bool,
+    /// OpenTofu: the output's deprecation message (internal/command/jsonconfig
+    /// config.go, opentofu/opentofu f831fa1aa4b9); anything but a string is none.
+    #[serde(deserialize_with = "super::plan::lenient_string")]
+    pub deprecated: Option<String>,
 }
 
 /// A `variable` block.
@@ -67,6 +88,18 @@ pub struct VariableConfig<'a> {
     pub default: Option<&'a RawValue>,
     pub description: Option<String>,
     pub sensitive: bool,
+    /// OpenTofu: the declared type constraint, as written.
+    #[serde(rename = "type", borrow)]
+    pub type_: Option<&'a RawValue>,
+    /// OpenTofu: the variable has no default.
+    #[serde(deserialize_with = "super::plan::lenient_true")]
+    pub required: bool,
+    /// OpenTofu: an ephemeral variable (its value is never printed).
+    #[serde(deserialize_with = "super::plan::lenient_true")]
+    pub ephemeral: bool,
+    /// OpenTofu: the variable's deprecation message.
+    #[serde(deserialize_with = "super::plan::lenient_string")]
+    pub deprecated: Option<String>,
 }
 
 /// A `resource` or `data` block.
@@ -170,7 +203,8 @@ fn classify<'a>(raw: &'a RawValue) -> serde_json::Result<ExpressionNode<'a>> {
 impl<'a> ModuleConfig<'a> {
     /// Names of variables declared `sensitive = true` in this module.
     pub fn sensitive_variables(&self) -> impl Iterator<Item = &str> {
-        self.variables.iter().filter(|(_, v)| v.sensitive).map(|(k, _)| k.as_str())
+        // An ephemeral variable's value (OpenTofu) is never printed either.
+        self.variables.iter().filter(|(_, v)| v.sensitive || v.ephemeral).map(|(k, _)| k.as_str())
     }
 }
 
@@ -198,5 +232,28 @@ mod tests {
         assert!(r.expressions.node("missing").is_none());
         assert_eq!(c.root_module.sensitive_variables().collect::<Vec<_>>(), vec!["pw"]);
         assert!(c.root_module.module_calls["net"].module.outputs["id"].sensitive);
+    }
+
+    #[test]
+    fn opentofu_variable_and_output_fields_and_terraform_actions_are_read_never_an_error() {
+        // internal/command/jsonconfig/config.go: OpenTofu f831fa1aa4b9 (variable
+        // type/required/ephemeral/deprecated, output ephemeral/deprecated),
+        // Terraform 883c7221ee2e (module `actions`).
+        let json = r#"{"root_module":{
+            "variables":{"tok":{"type":"string","required":true,"ephemeral":true,"deprecated":"use x"},
+                         "odd":{"type":["list","string"],"required":"yes","ephemeral":null,"deprecated":42}},
+            "outputs":{"o":{"deprecated":"gone soon","ephemeral":false,"expression":{"references":["var.tok"]}}},
+            "actions":[{"address":"action.aws_lambda_invoke.n","type":"aws_lambda_invoke","name":"n","provider_config_key":"aws"}]}}"#;
+        let c: Configuration = serde_json::from_str(json).unwrap();
+        let m = &c.root_module;
+        let tok = &m.variables["tok"];
+        assert!(tok.required && tok.ephemeral);
+        assert_eq!(tok.deprecated.as_deref(), Some("use x"));
+        assert_eq!(tok.type_.map(|t| t.get()), Some(r#""string""#));
+        let odd = &m.variables["odd"];
+        assert!(!odd.required && !odd.ephemeral && odd.deprecated.is_none(), "odd values read as absent, not as errors");
+        assert_eq!(m.outputs["o"].deprecated.as_deref(), Some("gone soon"));
+        assert_eq!(m.actions[0].address, "action.aws_lambda_invoke.n");
+        assert_eq!(m.sensitive_variables().collect::<Vec<_>>(), vec!["tok"], "an ephemeral value is masked like a sensitive one");
     }
 }

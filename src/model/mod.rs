@@ -16,7 +16,10 @@ pub use action::{Action, ActionReason, ChangeKind, Mode, ReplaceOrder};
 pub use checks::{CheckInstance, CheckKind, CheckObject, CheckStatus};
 pub use config::{BlockExpressions, Configuration, Expression, ModuleCall, ModuleConfig};
 pub use document::RawDocument;
-pub use plan::{ActionInvocation, Change, DeferredChange, Importing, PathStep, Plan, RelevantAttribute, ResourceChange, Unreadable};
+pub use plan::{
+    ActionInvocation, Change, DeferredChange, Importing, InvokeActionTrigger, LifecycleActionTrigger, OnFailure, PathStep, Plan,
+    RelevantAttribute, ResourceChange, TriggerEvent, Unreadable,
+};
 pub use values::{Module, OutputValue, ResourceValue, State, Values};
 
 pub use serde_json::value::RawValue;

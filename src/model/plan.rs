@@ -174,7 +174,9 @@ pub struct DeferredChange<'a> {
 }
 
 /// One element of `action_invocations` (Terraform 1.14+): an action the apply
-/// would invoke.
+/// would invoke. The shape is Terraform's `jsonplan.ActionInvocation`
+/// (internal/command/jsonplan/action_invocations.go, hashicorp/terraform
+/// 883c7221ee2e0bc2fad6912fd4b3cc4b53a598a7).
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(default)]
 pub struct ActionInvocation<'a> {
@@ -183,22 +185,29 @@ pub struct ActionInvocation<'a> {
     pub type_: String,
     pub name: String,
     pub provider_name: Option<String>,
+    /// The action's configuration, unknown values left out.
     #[serde(borrow)]
     pub config_values: Option<&'a RawValue>,
+    /// Which parts of `config_values` are sensitive (`true` leaves).
     #[serde(borrow)]
     pub config_sensitive: Option<&'a RawValue>,
+    /// Which parts of the configuration are unknown until apply (`true` leaves).
+    #[serde(borrow)]
+    pub config_unknown: Option<&'a RawValue>,
     /// Set when a resource's lifecycle `action_trigger` invokes it.
     pub lifecycle_action_trigger: Option<LifecycleActionTrigger>,
     /// Set (to an object) when invoked by `terraform apply -invoke`.
-    #[serde(borrow)]
-    pub invoke_action_trigger: Option<&'a RawValue>,
+    pub invoke_action_trigger: Option<InvokeActionTrigger>,
     /// From `deferred_action_invocations`: why it was deferred.
     #[serde(skip)]
     pub deferred_reason: Option<String>,
 }
 
 impl ActionInvocation<'_> {
-    /// What invokes it, in words: `after_create of aws_instance.web`, `-invoke`.
+    /// What invokes it, in words: `AfterCreate of aws_instance.web`,
+    /// `apply -invoke`, `apply -invoke (called from aws_instance.web)`. The
+    /// event is written as the plan names it (a Go stringer name; one
+    /// planview does not know is kept verbatim).
     pub fn trigger_words(&self) -> Option<String> {
         if let Some(t) = &self.lifecycle_action_trigger {
             let event = t.action_trigger_event.as_deref().unwrap_or("lifecycle event");
@@ -207,7 +216,20 @@ impl ActionInvocation<'_> {
                 None => event.to_string(),
             });
         }
-        self.invoke_action_trigger.map(|_| "apply -invoke".to_string())
+        self.invoke_action_trigger.as_ref().map(|t| match &t.calling_resource_address {
+            Some(a) if !a.is_empty() => format!("apply -invoke (called from {a})"),
+            _ => "apply -invoke".to_string(),
+        })
+    }
+
+    /// The trigger's event, when a lifecycle trigger invokes it.
+    pub fn event(&self) -> Option<TriggerEvent> {
+        self.lifecycle_action_trigger.as_ref().and_then(|t| t.action_trigger_event.as_deref()).map(TriggerEvent::parse)
+    }
+
+    /// `on_failure` of a lifecycle trigger, as written.
+    pub fn on_failure(&self) -> Option<&str> {
+        self.lifecycle_action_trigger.as_ref().and_then(|t| t.on_failure.as_deref())
     }
 }
 
@@ -216,9 +238,113 @@ impl ActionInvocation<'_> {
 #[serde(default)]
 pub struct LifecycleActionTrigger {
     pub triggering_resource_address: Option<String>,
+    /// `BeforeCreate`, `AfterCreate`, `BeforeUpdate`, `AfterUpdate`,
+    /// `BeforeDestroy`, `AfterDestroy` (`configs.ActionTriggerEvent`'s
+    /// stringer names), or one planview does not know (kept verbatim).
     pub action_trigger_event: Option<String>,
     pub action_trigger_block_index: Option<serde_json::Value>,
     pub actions_list_index: Option<serde_json::Value>,
+    /// Terraform 1.16+: `ActionOnFailureHalt`, `ActionOnFailureTaint`,
+    /// `ActionOnFailureContinue` (`configs.ActionOnFailure`'s stringer names).
+    pub on_failure: Option<String>,
+}
+
+/// `invoke_action_trigger` of an action invocation (`apply -invoke`).
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(default)]
+pub struct InvokeActionTrigger {
+    /// Terraform 1.16+: the resource instance the invocation was called from.
+    pub calling_resource_address: Option<String>,
+}
+
+/// A lifecycle trigger's event (`configs.ActionTriggerEvent`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TriggerEvent {
+    BeforeCreate,
+    AfterCreate,
+    BeforeUpdate,
+    AfterUpdate,
+    BeforeDestroy,
+    AfterDestroy,
+    /// A name planview does not know, kept verbatim.
+    Other(String),
+}
+
+impl TriggerEvent {
+    pub fn parse(s: &str) -> TriggerEvent {
+        match s {
+            "BeforeCreate" => TriggerEvent::BeforeCreate,
+            "AfterCreate" => TriggerEvent::AfterCreate,
+            "BeforeUpdate" => TriggerEvent::BeforeUpdate,
+            "AfterUpdate" => TriggerEvent::AfterUpdate,
+            "BeforeDestroy" => TriggerEvent::BeforeDestroy,
+            "AfterDestroy" => TriggerEvent::AfterDestroy,
+            other => TriggerEvent::Other(other.to_string()),
+        }
+    }
+
+    /// True for the events that run before the change (`configs.BeforeEvents`).
+    pub fn is_before(&self) -> bool {
+        matches!(self, TriggerEvent::BeforeCreate | TriggerEvent::BeforeUpdate | TriggerEvent::BeforeDestroy)
+    }
+
+    /// True for the events that run after the change (`configs.AfterEvents`).
+    pub fn is_after(&self) -> bool {
+        matches!(self, TriggerEvent::AfterCreate | TriggerEvent::AfterUpdate | TriggerEvent::AfterDestroy)
+    }
+
+    /// True for the destroy events (`configs.DestroyEvents`).
+    pub fn is_destroy(&self) -> bool {
+        matches!(self, TriggerEvent::BeforeDestroy | TriggerEvent::AfterDestroy)
+    }
+
+    /// The configuration keyword's verb: `create`, `update`, `destroy`.
+    pub fn verb(&self) -> Option<&'static str> {
+        match self {
+            TriggerEvent::BeforeCreate | TriggerEvent::AfterCreate => Some("create"),
+            TriggerEvent::BeforeUpdate | TriggerEvent::AfterUpdate => Some("update"),
+            TriggerEvent::BeforeDestroy | TriggerEvent::AfterDestroy => Some("destroy"),
+            TriggerEvent::Other(_) => None,
+        }
+    }
+}
+
+/// An invocation's `on_failure` (`configs.ActionOnFailure`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OnFailure {
+    Halt,
+    Taint,
+    Continue,
+}
+
+impl OnFailure {
+    /// The plan's stringer name or the configuration's keyword.
+    pub fn parse(s: &str) -> Option<OnFailure> {
+        match s {
+            "ActionOnFailureHalt" | "halt" => Some(OnFailure::Halt),
+            "ActionOnFailureTaint" | "taint" => Some(OnFailure::Taint),
+            "ActionOnFailureContinue" | "continue" => Some(OnFailure::Continue),
+            _ => None,
+        }
+    }
+
+    /// The configuration's keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            OnFailure::Halt => "halt",
+            OnFailure::Taint => "taint",
+            OnFailure::Continue => "continue",
+        }
+    }
+
+    /// The plan's stringer name.
+    pub fn plan_name(self) -> &'static str {
+        match self {
+            OnFailure::Halt => "ActionOnFailureHalt",
+            OnFailure::Taint => "ActionOnFailureTaint",
+            OnFailure::Continue => "ActionOnFailureContinue",
+        }
+    }
 }
 
 /// One entry of the plan's `variables` map.
@@ -242,6 +368,11 @@ pub struct ResourceChange<'a> {
     pub name: String,
     /// Instance key: a number (count) or a string (for_each).
     pub index: Option<serde_json::Value>,
+    /// Terraform 1.10+: the instance key is not known yet (a deferred change
+    /// of a resource whose `count`/`for_each` is unknown: `addrs.WildcardKey`).
+    /// Anything but `true` reads as false.
+    #[serde(deserialize_with = "lenient_true")]
+    pub index_unknown: bool,
     pub provider_name: Option<String>,
     pub deposed: Option<String>,
     #[serde(borrow)]
@@ -359,6 +490,21 @@ pub struct RelevantAttribute {
     /// read as a one-step path. Anything else reads as the empty path.
     #[serde(deserialize_with = "lenient_path")]
     pub attribute: Vec<PathStep>,
+}
+
+/// `true` when the value is JSON `true`; anything else (absent, `null`, a
+/// string) is false and never an error.
+pub(crate) fn lenient_true<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(serde_json::Value::deserialize(d)? == serde_json::Value::Bool(true))
+}
+
+/// The string when the value is one (an empty one is none); anything else
+/// is none and never an error.
+pub(crate) fn lenient_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(s) if !s.is_empty() => Some(s),
+        _ => None,
+    })
 }
 
 fn lenient_path<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<PathStep>, D::Error> {

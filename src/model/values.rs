@@ -90,6 +90,10 @@ pub struct OutputValue<'a> {
     #[serde(rename = "type", borrow)]
     pub type_: Option<&'a RawValue>,
     pub sensitive: bool,
+    /// OpenTofu: the output's deprecation message (internal/command/jsonstate
+    /// state.go, opentofu/opentofu f831fa1aa4b9); anything but a string is none.
+    #[serde(deserialize_with = "super::plan::lenient_string")]
+    pub deprecated: Option<String>,
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! destroys, an import counts besides its action) and [`ChangeKind::destroys`].
 
 use crate::glob::Glob;
-use crate::model::{ChangeKind, CheckKind, CheckStatus, Mode, Plan, ResourceChange};
+use crate::model::{ChangeKind, CheckKind, CheckStatus, Mode, OnFailure, Plan, ResourceChange, TriggerEvent};
 use crate::query::summary::{count_totals, PlanAccumulator, Totals};
 use crate::stream::PlanVisitor;
 use serde::{Deserialize, Serialize};
@@ -23,7 +23,8 @@ pub enum GateAction {
     Update,
     /// Destruction: deletes, both replace orders, deposed objects.
     Delete,
-    /// A replace, either order.
+    /// A replace, either order, and the replacements whose old object is
+    /// forgotten (`["create","forget"]`, `["forget","create"]`).
     Replace,
     /// Removed from state, object kept (`removed` with `destroy = false`).
     Forget,
@@ -110,7 +111,9 @@ impl Classes {
             create: t.add > 0,
             update: t.change > 0,
             delete: kind.destroys(),
-            replace: matches!(kind, ChangeKind::Replace(_)),
+            // Both CLIs say a forget-replacement "must be replaced"
+            // (Terraform's `Action.IsReplace`), though nothing is destroyed.
+            replace: matches!(kind, ChangeKind::Replace(_)) || kind.replaces_forgetting(),
             forget: t.forget > 0,
             import: t.import > 0,
             moves: rc.is_move(),
@@ -161,6 +164,72 @@ pub struct Policy {
     pub drift: Option<DriftPolicy>,
     /// `--expect-fingerprint sha256:...`: the plan must be the one reviewed.
     pub expect_fingerprint: Option<String>,
+    /// `--deny-on-failure MODE[@EVENT]`: no action may be invoked by a
+    /// lifecycle trigger with this `on_failure` (on these events).
+    pub deny_on_failure: Vec<OnFailureRule>,
+}
+
+/// A `--deny-on-failure` rule: an `on_failure` mode, on any lifecycle event
+/// or only on some (`continue@destroy`: `BeforeDestroy` and `AfterDestroy`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct OnFailureRule {
+    pub mode: OnFailure,
+    /// `None`: every event; else a verb (`create`, `update`, `destroy`) or
+    /// an event's name (`BeforeDestroy`).
+    pub events: Option<String>,
+}
+
+impl OnFailureRule {
+    /// `continue`, `continue@destroy`, `ActionOnFailureContinue@BeforeDestroy`.
+    pub fn parse(s: &str) -> Result<OnFailureRule, String> {
+        let (mode, events) = match s.split_once('@') {
+            Some((m, e)) => (m, Some(e)),
+            None => (s, None),
+        };
+        let mode = OnFailure::parse(mode).ok_or_else(|| {
+            format!("unknown on_failure `{mode}` (halt, taint, continue, or ActionOnFailureHalt, ActionOnFailureTaint, ActionOnFailureContinue)")
+        })?;
+        let events = match events {
+            None => None,
+            Some(e @ ("create" | "update" | "destroy")) => Some(e.to_string()),
+            Some(e) => match TriggerEvent::parse(e) {
+                TriggerEvent::Other(_) => {
+                    return Err(format!(
+                        "unknown event `{e}` (create, update, destroy, or BeforeCreate, AfterCreate, BeforeUpdate, AfterUpdate, BeforeDestroy, AfterDestroy)"
+                    ))
+                }
+                _ => Some(e.to_string()),
+            },
+        };
+        Ok(OnFailureRule { mode, events })
+    }
+
+    /// The rule as written in reports: `continue@destroy`.
+    pub fn spec(&self) -> String {
+        match &self.events {
+            Some(e) => format!("{}@{e}", self.mode.keyword()),
+            None => self.mode.keyword().to_string(),
+        }
+    }
+
+    /// Whether the rule covers `event`: `Some(true)`/`Some(false)`, or `None`
+    /// when planview cannot tell (an event it does not know, the rule naming some).
+    fn covers(&self, event: &TriggerEvent) -> Option<bool> {
+        match (&self.events, event) {
+            (None, _) => Some(true),
+            (Some(_), TriggerEvent::Other(_)) => None,
+            (Some(e), ev) if matches!(e.as_str(), "create" | "update" | "destroy") => Some(ev.verb() == Some(e.as_str())),
+            (Some(e), ev) => Some(TriggerEvent::parse(e) == *ev),
+        }
+    }
+}
+
+impl TryFrom<String> for OnFailureRule {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        OnFailureRule::parse(&s)
+    }
 }
 
 /// The policy file (`--policy FILE`): the same rules as the flags, in JSON.
@@ -188,6 +257,9 @@ pub struct PolicyFile {
     pub allow_incomplete: bool,
     #[serde(default)]
     pub drift: Option<DriftPolicy>,
+    /// Like `--deny-on-failure` (`continue`, `continue@destroy`, ...).
+    #[serde(default)]
+    pub deny_on_failure: Vec<OnFailureRule>,
 }
 
 impl PolicyFile {
@@ -223,6 +295,7 @@ impl Policy {
         if self.drift.is_none() {
             self.drift = f.drift;
         }
+        self.deny_on_failure.extend(f.deny_on_failure.iter().cloned());
     }
 
     /// The default rule (deny destruction) is in force unless the policy says
@@ -267,6 +340,9 @@ impl Policy {
         }
         if self.drift == Some(DriftPolicy::Deny) {
             push(Rule::NoDrift);
+        }
+        for r in &self.deny_on_failure {
+            push(Rule::DenyOnFailure(r.clone()));
         }
         if let Some(f) = &self.expect_fingerprint {
             push(Rule::Fingerprint(f.clone()));
@@ -317,6 +393,9 @@ pub enum Rule {
     RecognisedActions,
     /// `--expect-fingerprint`: the plan must do what the reviewed plan did.
     Fingerprint(String),
+    /// `--deny-on-failure MODE[@EVENT]`: no lifecycle-triggered action
+    /// invocation with this `on_failure` (on these events).
+    DenyOnFailure(OnFailureRule),
 }
 
 impl Rule {
@@ -333,6 +412,7 @@ impl Rule {
             Rule::NoDrift => "deny-drift".into(),
             Rule::RecognisedActions => "recognised-actions".into(),
             Rule::Fingerprint(_) => "fingerprint".into(),
+            Rule::DenyOnFailure(r) => format!("deny-on-failure {}", r.spec()),
         }
     }
 
@@ -357,6 +437,13 @@ impl Rule {
             Rule::NoDrift => "no resource may have drifted".into(),
             Rule::RecognisedActions => "every change must be readable, its action list one planview recognises".into(),
             Rule::Fingerprint(f) => format!("the plan must do what the reviewed plan did (fingerprint {f})"),
+            Rule::DenyOnFailure(r) => {
+                let on = match &r.events {
+                    Some(e) => format!(" on a {e} trigger"),
+                    None => String::new(),
+                };
+                format!("no action may be invoked with on_failure = {}{on} ({})", r.mode.keyword(), r.mode.plan_name())
+            }
         }
     }
 }
@@ -495,6 +582,8 @@ enum ImportName {
     Id(String),
     Identity(serde_json::Value),
     Unnamed,
+    /// `importing.unknown`: the id is not known yet.
+    Unknown,
 }
 
 impl ChangeWords {
@@ -512,7 +601,8 @@ impl ChangeWords {
             ChangeKind::Replace(DeleteBeforeCreate) => "would be replaced (destroy then create)".to_string(),
             ChangeKind::Replace(CreateBeforeDestroy) => "would be replaced (create before destroy)".to_string(),
             ChangeKind::Forget => "would be forgotten (removed from state, object kept)".to_string(),
-            ChangeKind::ForgetThenCreate => "would be forgotten, then created anew".to_string(),
+            ChangeKind::ForgetThenCreate => "would be replaced (forget then create: the old object is not destroyed)".to_string(),
+            ChangeKind::CreateThenForget => "would be replaced (create then forget: the old object is not destroyed)".to_string(),
             ChangeKind::Unknown(_) => format!("has the unrecognised action list [{}]", kind.key().replace('+', ", ")),
         };
         if let Some(k) = &rc.deposed {
@@ -528,6 +618,7 @@ impl ChangeWords {
         let import = rc.change.importing.as_ref().map(|i| match (&i.id, i.identity_value()) {
             (Some(id), _) => ImportName::Id(id.clone()),
             (None, Some(v)) => ImportName::Identity(v),
+            (None, None) if i.unknown == Some(true) => ImportName::Unknown,
             (None, None) => ImportName::Unnamed,
         });
         ChangeWords { what, extra, import }
@@ -543,6 +634,7 @@ impl ChangeWords {
                 extra.push(format!("import {}", crate::model::plan::identity_words(&v)));
             }
             Some(ImportName::Unnamed) => extra.push("imported".into()),
+            Some(ImportName::Unknown) => extra.push("imported (import id not known yet)".into()),
             None => {}
         }
         if extra.is_empty() {
@@ -582,6 +674,37 @@ pub fn invocation_words(a: &crate::model::ActionInvocation<'_>) -> String {
         s = format!("deferred to a later plan ({r}): {s}");
     }
     s
+}
+
+/// Why invocation `a` breaks `--deny-on-failure` rule `r`, or `None`. An
+/// `apply -invoke` has no `on_failure` and is not judged. A lifecycle
+/// invocation whose `on_failure` is absent (before Terraform 1.16) or one
+/// planview does not know, or whose event it cannot place, fails closed.
+fn on_failure_violation(r: &OnFailureRule, a: &crate::model::ActionInvocation<'_>) -> Option<String> {
+    let t = a.lifecycle_action_trigger.as_ref()?;
+    let event = TriggerEvent::parse(t.action_trigger_event.as_deref().unwrap_or(""));
+    let written = t.action_trigger_event.as_deref().unwrap_or("(no event)");
+    let by = format!("{} of {}", written, t.triggering_resource_address.as_deref().unwrap_or("(no resource)"));
+    let covered = r.covers(&event);
+    if covered == Some(false) {
+        return None;
+    }
+    let mut why = match (t.on_failure.as_deref(), t.on_failure.as_deref().and_then(OnFailure::parse)) {
+        (_, Some(m)) if m == r.mode => format!("would be invoked with on_failure {} ({by})", m.plan_name()),
+        (_, Some(_)) => return None,
+        (None, _) => format!("would be invoked ({by}) with no on_failure in the plan: the gate fails closed"),
+        (Some(o), None) => format!("would be invoked ({by}) with on_failure {o}, which planview does not know: the gate fails closed"),
+    };
+    if covered.is_none() {
+        why.push_str(&format!(
+            "; planview does not know the event {written}, so it cannot tell it is not a {} trigger",
+            r.events.as_deref().unwrap_or("")
+        ));
+    }
+    if let Some(d) = &a.deferred_reason {
+        why = format!("deferred to a later plan ({d}): {why}");
+    }
+    Some(why)
 }
 
 /// The action key of a change for a violation (`move`/`import` for no-ops that do those).
@@ -895,6 +1018,14 @@ impl PlanVisitor for GateJudge<'_> {
                 Rule::Deny { action: GateAction::Invoke | GateAction::Any, .. } => {
                     for a in &invocations {
                         self.push(i, Some(&a.address), "invoke".into(), Reason::Words(invocation_words(a)));
+                    }
+                }
+                Rule::DenyOnFailure(ref r) => {
+                    let r = r.clone();
+                    for a in &invocations {
+                        if let Some(words) = on_failure_violation(&r, a) {
+                            self.push(i, Some(&a.address), "invoke".into(), Reason::Words(words));
+                        }
                     }
                 }
                 Rule::Max { action: GateAction::Invoke | GateAction::Any, .. } => {

@@ -10,6 +10,7 @@ use crate::query::diff::{self, DiffOptions, FlatChange, Marks, Node};
 use crate::query::values::{parse_raw, Visibility};
 use serde_json::Value;
 
+pub mod actions;
 pub mod stream;
 
 /// What to show.
@@ -35,6 +36,9 @@ pub struct ShowReport {
     pub hidden_noop: usize,
     /// Changes left out by the filters.
     pub filtered_out: usize,
+    /// Action invocations (Terraform 1.14+) to render with the resources
+    /// that trigger them, or after them (`apply -invoke`).
+    pub invocations: Vec<actions::InvocationDiff>,
 }
 
 /// One resource change.
@@ -152,6 +156,12 @@ pub fn report_head(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> Sho
         outputs,
         hidden_noop,
         filtered_out: 0,
+        // Invocations go with their resources; `apply -invoke`'s, like
+        // outputs, only when the filters pick no resources.
+        invocations: actions::invocations(plan, vis)
+            .into_iter()
+            .filter(|i| outputs_wanted && f.actions.is_empty() || matches!(i.trigger, actions::Trigger::Lifecycle { .. }))
+            .collect(),
     }
 }
 

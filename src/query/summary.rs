@@ -38,6 +38,17 @@ impl Totals {
         s
     }
 
+    /// OpenTofu's line (internal/command/jsonformat/plan.go, opentofu/opentofu
+    /// f831fa1aa4b9): Terraform's, with `, N to forget` before the full stop
+    /// when it forgets anything (`["forget"]` and `["forget","create"]`).
+    pub fn plan_line_opentofu(&self) -> String {
+        let line = self.plan_line();
+        match self.forget {
+            0 => line,
+            n => format!("{}, {n} to forget.", line.trim_end_matches('.')),
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         *self == Totals::default()
     }
@@ -79,8 +90,14 @@ pub struct ResourceEntry {
     pub import_id: Option<String>,
     /// Import by identity (Terraform 1.12+): `change.importing.identity` as written.
     pub import_identity: Option<serde_json::Value>,
+    /// `change.importing.unknown` (Terraform 1.9+, deferred changes): the
+    /// import's id is not known yet.
+    pub import_unknown: bool,
     /// False for action lists this version does not recognise.
     pub recognised: bool,
+    /// Terraform 1.10+: the instance key is not known yet (`index_unknown`:
+    /// a deferred change of a resource whose `count`/`for_each` is unknown).
+    pub index_unknown: bool,
     /// Entries of `deferred_changes` only: why Terraform deferred the change.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deferred_reason: Option<String>,
@@ -95,8 +112,19 @@ pub struct InvocationEntry {
     pub type_: String,
     pub name: String,
     pub provider_name: Option<String>,
-    /// What invokes it: `after_create of aws_instance.web`, `-invoke`, or null.
+    /// What invokes it: `AfterCreate of aws_instance.web`, `apply -invoke`,
+    /// `apply -invoke (called from aws_instance.web)`, or null.
     pub trigger: Option<String>,
+    /// A lifecycle trigger's event as the plan names it (`BeforeCreate`,
+    /// `AfterUpdate`, ..., or a name planview does not know, verbatim).
+    pub event: Option<String>,
+    /// The resource whose lifecycle triggers it.
+    pub triggering_resource_address: Option<String>,
+    /// `apply -invoke` (Terraform 1.16+): the resource it was called from.
+    pub calling_resource_address: Option<String>,
+    /// A lifecycle trigger's `on_failure` as written (`ActionOnFailureHalt`,
+    /// `ActionOnFailureTaint`, `ActionOnFailureContinue`; Terraform 1.16+).
+    pub on_failure: Option<String>,
     /// From `deferred_action_invocations`: why it was deferred (else null).
     pub deferred_reason: Option<String>,
 }
@@ -109,6 +137,14 @@ impl InvocationEntry {
             name: a.name.clone(),
             provider_name: a.provider_name.clone(),
             trigger: a.trigger_words(),
+            event: a.lifecycle_action_trigger.as_ref().and_then(|t| t.action_trigger_event.clone()),
+            triggering_resource_address: a.lifecycle_action_trigger.as_ref().and_then(|t| t.triggering_resource_address.clone()),
+            calling_resource_address: a
+                .invoke_action_trigger
+                .as_ref()
+                .and_then(|t| t.calling_resource_address.clone())
+                .filter(|c| !c.is_empty()),
+            on_failure: a.on_failure().map(str::to_string),
             deferred_reason: a.deferred_reason.clone(),
         }
     }
@@ -120,6 +156,10 @@ pub struct OutputChangeEntry {
     pub name: String,
     pub action: String,
     pub sensitive: bool,
+    /// OpenTofu: the output's deprecation message, from the configuration
+    /// (absent when none): a deprecated output that changes is worth a line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
 }
 
 /// Summary of a plan.
@@ -139,7 +179,9 @@ pub struct PlanSummary {
     /// sentence it prints instead (`No changes. ...`, the output-only and
     /// refresh-only texts, `Planning failed. ...`).
     pub plan_line: String,
-    /// The CLI's `Actions: N to invoke.` line (null without invocations).
+    /// The CLI's `Actions: N to invoke.` (null without invocations to run
+    /// now); the CLI writes it at the end of its `Plan:` line, and so does
+    /// `plan_line`.
     pub actions_line: Option<String>,
     /// True when the plan is incomplete: `complete` is false (`-target`, an
     /// errored plan) or something is deferred to a later plan.
@@ -311,7 +353,11 @@ pub fn count_totals(t: &mut Totals, rc: &ResourceChange<'_>) {
             t.destroy += 1;
         }
         ChangeKind::Forget => t.forget += 1,
-        ChangeKind::ForgetThenCreate => {
+        // A replacement whose old object is forgotten, not destroyed: both CLIs
+        // count it "to add" and never "to destroy" (Terraform's `["create",
+        // "forget"]`, OpenTofu's `["forget","create"]`); the object forgotten
+        // is counted in `forget`, as OpenTofu's line counts it.
+        ChangeKind::ForgetThenCreate | ChangeKind::CreateThenForget => {
             t.forget += 1;
             t.add += 1;
         }
@@ -340,7 +386,9 @@ pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
         importing: rc.change.importing.is_some(),
         import_id: rc.change.importing.as_ref().and_then(|i| i.id.clone()),
         import_identity: rc.change.importing.as_ref().and_then(|i| i.identity_value()),
+        import_unknown: rc.change.importing.as_ref().is_some_and(|i| i.unknown == Some(true)),
         recognised: !matches!(kind, ChangeKind::Unknown(_)),
+        index_unknown: rc.index_unknown,
         deferred_reason: None,
     }
 }
@@ -403,6 +451,34 @@ pub struct PlanAccumulator {
     /// Whether the changes and drift are listed (`summary`), or only counted
     /// (the gate, which needs the `Plan:` line: memory that does not grow).
     listing: bool,
+    /// Something only OpenTofu writes was seen (see [`opentofu_mark`]).
+    opentofu: bool,
+}
+
+/// True for what only OpenTofu writes in a change: the action list
+/// `["forget","create"]` and the action reasons `delete_because_enabled_false`,
+/// `forgot_because_lifecycle_destroy_in_state`/`_in_config`
+/// (internal/command/jsonplan/plan.go, opentofu/opentofu f831fa1aa4b9).
+fn opentofu_mark(rc: &ResourceChange<'_>) -> bool {
+    rc.kind() == ChangeKind::ForgetThenCreate
+        || rc.action_reason.as_ref().is_some_and(|r| {
+            matches!(
+                r.code(),
+                "delete_because_enabled_false" | "forgot_because_lifecycle_destroy_in_state" | "forgot_because_lifecycle_destroy_in_config"
+            )
+        })
+}
+
+/// True when `p` reads as OpenTofu's: a change only OpenTofu writes
+/// (`marked`), or no `applyable`/`complete` keys while `terraform_version`
+/// is 1.8 or later (Terraform writes both keys since 1.8; OpenTofu's plan
+/// struct has neither).
+fn reads_as_opentofu(p: &Plan<'_>, marked: bool) -> bool {
+    let version_1_8_or_later = p.terraform_version.as_deref().is_some_and(|v| {
+        let mut it = v.split('.').map(|n| n.trim_start_matches('v').parse::<u64>().ok());
+        matches!((it.next().flatten(), it.next().flatten()), (Some(major), Some(minor)) if (major, minor) >= (1, 8))
+    });
+    marked || (p.applyable.is_none() && p.complete.is_none() && version_1_8_or_later)
 }
 
 impl PlanAccumulator {
@@ -432,6 +508,7 @@ impl Default for PlanAccumulator {
             resources: Vec::new(),
             drifted: Vec::new(),
             listing: true,
+            opentofu: false,
         }
     }
 }
@@ -449,6 +526,7 @@ fn bump(m: &mut BTreeMap<String, u64>, key: &str) {
 impl PlanVisitor for PlanAccumulator {
     fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
         count_totals(&mut self.totals, rc);
+        self.opentofu |= opentofu_mark(rc);
         let kind = rc.kind();
         match &kind {
             ChangeKind::NoOp => bump(&mut self.actions, "no-op"),
@@ -467,7 +545,7 @@ impl PlanVisitor for PlanAccumulator {
         }
         self.deposed += u64::from(rc.deposed.is_some());
         match kind {
-            ChangeKind::Forget | ChangeKind::ForgetThenCreate => self.forgotten += 1,
+            ChangeKind::Forget | ChangeKind::ForgetThenCreate | ChangeKind::CreateThenForget => self.forgotten += 1,
             ChangeKind::Read => self.read += 1,
             ChangeKind::Unknown(_) => self.unrecognised += 1,
             _ => {}
@@ -498,14 +576,23 @@ impl PlanVisitor for PlanAccumulator {
             name: name.to_string(),
             action: key,
             sensitive: crate::model::marker_marks_any(ch.before_sensitive) || crate::model::marker_marks_any(ch.after_sensitive),
+            deprecated: None,
         });
     }
 }
 
 impl PlanAccumulator {
     /// The summary, once every piece of `p` (its header last) was seen.
-    pub fn finish(self, p: &Plan<'_>) -> PlanSummary {
+    pub fn finish(mut self, p: &Plan<'_>) -> PlanSummary {
         let t = self.totals;
+        // OpenTofu's `deprecated` on the root module's outputs (configuration).
+        if !self.outputs.is_empty() {
+            if let Ok(Some(c)) = p.configuration() {
+                for o in &mut self.outputs {
+                    o.deprecated = c.root_module.outputs.get(&o.name).and_then(|d| d.deprecated.clone());
+                }
+            }
+        }
         let (deferred, mut unreadable) = p.deferred_changes();
         let (invocations, bad) = p.action_invocations();
         unreadable.extend(bad);
@@ -513,6 +600,9 @@ impl PlanAccumulator {
             deferred.iter().map(|d| ResourceEntry { deferred_reason: Some(d.reason.clone()), ..entry(&d.resource_change) }).collect();
         let action_invocations: Vec<InvocationEntry> = invocations.iter().map(InvocationEntry::of).collect();
         let deferred_invocations = action_invocations.iter().any(|a| a.deferred_reason.is_some());
+        // The CLI's `Actions: N to invoke.` counts `action_invocations` only
+        // (internal/command/jsonformat/plan.go): deferred ones are not invoked.
+        let to_invoke = action_invocations.iter().filter(|a| a.deferred_reason.is_none()).count();
         // Nothing in the JSON says "refresh-only" (REALITY); Terraform leaves
         // `resource_changes` out of such plans, while a normal plan of a
         // configuration with resources lists them (as no-ops at least).
@@ -524,6 +614,8 @@ impl PlanAccumulator {
             errored: p.errored,
             refresh_only,
             drift: self.drift > 0,
+            to_invoke,
+            opentofu: reads_as_opentofu(p, self.opentofu),
         };
         PlanSummary {
             kind: "plan",
@@ -541,7 +633,7 @@ impl PlanAccumulator {
                 || !action_invocations.is_empty()
                 || !unreadable.is_empty(),
             plan_line: kind.line(&t),
-            actions_line: (!action_invocations.is_empty()).then(|| format!("Actions: {} to invoke.", action_invocations.len())),
+            actions_line: (to_invoke > 0).then(|| format!("Actions: {to_invoke} to invoke.")),
             incomplete: p.complete == Some(false) || !deferred_changes.is_empty() || deferred_invocations,
             refresh_only,
             totals: t,
@@ -580,6 +672,10 @@ struct PlanKind {
     errored: bool,
     refresh_only: bool,
     drift: bool,
+    /// Action invocations the apply would run (deferred ones left out).
+    to_invoke: usize,
+    /// The plan reads as OpenTofu's: its line counts forgets.
+    opentofu: bool,
 }
 
 impl PlanKind {
@@ -588,7 +684,13 @@ impl PlanKind {
     /// the refresh-only texts; else `No changes.`.
     fn line(&self, t: &Totals) -> String {
         if self.listed {
-            t.plan_line()
+            // Terraform ends the line with ` Actions: N to invoke.` when it
+            // invokes actions (internal/command/jsonformat/plan.go).
+            let line = if self.opentofu { t.plan_line_opentofu() } else { t.plan_line() };
+            match self.to_invoke {
+                0 => line,
+                n => format!("{line} Actions: {n} to invoke."),
+            }
         } else if self.outputs {
             "You can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure."
                 .into()

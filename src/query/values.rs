@@ -64,6 +64,9 @@ pub struct OutputReport {
     pub masked: bool,
     /// The value, or null when masked.
     pub value: Option<Box<RawValue>>,
+    /// OpenTofu: the output's deprecation message (absent when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
 }
 
 impl OutputReport {
@@ -86,6 +89,7 @@ impl OutputReport {
             sensitive: o.sensitive,
             masked,
             value,
+            deprecated: o.deprecated.clone(),
         })
     }
 

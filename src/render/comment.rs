@@ -37,7 +37,8 @@ impl Platform {
             Platform::Github => 65_536,
             Platform::Gitlab => 1_000_000,
             Platform::Azure => 150_000,
-            Platform::Bitbucket => 32_768,
+            // Bitbucket: "less than 32768" characters.
+            Platform::Bitbucket => 32_767,
         }
     }
 }
@@ -107,7 +108,8 @@ enum Part {
 const GROUPS: &[(&str, &str)] = &[
     ("replace", "Replace"),
     ("delete", "Destroy"),
-    ("forget+create", "Forget, then create"),
+    ("forget+create", "Replace, old object forgotten (not destroyed)"),
+    ("create+forget", "Replace, old object forgotten (not destroyed)"),
     ("forget", "Forget (removed from the state, not destroyed)"),
     ("update", "Update in-place"),
     ("create", "Create"),
@@ -155,6 +157,7 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
         outputs: std::mem::take(outputs),
         hidden_noop: 0,
         filtered_out: 0,
+        invocations: Vec::new(),
     };
     let mut buf = Vec::new();
     let items = [PerFile { file: String::new(), result: Ok(report), masker: Masker::default() }];
@@ -199,9 +202,6 @@ fn banners(p: &PlanSummary) -> String {
 fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
     let Review { summary: p, diffs, outputs, drift, drift_hidden, .. } = r;
     let drift_hidden = *drift_hidden;
-    if let Some(a) = &p.actions_line {
-        parts.push(Part::Keep(format!("\n{}\n", md_cell(a))));
-    }
     if p.deferred > 0 {
         parts.push(Part::Keep(format!("\n{} change(s) deferred to a later plan (not in the Plan line).\n", p.deferred)));
     }
@@ -253,6 +253,22 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
                 importance: importance(g),
             }));
         }
+    }
+    // Action invocations (Terraform 1.14+), with what triggers them and their on_failure.
+    if !p.action_invocations.is_empty() {
+        let rows: Vec<String> = p
+            .action_invocations
+            .iter()
+            .map(|a| format!("| invoke | {} | {} |\n", md_code(&a.address), md_cell(&crate::render::summary::invocation_details(a))))
+            .collect();
+        parts.push(Part::List(List {
+            open: format!("\n**Actions to invoke** ({})\n\n| action | address | details |\n|---|---|---|\n", rows.len()),
+            items: rows,
+            close: String::new(),
+            kind: Kind::Row,
+            // As important as in-place updates: an action runs, nothing is destroyed by it.
+            importance: importance(group_of("update")),
+        }));
     }
     if !drift.is_empty() || drift_hidden > 0 {
         let rows: Vec<String> = drift.iter().map(|d| format!("| {} | {} |\n", md_code(&d.address), md_cell(&d.words))).collect();

@@ -80,7 +80,14 @@ fn state_table(s: &StateOutputs, w: &mut dyn Write, style: &Style) -> io::Result
             vec![line(&o.name).into_owned(), line(&o.display_type()).into_owned(), v]
         })
         .collect();
-    writeln!(w, "{}", style.value_table(&["output", "type", "value"], rows, &short, WHOLE))
+    writeln!(w, "{}", style.value_table(&["output", "type", "value"], rows, &short, WHOLE))?;
+    // OpenTofu's `deprecated` on state outputs.
+    for o in &s.outputs {
+        if let Some(d) = &o.deprecated {
+            writeln!(w, "{}", style.paint(&format!("output {} is deprecated: {}", line(&o.name), line(d)), Tone::Warn))?;
+        }
+    }
+    Ok(())
 }
 
 impl Report for OutputsReport {

@@ -6,6 +6,7 @@ use crate::error::InputError;
 use crate::mask::Masker;
 use crate::model::ChangeKind;
 use crate::query::diff::{is_ident, path_text, Brackets, FlatChange, Key, Kind, LineItem, Node, Op, SensitivityChange, SensitivityNote};
+use crate::query::show::actions::{InvocationDiff, Trigger};
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
 use crate::query::values::Shown;
 use crate::sanitize::line as clean;
@@ -293,6 +294,9 @@ fn notes(r: &ResourceDiff) -> Vec<String> {
 // ---------------------------------------------------------------- text
 
 fn terminal_line(l: &Line, style: &Style) -> String {
+    if l.comment && l.text.is_empty() {
+        return String::new();
+    }
     let indent = "    ".repeat(l.depth + 1);
     let mut s = String::new();
     s.push_str(&indent);
@@ -314,7 +318,7 @@ fn terminal_line(l: &Line, style: &Style) -> String {
     s
 }
 
-fn resource_text(w: &mut dyn Write, r: &ResourceDiff, style: &Style) -> io::Result<()> {
+fn resource_text(w: &mut dyn Write, r: &ResourceDiff, invocations: &[InvocationDiff], style: &Style) -> io::Result<()> {
     let tone = kind_tone(&r.kind);
     let sym = r.kind.symbol();
     writeln!(
@@ -330,8 +334,91 @@ fn resource_text(w: &mut dyn Write, r: &ResourceDiff, style: &Style) -> io::Resu
     for l in body_lines(&r.root) {
         writeln!(w, "{}", terminal_line(&l, style))?;
     }
+    for l in triggered_lines(r, invocations) {
+        writeln!(w, "{}", terminal_line(&l, style))?;
+    }
     Ok(())
 }
+
+// ---------------------------------------------------------------- action invocations
+
+/// The CLI's block of one invocation (internal/command/jsonformat/plan.go,
+/// `renderActionInvocation`): `# action.x.y`, `action "t" "n" {`, its
+/// `config` without diff symbols, `}`.
+fn invocation_block(out: &mut Vec<Line>, i: &InvocationDiff) {
+    out.push(Line::comment(0, format!("# {}", i.address)));
+    out.push(Line::new(None, 0, format!("action {} {} {{", super::json_string(&i.type_), super::json_string(&i.name))));
+    if let Some(config) = &i.config {
+        out.push(Line::new(None, 1, "config {".into()));
+        for mut l in body_lines(config) {
+            l.depth += 2;
+            if !l.comment {
+                l.op = None;
+            }
+            out.push(l);
+        }
+        out.push(Line::new(None, 1, "}".into()));
+    }
+    out.push(Line::new(None, 0, "}".into()));
+}
+
+/// The invocations a lifecycle trigger of `r` runs, in the CLI's words
+/// ("# Actions to be invoked before/after this change in order:"); those
+/// on an event planview does not know follow, under the event's name.
+fn triggered_lines(r: &ResourceDiff, all: &[InvocationDiff]) -> Vec<Line> {
+    let mut out = Vec::new();
+    if r.deposed.is_some() {
+        return out;
+    }
+    let groups = [(Some(true), "before this change in order"), (Some(false), "after this change in order"), (None, "")];
+    for (when, words) in groups {
+        let list = InvocationDiff::of_resource(all, &r.address, when);
+        if list.is_empty() {
+            continue;
+        }
+        out.push(Line::comment(0, String::new()));
+        let heading = match when {
+            Some(_) => format!("# Actions to be invoked {words}:"),
+            None => {
+                let events: Vec<&str> = list
+                    .iter()
+                    .filter_map(|i| match &i.trigger {
+                        Trigger::Lifecycle { event, .. } => Some(event.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                format!("# Actions to be invoked on {} (an event planview does not know):", clean(&events.join(", ")))
+            }
+        };
+        out.push(Line::comment(0, heading));
+        for i in list {
+            invocation_block(&mut out, i);
+        }
+    }
+    out
+}
+
+/// `apply -invoke`'s invocations, as the CLI lists them after the plan
+/// ("# action.x will be invoked (called from aws_instance.web)").
+fn invoked_lines(all: &[InvocationDiff]) -> Vec<Line> {
+    let mut out = Vec::new();
+    for (n, i) in InvocationDiff::invoked(all).into_iter().enumerate() {
+        if n > 0 {
+            out.push(Line::comment(0, String::new()));
+        }
+        let from = match &i.trigger {
+            Trigger::Invoke { calling: Some(c) } => format!(" (called from {c})"),
+            Trigger::Unknown => " (planview cannot tell what invokes it)".into(),
+            _ => String::new(),
+        };
+        out.push(Line::comment(0, format!("# {} will be invoked{from}", i.address)));
+        invocation_block(&mut out, i);
+    }
+    out
+}
+
+/// The heading the CLI prints before `apply -invoke`'s invocations.
+const INVOKED_HEADING: &str = "Terraform will invoke the following action(s):";
 
 fn output_entries(outputs: &[OutputDiff]) -> Vec<Line> {
     let list: Vec<(String, &Node)> = outputs.iter().map(|o| (key_text(&o.name), &o.root)).collect();
@@ -344,7 +431,7 @@ fn output_entries(outputs: &[OutputDiff]) -> Vec<Line> {
 /// `shown` is the number of resources shown.
 fn footer(r: &ShowReport, shown: usize) -> Vec<String> {
     let mut v = Vec::new();
-    if shown == 0 && r.outputs.is_empty() {
+    if shown == 0 && r.outputs.is_empty() && InvocationDiff::invoked(&r.invocations).is_empty() {
         v.push(if r.filtered_out > 0 { "No changes match the filters.".to_string() } else { "No changes.".to_string() });
     }
     if r.hidden_noop > 0 {
@@ -419,9 +506,19 @@ fn report_text(w: &mut dyn Write, r: &ShowReport, res: &mut dyn Resources, many:
             writeln!(w)?;
         }
         i += 1;
-        resource_text(w, res, style)?;
+        resource_text(w, res, &r.invocations, style)?;
         Ok(true)
     })?;
+    let invoked = invoked_lines(&r.invocations);
+    if !invoked.is_empty() {
+        if shown > 0 || r.errored {
+            writeln!(w)?;
+        }
+        writeln!(w, "{}", style.paint(INVOKED_HEADING, Tone::Bold))?;
+        for l in invoked {
+            writeln!(w, "{}", terminal_line(&l, style))?;
+        }
+    }
     if !r.outputs.is_empty() {
         if shown > 0 {
             writeln!(w)?;
@@ -471,6 +568,9 @@ fn md_symbol(op: Option<Op>) -> &'static str {
 }
 
 fn md_line(l: &Line) -> String {
+    if l.comment && l.text.is_empty() {
+        return String::new();
+    }
     let indent = "    ".repeat(l.depth);
     let mut s = if l.comment { format!("  {indent}{}", l.text) } else { format!("{}{indent} {}", md_symbol(l.op), l.text) };
     if let Some(n) = l.note {
@@ -495,14 +595,16 @@ fn diff_block(lines: &[String]) -> String {
 }
 
 /// A resource's markdown: the heading and notes, and the diff lines.
-fn resource_md_parts(r: &ResourceDiff) -> (String, Vec<String>) {
+fn resource_md_parts(r: &ResourceDiff, invocations: &[InvocationDiff]) -> (String, Vec<String>) {
     let sym = r.kind.symbol().trim();
     let sym = if sym.is_empty() { String::new() } else { format!("{} ", md_code(sym)) };
     let mut head = format!("#### {sym}{} — {}\n", md_code(&header_address(r)), md_cell(&header_words(r)));
     for n in notes(r) {
         head.push_str(&format!("_{}_\n", md_cell(&n)));
     }
-    (head, body_lines(&r.root).iter().map(md_line).collect())
+    let mut lines = body_lines(&r.root);
+    lines.extend(triggered_lines(r, invocations));
+    (head, lines.iter().map(md_line).collect())
 }
 
 /// The block of a resource, with only its first `keep` diff lines when given.
@@ -567,7 +669,7 @@ pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: u
         let mut seen = 0usize;
         resources.each(&mut |res| {
             seen += 1;
-            let (h, lines) = resource_md_parts(res);
+            let (h, lines) = resource_md_parts(res, &r.invocations);
             let whole = resource_md_block(&h, &lines, None);
             if fits(used, size(&whole)) {
                 used += size(&whole);
@@ -598,6 +700,17 @@ pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: u
         })?;
         // The ones after a stop were not built: all left out.
         left_res += count - seen;
+        let invoked: Vec<String> = invoked_lines(&r.invocations).iter().map(md_line).collect();
+        if !invoked.is_empty() {
+            let b = format!("#### {INVOKED_HEADING}\n\n{}\n", diff_block(&invoked));
+            if !stopped && fits(used, size(&b)) {
+                used += size(&b);
+                w.write_all(b.as_bytes())?;
+            } else {
+                stopped = true;
+                left_res += InvocationDiff::invoked(&r.invocations).len();
+            }
+        }
         if !r.outputs.is_empty() {
             let b = outputs_md(&r.outputs);
             if !stopped && fits(used, size(&b)) {
@@ -721,6 +834,47 @@ struct JsonReport<'a> {
     outputs: Vec<JsonOutput<'a>>,
     hidden_noop: usize,
     filtered_out: usize,
+    action_invocations: Vec<JsonInvocation<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct JsonInvocation<'a> {
+    address: &'a str,
+    #[serde(rename = "type")]
+    type_: &'a str,
+    name: &'a str,
+    trigger: &'static str,
+    triggering_resource_address: Option<&'a str>,
+    event: Option<&'a str>,
+    calling_resource_address: Option<&'a str>,
+    on_failure: Option<&'a str>,
+    config: Vec<JsonChange>,
+}
+
+fn json_invocation(i: &InvocationDiff) -> JsonInvocation<'_> {
+    let (trigger, resource, event, calling) = match &i.trigger {
+        Trigger::Lifecycle { resource, event, before } => {
+            let t = match before {
+                Some(true) => "before",
+                Some(false) => "after",
+                None => "event",
+            };
+            (t, Some(resource.as_str()), Some(event.as_str()), None)
+        }
+        Trigger::Invoke { calling } => ("invoke", None, None, calling.as_deref()),
+        Trigger::Unknown => ("unknown", None, None, None),
+    };
+    JsonInvocation {
+        address: &i.address,
+        type_: &i.type_,
+        name: &i.name,
+        trigger,
+        triggering_resource_address: resource,
+        event,
+        calling_resource_address: calling,
+        on_failure: i.on_failure.as_deref(),
+        config: json_changes(&i.config_leaves),
+    }
 }
 
 /// The `resources` array, each built and written in turn as the serializer gets to it.
@@ -791,6 +945,7 @@ fn json_report<'a>(r: &'a ShowReport, resources: &'a mut (dyn Resources + 'a)) -
             .collect(),
         hidden_noop: r.hidden_noop,
         filtered_out: r.filtered_out,
+        action_invocations: r.invocations.iter().map(json_invocation).collect(),
     }
 }
 

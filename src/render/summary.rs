@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 /// Display order of the action groups.
-const GROUPS: &[&str] = &["replace", "delete", "create", "update", "forget+create", "forget", "read", "no-op"];
+const GROUPS: &[&str] = &["replace", "delete", "create", "update", "forget+create", "create+forget", "forget", "read", "no-op"];
 
 fn group_rank(action: &str) -> usize {
     GROUPS.iter().position(|g| *g == action).unwrap_or(GROUPS.len())
@@ -35,7 +35,11 @@ pub(crate) fn action_words(r: &ResourceEntry) -> String {
         ("no-op", _) if r.moved && r.importing => "move + import".into(),
         ("no-op", _) if r.moved => "move".into(),
         ("no-op", _) if r.importing => "import".into(),
-        ("forget+create", _) => "forget, then create".into(),
+        // The CLIs' words: OpenTofu's "must be replaced - older instance will
+        // not be destroyed", Terraform's "must be replaced, but the existing
+        // object will not be destroyed".
+        ("forget+create", _) => "replace (forget then create, not destroyed)".into(),
+        ("create+forget", _) => "replace (create then forget, not destroyed)".into(),
         (a, _) if !r.recognised => format!("UNRECOGNISED [{}]", a.replace('+', ", ")),
         (a, _) => a.to_string(),
     }
@@ -56,10 +60,14 @@ pub(crate) fn details(r: &ResourceEntry) -> Vec<String> {
     if let Some(reason) = &r.deferred_reason {
         d.push(format!("deferred: {reason}"));
     }
+    if r.index_unknown {
+        d.push("instance keys not known yet".into());
+    }
     if r.importing {
         match (&r.import_id, &r.import_identity) {
             (Some(id), _) => d.push(format!("import id {id}")),
             (None, Some(identity)) => d.push(format!("import {}", crate::model::plan::identity_words(identity))),
+            (None, None) if r.import_unknown => d.push("import id not known yet".into()),
             (None, None) => d.push("imported".into()),
         }
     }
@@ -167,10 +175,8 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
     for u in &p.unreadable {
         writeln!(w, "{}", style.paint(&format!("!! planview could not read {}", line(u)), Tone::Bad))?;
     }
+    // `plan_line` ends with the CLI's `Actions: N to invoke.` already.
     writeln!(w, "{}", style.paint(&p.plan_line, if p.has_changes { Tone::Bold } else { Tone::Good }))?;
-    if let Some(a) = &p.actions_line {
-        writeln!(w, "{}", style.paint(a, Tone::Bold))?;
-    }
     if p.deferred > 0 {
         writeln!(w, "{}", style.paint(&format!("{} change(s) deferred to a later plan (not in the Plan line)", p.deferred), Tone::Warn))?;
     }
@@ -207,6 +213,10 @@ fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: &Style) -> 
     }
     if !p.output_changes.is_empty() {
         writeln!(w, "outputs: {}", counts_line(&p.output_changes, plain))?;
+    }
+    for (o, msg) in deprecated_changes(p) {
+        let text = format!("output {} changes ({}) and is deprecated: {}", line(&o.name), line(&o.action), line(msg));
+        writeln!(w, "{}", style.paint(&text, Tone::Warn))?;
     }
     if p.unrecognised > 0 {
         writeln!(
@@ -272,10 +282,28 @@ pub(crate) const INCOMPLETE_BANNER: &str =
     "!! PLAN INCOMPLETE: made with -target, or changes are deferred to a later plan; what it leaves out is not planned";
 
 /// The details of an action invocation: its trigger, and why it was deferred.
+/// Output changes (not no-ops) of outputs the configuration marks deprecated.
+fn deprecated_changes(p: &PlanSummary) -> impl Iterator<Item = (&crate::query::summary::OutputChangeEntry, &str)> {
+    p.outputs.iter().filter(|o| o.action != "no-op").filter_map(|o| o.deprecated.as_deref().map(|d| (o, d)))
+}
+
+/// State outputs marked deprecated, one line each.
+fn deprecated_outputs(w: &mut dyn Write, outputs: &[crate::query::values::OutputReport], style: &Style) -> io::Result<()> {
+    for o in outputs {
+        if let Some(d) = &o.deprecated {
+            writeln!(w, "{}", style.paint(&format!("output {} is deprecated: {}", line(&o.name), line(d)), Tone::Warn))?;
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn invocation_details(a: &InvocationEntry) -> String {
     let mut d = Vec::new();
     if let Some(t) = &a.trigger {
         d.push(format!("triggered by {t}"));
+    }
+    if let Some(f) = &a.on_failure {
+        d.push(format!("on failure: {}", crate::model::OnFailure::parse(f).map_or(f.as_str(), |o| o.keyword())));
     }
     if let Some(r) = &a.deferred_reason {
         d.push(format!("deferred: {r}"));
@@ -353,6 +381,7 @@ fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -
             })
             .collect();
         writeln!(w, "{}", style.value_table(&["output", "type", "value"], rows, &short, "`planview outputs --format json`"))?;
+        deprecated_outputs(w, &s.outputs, style)?;
     }
     Ok(())
 }
@@ -405,8 +434,13 @@ pub(crate) fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
 
 fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
     let mut s = format!("### {} — {}\n\n", md_code(file), md_cell(&p.plan_line));
-    if let Some(a) = &p.actions_line {
-        s.push_str(&format!("{a}\n\n"));
+    for (o, msg) in deprecated_changes(p) {
+        s.push_str(&format!(
+            "> [!WARNING]\n> Output {} changes ({}) and is deprecated: {}\n\n",
+            md_code(&o.name),
+            md_cell(&o.action),
+            md_cell(msg)
+        ));
     }
     if p.incomplete && !p.errored {
         s.push_str(

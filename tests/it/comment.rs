@@ -73,7 +73,7 @@ fn ten_thousand_changes_fit_every_budget_and_stay_balanced() {
     let file = file.to_string_lossy().to_string();
     let summary = dir.join("summary.md");
     for (flags, max) in [
-        (vec!["--platform", "bitbucket"], 32_768),
+        (vec!["--platform", "bitbucket"], 32_767),
         (vec![], 65_536),
         (vec!["--max-bytes", "1024"], 1_024),
         (vec!["--max-bytes", "5000"], 5_000),
@@ -218,4 +218,23 @@ fn the_hidden_fingerprint_is_the_plans_and_the_gate_takes_it_back() {
     let lines: Vec<&str> = body.lines().skip(1).take_while(|l| l.starts_with("<!-- planview-fingerprint ")).collect();
     assert_eq!(lines.len(), 2, "{body}");
     assert!(lines[0].contains("reviewed.json sha256:") && lines[1].contains("basic/plan.json sha256:"), "{lines:?}");
+}
+
+#[test]
+fn newer_cli_shapes_are_right_in_the_comment() {
+    // The Plan line as Terraform 1.16 writes it (internal/command/jsonformat/plan.go
+    // at hashicorp/terraform 883c7221ee2e), the invocations with their trigger and
+    // on_failure, a forgetting replacement grouped and worded, never UNRECOGNISED.
+    let out = planview(&["comment", "testdata/edge/action-invocations.json", "testdata/edge/create-forget.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let body = String::from_utf8(out.stdout).unwrap();
+    assert!(body.contains("Plan: 0 to add, 1 to change, 0 to destroy. Actions: 2 to invoke."), "{body}");
+    assert!(
+        body.contains("**Actions to invoke** (2)") && body.contains("triggered by AfterUpdate of terraform_data.app; on failure: continue"),
+        "{body}"
+    );
+    assert!(body.contains("Plan: 2 to add, 0 to change, 0 to destroy."), "{body}");
+    assert!(body.contains("must be replaced, but the existing object will not be destroyed"), "{body}");
+    assert!(!body.contains("nrecognised") && !body.contains("hunter2"), "{body}");
+    check_body(&body, 65_536, "newer shapes");
 }

@@ -474,12 +474,58 @@ fn action_invocations_are_judged() {
     assert_eq!(code, 0, "invoking is not destroying");
     let (code, v) = gate_json(&["--deny", "any", f]);
     assert_eq!(code, 1);
-    assert_eq!(broke(&v, "deny any"), ["action.aws_lambda_invoke.notify", "action.aws_lambda_invoke.warm"]);
+    assert_eq!(broke(&v, "deny any"), ["terraform_data.app", "action.aws_lambda_invoke.notify", "action.aws_lambda_invoke.warm"]);
     let (code, v) = gate_json(&["--max", "invoke=1", f]);
     assert_eq!(code, 1);
     assert_eq!(v["files"][0]["counts"]["invoke"], 2);
     let (code, _) = gate_json(&["--deny", "invoke", "testdata/real/basic/plan.json", "--allow", "*"]);
     assert_eq!(code, 0, "--deny invoke fires only on invocations");
+}
+
+#[test]
+fn the_gate_sees_on_failure() {
+    // on_failure is written with configs.ActionOnFailure's stringer names
+    // (internal/command/jsonplan/action_invocations.go at hashicorp/terraform 883c7221ee2e).
+    let f = "testdata/edge/action-invocations.json";
+    let (code, v) = gate_json(&["--deny-on-failure", "continue", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "deny-on-failure continue"), ["action.aws_lambda_invoke.warm"]);
+    let (code, v) = gate_json(&["--deny-on-failure", "ActionOnFailureContinue@AfterUpdate", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "deny-on-failure continue@AfterUpdate"), ["action.aws_lambda_invoke.warm"]);
+    let (code, v) = gate_json(&["--deny-on-failure", "continue@destroy", f]);
+    assert_eq!(code, 0, "no destroy trigger: {v}");
+    let (code, v) = gate_json(&["--deny-on-failure", "taint", f]);
+    assert_eq!(code, 0, "{v}");
+    // From a policy file too.
+    let (code, v) = gate_json(&["--policy", "testdata/policy/deny-on-failure.json", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "deny-on-failure halt@update"), ["action.aws_lambda_invoke.notify"]);
+    // A bad spec is a usage error, not a looser policy.
+    let dir = std::env::temp_dir().join(format!("planview-on-failure-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let policy = dir.join("p.json");
+    std::fs::write(&policy, r#"{"deny_on_failure":["sometimes"]}"#).unwrap();
+    let out = planview(&["gate", "--policy", policy.to_str().unwrap(), f]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown on_failure `sometimes`"), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(planview(&["gate", "--deny-on-failure", "continue@teatime", f]).status.code(), Some(2));
+}
+
+#[test]
+fn a_lifecycle_invocation_without_on_failure_fails_an_on_failure_rule_closed() {
+    // Terraform 1.14-1.15 wrote no on_failure (the field came with 1.16); an
+    // event planview does not know alone changes nothing the gate judges.
+    let f = "testdata/edge/action-invocations-1.14.json";
+    let (code, v) = gate_json(&[f]);
+    assert_eq!(code, 0, "an unknown trigger event alone does not fail the gate: {v}");
+    let (code, v) = gate_json(&["--deny-on-failure", "continue", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "deny-on-failure continue"), ["action.aws_lambda_invoke.x"]);
+    let (code, v) = gate_json(&["--deny-on-failure", "halt@destroy", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "deny-on-failure halt@destroy"), ["action.aws_lambda_invoke.y"], "unknown event: cannot tell it is not a destroy");
 }
 
 #[test]
@@ -530,4 +576,35 @@ fn a_passing_gate_prints_no_fail_in_any_format() {
         }
     }
     assert!(passed >= 50, "too few passing runs: {passed}");
+}
+
+#[test]
+fn a_replacement_that_forgets_is_gated_as_create_forget_and_replace_never_as_delete() {
+    for (f, address) in
+        [("testdata/edge/create-forget.json", "terraform_data.keep"), ("testdata/edge/tofu-forget.json", "terraform_data.tainted")]
+    {
+        let (code, v) = gate_json(&["--deny", "delete", "--allow", "terraform_data.off", f]);
+        assert_eq!(code, 0, "nothing of {address} is destroyed: {v}");
+        for rule in ["forget", "create", "replace"] {
+            let (code, v) = gate_json(&["--deny", rule, f]);
+            assert_eq!(code, 1, "{f} --deny {rule}: {v}");
+            assert!(broke(&v, &format!("deny {rule}")).contains(&address.to_string()), "{f} --deny {rule}: {v}");
+        }
+        let (_, v) = gate_json(&["--deny", "any", f]);
+        assert!(!rules_broken(&v).contains(&"recognised-actions".to_string()), "{v}");
+    }
+    let (code, v) = gate_json(&["testdata/edge/create-forget.json"]);
+    assert_eq!(code, 0, "the default rule passes: {v}");
+}
+
+#[test]
+fn an_import_whose_id_is_not_known_yet_is_still_an_import() {
+    let f = "testdata/edge/deferred-unknown-keys.json";
+    let (code, v) = gate_json(&["--allow-incomplete", "--deny", "import", f]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(broke(&v, "deny import"), ["terraform_data.fleet[*]"]);
+    assert!(v["files"][0]["violations"][0]["reason"].as_str().unwrap().contains("import id not known yet"), "{v}");
+    let (code, v) = gate_json(&[f]);
+    assert_eq!(code, 1, "deferred: incomplete: {v}");
+    assert_eq!(rules_broken(&v), ["complete"]);
 }

@@ -66,7 +66,8 @@ fn direct_count(entries: &[Entry], a: GateAction) -> u64 {
             let create = known && l.contains(&"create");
             let update = l == ["update"];
             let delete = l.contains(&"delete");
-            let replace = l.len() == 2 && l.contains(&"delete") && l.contains(&"create");
+            // A replace destroys (`delete`) or forgets (`forget`) the old object.
+            let replace = l.len() == 2 && l.contains(&"create") && (l.contains(&"delete") || l.contains(&"forget"));
             let forget = l.contains(&"forget");
             match a {
                 GateAction::Create => create,

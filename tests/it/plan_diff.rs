@@ -415,3 +415,27 @@ fn the_property_meets_both_outcomes() {
     }
     assert!(same >= 10 && differ >= 10, "same {same}, differ {differ}");
 }
+
+#[test]
+fn the_two_orders_of_a_forgetting_replacement_differ() {
+    // ["create","forget"] (Terraform 1.16) and ["forget","create"] (OpenTofu)
+    // are read, and told apart.
+    let dir = std::env::temp_dir().join(format!("planview-forget-orders-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plan = |actions: &str| {
+        format!(
+            r#"{{"format_version":"1.2","resource_changes":[{{"address":"terraform_data.k","mode":"managed","type":"terraform_data","name":"k",
+            "change":{{"actions":{actions},"before":{{"input":"a"}},"after":{{"input":"a"}},"after_unknown":{{}}}},"action_reason":"replace_because_tainted"}}]}}"#
+        )
+    };
+    let (a, b) = (dir.join("a.json"), dir.join("b.json"));
+    std::fs::write(&a, plan(r#"["create","forget"]"#)).unwrap();
+    std::fs::write(&b, plan(r#"["forget","create"]"#)).unwrap();
+    let (code, v) = diff_json(a.to_str().unwrap(), b.to_str().unwrap());
+    assert_eq!(code, 1, "{v}");
+    let text = String::from_utf8_lossy(&planview(&["diff", a.to_str().unwrap(), b.to_str().unwrap()]).stdout).into_owned();
+    assert!(text.contains("create+forget -> forget+create"), "{text}");
+    let (code, _) = diff_json(a.to_str().unwrap(), a.to_str().unwrap());
+    assert_eq!(code, 0);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -367,3 +367,76 @@ fn a_final_newline_added_or_removed_is_shown() {
     assert_eq!(input["before"]["value"], "line one\nline two\n");
     assert_eq!(input["after"]["value"], "line one\nline two");
 }
+
+#[test]
+fn lifecycle_actions_are_shown_in_their_resources_block_as_the_cli_shows_them() {
+    // Terraform's human renderer (internal/command/jsonformat/plan.go,
+    // renderHumanDiff and renderActionInvocation, hashicorp/terraform
+    // 883c7221ee2e; expected text in plan_test.go "before and after actions").
+    let f = "testdata/edge/action-invocations.json";
+    let text = show_text(f, "terraform_data.app", &[]);
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let at = |s: &str| lines.iter().position(|l| *l == s).unwrap_or_else(|| panic!("{s:?} not in:\n{text}"));
+    let before = at("# Actions to be invoked before this change in order:");
+    let after = at("# Actions to be invoked after this change in order:");
+    assert!(before < at("# action.aws_lambda_invoke.notify") && at("# action.aws_lambda_invoke.notify") < after, "{text}");
+    assert!(after < at("# action.aws_lambda_invoke.warm"), "{text}");
+    assert!(text.contains("action \"aws_lambda_invoke\" \"warm\" {") && text.contains("config {"), "{text}");
+    assert!(text.contains("payload       = (known after apply)"), "config_unknown: {text}");
+    assert!(text.contains("qualifier     = (sensitive value)") && !text.contains("hunter2"), "config_sensitive: {text}");
+    assert!(!text.contains("+ function_name"), "the CLI hides diff symbols in an action's config: {text}");
+    for format in ["markdown", "json"] {
+        let out = planview(&["show", "--format", format, f]);
+        let out = String::from_utf8_lossy(&out.stdout);
+        assert!(!out.contains("hunter2"), "{format}: {out}");
+    }
+    let v = json_of(&["show", "--format", "json", f]);
+    assert_valid("show.schema.json", &v, f);
+    let a = &v["action_invocations"];
+    assert_eq!((a[0]["trigger"].as_str(), a[0]["event"].as_str()), (Some("before"), Some("BeforeUpdate")));
+    assert_eq!((a[1]["trigger"].as_str(), a[1]["on_failure"].as_str()), (Some("after"), Some("ActionOnFailureContinue")));
+    let shown = planview(&["show", "--show-sensitive", f]);
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("\"hunter2-token\""), "--show-sensitive shows it");
+}
+
+#[test]
+fn an_invoked_action_is_listed_after_the_resources_with_the_resource_it_was_called_from() {
+    // renderHumanActionInvocations (internal/command/jsonformat/plan.go at 883c7221ee2e).
+    let f = "testdata/edge/action-invoke.json";
+    let out = planview(&["show", "--color", "never", f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Terraform will invoke the following action(s):"), "{text}");
+    assert!(text.contains("# action.aws_lambda_invoke.notify will be invoked (called from aws_instance.web[0])"), "{text}");
+    assert!(!text.contains("No changes."), "{text}");
+    let v = json_of(&["show", "--format", "json", f]);
+    assert_valid("show.schema.json", &v, f);
+    assert_eq!(v["action_invocations"][0]["calling_resource_address"], "aws_instance.web[0]");
+    let md = String::from_utf8_lossy(&planview(&["show", "--format", "markdown", f]).stdout).into_owned();
+    assert!(md.contains("#### Terraform will invoke the following action(s)") && md.contains("(called from aws_instance.web[0])"), "{md}");
+}
+
+#[test]
+fn a_replacement_that_forgets_the_old_object_is_worded_as_each_cli_words_it() {
+    // Terraform 1.16 ["create","forget"] (plans.CreateThenForget,
+    // internal/command/jsonformat/plan.go at 883c7221ee2e: symbol "+/.", "must
+    // be replaced, but the existing object will not be destroyed"); OpenTofu's
+    // ["forget","create"] (internal/command/jsonformat/plan.go at
+    // opentofu/opentofu f831fa1aa4b9: symbol "./+").
+    let t = show_text("testdata/edge/create-forget.json", "terraform_data.keep", &[]);
+    assert!(t.starts_with("+/. terraform_data.keep: must be replaced, but the existing object will not be destroyed"), "{t}");
+    assert!(t.contains("destroy = false is set in the configuration"), "{t}");
+    let o = show_text("testdata/edge/tofu-forget.json", "terraform_data.tainted", &[]);
+    assert!(
+        o.starts_with("./+ terraform_data.tainted: must be replaced, older instance will not be destroyed (lifecycle.destroy = false)"),
+        "{o}"
+    );
+    let g = show_text("testdata/edge/tofu-forget.json", "terraform_data.gone", &[]);
+    assert!(g.contains("because: lifecycle.destroy = false was configured before this resource was removed from the configuration"), "{g}");
+    let e = show_text("testdata/edge/tofu-forget.json", "terraform_data.off", &[]);
+    assert!(e.contains("because: enabled is false"), "{e}");
+    for f in ["testdata/edge/create-forget.json", "testdata/edge/tofu-forget.json"] {
+        let v = json_of(&["show", "--format", "json", f]);
+        assert_valid("show.schema.json", &v, f);
+        assert!(v["resources"].as_array().unwrap().iter().all(|r| r["action"] != "unknown"), "{v}");
+    }
+}

@@ -263,17 +263,44 @@ fn deferred_changes_are_counted_and_listed_with_their_reason() {
 
 #[test]
 fn action_invocations_are_counted_and_listed() {
+    // Shapes from Terraform's jsonplan.ActionInvocation
+    // (internal/command/jsonplan/action_invocations.go at hashicorp/terraform
+    // 883c7221ee2e0bc2fad6912fd4b3cc4b53a598a7): stringer names for the event
+    // and on_failure; the Plan line as internal/command/jsonformat/plan.go
+    // writes it ("... to destroy. Actions: N to invoke.").
     let f = "testdata/edge/action-invocations.json";
     let v = summary_value(f);
     assert_eq!(v["invocations"], 2);
     assert_eq!(v["actions_line"], "Actions: 2 to invoke.");
+    assert_eq!(v["plan_line"], "Plan: 0 to add, 1 to change, 0 to destroy. Actions: 2 to invoke.");
     assert_eq!(v["has_changes"], true);
-    assert_eq!(v["action_invocations"][1]["trigger"], "after_update of terraform_data.app");
+    let a = &v["action_invocations"][1];
+    assert_eq!(a["trigger"], "AfterUpdate of terraform_data.app");
+    assert_eq!(a["event"], "AfterUpdate");
+    assert_eq!(a["triggering_resource_address"], "terraform_data.app");
+    assert_eq!(a["on_failure"], "ActionOnFailureContinue");
+    assert_eq!(a["calling_resource_address"], serde_json::Value::Null);
     for format in ["table", "markdown"] {
         let (out, _) = summary_both(format, f);
-        assert!(out.contains("Actions: 2 to invoke.") && out.contains("action.aws_lambda_invoke.warm"), "{format}:\n{out}");
-        assert!(!out.contains("No changes"), "{format}:\n{out}");
+        assert!(out.contains("Plan: 0 to add, 1 to change, 0 to destroy. Actions: 2 to invoke."), "{format}:\n{out}");
+        assert!(out.contains("action.aws_lambda_invoke.warm") && out.contains("AfterUpdate of terraform_data.app"), "{format}:\n{out}");
+        assert!(out.contains("on failure: continue"), "{format}:\n{out}");
+        assert!(!out.contains("No changes") && !out.contains("after_update"), "{format}:\n{out}");
+        assert!(!out.contains("hunter2-token"), "a sensitive config value is never printed: {format}:\n{out}");
     }
+}
+
+#[test]
+fn an_invoked_action_names_the_resource_it_was_called_from() {
+    // invoke_action_trigger.calling_resource_address (Terraform 1.16,
+    // internal/command/jsonplan/action_invocations.go at 883c7221ee2e).
+    let f = "testdata/edge/action-invoke.json";
+    let v = summary_value(f);
+    assert_eq!(v["plan_line"], "Plan: 0 to add, 0 to change, 0 to destroy. Actions: 1 to invoke.");
+    let a = &v["action_invocations"][0];
+    assert_eq!(a["trigger"], "apply -invoke (called from aws_instance.web[0])");
+    assert_eq!(a["calling_resource_address"], "aws_instance.web[0]");
+    assert_eq!(a["on_failure"], serde_json::Value::Null);
 }
 
 #[test]
@@ -415,4 +442,84 @@ fn a_short_secret_used_whole_as_an_import_id_a_key_or_a_message_is_never_printed
     no_command_prints(&[file], &["pin42"]);
     let out = planview(&["summary", "--show-sensitive", "--format", "json", file]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("pin42"), "masked by meaning, not by accident");
+}
+
+#[test]
+fn a_replacement_that_forgets_is_counted_as_each_cli_counts_it() {
+    // Terraform 1.16 (internal/command/jsonformat/plan.go at hashicorp/terraform
+    // 883c7221ee2e): CreateThenForget counts "to add", never "to destroy", and
+    // its line has no "to forget".
+    let v = summary_value("testdata/edge/create-forget.json");
+    assert_eq!(v["plan_line"], "Plan: 2 to add, 0 to change, 0 to destroy.");
+    assert_eq!(v["totals"]["add"], 2);
+    assert_eq!(v["totals"]["destroy"], 0);
+    assert_eq!(v["totals"]["forget"], 1);
+    assert_eq!(v["unrecognised"], 0);
+    assert_eq!(v["actions"]["create+forget"], 1);
+    let keep = v["resources"].as_array().unwrap().iter().find(|r| r["address"] == "terraform_data.keep").unwrap().clone();
+    assert_eq!((keep["action"].as_str(), keep["recognised"].as_bool()), (Some("create+forget"), Some(true)));
+    let (table, _) = summary_both("table", "testdata/edge/create-forget.json");
+    assert!(!table.contains("UNRECOGNISED") && table.contains("+/. replace (create then forget, not destroyed)"), "{table}");
+    // OpenTofu (internal/command/jsonformat/plan.go at opentofu/opentofu
+    // f831fa1aa4b9): ForgetThenCreate counts "to add" and "to forget"; its
+    // line ends ", N to forget." (no applyable/complete keys: OpenTofu's plan).
+    let v = summary_value("testdata/edge/tofu-forget.json");
+    assert_eq!(v["plan_line"], "Plan: 1 to add, 0 to change, 1 to destroy, 3 to forget.");
+    assert_eq!(v["forgotten"], 3);
+    let (md, _) = summary_both("markdown", "testdata/edge/tofu-forget.json");
+    assert!(md.contains("lifecycle.destroy = false is set in the configuration") && md.contains("enabled is false"), "{md}");
+}
+
+#[test]
+fn opentofu_configuration_and_state_fields_are_read_and_used() {
+    // OpenTofu's variable (type, required, ephemeral, deprecated) and output
+    // (ephemeral, deprecated) in the configuration (internal/command/jsonconfig
+    // config.go), and `deprecated` on state outputs (internal/command/jsonstate
+    // state.go), opentofu/opentofu f831fa1aa4b9; Terraform 1.14's
+    // `configuration.root_module.actions` (jsonconfig, 883c7221ee2e).
+    let f = "testdata/edge/tofu-config.json";
+    let v = summary_value(f);
+    let endpoint = v["outputs"].as_array().unwrap().iter().find(|o| o["name"] == "endpoint").unwrap().clone();
+    assert_eq!(endpoint["deprecated"], "use endpoints instead");
+    for format in ["table", "markdown"] {
+        let (out, _) = summary_both(format, f);
+        assert!(out.contains("changes (update) and is deprecated: use endpoints instead"), "{format}:\n{out}");
+    }
+    // An ephemeral variable's value is never printed, even copied into an output.
+    for args in [
+        &["summary", "--format", "json"][..],
+        &["show"][..],
+        &["show", "--format", "json"][..],
+        &["outputs"][..],
+        &["outputs", "--format", "json"][..],
+    ] {
+        let mut a = args.to_vec();
+        a.push(f);
+        let out = planview(&a);
+        assert_eq!(out.status.code(), Some(0), "{a:?}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("eph-Tok3n"), "{a:?}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+    let s = "testdata/edge/tofu-state-deprecated.json";
+    let v = summary_value(s);
+    assert_eq!(v["outputs"][0]["deprecated"], "use endpoints instead");
+    assert!(v["outputs"][1].get("deprecated").is_none(), "absent when none: {v}");
+    let out = String::from_utf8_lossy(&planview(&["outputs", s]).stdout).into_owned();
+    assert!(out.contains("output endpoint is deprecated: use endpoints instead"), "{out}");
+    let o = planview(&["outputs", "--format", "json", s]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_valid("outputs.schema.json", &j, s);
+}
+
+#[test]
+fn a_deferred_change_with_unknown_instance_keys_and_import_id_is_read() {
+    // index_unknown (addrs.WildcardKey, address "[*]") and importing.unknown
+    // (internal/command/jsonplan/plan.go, marshalResourceChange, at
+    // hashicorp/terraform 883c7221ee2e).
+    let f = "testdata/edge/deferred-unknown-keys.json";
+    let v = summary_value(f);
+    let d = &v["deferred_changes"][0];
+    assert_eq!((d["index_unknown"].as_bool(), d["import_unknown"].as_bool(), d["index"].is_null()), (Some(true), Some(true), true));
+    assert_eq!(v["incomplete"], true);
+    let (table, _) = summary_both("table", f);
+    assert!(table.contains("instance keys not known yet") && table.contains("import id not known yet"), "{table}");
 }

@@ -12,4 +12,5 @@ const RECOGNISED: &[&[&str]] = &[
     &["create", "delete"],
     &["forget"],
     &["forget", "create"],
+    &["create", "forget"],
 ];

@@ -222,7 +222,7 @@ impl<'u, 'a> Gen<'u, 'a> {
                     totals[3] += 1;
                 }
                 ["forget"] => totals[4] += 1,
-                ["forget", "create"] => {
+                ["forget", "create"] | ["create", "forget"] => {
                     totals[4] += 1;
                     totals[1] += 1;
                 }

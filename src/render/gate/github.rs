@@ -30,11 +30,26 @@ pub(crate) const GITHUB_ANNOTATIONS: usize = 9;
 /// per violation and per unreadable input, at most [`GITHUB_ANNOTATIONS`] of
 /// them; the rest as one `::notice` saying how many more, each of them then
 /// listed as a plain log line (not an annotation).
+/// How important a violation of rule `id` is for the annotations (GitHub
+/// drops those past its cap silently, so the most important go first):
+/// destruction of what is protected, then destruction, then what the gate
+/// could not judge (unknown action lists, errored or incomplete plans, a
+/// fingerprint that does not match), then the rest. An unreadable input
+/// ranks with the first.
+fn importance(rule: &str) -> u8 {
+    match rule.split(' ').next().unwrap_or("") {
+        "protect" | "protect-type" => 0,
+        "deny" | "max" if rule.ends_with(" delete") || rule.starts_with("max delete=") || rule == "deny any" => 1,
+        "recognised-actions" | "not-errored" | "complete" | "fingerprint" => 2,
+        _ => 3,
+    }
+}
+
 pub(crate) fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> io::Result<()> {
     let t = gate_total(items);
     let level = if overall(&t) == "pass" { "notice" } else { "error" };
     writeln!(w, "::{level} title={}::{}", gh_property("planview gate"), gh_data(&verdict_line(&t)))?;
-    let mut annotations: Vec<(String, String, Option<&crate::locate::Location>)> = Vec::new();
+    let mut annotations: Vec<(u8, String, String, Option<&crate::locate::Location>)> = Vec::new();
     for i in items {
         match &i.result {
             Ok(v) => {
@@ -44,12 +59,16 @@ pub(crate) fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> i
                         Some(a) => format!("{a}: {} — {}", x.action, x.reason),
                         None => format!("{} — {}", x.action, x.reason),
                     };
-                    annotations.push((title, msg, x.location.as_ref()));
+                    annotations.push((importance(&x.rule), title, msg, x.location.as_ref()));
                 }
             }
-            Err(e) => annotations.push((format!("planview gate: cannot read {}", i.file), e.to_string(), None)),
+            Err(e) => annotations.push((0, format!("planview gate: cannot read {}", i.file), e.to_string(), None)),
         }
     }
+    // Most important first (stable: inputs and rules keep their order within a rank).
+    annotations.sort_by_key(|(rank, _, _, _)| *rank);
+    let annotations: Vec<(String, String, Option<&crate::locate::Location>)> =
+        annotations.into_iter().map(|(_, t, m, l)| (t, m, l)).collect();
     for (title, msg, source) in annotations.iter().take(GITHUB_ANNOTATIONS) {
         writeln!(w, "::error {}title={}::{}", gh_location(*source), gh_property(title), gh_data(msg))?;
     }
@@ -71,6 +90,26 @@ pub(crate) fn github_out(w: &mut dyn Write, items: &[PerFile<PlanVerdict>]) -> i
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn destruction_of_what_is_protected_ranks_first_then_destruction_then_what_cannot_be_judged() {
+        let ranks: Vec<u8> = [
+            "protect db.*",
+            "protect-type aws_db_*",
+            "deny delete",
+            "max delete=2",
+            "deny any",
+            "recognised-actions",
+            "complete",
+            "deny create",
+            "max create=1",
+            "deny-on-failure continue",
+        ]
+        .iter()
+        .map(|r| importance(r))
+        .collect();
+        assert_eq!(ranks, [0, 0, 1, 1, 1, 2, 2, 3, 3, 3]);
+    }
 
     #[test]
     fn github_escaping_follows_the_runner_rules() {
