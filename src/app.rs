@@ -160,10 +160,23 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
         }
         CommandKind::Checks { all, no_fail } => {
             let opts = query::checks::ChecksOptions { filter: &config.filter, all: *all };
-            let items = named(across(config, &roots, read, |read| {
+            let sources = start_locating(config);
+            let mut items = named(across(config, &roots, read, |read| {
                 streamed(&roots, read, &vis, keep_none, |doc, vis| Ok(query::checks::checks(doc, &opts, vis)))
             }));
-            let items = question(config, out, masker, items)?;
+            if let Some(map) = finish_locating(sources, config, &items) {
+                for c in items.iter_mut().filter_map(|i| i.result.as_mut().ok()).flat_map(|r| r.checks.iter_mut()) {
+                    c.location = map.locate_check(&c.address, &c.problems);
+                }
+            }
+            let items = if matches!(config.format, render::Format::Sarif | render::Format::GitlabCodequality | render::Format::Github) {
+                items.iter().for_each(|i| masker.merge(&i.masker));
+                render::findings::write_checks(config.format, &items, out)?;
+                finish(&items)?;
+                items
+            } else {
+                question(config, out, masker, items)?
+            };
             let failed = items.iter().any(|i| matches!(&i.result, Ok(r) if r.failed));
             Ok(if failed && !*no_fail { Status::Failed } else { Status::Success })
         }
@@ -418,6 +431,8 @@ fn gate(
     }
     let policy = policy_with_files(&opts.policy, &opts.policy_files)?;
     let show_sensitive = config.show_sensitive;
+    // The configuration is read while the plans are.
+    let sources = start_locating(config);
     let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() || policy.rego.is_some() {
         pipeline::each_root_raw_with(roots, &config.read, |raw, doc, m| match doc {
             input::Document::Plan(p) => {
@@ -433,7 +448,12 @@ fn gate(
     } else {
         roots::stream_roots(roots, &config.read, &|name, r, ahead, read| gate_streamed(name, r, ahead, read, &policy, show_sensitive))
     };
-    let items = named(items);
+    let mut items = named(items);
+    if let Some(map) = finish_locating(sources, config, &items) {
+        for v in items.iter_mut().filter_map(|i| i.result.as_mut().ok()).flat_map(|v| v.violations.iter_mut()) {
+            v.location = locate_violation(&map, v);
+        }
+    }
     let report = policy.describe();
     let rows = query::roots::of_verdicts(&items);
     let roots = roots_table(&rows, items.len(), opts.skip_unchanged);
@@ -478,6 +498,46 @@ fn verify(config: &Config, opts: &cli::GateOptions, out: &mut dyn Write) -> Resu
         Ok(Status::Failed)
     } else {
         Ok(Status::Success)
+    }
+}
+
+/// Start reading the configuration (`--chdir`, else `.`) on a thread of its
+/// own, when the run shows where findings are declared.
+fn start_locating(config: &Config) -> Option<std::thread::JoinHandle<crate::locate::SourceMap>> {
+    if !config.locations {
+        return None;
+    }
+    let dir = config.read.chdir.clone().unwrap_or_else(|| std::path::PathBuf::from("."));
+    std::thread::Builder::new().name("locate".into()).spawn(move || crate::locate::SourceMap::load(&dir)).ok()
+}
+
+/// The configuration read by [`start_locating`]; what could not be read is a
+/// warning on stderr (the findings are then reported without a location).
+/// When no input could be read there is nothing to locate: no warning.
+fn finish_locating<T>(
+    handle: Option<std::thread::JoinHandle<crate::locate::SourceMap>>,
+    config: &Config,
+    items: &[PerFile<T>],
+) -> Option<crate::locate::SourceMap> {
+    let map = handle?.join().ok()?;
+    if items.iter().all(|i| i.result.is_err()) {
+        return None;
+    }
+    for note in &map.notes {
+        config.read.notes.push("source locations", note);
+    }
+    Some(map)
+}
+
+/// Where a violation's object is declared: an `import` block for `deny
+/// import`, the check or condition block for failing checks, else the
+/// object's block (or the `removed` block of an object that is gone).
+fn locate_violation(map: &crate::locate::SourceMap, v: &query::gate::Violation) -> Option<crate::locate::Location> {
+    let address = v.address.as_deref()?;
+    match v.rule.as_str() {
+        "fail-on-checks" => map.locate_check(address, std::slice::from_ref(&v.reason)),
+        "deny import" => map.locate_import(address).or_else(|| map.locate(address)),
+        _ => map.locate(address),
     }
 }
 

@@ -727,7 +727,8 @@ pub struct GateArgs {
     #[arg(long)]
     pub skip_unchanged: bool,
 
-    /// Output format: `github` prints workflow commands (annotations), `junit` JUnit XML.
+    /// Output format: `github` prints workflow commands (annotations), `junit` JUnit XML,
+    /// `sarif` SARIF 2.1.0 (code scanning), `gitlab-codequality` GitLab's Code Quality report.
     #[arg(long, short = 'f', value_parser = formats(GATE_FORMATS), default_value = "table")]
     pub format: Format,
 
@@ -746,6 +747,8 @@ pub struct GateArgs {
     /// every test passes, 1 when one fails, 2 when one cannot be evaluated.
     #[arg(long)]
     pub verify: bool,
+    #[command(flatten)]
+    pub locations: LocationArgs,
 }
 
 /// `--max ACTION=N`.
@@ -788,11 +791,14 @@ pub struct ReplaceArgs {
 /// `--action` is refused here (checks are not changes), so it is hidden from the help.
 #[derive(Debug, Args)]
 #[command(mut_arg("action", |a| a.hide(true)))]
+#[command(mut_arg("format", |a| a.value_parser(formats(CHECKS_FORMATS)).help(CHECKS_FORMAT_HELP)))]
 pub struct ChecksArgs {
     #[command(flatten)]
     pub common: CommonArgs,
     #[command(flatten)]
     pub filters: FilterArgs,
+    #[command(flatten)]
+    pub locations: LocationArgs,
     /// List checks that passed or are unknown too, not only failures.
     #[arg(long)]
     pub all: bool,
@@ -820,12 +826,28 @@ pub struct StateArgs {
     pub prior: bool,
 }
 
+const CHECKS_FORMAT_HELP: &str = "Output format: `github` prints workflow commands (annotations), `sarif` SARIF 2.1.0 (code scanning), `gitlab-codequality` GitLab's Code Quality report";
+
+/// Where findings are declared in the configuration (`gate`, `checks`).
+#[derive(Debug, Args, Default)]
+pub struct LocationArgs {
+    /// Read the configuration in --chdir (default `.`, the directory where
+    /// `plan` ran) and show where each finding is declared (`file:line`) in
+    /// every format. `sarif`, `gitlab-codequality` and `github` always read it.
+    #[arg(long)]
+    pub locations: bool,
+}
+
 /// The formats of the commands that answer one question (and `show`, `diff`).
 const QUESTION_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown];
 /// `summary`'s: the common ones and GitLab's terraform report.
 const SUMMARY_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown, Format::Gitlab];
 /// `gate`'s: the common ones, GitHub annotations and JUnit XML.
-const GATE_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown, Format::Github, Format::Junit];
+const GATE_FORMATS: &[Format] =
+    &[Format::Table, Format::Json, Format::Markdown, Format::Github, Format::Junit, Format::Sarif, Format::GitlabCodequality];
+/// `checks`': the common ones and the code review formats (findings on their source lines).
+const CHECKS_FORMATS: &[Format] =
+    &[Format::Table, Format::Json, Format::Markdown, Format::Github, Format::Sarif, Format::GitlabCodequality];
 
 /// A `--format` parser into the one [`Format`] enum, accepting `allowed` only
 /// (and listing only those in the help).
@@ -863,6 +885,9 @@ pub struct Config {
     pub progress: bool,
     /// How directories given as inputs are searched (`--plan-glob`).
     pub find: crate::roots::FindOptions,
+    /// Read the configuration (in `read.chdir`, else `.`) to locate findings:
+    /// `--locations`, or a format that puts findings on source lines.
+    pub locations: bool,
 }
 
 /// `show`'s own options, as plain data.
@@ -1034,9 +1059,11 @@ impl Cli {
             read: ReadOptions { tf_bin: env.tf_bin.clone(), ..Default::default() },
             progress: false,
             find: crate::roots::FindOptions::default(),
+            locations: false,
         };
         let none = FilterArgs::default();
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
+        let mut locations = false;
         let (kind, name, common, filters, max_bytes) = match self.command {
             Command::Summary(a) => {
                 let common = CommonArgs { files: a.files, format: a.format, view: a.view, read: a.read, roots: a.roots };
@@ -1044,7 +1071,10 @@ impl Cli {
             }
             Command::Drift(a) => (CommandKind::Drift { all: a.all }, "drift", a.common, a.filters, default_max),
             Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, default_max),
-            Command::Checks(a) => (CommandKind::Checks { all: a.all, no_fail: a.no_fail }, "checks", a.common, a.filters, default_max),
+            Command::Checks(a) => {
+                locations = a.locations.locations || locating_format(a.common.format);
+                (CommandKind::Checks { all: a.all, no_fail: a.no_fail }, "checks", a.common, a.filters, default_max)
+            }
             Command::Outputs(a) => (CommandKind::Outputs, "outputs", a.common, none, default_max),
             Command::State(a) => (CommandKind::State { prior: a.prior }, "state", a.common, a.filters, default_max),
             Command::Show(a) => {
@@ -1107,6 +1137,7 @@ impl Cli {
             max_bytes,
             progress: false,
             find,
+            locations,
         })
     }
 }
@@ -1120,6 +1151,11 @@ fn prefer_of(kind: &CommandKind) -> crate::tree::Prefer {
         CommandKind::Summary { .. } | CommandKind::Checks { .. } | CommandKind::Outputs => Prefer::Plans,
         _ => Prefer::PlansOnly,
     }
+}
+
+/// Formats that put findings on source lines read the configuration unasked.
+fn locating_format(format: Format) -> bool {
+    matches!(format, Format::Sarif | Format::GitlabCodequality | Format::Github)
 }
 
 fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
@@ -1139,6 +1175,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         max_bytes: a.max_bytes,
         read: a.read.to_options(env),
         find: crate::roots::FindOptions { prefer: crate::tree::Prefer::PlansOnly, ..a.roots.to_options() },
+        locations: a.locations.locations || locating_format(a.format),
         ..bare
     })
 }

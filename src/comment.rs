@@ -290,7 +290,7 @@ mod tests {
             sub.get_arguments().filter_map(|a| a.get_long().map(str::to_string)).collect()
         };
         let comment = longs("comment");
-        let not_policy = ["format", "color", "width", "show-sensitive", "max-bytes", "verify"];
+        let not_policy = ["format", "color", "width", "show-sensitive", "max-bytes", "verify", "locations"];
         let missing: Vec<String> =
             longs("gate").into_iter().filter(|l| !not_policy.contains(&l.as_str()) && !comment.contains(l)).collect();
         assert!(missing.is_empty(), "`comment` lacks gate's {missing:?}");

@@ -18,6 +18,7 @@ mod escape;
 pub mod filter;
 pub mod glob;
 pub mod input;
+pub mod locate;
 pub mod mask;
 pub mod model;
 pub mod oom;

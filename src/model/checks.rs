@@ -155,6 +155,10 @@ pub struct CheckItem {
     pub instance_key: Option<Value>,
     #[serde(rename = "type")]
     pub type_: Option<String>,
+    /// Where the check is declared (`check`, `precondition`, `postcondition`,
+    /// `validation` block), when the configuration was read and has it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::locate::Location>,
 }
 
 /// Status of a `condition_results` element that could not be read.
@@ -222,6 +226,7 @@ pub fn items_from_checks(objects: &[CheckObject]) -> Vec<CheckItem> {
                 module: a.module.clone(),
                 instance_key: a.instance_key.clone(),
                 type_: a.type_.clone(),
+                location: None,
             });
         }
     }
@@ -296,6 +301,7 @@ fn unreadable_item(address: String, why: &str) -> CheckItem {
         module: None,
         instance_key: None,
         type_: None,
+        location: None,
     }
 }
 
@@ -358,6 +364,7 @@ pub fn items_from_condition_results(raw: &RawValue) -> Vec<CheckItem> {
             module,
             instance_key: None,
             type_,
+            location: None,
         });
     }
     out

@@ -621,6 +621,9 @@ pub struct Violation {
     /// A Rego result's keys besides `msg` (masked).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub details: Option<serde_json::Value>,
+    /// Where the object is declared, when the configuration was read and has it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::locate::Location>,
 }
 
 /// One rule's outcome on one plan.
@@ -765,6 +768,7 @@ impl PlanVerdict {
                         reason: masker.mask_text(&f.msg).into_owned(),
                         severity,
                         details,
+                        location: None,
                     }
                 })
                 .collect();
@@ -1125,6 +1129,7 @@ impl<'p> GateJudge<'p> {
                     reason: p.reason.render(masker),
                     severity: rule.severity(),
                     details: None,
+                    location: None,
                 })
                 .collect();
             if let Rule::Max { action, limit } | Rule::WarnMax { action, limit } = rule {
@@ -1142,6 +1147,7 @@ impl<'p> GateJudge<'p> {
                         reason,
                         severity: rule.severity(),
                         details: None,
+                        location: None,
                     });
                 }
             }
@@ -1161,6 +1167,7 @@ impl<'p> GateJudge<'p> {
                         reason,
                         severity: Severity::Error,
                         details: None,
+                        location: None,
                     });
                 }
             }
@@ -1172,6 +1179,7 @@ impl<'p> GateJudge<'p> {
                     reason: p.reason.render(masker),
                     severity: Severity::Error,
                     details: None,
+                    location: None,
                 });
                 found.splice(0..0, unreadable);
             }

@@ -77,19 +77,27 @@ impl Report for ChecksReport {
             return Ok(());
         }
         writeln!(w)?;
+        // `file:line` of each check, when the configuration was read (--locations).
+        let located = self.checks.iter().any(|c| c.location.is_some());
         let rows = self
             .checks
             .iter()
             .map(|c| {
-                vec![
+                let mut row = vec![
                     style.paint(&line(&c.status), status_tone(&c.status)),
                     line(&address_text(c)).into_owned(),
                     line(&c.kind).into_owned(),
                     cell_lines(&c.problems),
-                ]
+                ];
+                if located {
+                    row.push(c.location.as_ref().map_or_else(|| "-".to_string(), |l| line(&l.to_string()).into_owned()));
+                }
+                row
             })
             .collect();
-        writeln!(w, "{}", style.table(&["status", "address", "kind", "problems"], rows))
+        let head: &[&str] =
+            if located { &["status", "address", "kind", "problems", "declared at"] } else { &["status", "address", "kind", "problems"] };
+        writeln!(w, "{}", style.table(head, rows))
     }
 
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
@@ -108,7 +116,8 @@ impl Report for ChecksReport {
         writeln!(w, "|---|---|---|---|")?;
         for c in &self.checks {
             let problems: Vec<String> = c.problems.iter().map(|p| md_cell(p)).collect();
-            writeln!(w, "| {} | {} | {} | {} |", md_cell(&c.status), md_code(&address_text(c)), md_cell(&c.kind), problems.join("<br>"))?;
+            let address = crate::render::gate::with_location(md_code(&address_text(c)), c.location.as_ref());
+            writeln!(w, "| {} | {} | {} | {} |", md_cell(&c.status), address, md_cell(&c.kind), problems.join("<br>"))?;
         }
         Ok(())
     }

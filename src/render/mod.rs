@@ -2,9 +2,11 @@
 //! `json` to a `&mut dyn Write`. Shared pieces (style, colour, escaping) live here.
 
 pub(crate) mod checks;
+pub(crate) mod codequality;
 pub(crate) mod comment;
 pub mod diff;
 pub(crate) mod drift;
+pub(crate) mod findings;
 pub(crate) mod fit;
 pub(crate) mod format;
 pub(crate) mod gate;
@@ -14,6 +16,7 @@ pub(crate) mod outputs;
 pub(crate) mod replace;
 pub(crate) mod report;
 pub(crate) mod roots;
+pub(crate) mod sarif;
 pub(crate) mod show;
 pub(crate) mod state;
 pub(crate) mod summary;
@@ -39,6 +42,10 @@ pub enum Format {
     Github,
     // JUnit XML (`gate` only).
     Junit,
+    // SARIF 2.1.0 (`gate`, `checks`): code scanning.
+    Sarif,
+    // GitLab's Code Quality report (`gate`, `checks`).
+    GitlabCodequality,
 }
 
 /// How to draw terminal text: colour on or off, and the width tables fit

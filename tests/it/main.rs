@@ -26,6 +26,7 @@ mod gate_bypass;
 mod gate_props;
 mod generated_plans;
 mod hostile;
+mod locations;
 mod moves_fixtures;
 mod out_of_memory;
 mod plan_diff;

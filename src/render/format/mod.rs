@@ -8,6 +8,9 @@ mod json;
 mod junit;
 mod markdown;
 mod table;
+// Code review formats: findings on their source lines.
+mod codequality;
+mod sarif;
 
 use super::fit::DEFAULT_MAX_BYTES;
 use super::report::Reports;
@@ -74,6 +77,8 @@ impl Format {
             Format::Gitlab => &gitlab::Gitlab,
             Format::Github => &github::Github,
             Format::Junit => &junit::Junit,
+            Format::Sarif => &sarif::Sarif,
+            Format::GitlabCodequality => &codequality::Codequality,
         }
     }
 }
@@ -86,7 +91,7 @@ impl Format {
 /// could not judge).
 pub(crate) fn write(format: Format, answer: &Answer<'_, '_>, single_error: bool, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
     let prints = match format {
-        Format::Json | Format::Gitlab | Format::Github | Format::Junit => true,
+        Format::Json | Format::Gitlab | Format::Github | Format::Junit | Format::Sarif | Format::GitlabCodequality => true,
         Format::Markdown => matches!(answer, Answer::Gate { .. }),
         Format::Table => false,
     };
@@ -151,7 +156,7 @@ mod tests {
         for format in Format::value_variants() {
             let r = rendered(*format, &summary, false);
             match format {
-                Format::Github | Format::Junit => {
+                Format::Github | Format::Junit | Format::Sarif | Format::GitlabCodequality => {
                     assert!(r.unwrap_err().to_string().contains("not offered"), "{format:?}")
                 }
                 _ => assert!(r.is_ok(), "{format:?}"),

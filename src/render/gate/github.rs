@@ -13,9 +13,18 @@ pub(crate) fn gh_property(s: &str) -> String {
     gh_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
+/// The `file=…,line=…,endLine=…,` properties that put an annotation on its
+/// source lines (nothing when the location is not known).
+pub(crate) fn gh_location(source: Option<&crate::locate::Location>) -> String {
+    match source {
+        Some(s) => format!("file={},line={},endLine={},", gh_property(&s.file), s.line, s.end_line.max(s.line)),
+        None => String::new(),
+    }
+}
+
 /// GitHub shows at most 10 error annotations per step: the verdict takes one,
 /// violations (and unreadable inputs) at most this many.
-pub(super) const GITHUB_ANNOTATIONS: usize = 9;
+pub(crate) const GITHUB_ANNOTATIONS: usize = 9;
 
 /// The verdict first, as `::notice` (passed) or `::error`; then one `::error`
 /// per violation and per unreadable input, at most [`GITHUB_ANNOTATIONS`] of
@@ -36,7 +45,7 @@ fn annotate(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], severity: Severit
         Severity::Error => ("error", "violation(s)"),
         Severity::Warning => ("warning", "warning(s)"),
     };
-    let mut annotations: Vec<(u8, String, String)> = Vec::new();
+    let mut annotations: Vec<(u8, String, String, Option<&crate::locate::Location>)> = Vec::new();
     for i in items {
         match &i.result {
             Ok(v) => {
@@ -46,25 +55,28 @@ fn annotate(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], severity: Severit
                         Some(a) => format!("{a}: {} — {}", x.action, x.reason),
                         None => format!("{} — {}", x.action, x.reason),
                     };
-                    annotations.push((importance(&x.rule), title, msg));
+                    annotations.push((importance(&x.rule), title, msg, x.location.as_ref()));
                 }
             }
-            Err(e) if severity == Severity::Error => annotations.push((0, format!("planview gate: cannot read {}", i.file), e.to_string())),
+            Err(e) if severity == Severity::Error => {
+                annotations.push((0, format!("planview gate: cannot read {}", i.file), e.to_string(), None))
+            }
             Err(_) => {}
         }
     }
     // Most important first (stable: inputs and rules keep their order within a rank).
-    annotations.sort_by_key(|(rank, _, _)| *rank);
-    let annotations: Vec<(String, String)> = annotations.into_iter().map(|(_, t, m)| (t, m)).collect();
-    for (title, msg) in annotations.iter().take(GITHUB_ANNOTATIONS) {
-        writeln!(w, "::{level} title={}::{}", gh_property(title), gh_data(msg))?;
+    annotations.sort_by_key(|(rank, _, _, _)| *rank);
+    let annotations: Vec<(String, String, Option<&crate::locate::Location>)> =
+        annotations.into_iter().map(|(_, t, m, l)| (t, m, l)).collect();
+    for (title, msg, source) in annotations.iter().take(GITHUB_ANNOTATIONS) {
+        writeln!(w, "::{level} {}title={}::{}", gh_location(*source), gh_property(title), gh_data(msg))?;
     }
     let rest = &annotations[annotations.len().min(GITHUB_ANNOTATIONS)..];
     if !rest.is_empty() {
         let msg = format!("{} more {what}: see the job log, or --format json", rest.len());
         writeln!(w, "::notice title={}::{}", gh_property("planview gate"), gh_data(&msg))?;
         writeln!(w, "::group::{}", gh_data(&format!("planview gate: {} more {what}", rest.len())))?;
-        for (title, msg) in rest {
+        for (title, msg, _) in rest {
             // Plain log lines after a fixed prefix ("planview gate: "): no
             // input starts a line, so none is a command.
             writeln!(w, "{}: {}", line(title), line(msg))?;

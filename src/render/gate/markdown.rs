@@ -97,7 +97,7 @@ fn violation_rows(blocks: &mut Vec<Block>, items: &[PerFile<PlanVerdict>], sever
                     "| {} | {} | {} | {} | {} |\n",
                     md_code(file),
                     md_code(rule_name(&x.rule)),
-                    x.address.as_deref().map(md_code).unwrap_or_else(|| "-".into()),
+                    x.address.as_deref().map(|a| with_location(md_code(a), x.location.as_ref())).unwrap_or_else(|| "-".into()),
                     md_cell(&x.action),
                     md_cell(&x.reason)
                 )
@@ -119,5 +119,13 @@ fn violation_rows(blocks: &mut Vec<Block>, items: &[PerFile<PlanVerdict>], sever
             close: "\n</details>\n".into(),
             what: what.into(),
         });
+    }
+}
+
+/// A markdown address cell, followed by where it is declared when known (`main.tf:12`).
+pub(crate) fn with_location(cell: String, location: Option<&crate::locate::Location>) -> String {
+    match location {
+        Some(l) => format!("{cell} at {}", md_code(&l.to_string())),
+        None => cell,
     }
 }

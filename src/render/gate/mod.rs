@@ -62,10 +62,11 @@ mod markdown;
 mod table;
 mod verify;
 
-pub(crate) use github::github_out;
+pub(crate) use github::{gh_data, gh_location, gh_property, github_out, GITHUB_ANNOTATIONS};
 pub(crate) use json::json_out;
 pub(crate) use junit::junit_out;
 pub(crate) use markdown::markdown_blocks;
 pub(crate) use markdown::verdict_head;
+pub(crate) use markdown::with_location;
 pub(crate) use table::table_out;
 pub(crate) use verify::verify_out;

@@ -29,6 +29,8 @@ fn table_unfitted(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Po
                 if !v.violations.is_empty() {
                     // A severity column only when some violation is a warning.
                     let severities = v.warnings > 0;
+                    // `file:line` of each violation, when the configuration was read (--locations).
+                    let located = v.violations.iter().any(|x| x.location.is_some());
                     let rows = v
                         .violations
                         .iter()
@@ -43,13 +45,17 @@ fn table_unfitted(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Po
                                 let tone = if x.severity == Severity::Error { Tone::Bad } else { Tone::Warn };
                                 row.insert(0, style.paint(x.severity.as_str(), tone));
                             }
+                            if located {
+                                row.push(x.location.as_ref().map_or_else(|| "-".to_string(), |l| line(&l.to_string()).into_owned()));
+                            }
                             row
                         })
                         .collect();
-                    let head: &[&str] = if severities {
-                        &["severity", "rule", "address", "action", "reason"]
-                    } else {
-                        &["rule", "address", "action", "reason"]
+                    let head: &[&str] = match (severities, located) {
+                        (true, true) => &["severity", "rule", "address", "action", "reason", "declared at"],
+                        (true, false) => &["severity", "rule", "address", "action", "reason"],
+                        (false, true) => &["rule", "address", "action", "reason", "declared at"],
+                        (false, false) => &["rule", "address", "action", "reason"],
                     };
                     writeln!(w, "{}", style.table(head, rows))?;
                 }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Issue 29's benchmark: what reading the configuration adds to `gate`. A
+# generated root of 1,000 .tf files with 20 resource blocks each (20,000 blocks)
+# and its plan (20,000 creates), through `gate --format json` without the
+# configuration, with `--locations` (every violation located: `--deny create`),
+# and `--format sarif`.
+#
+#   bench/locate.sh            # RUNS=5 FILES=1000 BLOCKS=20
+#
+# Prints min/median/max wall seconds and peak RSS (bench/measure.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-5}
+FILES=${FILES:-1000}
+BLOCKS=${BLOCKS:-20}
+DIR=${BENCH_DIR:-/tmp/planview-bench}/locate-$FILES-$BLOCKS
+command -v /usr/bin/time >/dev/null || { echo "needs GNU time (/usr/bin/time)" >&2; exit 2; }
+cargo build --release --locked --bin planview >&2
+PV=target/release/planview
+if [ ! -s "$DIR/plan.json" ]; then
+  rm -rf "$DIR"; mkdir -p "$DIR/root"
+  python3 - "$DIR" "$FILES" "$BLOCKS" <<'PY'
+import json, sys
+d, files, blocks = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+changes = []
+for f in range(files):
+    with open(f"{d}/root/f{f:04}.tf", "w") as out:
+        for b in range(blocks):
+            name = f"r{f}_{b}"
+            out.write(f'# block {b} of file {f}\nresource "terraform_data" "{name}" {{\n  count = 2\n  input = {{ file = {f}, block = "{b}" }}\n\n  lifecycle {{\n    precondition {{\n      condition     = true\n      error_message = "never"\n    }}\n  }}\n}}\n\n')
+            for i in range(2 if b == 0 else 1):
+                changes.append({"address": f"terraform_data.{name}[{i}]", "mode": "managed", "type": "terraform_data", "name": name,
+                                "index": i, "provider_name": "terraform.io/builtin/terraform",
+                                "change": {"actions": ["create"], "before": None, "after": {"input": {"file": f, "block": str(b)}},
+                                           "after_unknown": {"id": True, "output": True}, "before_sensitive": False, "after_sensitive": {}}})
+plan = {"format_version": "1.2", "terraform_version": "1.11.4", "resource_changes": changes, "errored": False, "complete": True}
+json.dump(plan, open(f"{d}/plan.json", "w"))
+PY
+fi
+bytes=$(stat -c %s "$DIR/plan.json")
+blocks=$(cat "$DIR"/root/*.tf | grep -c '^resource')
+source bench/measure.sh
+
+echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "- $FILES .tf files, $blocks resource blocks ($(du -sk "$DIR/root" | cut -f1) KB), plan $((bytes / 1000)) KB, $(grep -o '"address"' "$DIR/plan.json" | wc -l) changes"
+echo
+echo "| command | min s | median s | max s | MB/s (median) | / no configuration | peak RSS MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+BASE=""
+measure "gate --deny create --format json (no configuration read)" "$bytes" "$PV gate --deny create --format json $DIR/plan.json"
+BASE=$MED
+measure "gate --deny create --format json --locations" "$bytes" "$PV gate --deny create --format json --locations --chdir $DIR/root $DIR/plan.json"
+measure "gate --deny create --format sarif" "$bytes" "$PV gate --deny create --format sarif --chdir $DIR/root $DIR/plan.json"

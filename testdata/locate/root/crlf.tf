@@ -1,0 +1,3 @@
+output "crlf" {
+  value = "CRLF line endings"
+}

@@ -1,0 +1,7 @@
+resource "terraform_data" "subnet" {
+  input = "subnet"
+}
+
+module "sub" {
+  source = "./sub"
+}

@@ -1,0 +1,4 @@
+resource "terraform_data" "deep" {
+  count = 2
+  input = "deep-${count.index}"
+}

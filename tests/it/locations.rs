@@ -1,0 +1,382 @@
+//! Source locations (issue 29): the objects and findings of real plans
+//! (testdata/locate, made by its make.sh with terraform 1.11) located in the
+//! configuration they were made from, and shown in SARIF (validated against
+//! the SARIF 2.1.0 schema), GitHub annotations, GitLab Code Quality and JSON.
+//! The expected lines are found by searching the files' text, not by the
+//! parser under test.
+
+use crate::common::{assert_valid, planview, root};
+use planview::locate::{Location, SourceMap};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = "testdata/locate/root";
+const PLAN: &str = "testdata/locate/plan.json";
+const ERRORED: &str = "testdata/locate/errored.json";
+
+/// The 1-based line of the first line of `file` containing `needle`, and the
+/// line of the first `}` at the start of a line from there (a top-level
+/// block's end), or of the first line holding only blanks and `}` at the
+/// needle's indentation (a nested block's end).
+fn block(file: &str, needle: &str) -> Location {
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines.iter().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle} not in {file}"));
+    let indent = lines[start].len() - lines[start].trim_start().len();
+    let end = (start..lines.len())
+        .find(|&i| {
+            let l = lines[i].trim_end_matches('\r');
+            l.trim() == "}" && l.len() - l.trim_start().len() == indent
+        })
+        .unwrap_or(start);
+    Location { file: file.to_string(), line: start as u32 + 1, end_line: end as u32 + 1 }
+}
+
+fn map() -> SourceMap {
+    let map = SourceMap::load(Path::new(ROOT));
+    assert!(map.notes.is_empty(), "{:?}", map.notes);
+    map
+}
+
+#[test]
+fn every_object_of_the_plan_is_located_at_its_block_in_every_syntax_and_module() {
+    let map = map();
+    let main = |needle| block("testdata/locate/root/main.tf", needle);
+    let cases: Vec<(&str, Option<Location>)> = vec![
+        // count: every instance, one beyond the shrunk count included.
+        ("terraform_data.count[0]", Some(main("resource \"terraform_data\" \"count\""))),
+        ("terraform_data.count[2]", Some(main("resource \"terraform_data\" \"count\""))),
+        // for_each, whose block an override file merges into: the primary block.
+        ("terraform_data.each[\"c\"]", Some(main("resource \"terraform_data\" \"each\""))),
+        ("terraform_data.new_name", Some(main("resource \"terraform_data\" \"new_name\""))),
+        ("terraform_data.imported", Some(main("resource \"terraform_data\" \"imported\""))),
+        // Gone from the configuration: at its removed block, or nowhere.
+        ("terraform_data.legacy", Some(removed_legacy())),
+        ("terraform_data.gone", None),
+        ("module.old.terraform_data.subnet", Some(removed_old())),
+        ("module.old.module.sub.terraform_data.leaf", Some(removed_old())),
+        ("terraform_data.guarded", Some(block("testdata/locate/root/checks.tf", "resource \"terraform_data\" \"guarded\""))),
+        // JSON syntax: the key that declares the block.
+        ("terraform_data.from_json", Some(json_block("\"from_json\"", "      }"))),
+        ("data.terraform_remote_state.json_state", Some(json_block("\"json_state\"", "        }"))),
+        ("output.json_out", Some(json_block("\"json_out\"", "    }"))),
+        // CRLF line endings.
+        ("output.crlf", Some(block("testdata/locate/root/crlf.tf", "output \"crlf\""))),
+        // Nested local modules, for_each on the call.
+        (
+            "module.net.terraform_data.subnet[1]",
+            Some(block("testdata/locate/root/modules/net/main.tf", "resource \"terraform_data\" \"subnet\"")),
+        ),
+        (
+            "module.net.module.sub[\"b\"].terraform_data.leaf",
+            Some(block("testdata/locate/root/modules/net/sub/main.tf", "resource \"terraform_data\" \"leaf\"")),
+        ),
+        // The instance of the call before it had for_each: the same block.
+        (
+            "module.net.module.sub.terraform_data.leaf",
+            Some(block("testdata/locate/root/modules/net/sub/main.tf", "resource \"terraform_data\" \"leaf\"")),
+        ),
+        // A module `init` fetched (modules.json), and one nested in it.
+        (
+            "module.fetched.terraform_data.pkg",
+            Some(block("testdata/locate/root/.terraform/modules/fetched/main.tf", "resource \"terraform_data\" \"pkg\"")),
+        ),
+        (
+            "module.fetched.module.inner.terraform_data.deep[1]",
+            Some(block("testdata/locate/root/.terraform/modules/fetched/inner/main.tf", "resource \"terraform_data\" \"deep\"")),
+        ),
+        // Module calls, checks, variables.
+        ("module.net", Some(main("module \"net\""))),
+        ("module.fetched.module.inner", Some(block("testdata/locate/root/.terraform/modules/fetched/main.tf", "module \"inner\""))),
+        ("check.failing", Some(block("testdata/locate/root/checks.tf", "check \"failing\""))),
+        ("var.environment", Some(block("testdata/locate/root/variables.tf", "variable \"environment\""))),
+    ];
+    for (address, want) in &cases {
+        assert_eq!(&map.locate(address), want, "{address}");
+    }
+    // Every resource change of the real plan: located, except the one whose block is gone.
+    let plan: Value = serde_json::from_str(&std::fs::read_to_string(root().join(PLAN)).unwrap()).unwrap();
+    for rc in plan["resource_changes"].as_array().unwrap() {
+        let address = rc["address"].as_str().unwrap();
+        assert_eq!(map.locate(address).is_none(), address == "terraform_data.gone", "{address}");
+    }
+    assert_eq!(map.locate_import("terraform_data.imported"), Some(main("import {")));
+    assert_eq!(map.locate_moved("terraform_data.new_name", "terraform_data.old_name"), Some(main("moved {")));
+}
+
+/// The `removed` block whose `from` line holds `needle`.
+fn removed(needle: &str) -> Location {
+    let file = "testdata/locate/root/main.tf";
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let from = lines.iter().position(|l| l.contains(needle)).unwrap();
+    let start = (0..from).rev().find(|&i| lines[i].starts_with("removed {")).unwrap();
+    let end = (from..lines.len()).find(|&i| lines[i] == "}").unwrap();
+    Location { file: file.into(), line: start as u32 + 1, end_line: end as u32 + 1 }
+}
+
+fn removed_old() -> Location {
+    removed("from = module.old")
+}
+
+fn removed_legacy() -> Location {
+    removed("from = terraform_data.legacy")
+}
+
+fn json_block(key: &str, end: &str) -> Location {
+    let file = "testdata/locate/root/extra.tf.json";
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines.iter().position(|l| l.contains(key)).unwrap();
+    let end = (start..lines.len()).find(|&i| lines[i] == end).unwrap();
+    Location { file: file.into(), line: start as u32 + 1, end_line: end as u32 + 1 }
+}
+
+#[test]
+fn failing_checks_and_conditions_point_at_their_check_or_condition_block() {
+    let map = map();
+    let checks = "testdata/locate/root/checks.tf";
+    let problems = |s: &str| vec![s.to_string()];
+    assert_eq!(
+        map.locate_check("check.failing", &problems("CHECK-FAIL: environment is staging, expected prod.")),
+        Some(block(checks, "check \"failing\""))
+    );
+    assert_eq!(
+        map.locate_check("terraform_data.guarded", &problems("PRECONDITION-FAIL: guard is shut.")),
+        Some(block(checks, "precondition {"))
+    );
+    assert_eq!(map.locate_check("var.environment", &[]), Some(block("testdata/locate/root/variables.tf", "validation {")));
+    let json = map.locate_check("output.json_out", &[]).unwrap();
+    assert_eq!((json.file.as_str(), json.line), ("testdata/locate/root/extra.tf.json", json_block("\"precondition\"", "      }").line));
+    let leaf = map.locate_check("module.net.module.sub[\"a\"].terraform_data.leaf", &[]).unwrap();
+    assert_eq!(leaf, block("testdata/locate/root/modules/net/sub/main.tf", "postcondition {"));
+}
+
+fn sarif(args: &[&str]) -> (Value, i32) {
+    let out = planview(args);
+    let v: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    assert_valid("sarif-2.1.0.schema.json", &v, &format!("{args:?}"));
+    (v, out.status.code().unwrap())
+}
+
+/// ruleId, uri, startLine, endLine, logical name.
+type Row = (String, String, Option<u64>, Option<u64>, Option<String>);
+/// uri, startLine, endLine.
+type At = (String, Option<u64>, Option<u64>);
+
+/// Each result as a [`Row`].
+fn results(v: &Value) -> Vec<Row> {
+    v["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let loc = &r["locations"][0];
+            let phys = &loc["physicalLocation"];
+            (
+                r["ruleId"].as_str().unwrap().to_string(),
+                phys["artifactLocation"]["uri"].as_str().unwrap().to_string(),
+                phys["region"]["startLine"].as_u64(),
+                phys["region"]["endLine"].as_u64(),
+                loc["logicalLocations"][0]["fullyQualifiedName"].as_str().map(str::to_string),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn gate_sarif_puts_each_violation_on_its_block_and_validates() {
+    let (v, code) = sarif(&["gate", "--format", "sarif", "--chdir", ROOT, "--deny", "forget", "--deny", "import", PLAN]);
+    assert_eq!(code, 1);
+    let main = |needle| block("testdata/locate/root/main.tf", needle);
+    let at = |l: &Location| (l.file.clone(), Some(u64::from(l.line)), Some(u64::from(l.end_line)));
+    let got: Vec<(String, At)> =
+        results(&v).into_iter().map(|(rule, uri, s, e, name)| (format!("{rule} {}", name.unwrap_or_default()), (uri, s, e))).collect();
+    let find = |key: &str| got.iter().find(|(k, _)| k == key).map(|(_, w)| w.clone()).unwrap_or_else(|| panic!("no {key} in {got:?}"));
+    assert_eq!(find("gate/deny-delete terraform_data.count[2]"), at(&main("resource \"terraform_data\" \"count\"")));
+    assert_eq!(find("gate/deny-delete terraform_data.gone"), (PLAN.to_string(), None, None), "no block: the plan, at no line");
+    assert_eq!(find("gate/deny-forget terraform_data.legacy"), at(&removed_legacy()));
+    assert_eq!(find("gate/deny-forget module.old.terraform_data.subnet"), at(&removed_old()));
+    assert_eq!(find("gate/deny-import terraform_data.imported"), at(&main("import {")));
+    // Fingerprints: present, and the same on another run.
+    let (again, _) = sarif(&["gate", "--format", "sarif", "--chdir", ROOT, "--deny", "forget", "--deny", "import", PLAN]);
+    let prints = |v: &Value| -> Vec<String> {
+        v["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["partialFingerprints"]["planview/v1"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(prints(&v), prints(&again));
+    let mut unique = prints(&v);
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), prints(&v).len(), "one fingerprint per finding");
+    let rules: Vec<&str> = v["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(rules, vec!["gate/deny-delete", "gate/deny-forget", "gate/deny-import"]);
+}
+
+#[test]
+fn checks_sarif_points_at_check_and_precondition_blocks() {
+    let checks = "testdata/locate/root/checks.tf";
+    let (v, code) = sarif(&["checks", "--format", "sarif", "--chdir", ROOT, ERRORED]);
+    assert_eq!(code, 1);
+    let got = results(&v);
+    let want = |rule: &str, l: Location, name: &str| {
+        (rule.to_string(), l.file, Some(u64::from(l.line)), Some(u64::from(l.end_line)), Some(name.to_string()))
+    };
+    assert!(got.contains(&want("check/check.failing", block(checks, "check \"failing\""), "check.failing")), "{got:?}");
+    assert!(got.contains(&want("check/terraform_data.guarded", block(checks, "precondition {"), "terraform_data.guarded")), "{got:?}");
+    assert_eq!(got.len(), 2, "failures only: {got:?}");
+    // --all: passes too, as results of kind pass.
+    let (v, _) = sarif(&["checks", "--all", "--format", "sarif", "--chdir", ROOT, PLAN]);
+    let kinds: Vec<&str> = v["runs"][0]["results"].as_array().unwrap().iter().map(|r| r["kind"].as_str().unwrap()).collect();
+    assert!(kinds.contains(&"pass") && kinds.contains(&"fail"), "{kinds:?}");
+}
+
+#[test]
+fn github_annotations_and_codequality_carry_file_and_lines() {
+    let out = planview(&["gate", "--format", "github", "--chdir", ROOT, PLAN]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let count = block("testdata/locate/root/main.tf", "resource \"terraform_data\" \"count\"");
+    let want = format!("::error file={},line={},endLine={},title=", count.file, count.line, count.end_line);
+    assert!(text.lines().any(|l| l.starts_with(&want) && l.contains("terraform_data.count[2]")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("::error title=") && l.contains("terraform_data.gone")), "no location, no file=: {text}");
+
+    let out = planview(&["checks", "--format", "gitlab-codequality", "--chdir", ROOT, ERRORED]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let issues = v.as_array().unwrap();
+    assert_eq!(issues.len(), 2);
+    for i in issues {
+        for key in ["description", "check_name", "fingerprint", "severity"] {
+            assert!(i[key].is_string(), "{key}: {i}");
+        }
+    }
+    let pre = issues.iter().find(|i| i["check_name"] == "check/terraform_data.guarded").unwrap();
+    let want = block("testdata/locate/root/checks.tf", "precondition {");
+    assert_eq!(
+        (pre["location"]["path"].as_str().unwrap(), pre["location"]["lines"]["begin"].as_u64().unwrap()),
+        (want.file.as_str(), u64::from(want.line))
+    );
+}
+
+#[test]
+fn json_gains_a_location_object_where_the_configuration_has_one() {
+    let out = planview(&["gate", "--format", "json", "--locations", "--chdir", ROOT, PLAN]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid("gate.schema.json", &v, "gate --locations");
+    let violations = v["files"][0]["violations"].as_array().unwrap();
+    let count = violations.iter().find(|x| x["address"] == "terraform_data.count[2]").unwrap();
+    let want = block("testdata/locate/root/main.tf", "resource \"terraform_data\" \"count\"");
+    assert_eq!(count["location"], serde_json::json!({"file": want.file, "line": want.line, "end_line": want.end_line}));
+    assert!(violations.iter().find(|x| x["address"] == "terraform_data.gone").unwrap().get("location").is_none());
+
+    let out = planview(&["checks", "--format", "json", "--locations", "--chdir", ROOT, ERRORED]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid("checks.schema.json", &v, "checks --locations");
+    assert_eq!(v["checks"][0]["location"]["file"], "testdata/locate/root/checks.tf", "{v}");
+    // Without --locations, JSON is as it was: no configuration is read.
+    let out = planview(&["checks", "--format", "json", "--chdir", ROOT, ERRORED]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("\"location\""));
+}
+
+/// A scratch directory under target/ (removed first).
+fn scratch(name: &str) -> PathBuf {
+    let dir = root().join("target").join("locate-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn bad_configuration_is_a_warning_and_never_a_wrong_line() {
+    let dir = scratch("bad");
+    std::fs::write(dir.join("broken.tf"), "resource \"terraform_data\" \"a\" {\n  input = \n}\n").unwrap();
+    std::fs::write(dir.join("good.tf"), "\u{feff}# BOM\r\nresource \"terraform_data\" \"b\" {\r\n  input = \"\u{00ff}\"\r\n}\r\n").unwrap();
+    let mut bytes = b"resource \"terraform_data\" \"c\" {\n  input = \"".to_vec();
+    bytes.extend_from_slice(b"\xff\xfe\"\n}\n");
+    std::fs::write(dir.join("latin1.tf"), bytes).unwrap();
+    std::fs::write(
+        dir.join("mods.tf"),
+        "module \"missing\" {\n  source = \"./nowhere\"\n}\nmodule \"remote\" {\n  source = \"hashicorp/x/y\"\n}\n",
+    )
+    .unwrap();
+    let map = SourceMap::load(&dir);
+    let shown = |f: &str| crate::common::rel(&dir.join(f));
+    assert_eq!(map.locate("terraform_data.a"), None, "the unparsable file gives no location");
+    assert_eq!(map.locate("terraform_data.b"), Some(Location { file: shown("good.tf"), line: 2, end_line: 4 }));
+    assert_eq!(map.locate("terraform_data.c").map(|l| l.line), Some(1));
+    assert_eq!(map.locate("module.missing.terraform_data.x"), None);
+    let notes = map.notes.join("\n");
+    assert!(notes.contains(&format!("{}:2:", shown("broken.tf"))), "{notes}");
+    assert!(notes.contains("module.missing: directory") && notes.contains("init"), "{notes}");
+    assert!(notes.contains("module.remote: not installed"), "{notes}");
+
+    // The command: one warning per problem, the findings without location, the verdict unchanged.
+    let plan = root().join(PLAN);
+    let out = planview(&["gate", "--format", "sarif", "--chdir", dir.to_str().unwrap(), plan.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("planview: warning: source locations:") && err.contains("broken.tf:2:"), "{err}");
+}
+
+#[test]
+fn no_configuration_changes_nothing_but_one_note() {
+    let dir = scratch("empty");
+    let plan = root().join(PLAN);
+    let with = planview(&["gate", "--format", "json", "--locations", "--chdir", dir.to_str().unwrap(), plan.to_str().unwrap()]);
+    let without = planview(&["gate", "--format", "json", plan.to_str().unwrap()]);
+    assert_eq!(with.stdout, without.stdout);
+    assert_eq!(with.status.code(), without.status.code());
+    let err = String::from_utf8_lossy(&with.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no Terraform configuration"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinked_files_and_modules_outside_the_tree_are_followed() {
+    let dir = scratch("links");
+    std::fs::create_dir_all(dir.join("root")).unwrap();
+    std::fs::create_dir_all(dir.join("shared")).unwrap();
+    std::fs::write(dir.join("shared/real.tf"), "\n\nresource \"terraform_data\" \"linked\" {}\n").unwrap();
+    std::os::unix::fs::symlink(dir.join("shared/real.tf"), dir.join("root/linked.tf")).unwrap();
+    std::fs::write(dir.join("root/main.tf"), "module \"out\" {\n  source = \"../shared\"\n}\n").unwrap();
+    let map = SourceMap::load(&dir.join("root"));
+    assert!(map.notes.is_empty(), "{:?}", map.notes);
+    assert_eq!(map.locate("terraform_data.linked").map(|l| (l.file.ends_with("root/linked.tf"), l.line)), Some((true, 3)));
+    let out = map.locate("module.out.terraform_data.linked").unwrap();
+    assert!(out.file.ends_with("shared/real.tf") && !out.file.contains("root/.."), "{out:?}");
+}
+
+#[test]
+fn every_configuration_in_the_test_corpus_parses() {
+    let mut dirs = Vec::new();
+    let mut stack = vec![root().join("testdata")];
+    while let Some(d) = stack.pop() {
+        let mut has_config = false;
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if p.is_dir() {
+                stack.push(p);
+            } else if name.ends_with(".tf") || name.ends_with(".tf.json") {
+                has_config = true;
+            }
+        }
+        if has_config {
+            dirs.push(d);
+        }
+    }
+    assert!(dirs.len() > 40, "{} directories", dirs.len());
+    for d in &dirs {
+        let map = SourceMap::load(d);
+        // Modules are followed only where `init` ran; parse errors are the failures here.
+        let bad: Vec<&String> = map.notes.iter().filter(|n| n.contains("cannot parse")).collect();
+        assert!(bad.is_empty(), "{}: {bad:?}", d.display());
+        assert!(map.file_count() > 0, "{}", d.display());
+    }
+}
