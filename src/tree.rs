@@ -108,6 +108,10 @@ struct Keys {
     key: Option<Vec<u8>>,
     /// A key seen that neither a plan nor a state alone has (`variables`, an unknown one).
     other: bool,
+    /// A state's `values` seen: a state, unless a plan's (or an unknown) key
+    /// follows, which makes the document ambiguous (read, so that reading it
+    /// refuses it: a gate never leaves it out as a state).
+    values: bool,
     closed: bool,
 }
 
@@ -146,12 +150,16 @@ impl Keys {
                     self.in_string = false;
                     if let Some(key) = self.key.take() {
                         if key == b"values" {
-                            return Some(Kind::State);
-                        }
-                        if PLAN_KEYS.contains(&key.as_slice()) {
-                            return Some(Kind::Plan);
-                        }
-                        if !STATE_ONLY_KEYS.contains(&key.as_slice()) {
+                            if self.other {
+                                return Some(Kind::Unknown);
+                            }
+                            self.values = true;
+                        } else if PLAN_KEYS.contains(&key.as_slice()) {
+                            return Some(if self.values { Kind::Unknown } else { Kind::Plan });
+                        } else if !STATE_ONLY_KEYS.contains(&key.as_slice()) {
+                            if self.values {
+                                return Some(Kind::Unknown);
+                            }
                             self.other = true;
                         }
                     }
@@ -187,7 +195,7 @@ impl Keys {
 
     /// What the keys told by the end of the text read.
     fn at_end(&self) -> Kind {
-        if self.closed && !self.other {
+        if (self.closed || self.values) && !self.other {
             // `{"format_version":"1.0"}`: the empty state (`show -json` with no state).
             Kind::State
         } else {
@@ -301,6 +309,10 @@ mod tests {
             // `values` inside another key's value is not the top-level key.
             (r#"{"format_version":"1.2","variables":{"values":1},"x\"values":2}"#, Kind::Unknown),
             (r#"{"format_version":"1.2","variables":{}}"#, Kind::Unknown),
+            // A state's `values` beside a plan's key is neither: read, so refused.
+            (r#"{"format_version":"1.0","values":{"root_module":{}},"variables":{"r":{"value":1}}}"#, Kind::Unknown),
+            (r#"{"format_version":"1.0","variables":{"r":{"value":1}},"values":{}}"#, Kind::Unknown),
+            (r#"{"format_version":"1.0","values":{},"resource_changes":[]}"#, Kind::Unknown),
             ("text before {\"format_version\":\"1.0\"}", Kind::Unknown),
             (r#"{"format_version":"1.2","variables":{"a":"#, Kind::Unknown),
         ];
