@@ -3,7 +3,8 @@
 //! `format_version` gate.
 
 use crate::error::InputError;
-use crate::model::{Plan, RawDocument, State, Values};
+pub use crate::model::document::{Document, StateDoc};
+use crate::model::{RawDocument, Values};
 use crate::scan::is_json_ws;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -648,42 +649,6 @@ impl TempFile {
 impl Drop for TempFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// A parsed document.
-#[derive(Debug)]
-pub enum Document<'a> {
-    Plan(Box<Plan<'a>>),
-    State(StateDoc<'a>),
-}
-
-/// A state document (`show -json` without a plan file).
-#[derive(Debug, Default)]
-pub struct StateDoc<'a> {
-    pub format_version: String,
-    pub terraform_version: Option<String>,
-    pub values: Option<Values<'a>>,
-    pub checks: Option<Vec<crate::model::CheckObject>>,
-}
-
-impl<'a> StateDoc<'a> {
-    pub fn from_state(s: State<'a>) -> Self {
-        StateDoc {
-            format_version: s.format_version.unwrap_or_default(),
-            terraform_version: s.terraform_version,
-            values: s.values,
-            checks: s.checks,
-        }
-    }
-}
-
-impl Document<'_> {
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Document::Plan(_) => "plan",
-            Document::State(_) => "state",
-        }
     }
 }
 

@@ -9,8 +9,8 @@
 //! anything printed ([`Masker::scrubber`], applied by `run` to the whole output of
 //! every command and format).
 
-use crate::input::{Document, StateDoc};
 use crate::model::{Change, Plan, RawValue, ResourceChange, Values};
+use crate::model::{Document, StateDoc};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -936,7 +936,7 @@ impl Scrubber {
 /// Secrets collected while a plan streams by ([`crate::stream`]): resource
 /// changes, drift and the resources of planned values and prior state as they
 /// pass; the rest (outputs, variables) comes from the skeleton with [`Masker::collect`].
-impl crate::stream::PlanVisitor for Masker {
+impl crate::model::visit::PlanVisitor for Masker {
     fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
         self.collect_change_of(rc);
     }

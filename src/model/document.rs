@@ -1,7 +1,8 @@
 //! The top level of a `show -json` document, read in one pass, before we know
-//! whether it is a plan or a state.
+//! whether it is a plan or a state, and the [`Document`] it becomes once told.
 
 use super::plan::{output_changes, Plan};
+use super::values::{State, Values};
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
@@ -174,5 +175,41 @@ mod tests {
         let repeated = format!(r#"{{"format_version":"1.0"{keys},"k0":2}}"#);
         let e = serde_json::from_str::<RawDocument>(&repeated).unwrap_err().to_string();
         assert!(e.starts_with("duplicate key `k0` at the top level"), "{e}");
+    }
+}
+
+/// A parsed document.
+#[derive(Debug)]
+pub enum Document<'a> {
+    Plan(Box<Plan<'a>>),
+    State(StateDoc<'a>),
+}
+
+/// A state document (`show -json` without a plan file).
+#[derive(Debug, Default)]
+pub struct StateDoc<'a> {
+    pub format_version: String,
+    pub terraform_version: Option<String>,
+    pub values: Option<Values<'a>>,
+    pub checks: Option<Vec<super::checks::CheckObject>>,
+}
+
+impl<'a> StateDoc<'a> {
+    pub fn from_state(s: State<'a>) -> Self {
+        StateDoc {
+            format_version: s.format_version.unwrap_or_default(),
+            terraform_version: s.terraform_version,
+            values: s.values,
+            checks: s.checks,
+        }
+    }
+}
+
+impl Document<'_> {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Document::Plan(_) => "plan",
+            Document::State(_) => "state",
+        }
     }
 }

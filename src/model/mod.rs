@@ -11,11 +11,12 @@ pub mod config;
 pub mod document;
 pub mod plan;
 pub mod values;
+pub mod visit;
 
 pub use action::{Action, ActionReason, ChangeKind, Mode, ReplaceOrder};
 pub use checks::{CheckInstance, CheckKind, CheckObject, CheckStatus};
 pub use config::{BlockExpressions, Configuration, Expression, ModuleCall, ModuleConfig};
-pub use document::RawDocument;
+pub use document::{Document, RawDocument, StateDoc};
 pub use plan::{
     ActionInvocation, Change, DeferredChange, Importing, InvokeActionTrigger, LifecycleActionTrigger, OnFailure, PathStep, Plan,
     RelevantAttribute, ResourceChange, TriggerEvent, Unreadable,

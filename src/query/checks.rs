@@ -3,7 +3,7 @@
 //! plans, from `condition_results`.
 
 use crate::filter::Filter;
-use crate::input::Document;
+use crate::model::Document;
 use crate::query::summary::CHECK_KEYS;
 use serde::Serialize;
 use std::collections::BTreeMap;

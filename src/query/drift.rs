@@ -10,7 +10,7 @@
 //! drift; a plan that changes nothing shows none.
 
 use crate::filter::Filter;
-use crate::input::Document;
+use crate::model::Document;
 use crate::model::{ChangeKind, PathStep, Plan, ResourceChange};
 use crate::query::attr::{relevant_changes, AttrChange, ParsedChange};
 use crate::query::diff::{changed_paths, Compare};

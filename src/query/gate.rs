@@ -6,9 +6,9 @@
 //! destroys, an import counts besides its action) and [`ChangeKind::destroys`].
 
 use crate::glob::Glob;
+use crate::model::visit::PlanVisitor;
 use crate::model::{ChangeKind, CheckKind, CheckStatus, Mode, OnFailure, Plan, ResourceChange, TriggerEvent};
 use crate::query::summary::{count_totals, mode_of, PlanAccumulator, Totals};
-use crate::stream::PlanVisitor;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -957,7 +957,7 @@ pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
 pub fn evaluate_with(p: &Plan<'_>, policy: &Policy, fingerprint: Option<&str>, masker: &crate::mask::Masker) -> PlanVerdict {
     let mut judge = GateJudge::new(policy);
     judge.fingerprint = fingerprint.map(str::to_string);
-    crate::stream::visit_plan(p, &mut judge);
+    crate::model::visit::visit_plan(p, &mut judge);
     judge.finish(masker)
 }
 

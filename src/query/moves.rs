@@ -12,7 +12,7 @@
 //! (`1` = `1.0` = `1e0`). Sensitive values take part in matching, but nothing
 //! here ever carries a value: only addresses and attribute paths.
 
-use crate::input::Document;
+use crate::model::Document;
 use crate::model::{ChangeKind, Mode, PathStep, ResourceChange};
 use crate::query::address::Address;
 use crate::query::attr::ParsedChange;

@@ -1,7 +1,7 @@
 //! `outputs`: a plan's output changes (before -> after), or a state's outputs
 //! with their values and types; sensitive values masked, unknown ones marked.
 
-use crate::input::Document;
+use crate::model::Document;
 use crate::model::{Change, Plan, RawValue};
 use crate::query::attr::{ParsedChange, Side};
 use crate::query::values::{OutputReport, Visibility};
@@ -201,7 +201,7 @@ mod tests {
               "planned_values":{"outputs":{"pin":{"sensitive":true,"value":987654321},"name":{"sensitive":false,"value":"public"}}}}"#,
         )
         .unwrap();
-        let crate::input::Document::Plan(p) = &doc else { panic!("a plan") };
+        let crate::model::Document::Plan(p) = &doc else { panic!("a plan") };
         let r = plan_outputs(p, &Visibility::default());
         let rows: Vec<String> = r.outputs.iter().map(|o| format!("{} {} {}", o.name, o.sensitive, o.after.text())).collect();
         assert_eq!(rows, ["name false \"public\"", "pin true (sensitive value)"]);

@@ -2,7 +2,7 @@
 //! attribute paths that force it (`replace_paths`) with their values.
 
 use crate::filter::Filter;
-use crate::input::Document;
+use crate::model::Document;
 use crate::model::{ChangeKind, Plan, ReplaceOrder, ResourceChange};
 use crate::query::attr::{AttrChange, ParsedChange};
 use crate::query::values::Visibility;

@@ -3,7 +3,7 @@
 //! relevant to the plan.
 
 use crate::filter::Filter;
-use crate::input::Document;
+use crate::model::Document;
 use crate::query::drift::{drift_plan, DriftEntry, DriftOptions};
 use crate::query::gate::{evaluate_with, PlanVerdict, Policy};
 use crate::query::show::{show_plan, OutputDiff, ResourceDiff, ShowOptions};

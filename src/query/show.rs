@@ -4,7 +4,7 @@
 //! Only the changes that pass the filter have their before/after values parsed.
 
 use crate::filter::Filter;
-use crate::input::Document;
+use crate::model::Document;
 use crate::model::{Change, ChangeKind, PathStep, Plan, ResourceChange};
 use crate::query::diff::{self, DiffOptions, FlatChange, Marks, Node};
 use crate::query::values::{parse_raw, Visibility};

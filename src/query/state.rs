@@ -4,7 +4,7 @@
 
 use crate::error::InputError;
 use crate::filter::Filter;
-use crate::input::Document;
+use crate::model::Document;
 use crate::model::Values;
 use crate::query::summary::StateResource;
 use serde::Serialize;
@@ -61,7 +61,7 @@ pub(crate) fn state(doc: &Document<'_>, opts: &StateOptions<'_>) -> Result<State
 }
 
 /// The resources of `prior_state`, collected as a plan streams by
-/// ([`crate::stream::PlanVisitor::on_prior`]): what each resource of the
+/// ([`crate::model::visit::PlanVisitor::on_prior`]): what each resource of the
 /// report needs (no values), with its module's address, in the order a whole
 /// read walks the module tree; and why `prior_state` would not read, if so.
 #[derive(Debug, Default)]
@@ -73,9 +73,9 @@ pub(crate) struct PriorResources {
     refused: Option<String>,
 }
 
-impl crate::stream::PlanVisitor for PriorResources {
-    fn on_prior(&mut self, event: crate::stream::Prior<'_>) {
-        use crate::stream::Prior;
+impl crate::model::visit::PlanVisitor for PriorResources {
+    fn on_prior(&mut self, event: crate::model::visit::Prior<'_>) {
+        use crate::model::visit::Prior;
         match event {
             Prior::Module => self.frames.push((Vec::new(), Vec::new())),
             Prior::Resource(r) => {

@@ -1,9 +1,9 @@
 //! `summary`: what a plan will do (counted as the CLI counts), or what a state holds.
 
-use crate::input::{Document, StateDoc};
+use crate::model::visit::PlanVisitor;
 use crate::model::{ActionInvocation, Change, ChangeKind, CheckObject, Mode, Plan, ReplaceOrder, ResourceChange};
+use crate::model::{Document, StateDoc};
 use crate::query::values::{OutputReport, Visibility};
-use crate::stream::PlanVisitor;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -441,7 +441,7 @@ pub fn check_counts(checks: Option<&Vec<CheckObject>>) -> BTreeMap<String, u64> 
 
 pub fn summarize_plan(p: &Plan<'_>) -> PlanSummary {
     let mut acc = PlanAccumulator::default();
-    crate::stream::visit_plan(p, &mut acc);
+    crate::model::visit::visit_plan(p, &mut acc);
     acc.finish(p)
 }
 

@@ -25,8 +25,8 @@
 mod sha256;
 pub mod streamed;
 
-use crate::input::Document;
 use crate::mask::Masker;
+use crate::model::Document;
 use crate::model::{PathStep, Plan, ResourceChange};
 use crate::query::diff::{align, Slot};
 use crate::query::values::{is_true, Shown};
