@@ -9,7 +9,7 @@ use crate::pipeline::{self, each_root_with, gate_streamed, streamed, summary_str
 use crate::query::values::Visibility;
 use crate::render::format::{Answer, Ctx, Roots};
 use crate::render::report::Named;
-use crate::{cli, comment, compare, mask, model, query, render, roots, sanitize, stream, PerFile, Status};
+use crate::{cli, comment, compare, model, query, render, roots, sanitize, secrets, stream, PerFile, Status};
 use std::io::Write;
 
 /// Run one command. Output goes to `out` as it is rendered, warnings (what
@@ -22,7 +22,7 @@ use std::io::Write;
 /// rewritten. Warnings and errors, which quote the input, are sanitised and
 /// masked as text from the input.
 pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result<Status, Error> {
-    let mut masker = mask::Masker::default();
+    let mut masker = secrets::Masker::default();
     let mut sink = Sink { out, error: None };
     let status = execute(config, &mut sink, &mut masker);
     let written = match sink.error.take() {
@@ -94,7 +94,7 @@ pub fn verdict_over_output(status: Result<Status, Error>, written: std::io::Resu
 }
 
 /// `e` with every secret the scrubber knows masked in its messages and hints.
-fn scrub_error(e: Error, s: &mask::Scrubber) -> Error {
+fn scrub_error(e: Error, s: &secrets::Scrubber) -> Error {
     let text = |t: String| String::from_utf8_lossy(&s.scrub(t.as_bytes())).into_owned();
     match e {
         Error::Usage(m) => Error::Usage(text(m)),
@@ -106,7 +106,7 @@ fn scrub_error(e: Error, s: &mask::Scrubber) -> Error {
 }
 
 /// The one dispatch: each command's query, then its answer rendered.
-fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> Result<Status, Error> {
+fn execute(config: &Config, out: &mut dyn Write, masker: &mut secrets::Masker) -> Result<Status, Error> {
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
     // Directories become the plans below them; inputs holding several
     // documents are split when read.
@@ -259,7 +259,7 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
 /// plan: each document is then masked by its own secrets).
 /// `comment` reads its inputs whole anyway: one regular file holding several
 /// documents gets the first pass too.
-fn first_pass(config: &Config, roots: &[roots::Root]) -> Option<input::Seed> {
+fn first_pass(config: &Config, roots: &[roots::Root]) -> Option<secrets::Seed> {
     use CommandKind as C;
     let reads_several = match &config.command {
         C::Summary { .. } | C::Gate(_) | C::Drift { .. } | C::Replace | C::Checks { .. } | C::Outputs | C::State { .. } | C::Show(_) => {
@@ -290,7 +290,7 @@ fn across<T>(
     if config.show_sensitive || items.len() < 2 || read.seed.0.is_some() {
         return items;
     }
-    let mut all = mask::Masker::default();
+    let mut all = secrets::Masker::default();
     items.iter().for_each(|i| all.merge(&i.masker));
     let covered = items.iter().all(|i| i.result.is_err() || i.masker.len() == all.len());
     if covered || !roots.iter().all(|r| r.problem.is_none() && compare::rereadable(&r.source)) {
@@ -337,7 +337,7 @@ fn roots_table(rows: &[query::roots::RootRow], inputs: usize, skip_unchanged: bo
 fn question<T: crate::render::report::Report>(
     config: &Config,
     out: &mut dyn Write,
-    masker: &mut mask::Masker,
+    masker: &mut secrets::Masker,
     items: Vec<PerFile<T>>,
 ) -> Result<Vec<PerFile<T>>, Error> {
     answer(config, out, masker, &items, &Answer::Question(&items))?;
@@ -349,7 +349,7 @@ fn question<T: crate::render::report::Report>(
 fn answer<T>(
     config: &Config,
     out: &mut dyn Write,
-    masker: &mut mask::Masker,
+    masker: &mut secrets::Masker,
     items: &[PerFile<T>],
     answer: &Answer<'_, '_>,
 ) -> Result<(), Error> {
@@ -360,7 +360,7 @@ fn answer<T>(
 fn render_answer<T>(
     config: &Config,
     out: &mut dyn Write,
-    masker: &mut mask::Masker,
+    masker: &mut secrets::Masker,
     items: &[PerFile<T>],
     answer: &Answer<'_, '_>,
     ctx: &Ctx,
@@ -407,7 +407,7 @@ pub(crate) fn judge_rego(
     policy: &query::gate::Policy,
     raw: &[u8],
     verdict: &mut query::gate::PlanVerdict,
-    masker: &mask::Masker,
+    masker: &secrets::Masker,
 ) -> Result<(), String> {
     let Some(rego) = &policy.rego else { return Ok(()) };
     let text = std::str::from_utf8(raw).map_err(|_| "the plan is not UTF-8: the Rego policies cannot read it".to_string())?;
@@ -424,7 +424,7 @@ fn gate(
     opts: &cli::GateOptions,
     roots: &[roots::Root],
     out: &mut dyn Write,
-    masker: &mut mask::Masker,
+    masker: &mut secrets::Masker,
 ) -> Result<Status, Error> {
     if opts.verify {
         return verify(config, opts, out);
@@ -436,7 +436,7 @@ fn gate(
     let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() || policy.rego.is_some() {
         pipeline::each_root_raw_with(roots, &config.read, |raw, doc, m| match doc {
             input::Document::Plan(p) => {
-                let none = mask::Masker::default();
+                let none = secrets::Masker::default();
                 let shown = if show_sensitive { &none } else { m };
                 let fingerprint = policy.expect_fingerprint.as_ref().map(|_| compare::fingerprint_of(p, m));
                 let mut verdict = query::gate::evaluate_with(p, &policy, fingerprint.as_deref(), shown);

@@ -14,7 +14,7 @@ use crate::query::gate::Policy;
 use crate::query::review::{review, CiOutputs, Review};
 use crate::query::values::Visibility;
 use crate::render::comment::{body, BodyOptions, Platform, SUMMARY_MAX_BYTES};
-use crate::{mask, PerFile, Status};
+use crate::{secrets, PerFile, Status};
 use clap::Args;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
@@ -227,7 +227,7 @@ pub(crate) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn 
         })
         .collect();
     // Errors quote the input: every input's secrets are masked in them.
-    let mut masker = mask::Masker::default();
+    let mut masker = secrets::Masker::default();
     items.iter().for_each(|i| masker.merge(&i.masker));
     let scrubber = masker.scrubber();
     let scrub = |s: &str| String::from_utf8_lossy(&scrubber.scrub(s.as_bytes())).into_owned();

@@ -7,7 +7,7 @@ use crate::input::{self, Document, ReadOptions, Source};
 use crate::query::intent::streamed::{self, compare_indexed, Collect, Details, Fetch, Hasher, Index, Ordered, Wanted};
 use crate::query::intent::{intent_of, DiffReport, FingerprintReport, Intent, PlanRef};
 use crate::render::{Format, JsonInputError};
-use crate::{mask, render, stream, PerFile, Status};
+use crate::{render, secrets, stream, PerFile, Status};
 
 /// A plan read for `diff` or `fingerprint`: its index, the CLI version that
 /// made it, and how to get its entries again.
@@ -51,7 +51,7 @@ fn read_indexed(src: &Source, read: &ReadOptions, digests: bool, whole: bool) ->
         if !whole && rereadable(src) { read_file(&file, src, read, digests, streamed::ORDER_BUDGET) } else { read_once(&file, src, read) };
     match result {
         Ok((indexed, masker)) => PerFile { file, result: Ok(indexed), masker },
-        Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
+        Err(e) => PerFile { file, result: Err(e), masker: secrets::Masker::default() },
     }
 }
 
@@ -63,7 +63,7 @@ pub fn fingerprint_streamed(path: &std::path::Path, read: &ReadOptions, budget: 
     read_file(&src.name(), &src, read, false, budget).map(|(ix, _)| ix.index.fingerprint)
 }
 
-fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget: usize) -> Result<(Indexed, mask::Masker), InputError> {
+fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget: usize) -> Result<(Indexed, secrets::Masker), InputError> {
     let ahead = stream::ReadAhead::Joined;
     let ((collect, rest, version), masker) =
         crate::stream_one(name, input::open(src, read)?, ahead, read, Collect::default(), |c, doc, m| match doc {
@@ -96,7 +96,7 @@ fn read_again(read: &ReadOptions) -> ReadOptions {
     ReadOptions { notes: input::Notes::default(), rescan_depth_skipped: true, ..read.clone() }
 }
 
-fn read_once(name: &str, src: &Source, read: &ReadOptions) -> Result<(Indexed, mask::Masker), InputError> {
+fn read_once(name: &str, src: &Source, read: &ReadOptions) -> Result<(Indexed, secrets::Masker), InputError> {
     let ahead = crate::pipeline::read_ahead_for(src);
     let keep = stream::Keep::new(|drift: bool, _: usize, _: usize, rc: &crate::model::ResourceChange<'_>| {
         drift || crate::query::intent::counts(rc)
@@ -169,7 +169,7 @@ fn failures<T>(items: &[crate::PerFile<T>]) -> Vec<&InputError> {
 pub fn run_diff(
     config: &Config,
     out: &mut dyn std::io::Write,
-    masker: &mut mask::Masker,
+    masker: &mut secrets::Masker,
     ctx: &render::format::Ctx,
 ) -> Result<Status, Error> {
     if config.inputs.len() != 2 {
@@ -218,7 +218,7 @@ pub fn run_diff(
 /// A comparison's values masked by the secrets of both plans: a value marked
 /// sensitive in one plan and held unmarked by the other is masked in both
 /// (each plan's model masked only its own).
-fn mask_across(mut c: crate::query::intent::Comparison, masker: &mask::Masker) -> crate::query::intent::Comparison {
+fn mask_across(mut c: crate::query::intent::Comparison, masker: &secrets::Masker) -> crate::query::intent::Comparison {
     use crate::query::values::Shown;
     if masker.is_empty() {
         return c;
@@ -229,7 +229,7 @@ fn mask_across(mut c: crate::query::intent::Comparison, masker: &mask::Masker) -
         for step in &mut f.path {
             if let crate::model::PathStep::Key(k) = step {
                 if masker.value_holds_secret(&serde_json::Value::String(k.clone())) {
-                    *k = mask::MASK.to_string();
+                    *k = secrets::MASK.to_string();
                     keys = true;
                 }
             }
@@ -257,7 +257,7 @@ pub fn run_fingerprint(
     config: &Config,
     format: render::diff::FingerprintFormat,
     out: &mut dyn std::io::Write,
-    masker: &mut mask::Masker,
+    masker: &mut secrets::Masker,
 ) -> Result<Status, Error> {
     if config.inputs.len() != 1 {
         return Err(Error::Usage("`fingerprint` reads one plan".into()));
@@ -283,6 +283,6 @@ pub fn run_fingerprint(
 }
 
 /// `gate --expect-fingerprint`: the fingerprint of a plan, with the plan's secrets.
-pub fn fingerprint_of(plan: &crate::model::Plan<'_>, masker: &mask::Masker) -> String {
+pub fn fingerprint_of(plan: &crate::model::Plan<'_>, masker: &secrets::Masker) -> String {
     Intent::of(plan, masker).fingerprint()
 }

@@ -398,30 +398,13 @@ pub struct ReadOptions {
     /// still is; serde_json's own limits still hold).
     pub rescan_depth_skipped: bool,
     /// The secrets of every input of the run, when a first pass collected
-    /// them ([`crate::mask::Masker::seeded`]): each document's secrets start
+    /// them ([`crate::secrets::Masker::seeded`]): each document's secrets start
     /// from these, so a value marked sensitive in one input is masked where
     /// another holds it unmarked.
     pub seed: Seed,
 }
 
-/// Secrets handed to every reader of a run (a `Masker`, kept opaque here so
-/// that reading does not depend on masking). Not part of the options' value.
-#[derive(Clone, Default)]
-pub struct Seed(pub Option<std::sync::Arc<dyn std::any::Any + Send + Sync>>);
-
-impl std::fmt::Debug for Seed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_some() { "Seed(..)" } else { "Seed(None)" })
-    }
-}
-
-impl PartialEq for Seed {
-    fn eq(&self, _: &Seed) -> bool {
-        true
-    }
-}
-
-impl Eq for Seed {}
+pub use crate::secrets::Seed;
 
 /// The binary that ran `show -json` on each saved plan read, by input name.
 /// Shared between threads; not part of the options' value (any two compare equal).

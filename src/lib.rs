@@ -19,7 +19,6 @@ pub mod filter;
 pub mod glob;
 pub mod input;
 pub mod locate;
-pub mod mask;
 pub mod model;
 pub mod oom;
 mod par;
@@ -31,6 +30,7 @@ pub mod render;
 pub mod roots;
 pub mod sanitize;
 mod scan;
+pub mod secrets;
 pub mod stream;
 pub mod tree;
 mod wrong;
@@ -47,7 +47,7 @@ pub struct PerFile<T> {
     pub file: String,
     pub result: Result<T, InputError>,
     /// The secrets of this input (empty when it could not be read).
-    pub masker: mask::Masker,
+    pub masker: secrets::Masker,
 }
 
 /// How a run that produced its output ended.

@@ -6,7 +6,7 @@
 use crate::error::InputError;
 use crate::input::{self, Source};
 use crate::query::values::Visibility;
-use crate::{mask, model, query, roots, stream, PerFile};
+use crate::{model, query, roots, secrets, stream, PerFile};
 
 /// Read every input, apply `f` to each parsed document, keep per-file results.
 /// Unreadable inputs are kept as errors so the others are still reported.
@@ -17,7 +17,7 @@ use crate::{mask, model, query, roots, stream, PerFile};
 ///
 /// Saved binary plans are read with the options from the environment; commands
 /// use [`each_input_with`] and `config.read` so `--tf-bin`/`--chdir` apply.
-pub fn each_input<T>(inputs: &[Source], f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>) -> Vec<PerFile<T>> {
+pub fn each_input<T>(inputs: &[Source], f: impl FnMut(&input::Document<'_>, &secrets::Masker) -> Result<T, String>) -> Vec<PerFile<T>> {
     each_input_with(inputs, &input::ReadOptions::from_env(), f)
 }
 
@@ -25,7 +25,7 @@ pub fn each_input<T>(inputs: &[Source], f: impl FnMut(&input::Document<'_>, &mas
 pub(crate) fn each_input_with<T>(
     inputs: &[Source],
     show: &input::ReadOptions,
-    mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
+    mut f: impl FnMut(&input::Document<'_>, &secrets::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
     let width = crate::par::threads();
     let mut out = Vec::with_capacity(inputs.len());
@@ -35,8 +35,8 @@ pub(crate) fn each_input_with<T>(
         let parsed = parallel(&pairs, |(src, bytes)| {
             let bytes = bytes.as_ref().map_err(Clone::clone)?;
             let doc = input::parse_with(&src.name(), bytes, show)?;
-            let mut masker = mask::Masker::seeded(show);
-            masker.merge(&mask::Masker::collect(&doc));
+            let mut masker = secrets::Masker::seeded(&show.seed);
+            masker.merge(&secrets::Masker::collect(&doc));
             Ok::<_, InputError>((doc, masker))
         });
         for (src, p) in chunk.iter().zip(parsed) {
@@ -46,7 +46,7 @@ pub(crate) fn each_input_with<T>(
                     let result = f(&doc, &masker).map_err(|m| InputError::new(&name, m));
                     PerFile { file: name, result, masker }
                 }
-                Err(e) => PerFile { file: name, result: Err(e), masker: mask::Masker::default() },
+                Err(e) => PerFile { file: name, result: Err(e), masker: secrets::Masker::default() },
             });
         }
     }
@@ -60,7 +60,7 @@ pub(crate) fn each_input_with<T>(
 pub(crate) fn each_root_with<T>(
     roots: &[roots::Root],
     show: &input::ReadOptions,
-    mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
+    mut f: impl FnMut(&input::Document<'_>, &secrets::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
     each_root_raw_with(roots, show, |_, doc, m| f(doc, m))
 }
@@ -70,7 +70,7 @@ pub(crate) fn each_root_with<T>(
 pub(crate) fn each_root_raw_with<T>(
     roots: &[roots::Root],
     show: &input::ReadOptions,
-    mut f: impl FnMut(&[u8], &input::Document<'_>, &mask::Masker) -> Result<T, String>,
+    mut f: impl FnMut(&[u8], &input::Document<'_>, &secrets::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
     let width = crate::par::threads();
     let mut out = Vec::with_capacity(roots.len());
@@ -110,8 +110,8 @@ pub(crate) fn each_root_raw_with<T>(
             let parsed = parallel(batch, |&(name, bytes)| {
                 let bytes = bytes.map_err(Clone::clone)?;
                 let doc = input::parse_with(name, bytes, show)?;
-                let mut masker = mask::Masker::seeded(show);
-                masker.merge(&mask::Masker::collect(&doc));
+                let mut masker = secrets::Masker::seeded(&show.seed);
+                masker.merge(&secrets::Masker::collect(&doc));
                 Ok::<_, InputError>((doc, masker))
             });
             for ((name, bytes), p) in batch.iter().zip(parsed) {
@@ -121,7 +121,7 @@ pub(crate) fn each_root_raw_with<T>(
                         let result = f(raw, &doc, &masker).map_err(|m| InputError::new(name, m));
                         PerFile { file: name.to_string(), result, masker }
                     }
-                    Err(e) => PerFile { file: name.to_string(), result: Err(e), masker: mask::Masker::default() },
+                    Err(e) => PerFile { file: name.to_string(), result: Err(e), masker: secrets::Masker::default() },
                 });
             }
         }
@@ -155,16 +155,16 @@ pub(crate) fn stream_one<V: stream::PlanVisitor, T>(
     ahead: stream::ReadAhead,
     opts: &input::ReadOptions,
     visitor: V,
-    answer: impl FnOnce(V, input::Document<'_>, &mask::Masker) -> Result<T, String>,
-) -> Result<(T, mask::Masker), InputError> {
+    answer: impl FnOnce(V, input::Document<'_>, &secrets::Masker) -> Result<T, String>,
+) -> Result<(T, secrets::Masker), InputError> {
     // The run's secrets, when a first pass collected them ([`secrets_of`]).
-    let mut both = (visitor, mask::Masker::seeded(opts));
+    let mut both = (visitor, secrets::Masker::seeded(&opts.seed));
     let skeleton = stream::stream(name, src, ahead, opts, &mut both)?;
     // Positions in the skeleton are not positions in the input: drop them.
     let doc = input::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
     let (mut visitor, mut masker) = both;
     // Output changes, sensitive variables (the skeleton keeps `configuration`), a state's values.
-    masker.merge(&mask::Masker::collect(&doc));
+    masker.merge(&secrets::Masker::collect(&doc));
     if let input::Document::Plan(p) = &doc {
         stream::visit_rest(p, &mut visitor);
     }
@@ -180,7 +180,7 @@ pub fn summary_streamed(
     ahead: stream::ReadAhead,
     opts: &input::ReadOptions,
     vis: &Visibility,
-) -> Result<(query::summary::Summary, mask::Masker), InputError> {
+) -> Result<(query::summary::Summary, secrets::Masker), InputError> {
     stream_one(name, src, ahead, opts, query::summary::PlanAccumulator::default(), |acc, doc, masker| match doc {
         input::Document::Plan(p) => {
             let mut s = acc.finish(&p);
@@ -199,10 +199,10 @@ pub fn gate_streamed(
     opts: &input::ReadOptions,
     policy: &query::gate::Policy,
     show_sensitive: bool,
-) -> Result<(query::gate::PlanVerdict, mask::Masker), InputError> {
+) -> Result<(query::gate::PlanVerdict, secrets::Masker), InputError> {
     stream_one(name, src, ahead, opts, query::gate::GateJudge::new(policy), |judge, doc, masker| match doc {
         input::Document::Plan(_) => {
-            let none = mask::Masker::default();
+            let none = secrets::Masker::default();
             Ok(judge.finish(if show_sensitive { &none } else { masker }))
         }
         input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
@@ -228,12 +228,12 @@ pub(crate) fn stream_source<V: stream::PlanVisitor, T>(
     src: &Source,
     read: &input::ReadOptions,
     visitor: V,
-    answer: impl FnOnce(V, input::Document<'_>, &mask::Masker) -> Result<T, String>,
+    answer: impl FnOnce(V, input::Document<'_>, &secrets::Masker) -> Result<T, String>,
 ) -> PerFile<T> {
     let file = src.name();
     match input::open(src, read).and_then(|r| stream_one(&file, r, read_ahead_for(src), read, visitor, answer)) {
         Ok((t, masker)) => PerFile { file, result: Ok(t), masker },
-        Err(e) => PerFile { file, result: Err(e), masker: mask::Masker::default() },
+        Err(e) => PerFile { file, result: Err(e), masker: secrets::Masker::default() },
     }
 }
 
@@ -263,12 +263,12 @@ pub(crate) fn streamed<T: Send>(
 /// all and does nothing else ([`crate::roots::stream_roots`]): handed to every
 /// reader of the run's own pass (`ReadOptions::seed`) so that a value marked
 /// sensitive in one input is masked wherever another holds it unmarked.
-pub(crate) fn secrets_of(roots: &[roots::Root], read: &input::ReadOptions) -> mask::Masker {
+pub(crate) fn secrets_of(roots: &[roots::Root], read: &input::ReadOptions) -> secrets::Masker {
     struct Nothing;
     impl stream::PlanVisitor for Nothing {}
     let quiet = input::ReadOptions { notes: input::Notes::default(), ..read.clone() };
     let items = roots::stream_roots(roots, &quiet, &|name, src, ahead, read| stream_one(name, src, ahead, read, Nothing, |_, _, _| Ok(())));
-    let mut all = mask::Masker::default();
+    let mut all = secrets::Masker::default();
     items.iter().for_each(|i| all.merge(&i.masker));
     all
 }

@@ -20,7 +20,7 @@
 
 use crate::error::InputError;
 use crate::input::{key_step, ReadOptions, Source, KEY_FOUND};
-use crate::mask::Masker;
+use crate::secrets::Masker;
 use crate::stream::{End, Fed, Feeder, Piece, ReadAhead};
 use crate::PerFile;
 use std::io::Read;

@@ -115,7 +115,7 @@ pub(crate) fn collapse<T>(items: Vec<PerFile<T>>) -> Vec<PerFile<T>> {
             group.extend(items.next());
         }
         if group.len() > 1 && group.iter().all(is_log) {
-            out.push(PerFile { file: b.clone(), result: Err(log_stream(&b)), masker: crate::mask::Masker::default() });
+            out.push(PerFile { file: b.clone(), result: Err(log_stream(&b)), masker: crate::secrets::Masker::default() });
         } else {
             out.extend(group);
         }
@@ -142,7 +142,7 @@ mod tests {
 
     fn item(file: &str, log: bool) -> PerFile<()> {
         let result = if log { Err(log_stream(file)) } else { Ok(()) };
-        PerFile { file: file.into(), result, masker: crate::mask::Masker::default() }
+        PerFile { file: file.into(), result, masker: crate::secrets::Masker::default() }
     }
 
     #[test]

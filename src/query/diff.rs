@@ -1181,7 +1181,7 @@ pub(crate) use crate::query::path::{is_identifier as is_ident, traversal as path
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mask::Masker;
+    use crate::secrets::Masker;
     use serde_json::json;
 
     /// A compact picture of a tree: `~{a:1->2 +b:3 #1}`, lists `[..]`,

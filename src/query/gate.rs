@@ -743,7 +743,7 @@ impl PlanVerdict {
         &mut self,
         policy: &crate::rego::RegoPolicy,
         findings: &[crate::rego::Finding],
-        masker: &crate::mask::Masker,
+        masker: &crate::secrets::Masker,
         fail_on_warn: bool,
     ) {
         for (i, rule) in policy.rules.iter().enumerate() {
@@ -846,7 +846,7 @@ impl ChangeWords {
     }
 
     /// The words, the import id or identity masked by `masker` (when given).
-    fn render(&self, masker: Option<&crate::mask::Masker>) -> String {
+    fn render(&self, masker: Option<&crate::secrets::Masker>) -> String {
         let mut extra = self.extra.clone();
         match &self.import {
             Some(ImportName::Id(id)) => extra.push(format!("import id {}", masker.map_or(id.into(), |m| m.mask_text(id)))),
@@ -948,13 +948,13 @@ const MAX_NAMED: usize = 5;
 /// Judge one plan read whole: a [`GateJudge`] fed in the streaming order
 /// (the same code judges a plan streamed from a pipe).
 pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
-    evaluate_with(p, policy, None, &crate::mask::Masker::default())
+    evaluate_with(p, policy, None, &crate::secrets::Masker::default())
 }
 
 /// [`evaluate`], given the plan's fingerprint ([`crate::query::intent`]) for
 /// `--expect-fingerprint` (without one that rule fails closed), the text it
 /// quotes from the plan masked with the plan's secrets.
-pub fn evaluate_with(p: &Plan<'_>, policy: &Policy, fingerprint: Option<&str>, masker: &crate::mask::Masker) -> PlanVerdict {
+pub fn evaluate_with(p: &Plan<'_>, policy: &Policy, fingerprint: Option<&str>, masker: &crate::secrets::Masker) -> PlanVerdict {
     let mut judge = GateJudge::new(policy);
     judge.fingerprint = fingerprint.map(str::to_string);
     crate::model::visit::visit_plan(p, &mut judge);
@@ -984,7 +984,7 @@ enum Reason {
 }
 
 impl Reason {
-    fn render(&self, m: &crate::mask::Masker) -> String {
+    fn render(&self, m: &crate::secrets::Masker) -> String {
         match self {
             Reason::Words(w) => w.clone(),
             Reason::Quoting(q) => m.mask_text(q).into_owned(),
@@ -1115,7 +1115,7 @@ impl<'p> GateJudge<'p> {
     /// The verdict, once the whole plan has been seen.
     /// Text quoted from the plan (import ids, check messages) is masked with
     /// `masker`, the plan's secrets.
-    pub fn finish(mut self, masker: &crate::mask::Masker) -> PlanVerdict {
+    pub fn finish(mut self, masker: &crate::secrets::Masker) -> PlanVerdict {
         let mut violations = Vec::new();
         let mut outcomes = Vec::new();
         for (i, rule) in self.rules.iter().enumerate() {

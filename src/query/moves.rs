@@ -798,7 +798,7 @@ mod tests {
         );
         let r = run(&[bad]);
         assert_eq!(r.unmatched[0].address, address);
-        let mut m = crate::mask::Masker::default();
+        let mut m = crate::secrets::Masker::default();
         m.add("hunter2-secret");
         let mut out = Vec::new();
         crate::render::moves::write(&mut out, &r, crate::render::moves::MovesFormat::Hcl).unwrap();

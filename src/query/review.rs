@@ -103,7 +103,7 @@ pub(crate) fn review(doc: &Document<'_>, policy: &Policy, vis: &Visibility, fing
     let Document::Plan(p) = doc else { return Err(NOT_A_PLAN.to_string()) };
     let mut summary = summarize_plan(p);
     summary.mask_inputs(vis);
-    let none = crate::mask::Masker::default();
+    let none = crate::secrets::Masker::default();
     let masker = vis.masker.filter(|_| !vis.show_sensitive).unwrap_or(&none);
     let verdict = evaluate_with(p, policy, fingerprint, masker);
     let show = show_plan(p, &ShowOptions::default(), vis);

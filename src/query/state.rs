@@ -125,7 +125,7 @@ pub(crate) fn state_of_stream(
     ahead: crate::stream::ReadAhead,
     read: &crate::input::ReadOptions,
     opts: &StateOptions<'_>,
-) -> Result<(Result<StateReport, InputError>, crate::mask::Masker), InputError> {
+) -> Result<(Result<StateReport, InputError>, crate::secrets::Masker), InputError> {
     crate::stream_one(name, src, ahead, read, PriorResources::default(), |prior, doc, _| {
         Ok(state_streamed(&doc, prior, opts).map_err(|m| InputError::new(name, m)))
     })

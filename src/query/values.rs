@@ -1,8 +1,8 @@
 //! Shared value handling for reports: masking by sensitivity, compact exact
 //! JSON text (numbers are kept as written, whatever their size).
 
-use crate::mask::Masker;
 use crate::model::{OutputValue, RawValue};
+use crate::secrets::Masker;
 use serde::Serialize;
 
 /// What the user allowed us to show, and the secrets of the document.

@@ -7,13 +7,13 @@
 //! left out and where the whole is.
 
 use super::{md_cell, md_code};
-use crate::mask::Masker;
 use crate::query::gate::{total, GateTotal, PolicyReport, Severity};
 use crate::query::review::Review;
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
 use crate::query::summary::{PlanSummary, ResourceEntry, Totals};
 use crate::render::gate::{rule_name, verdict_head};
 use crate::render::summary::{action_words, details, INCOMPLETE_BANNER};
+use crate::secrets::Masker;
 use crate::PerFile;
 
 /// The job summary's limit (GitHub: 1 MiB per step).

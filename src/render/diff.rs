@@ -220,7 +220,7 @@ mod tests {
     fn report(a: &str, b: &str) -> DiffReport {
         let read = |s: &str| {
             let doc = crate::input::parse("p", s.as_bytes()).unwrap();
-            let m = crate::mask::Masker::collect(&doc);
+            let m = crate::secrets::Masker::collect(&doc);
             intent_of(&doc, &m).unwrap()
         };
         DiffReport::new(("a.json", None, &read(a)), ("b.json", None, &read(b)))

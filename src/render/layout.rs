@@ -16,7 +16,7 @@
 use unicode_width::UnicodeWidthChar;
 
 /// The masks a line never breaks inside.
-const ATOMS: &[&str] = &[crate::mask::MASK, "(known after apply)"];
+const ATOMS: &[&str] = &[crate::secrets::MASK, "(known after apply)"];
 
 /// How a column's text breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -383,7 +383,7 @@ mod tests {
         assert!(short.any());
     }
 
-    const SENSITIVE_CELL: &str = crate::mask::MASK;
+    const SENSITIVE_CELL: &str = crate::secrets::MASK;
 
     #[test]
     fn colour_off_paints_nothing() {

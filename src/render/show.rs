@@ -3,7 +3,6 @@
 
 use super::{action_tone, md_cell, md_code, write_json, JsonInputError, Style, Tone};
 use crate::error::InputError;
-use crate::mask::Masker;
 use crate::model::ChangeKind;
 use crate::query::diff::{
     is_ident, path_text, Brackets, Entry, FlatChange, Key, Kind, LineItem, Node, Op, SensitivityChange, SensitivityNote,
@@ -12,6 +11,7 @@ use crate::query::show::actions::{InvocationDiff, Trigger};
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport, TERRAFORM_DATA};
 use crate::query::values::Shown;
 use crate::sanitize::line as clean;
+use crate::secrets::Masker;
 use crate::PerFile;
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -1070,7 +1070,7 @@ mod tests {
 
     #[test]
     fn a_secret_in_a_quoted_key_is_masked() {
-        let mut m = crate::mask::Masker::default();
+        let mut m = crate::secrets::Masker::default();
         m.add("sec\u{202E}ret-key");
         let shown = key_text("sec\u{202E}ret-key");
         let out = m.scrubber().scrub(shown.as_bytes()).into_owned();

@@ -310,7 +310,7 @@ fn streamed_fingerprints_equal_whole_ones_over_every_testdata_plan() {
 
 fn model(json: &str) -> Option<Intent> {
     let doc = planview::input::parse("gen.json", json.as_bytes()).ok()?;
-    let masker = planview::mask::Masker::collect(&doc);
+    let masker = planview::secrets::Masker::collect(&doc);
     intent_of(&doc, &masker).ok()
 }
 

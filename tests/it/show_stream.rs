@@ -7,11 +7,11 @@
 use crate::common::*;
 use planview::cli::ShowConfig;
 use planview::input::{ReadOptions, Source};
-use planview::mask::Masker;
 use planview::query::show::stream::{run_show, run_show_whole, ShowRun};
 use planview::query::show::ShowOptions;
 use planview::render::{Format, Style};
 use planview::roots::{self, FindOptions, Root};
+use planview::secrets::Masker;
 use std::path::{Path, PathBuf};
 
 /// Every JSON fixture (and saved plan) of the fixture directories.

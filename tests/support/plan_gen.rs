@@ -850,14 +850,14 @@ pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
         let whole = || planview::input::parse_with("fuzz.json", data, &opts);
         let streamed = planview::summary_streamed("fuzz.json", cursor(), ahead, &opts, &vis).map(|(s, _)| s);
         let read_whole = whole().and_then(|doc| {
-            let masker = planview::mask::Masker::collect(&doc);
+            let masker = planview::secrets::Masker::collect(&doc);
             planview::query::summary::summarize(&doc, &vis.with(&masker)).map_err(|m| InputError::new("fuzz.json", m))
         });
         same(&format!("{how} summary"), streamed, read_whole)?;
         for (name, policy) in [("default", Policy::default()), ("every-rule", strict.clone())] {
             let streamed = planview::gate_streamed("fuzz.json", cursor(), ahead, &opts, &policy, false).map(|(v, _)| v);
             let read_whole = whole().and_then(|doc| match &doc {
-                Document::Plan(p) => Ok(planview::query::gate::evaluate_with(p, &policy, None, &planview::mask::Masker::collect(&doc))),
+                Document::Plan(p) => Ok(planview::query::gate::evaluate_with(p, &policy, None, &planview::secrets::Masker::collect(&doc))),
                 Document::State(_) => Err(InputError::new("fuzz.json", "a state")),
             });
             same(&format!("{how} gate ({name} policy)"), streamed, read_whole)?;
@@ -874,7 +874,7 @@ pub fn streamed_reports_equal_whole(data: &[u8], scratch: &std::path::Path) -> s
     std::fs::write(scratch, data).map_err(|e| e.to_string())?;
     let file = scratch.display().to_string();
     let Ok(doc) = planview::input::parse(&file, data) else { return Ok(()) };
-    let masker = planview::mask::Masker::collect(&doc);
+    let masker = planview::secrets::Masker::collect(&doc);
     let vis = Visibility { show_sensitive: false, masker: Some(&masker) };
     let filter = planview::filter::Filter::default();
     type Query<'q> = Box<dyn Fn() -> Result<serde_json::Value, String> + 'q>;

@@ -25,11 +25,11 @@
 mod sha256;
 pub mod streamed;
 
-use crate::mask::Masker;
 use crate::model::Document;
 use crate::model::{PathStep, Plan, ResourceChange};
 use crate::query::diff::{align, Slot};
 use crate::query::values::{is_true, Shown};
+use crate::secrets::Masker;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;

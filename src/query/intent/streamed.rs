@@ -26,9 +26,9 @@
 
 use super::sha256::Sha256;
 use super::{canonical_bytes, change_entry, counts, entry_diff, key_of, Comparison, Intent, Keyed, Section, CANONICAL_VERSION};
-use crate::mask::Masker;
 use crate::model::visit::PlanVisitor;
 use crate::model::ResourceChange;
+use crate::secrets::Masker;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 

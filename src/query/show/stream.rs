@@ -32,7 +32,6 @@
 use crate::cli::ShowConfig;
 use crate::error::Error;
 use crate::input::{self, ReadOptions};
-use crate::mask::Masker;
 use crate::model::{Plan, ResourceChange};
 use crate::query::show::{self, Pick, ShowOptions, ShowReport};
 use crate::query::values::Visibility;
@@ -40,6 +39,7 @@ use crate::render::format::{Answer, Ctx};
 use crate::render::show::{Item, Resources};
 use crate::render::{self, Format, Style};
 use crate::roots::{self, Root};
+use crate::secrets::Masker;
 use crate::stream::PlanVisitor;
 use crate::{PerFile, Status};
 use std::borrow::Cow;

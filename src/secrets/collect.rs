@@ -1,4 +1,4 @@
-//! Secrets: masking by marker and by value, in one place.
+//! Collecting secrets: every string marked sensitive anywhere in a document.
 //!
 //! The JSON holds sensitive values in clear text; markers say which, but
 //! producers forget markers (Terraform 1.11's `terraform_data` copies a
@@ -9,6 +9,7 @@
 //! anything printed ([`Masker::scrubber`], applied by `run` to the whole output of
 //! every command and format).
 
+use super::Seed;
 use crate::model::{Change, Plan, RawValue, ResourceChange, Values};
 use crate::model::{Document, StateDoc};
 use serde_json::Value;
@@ -349,17 +350,17 @@ impl Masker {
 
     /// The secrets of every input of the run, when a first pass collected them
     /// ([`Masker::seed`]): where each document's secrets start from.
-    pub fn seeded(read: &crate::input::ReadOptions) -> Masker {
-        read.seed.0.as_ref().and_then(|s| s.downcast_ref::<Masker>()).cloned().unwrap_or_default()
+    pub fn seeded(seed: &Seed) -> Masker {
+        seed.0.as_deref().cloned().unwrap_or_default()
     }
 
     /// `self` as the seed of every reader of a run, its matchers built once
     /// here (a document whose secrets are all in the seed keeps them).
-    pub fn seed(self) -> crate::input::Seed {
+    pub fn seed(self) -> Seed {
         if !self.is_empty() {
             let _ = (self.derived(), self.long_secret_inside(""), self.scrubber());
         }
-        crate::input::Seed(Some(Arc::new(self)))
+        Seed(Some(Arc::new(self)))
     }
 
     /// Drop the matchers built from the old set of secrets.
@@ -933,7 +934,7 @@ impl Scrubber {
     }
 }
 
-/// Secrets collected while a plan streams by ([`crate::stream`]): resource
+/// Secrets collected while a plan streams by (`crate::stream`): resource
 /// changes, drift and the resources of planned values and prior state as they
 /// pass; the rest (outputs, variables) comes from the skeleton with [`Masker::collect`].
 impl crate::model::visit::PlanVisitor for Masker {
