@@ -9,7 +9,8 @@
 //! anything printed ([`Masker::scrubber`], applied by `run` to the whole output of
 //! every command and format).
 
-use super::Seed;
+use super::scrub::{go_json_inner, Many};
+use super::{Scrubber, Seed};
 use crate::model::{Change, Plan, RawValue, ResourceChange, Values};
 use crate::model::{Document, StateDoc};
 use serde_json::Value;
@@ -393,7 +394,7 @@ impl Masker {
 
     /// Every string looked for inside text: the secrets of 8+ characters, the
     /// derived forms of 8+ characters and the long lines of multi-line secrets.
-    fn long_sources(&self) -> impl Iterator<Item = &String> {
+    pub(super) fn long_sources(&self) -> impl Iterator<Item = &String> {
         let d = self.derived();
         self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).chain(d.long.iter())
     }
@@ -492,41 +493,6 @@ impl Masker {
     /// secrets (a clone shares the matcher).
     pub fn scrubber(&self) -> Scrubber {
         self.scrub.get_or_init(|| self.build_scrubber()).clone()
-    }
-
-    fn build_scrubber(&self) -> Scrubber {
-        let mut patterns: BTreeSet<String> = BTreeSet::new();
-        for s in self.long_sources() {
-            if s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-./+=@^()!?;".contains(&b)) {
-                // No escaper below changes these characters: every form is `s`.
-                patterns.insert(s.clone());
-                continue;
-            }
-            let (hcl, json) = (crate::escape::hcl_quote(s), crate::escape::json_string(s));
-            // Quoted inside text first (a key, an import id shown as JSON, a
-            // JSON-encoded string as Terraform's `jsonencode` writes it, a word
-            // of a shell command), then escaped for the output format.
-            let go = go_json_inner(s);
-            let bases = [
-                s.clone(),
-                terraform_key_form(s),
-                hcl[1..hcl.len() - 1].to_string(),
-                json[1..json.len() - 1].to_string(),
-                crate::escape::json_string(&go).trim_matches('"').to_string(),
-                go,
-            ];
-            let bases = bases.into_iter().flat_map(|b| [shell_inner(&b), b]);
-            for b in bases {
-                let json = crate::escape::json_string(&b);
-                patterns.insert(json[1..json.len() - 1].to_string());
-                patterns.insert(crate::sanitize::line(&b).into_owned());
-                patterns.insert(crate::sanitize::text(&b).into_owned());
-                patterns.insert(b);
-            }
-        }
-        patterns.remove("");
-        let many = (!patterns.is_empty()).then(|| std::sync::Arc::new(Many::new(patterns)));
-        Scrubber { many }
     }
 }
 
@@ -686,50 +652,6 @@ fn number_text(n: &serde_json::Number) -> String {
     }
 }
 
-/// `s` as Go's `encoding/json` writes it inside a string (what Terraform's
-/// `jsonencode` and its JSON output produce), without the quotes: JSON's
-/// escapes, and `&`, `<`, `>`, U+2028 and U+2029 as `\u0026`, `\u003c`,
-/// `\u003e`, `\u2028`, `\u2029`.
-fn go_json_inner(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '&' | '<' | '>' | '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// `s` as it stands inside a single-quoted POSIX shell word (`moves --format
-/// commands`): each `'` as `'\''`.
-fn shell_inner(s: &str) -> String {
-    s.replace('\'', "'\\''")
-}
-
-/// A string as Terraform and OpenTofu write it inside an instance key
-/// (`aws_x.y["KEY"]`), without the quotes: `\n`, `\r`, `\t`, `\"`, `\\`,
-/// `$${`/`%%{`, and what Go's `unicode.IsPrint` rejects as `\uxxxx` (controls,
-/// format characters such as the bidi ones, separators, spaces but U+0020).
-fn terraform_key_form(s: &str) -> String {
-    crate::escape::hcl_escape(s, |c| {
-        let hidden = c.is_control()
-            || (c.is_whitespace() && c != ' ')
-            || matches!(c, '\u{00AD}' | '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}');
-        match c as u32 {
-            _ if !hidden => None,
-            u @ ..0x10000 => Some(format!("\\u{u:04x}")),
-            u => Some(format!("\\U{u:08x}")),
-        }
-    })
-}
-
 /// True for a key that reads as a provider schema's attribute name: a
 /// lower-case identifier (`password`, `master_user_secret`). Such keys of a
 /// marked object are not collected as secrets (they name attributes, which are
@@ -737,201 +659,6 @@ fn terraform_key_form(s: &str) -> String {
 fn schema_name_like(k: &str) -> bool {
     k.bytes().next().is_some_and(|b| b.is_ascii_lowercase() || b == b'_')
         && k.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-}
-
-/// Replaces long secrets inside any output text.
-#[derive(Debug, Clone)]
-pub struct Scrubber {
-    /// Every form of every long secret (none: nothing to scrub).
-    many: Option<std::sync::Arc<Many>>,
-}
-
-/// Many patterns found in text, in little memory (a set of 100,000 secrets
-/// costs a few MB, where an automaton over them costs tens): the patterns,
-/// sorted, in one arena; those of 8 bytes or more are found by their first 8
-/// bytes (a bitset of their hashes rules out most places at once, a binary
-/// search over the sorted heads finds the candidates), the few shorter ones
-/// by comparison at each place. Matches are leftmost-longest, as an
-/// Aho-Corasick automaton of that kind finds them.
-#[derive(Debug)]
-struct Many {
-    /// Every pattern, in sorted order, one after another.
-    arena: Vec<u8>,
-    /// Where each pattern ends in `arena` (it starts where the one before ends).
-    ends: Vec<u32>,
-    /// The first 8 bytes of each pattern of 8 or more, big-endian (so in
-    /// pattern order), with its index: sorted.
-    heads: Vec<(u64, u32)>,
-    /// Bits set at the hash of each head.
-    filter: Vec<u64>,
-    /// log2 of the bits in `filter`.
-    bits: u32,
-    /// The patterns shorter than 8 bytes.
-    short: Vec<u32>,
-    longest: usize,
-}
-
-impl Many {
-    /// From sorted, distinct patterns (none empty).
-    fn new(patterns: BTreeSet<String>) -> Many {
-        let mut arena = Vec::with_capacity(patterns.iter().map(String::len).sum());
-        let mut ends = Vec::with_capacity(patterns.len());
-        let (mut heads, mut short) = (Vec::new(), Vec::new());
-        let mut longest = 0;
-        for (i, p) in patterns.iter().enumerate() {
-            let i = i as u32;
-            match Self::head(p.as_bytes()) {
-                Some(h) => heads.push((h, i)),
-                None => short.push(i),
-            }
-            arena.extend_from_slice(p.as_bytes());
-            ends.push(arena.len() as u32);
-            longest = longest.max(p.len());
-        }
-        drop(patterns);
-        // About 16 bits per head: a place that starts no pattern passes the filter rarely.
-        let bits = (heads.len().max(1) * 16).next_power_of_two().trailing_zeros().max(6);
-        let mut filter = vec![0u64; 1 << (bits - 6)];
-        for &(h, _) in &heads {
-            let k = Self::slot(h, bits);
-            filter[k >> 6] |= 1 << (k & 63);
-        }
-        Many { arena, ends, heads, filter, bits, short, longest }
-    }
-
-    fn head(b: &[u8]) -> Option<u64> {
-        b.get(..8).map(|h| u64::from_be_bytes(h.try_into().unwrap_or_default()))
-    }
-
-    fn slot(h: u64, bits: u32) -> usize {
-        (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
-    }
-
-    fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// The `i`th pattern in sorted order.
-    fn get(&self, i: usize) -> Option<&[u8]> {
-        let end = *self.ends.get(i)? as usize;
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        Some(&self.arena[start..end])
-    }
-
-    /// The index of the first pattern for which `pred` is false (`pred` true
-    /// for a prefix of the sorted patterns).
-    fn partition_point(&self, pred: impl Fn(&[u8]) -> bool) -> usize {
-        let (mut lo, mut hi) = (0, self.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.get(mid).is_some_and(&pred) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
-    }
-
-    /// The length of the longest pattern that starts at `text[at..]`.
-    fn longest_at(&self, text: &[u8], at: usize) -> Option<usize> {
-        let rest = &text[at..];
-        let mut best = None;
-        if let Some(h) = Self::head(rest) {
-            let k = Self::slot(h, self.bits);
-            if self.filter[k >> 6] & (1 << (k & 63)) != 0 {
-                let first = self.heads.partition_point(|&(x, _)| x < h);
-                for &(_, i) in self.heads[first..].iter().take_while(|&&(x, _)| x == h) {
-                    if let Some(p) = self.get(i as usize).filter(|p| rest.starts_with(p)) {
-                        best = best.max(Some(p.len()));
-                    }
-                }
-            }
-        }
-        for &i in &self.short {
-            if let Some(p) = self.get(i as usize).filter(|p| rest.starts_with(p)) {
-                best = best.max(Some(p.len()));
-            }
-        }
-        best
-    }
-
-    fn is_match(&self, text: &[u8]) -> bool {
-        (0..text.len()).any(|at| self.longest_at(text, at).is_some())
-    }
-
-    /// `text` with each match, leftmost-longest, replaced by [`MASK`].
-    fn replace_all<'a>(&self, text: &'a [u8]) -> Cow<'a, [u8]> {
-        let mut out: Option<Vec<u8>> = None;
-        let (mut at, mut from) = (0, 0);
-        while at < text.len() {
-            match self.longest_at(text, at) {
-                Some(n) => {
-                    let o = out.get_or_insert_with(|| Vec::with_capacity(text.len()));
-                    o.extend_from_slice(&text[from..at]);
-                    o.extend_from_slice(MASK.as_bytes());
-                    at += n;
-                    from = at;
-                }
-                None => at += 1,
-            }
-        }
-        match out {
-            Some(mut o) => {
-                o.extend_from_slice(&text[from..]);
-                Cow::Owned(o)
-            }
-            None => Cow::Borrowed(text),
-        }
-    }
-}
-
-/// The shortest start of a secret, cut short by a `…`, that is masked.
-pub const MIN_CUT: usize = 3;
-
-impl Scrubber {
-    /// `text` with every long secret (in any form it takes in our output)
-    /// masked, and the start of one cut short (`SuperSecre…`) too.
-    pub fn scrub<'a>(&self, text: &'a [u8]) -> Cow<'a, [u8]> {
-        let Some(many) = &self.many else { return Cow::Borrowed(text) };
-        let text = many.replace_all(text);
-        Self::mask_cut_starts(many, text)
-    }
-
-    /// A cell shortened to fit ends with `…`: if what stands before it is the
-    /// start of a secret (at least [`MIN_CUT`] bytes of one), it is masked, so
-    /// shortening never shows part of a secret.
-    fn mask_cut_starts<'a>(many: &Many, text: Cow<'a, [u8]>) -> Cow<'a, [u8]> {
-        const ELLIPSIS: &[u8] = "…".as_bytes();
-        let longest = many.longest;
-        let mut cuts: Vec<(usize, usize)> = Vec::new();
-        for end in memchr::memmem::find_iter(&text, ELLIPSIS) {
-            let starts = (MIN_CUT..=longest.min(end)).rev().map(|k| end - k);
-            // Only whole characters: a start inside one is not a start at all.
-            for start in starts.filter(|&st| (text[st] as i8) >= -0x40) {
-                let piece = &text[start..end];
-                let at = many.partition_point(|p| p < piece);
-                if many.get(at).is_some_and(|p| p.starts_with(piece) && p.len() > piece.len()) {
-                    if cuts.last().is_none_or(|&(_, e)| e <= start) {
-                        cuts.push((start, end + ELLIPSIS.len()));
-                    }
-                    break;
-                }
-            }
-        }
-        if cuts.is_empty() {
-            return text;
-        }
-        let mut out = Vec::with_capacity(text.len());
-        let mut from = 0;
-        for (start, end) in cuts {
-            out.extend_from_slice(&text[from..start]);
-            out.extend_from_slice(MASK.as_bytes());
-            from = end;
-        }
-        out.extend_from_slice(&text[from..]);
-        Cow::Owned(out)
-    }
 }
 
 /// Secrets collected while a plan streams by (`crate::stream`): resource
@@ -953,6 +680,7 @@ impl crate::model::visit::PlanVisitor for Masker {
 mod tests {
     use super::*;
     use crate::input::parse;
+    use crate::secrets::scrub::terraform_key_form;
 
     const PLAN: &str = r#"{"format_version":"1.2",
       "variables":{"pw":{"value":"var-secret-123456"},"name":{"value":"public"}},

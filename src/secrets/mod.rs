@@ -3,8 +3,10 @@
 //! their documents here, never the other way round.
 
 mod collect;
+mod scrub;
 
-pub use collect::{Masker, Scrubber, MASK, MIN_CUT, MIN_SUBSTRING};
+pub use collect::{Masker, MASK, MIN_SUBSTRING};
+pub use scrub::{Scrubber, MIN_CUT};
 
 use std::sync::Arc;
 
