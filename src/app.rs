@@ -4,12 +4,12 @@
 
 use crate::cli::{CommandKind, Config};
 use crate::error::{Error, InputError};
-use crate::input::{self, Source};
 use crate::pipeline::{self, each_root_with, gate_streamed, streamed, summary_streamed, NOT_A_PLAN};
 use crate::query::values::Visibility;
+use crate::read::{self, Source};
 use crate::render::format::{Answer, Ctx, Roots};
 use crate::render::report::Named;
-use crate::{cli, comment, compare, model, query, render, roots, sanitize, secrets, stream, PerFile, Status};
+use crate::{cli, comment, compare, model, query, render, sanitize, secrets, PerFile, Status};
 use std::io::Write;
 
 /// Run one command. Output goes to `out` as it is rendered, warnings (what
@@ -110,13 +110,13 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut secrets::Masker) -
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
     // Directories become the plans below them; inputs holding several
     // documents are split when read.
-    let roots = roots::expand(&config.inputs, &config.find, &config.read.notes);
+    let roots = read::expand(&config.inputs, &config.find, &config.read.notes);
     // Every input's secrets mask every output of the run: with several
     // inputs, a first pass collects them all.
     let seeded;
     let config = match first_pass(config, &roots) {
         Some(seed) => {
-            seeded = cli::Config { read: input::ReadOptions { seed, ..config.read.clone() }, ..config.clone() };
+            seeded = cli::Config { read: read::ReadOptions { seed, ..config.read.clone() }, ..config.clone() };
             &seeded
         }
         None => config,
@@ -126,7 +126,7 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut secrets::Masker) -
         CommandKind::Summary { skip_unchanged } => {
             // Streamed, not read whole: bounded memory on plans of any size.
             let items = named(across(config, &roots, read, |read| {
-                roots::stream_roots(&roots, read, &|name, r, ahead, read| summary_streamed(name, r, ahead, read, &vis))
+                read::stream_roots(&roots, read, &|name, r, ahead, read| summary_streamed(name, r, ahead, read, &vis))
             }));
             let rows = query::roots::of_summaries(&items);
             let roots = roots_table(&rows, items.len(), *skip_unchanged);
@@ -189,7 +189,7 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut secrets::Masker) -
             let items = if *prior {
                 // Streamed: a plan's `prior_state` is collected as it passes, never held whole.
                 let items =
-                    roots::stream_roots(&roots, read, &|name, r, ahead, read| query::state::state_of_stream(name, r, ahead, read, &opts));
+                    read::stream_roots(&roots, read, &|name, r, ahead, read| query::state::state_of_stream(name, r, ahead, read, &opts));
                 named(query::state::settle(items))
             } else {
                 named(each_root_with(&roots, read, |doc, _| query::state::state(doc, &opts)))
@@ -215,13 +215,13 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut secrets::Masker) -
             }
             // Streamed: only what could pair (managed deletes and creates) is kept.
             let keep = |drift: bool, _: usize, _: usize, rc: &model::ResourceChange<'_>| !drift && query::moves::could_pair(rc);
-            let keep = stream::Keep::new(&keep);
+            let keep = read::Keep::new(&keep);
             let item = pipeline::stream_source(&config.inputs[0], read, keep, |kept, doc, _| {
-                let input::Document::Plan(p) = doc else { return query::moves::find_moves(&doc, &moves.options).map(|r| (r, None)) };
+                let read::Document::Plan(p) = doc else { return query::moves::find_moves(&doc, &moves.options).map(|r| (r, None)) };
                 let mut plan = *p;
                 kept.fill(&mut plan)?;
                 let version = plan.terraform_version.clone();
-                query::moves::find_moves(&input::Document::Plan(Box::new(plan)), &moves.options).map(|r| (r, version))
+                query::moves::find_moves(&read::Document::Plan(Box::new(plan)), &moves.options).map(|r| (r, version))
             });
             masker.merge(&item.masker);
             if let (Err(e), render::moves::MovesFormat::Json) = (&item.result, moves.format) {
@@ -259,7 +259,7 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut secrets::Masker) -
 /// plan: each document is then masked by its own secrets).
 /// `comment` reads its inputs whole anyway: one regular file holding several
 /// documents gets the first pass too.
-fn first_pass(config: &Config, roots: &[roots::Root]) -> Option<secrets::Seed> {
+fn first_pass(config: &Config, roots: &[read::Root]) -> Option<secrets::Seed> {
     use CommandKind as C;
     let reads_several = match &config.command {
         C::Summary { .. } | C::Gate(_) | C::Drift { .. } | C::Replace | C::Checks { .. } | C::Outputs | C::State { .. } | C::Show(_) => {
@@ -282,9 +282,9 @@ fn first_pass(config: &Config, roots: &[roots::Root]) -> Option<secrets::Seed> {
 /// regular file). One document, or documents with the same secrets, cost one run.
 fn across<T>(
     config: &Config,
-    roots: &[roots::Root],
-    read: &input::ReadOptions,
-    query: impl Fn(&input::ReadOptions) -> Vec<PerFile<T>>,
+    roots: &[read::Root],
+    read: &read::ReadOptions,
+    query: impl Fn(&read::ReadOptions) -> Vec<PerFile<T>>,
 ) -> Vec<PerFile<T>> {
     let items = query(read);
     if config.show_sensitive || items.len() < 2 || read.seed.0.is_some() {
@@ -297,7 +297,7 @@ fn across<T>(
         return items;
     }
     // What reading warned of was said by the first run.
-    query(&input::ReadOptions { seed: all.seed(), notes: input::Notes::default(), ..read.clone() })
+    query(&read::ReadOptions { seed: all.seed(), notes: read::Notes::default(), ..read.clone() })
 }
 
 /// Keep no change text: the query needs only the skeleton.
@@ -374,7 +374,7 @@ fn render_answer<T>(
 /// Read a `--policy` file; any problem is an input error (exit 2), never a pass.
 pub(crate) fn load_policy(path: &std::path::Path) -> Result<query::gate::PolicyFile, Error> {
     let name = path.display().to_string();
-    let bytes = input::read(&Source::File(path.to_path_buf())).map_err(|e| Error::Input(vec![e]))?;
+    let bytes = read::read(&Source::File(path.to_path_buf())).map_err(|e| Error::Input(vec![e]))?;
     let text = std::str::from_utf8(&bytes).map_err(|_| Error::Input(vec![InputError::new(&name, "policy is not valid UTF-8")]))?;
     query::gate::PolicyFile::parse(text).map_err(|(msg, at)| {
         let mut e = InputError::new(&name, msg).hint("see schemas/gate-policy.schema.json for the keys and values a policy takes");
@@ -422,7 +422,7 @@ pub(crate) fn judge_rego(
 fn gate(
     config: &Config,
     opts: &cli::GateOptions,
-    roots: &[roots::Root],
+    roots: &[read::Root],
     out: &mut dyn Write,
     masker: &mut secrets::Masker,
 ) -> Result<Status, Error> {
@@ -435,7 +435,7 @@ fn gate(
     let sources = start_locating(config);
     let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() || policy.rego.is_some() {
         pipeline::each_root_raw_with(roots, &config.read, |raw, doc, m| match doc {
-            input::Document::Plan(p) => {
+            read::Document::Plan(p) => {
                 let none = secrets::Masker::default();
                 let shown = if show_sensitive { &none } else { m };
                 let fingerprint = policy.expect_fingerprint.as_ref().map(|_| compare::fingerprint_of(p, m));
@@ -443,10 +443,10 @@ fn gate(
                 judge_rego(&policy, raw, &mut verdict, shown)?;
                 Ok(verdict)
             }
-            input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
+            read::Document::State(_) => Err(NOT_A_PLAN.to_string()),
         })
     } else {
-        roots::stream_roots(roots, &config.read, &|name, r, ahead, read| gate_streamed(name, r, ahead, read, &policy, show_sensitive))
+        read::stream_roots(roots, &config.read, &|name, r, ahead, read| gate_streamed(name, r, ahead, read, &policy, show_sensitive))
     };
     let mut items = named(items);
     if let Some(map) = finish_locating(sources, config, &items) {

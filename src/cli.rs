@@ -1,7 +1,7 @@
 //! Command-line definitions (clap types stay here) and their conversion into a
 //! plain [`Config`], once.
 
-use crate::input::{ReadOptions, Source};
+use crate::read::{ReadOptions, Source};
 use crate::render::Format;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -437,8 +437,8 @@ pub struct RootArgs {
 }
 
 impl RootArgs {
-    pub fn to_options(&self) -> crate::roots::FindOptions {
-        crate::roots::FindOptions { plan_globs: self.plan_glob.clone(), ..Default::default() }
+    pub fn to_options(&self) -> crate::read::FindOptions {
+        crate::read::FindOptions { plan_globs: self.plan_glob.clone(), ..Default::default() }
     }
 }
 
@@ -884,7 +884,7 @@ pub struct Config {
     /// then hands a [`crate::progress::Progress`] in through `read`.
     pub progress: bool,
     /// How directories given as inputs are searched (`--plan-glob`).
-    pub find: crate::roots::FindOptions,
+    pub find: crate::read::FindOptions,
     /// Read the configuration (in `read.chdir`, else `.`) to locate findings:
     /// `--locations`, or a format that puts findings on source lines.
     pub locations: bool,
@@ -987,7 +987,7 @@ impl Env {
             stderr_is_terminal: std::io::stderr().is_terminal(),
             ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty()),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
-            tf_bin: crate::input::tf_bin_from_env(),
+            tf_bin: crate::read::tf_bin_from_env(),
             terminal_width: terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0)).filter(|w| *w > 0),
             columns: std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok()).filter(|c| *c > 0),
             step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from),
@@ -1058,7 +1058,7 @@ impl Cli {
             max_bytes: crate::render::fit::DEFAULT_MAX_BYTES,
             read: ReadOptions { tf_bin: env.tf_bin.clone(), ..Default::default() },
             progress: false,
-            find: crate::roots::FindOptions::default(),
+            find: crate::read::FindOptions::default(),
             locations: false,
         };
         let none = FilterArgs::default();
@@ -1124,7 +1124,7 @@ impl Cli {
                 "--action applies to changes; `checks` and `state` list objects, not changes (use --address, --type or --module)".into()
             );
         }
-        let find = crate::roots::FindOptions { prefer: prefer_of(&kind), ..common.roots.to_options() };
+        let find = crate::read::FindOptions { prefer: prefer_of(&kind), ..common.roots.to_options() };
         Ok(Config {
             command: kind,
             inputs: inputs(&common.files, env, name)?,
@@ -1144,8 +1144,8 @@ impl Cli {
 
 /// Which documents of a directory of roots a command reads (one directory =
 /// one root, [`crate::tree`]): the commands that read plans only leave states out.
-fn prefer_of(kind: &CommandKind) -> crate::tree::Prefer {
-    use crate::tree::Prefer;
+fn prefer_of(kind: &CommandKind) -> crate::read::Prefer {
+    use crate::read::Prefer;
     match kind {
         CommandKind::State { prior: false } => Prefer::StatesOnly,
         CommandKind::Summary { .. } | CommandKind::Checks { .. } | CommandKind::Outputs => Prefer::Plans,
@@ -1174,7 +1174,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         width: decide_width(a.view.width, env),
         max_bytes: a.max_bytes,
         read: a.read.to_options(env),
-        find: crate::roots::FindOptions { prefer: crate::tree::Prefer::PlansOnly, ..a.roots.to_options() },
+        find: crate::read::FindOptions { prefer: crate::read::Prefer::PlansOnly, ..a.roots.to_options() },
         locations: a.locations.locations || locating_format(a.format),
         ..bare
     })

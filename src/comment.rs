@@ -9,10 +9,10 @@
 
 use crate::cli::{Config, Env, ReadArgs};
 use crate::error::{Error, InputError};
-use crate::input::{Document, Source};
 use crate::query::gate::Policy;
 use crate::query::review::{review, CiOutputs, Review};
 use crate::query::values::Visibility;
+use crate::read::{Document, Source};
 use crate::render::comment::{body, BodyOptions, Platform, SUMMARY_MAX_BYTES};
 use crate::{secrets, PerFile, Status};
 use clap::Args;
@@ -125,7 +125,7 @@ pub(crate) fn config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, 
         format: crate::render::Format::Markdown,
         read: common.read.to_options(env),
         max_bytes: options.max_bytes,
-        find: crate::roots::FindOptions { prefer: crate::tree::Prefer::PlansOnly, ..common.roots.to_options() },
+        find: crate::read::FindOptions { prefer: crate::read::Prefer::PlansOnly, ..common.roots.to_options() },
         command: crate::cli::CommandKind::Comment(Box::new(options)),
         ..bare
     })
@@ -204,7 +204,7 @@ pub(crate) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn 
     let policy = crate::app::policy_with_files(&opts.policy, &opts.policy_files)?;
     let vis = Visibility { show_sensitive: false, masker: None };
     // Directories become the plans below them; inputs holding several documents are split.
-    let roots = crate::roots::expand(&config.inputs, &config.find, &config.read.notes);
+    let roots = crate::read::expand(&config.inputs, &config.find, &config.read.notes);
     let items: Vec<PerFile<Review>> = crate::pipeline::each_root_raw_with(&roots, &config.read, |raw, doc, m| {
         // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
         // in the comment's hidden lines for a later job to read back.

@@ -3,11 +3,11 @@
 
 use crate::cli::Config;
 use crate::error::{Error, InputError};
-use crate::input::{self, Document, ReadOptions, Source};
 use crate::query::intent::streamed::{self, compare_indexed, Collect, Details, Fetch, Hasher, Index, Ordered, Wanted};
 use crate::query::intent::{intent_of, DiffReport, FingerprintReport, Intent, PlanRef};
+use crate::read::{self, Document, ReadOptions, Source};
 use crate::render::{Format, JsonInputError};
-use crate::{render, secrets, stream, PerFile, Status};
+use crate::{render, secrets, PerFile, Status};
 
 /// A plan read for `diff` or `fingerprint`: its index, the CLI version that
 /// made it, and how to get its entries again.
@@ -36,7 +36,7 @@ pub(crate) fn rereadable(src: &Source) -> bool {
         return false;
     }
     let mut head = Vec::with_capacity(4);
-    std::io::Read::read_to_end(&mut std::io::Read::take(&mut f, 4), &mut head).is_ok() && !input::is_saved_plan(&head)
+    std::io::Read::read_to_end(&mut std::io::Read::take(&mut f, 4), &mut head).is_ok() && !read::is_saved_plan(&head)
 }
 
 /// Read one plan for `diff` (`digests`: each entry's hash kept) or
@@ -64,9 +64,9 @@ pub fn fingerprint_streamed(path: &std::path::Path, read: &ReadOptions, budget: 
 }
 
 fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget: usize) -> Result<(Indexed, secrets::Masker), InputError> {
-    let ahead = stream::ReadAhead::Joined;
+    let ahead = read::ReadAhead::Joined;
     let ((collect, rest, version), masker) =
-        crate::stream_one(name, input::open(src, read)?, ahead, read, Collect::default(), |c, doc, m| match doc {
+        crate::stream_one(name, read::open(src, read)?, ahead, read, Collect::default(), |c, doc, m| match doc {
             // The skeleton's model: flags, outputs and checks (no changes, no drift).
             Document::Plan(p) => Ok((c, Intent::of(&p, m), p.terraform_version.clone())),
             Document::State(_) => Err(NOT_A_PLAN.to_string()),
@@ -77,7 +77,7 @@ fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget
     let mut first = true;
     loop {
         let mut hasher = Hasher::new(&mut changes, &mut drift, &masker, &mut sink, digests && first);
-        stream::stream(name, input::open(src, &again)?, ahead, &again, &mut hasher)?;
+        read::stream(name, read::open(src, &again)?, ahead, &again, &mut hasher)?;
         if !hasher.saw_all() {
             return Err(InputError::new(name, streamed::CHANGED));
         }
@@ -93,15 +93,14 @@ fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget
 /// The options of a file's second and later reads: what `--lenient` skipped
 /// was said once, by the first.
 fn read_again(read: &ReadOptions) -> ReadOptions {
-    ReadOptions { notes: input::Notes::default(), rescan_depth_skipped: true, ..read.clone() }
+    ReadOptions { notes: read::Notes::default(), rescan_depth_skipped: true, ..read.clone() }
 }
 
 fn read_once(name: &str, src: &Source, read: &ReadOptions) -> Result<(Indexed, secrets::Masker), InputError> {
     let ahead = crate::pipeline::read_ahead_for(src);
-    let keep = stream::Keep::new(|drift: bool, _: usize, _: usize, rc: &crate::model::ResourceChange<'_>| {
-        drift || crate::query::intent::counts(rc)
-    });
-    let ((intent, version), masker) = crate::stream_one(name, input::open(src, read)?, ahead, read, keep, |kept, doc, m| match doc {
+    let keep =
+        read::Keep::new(|drift: bool, _: usize, _: usize, rc: &crate::model::ResourceChange<'_>| drift || crate::query::intent::counts(rc));
+    let ((intent, version), masker) = crate::stream_one(name, read::open(src, read)?, ahead, read, keep, |kept, doc, m| match doc {
         Document::Plan(p) => {
             let mut plan = *p;
             kept.fill(&mut plan)?;
@@ -131,7 +130,7 @@ fn details(item: &PerFile<Indexed>, src: &Source, read: &ReadOptions, wanted: &W
         Again::File => {
             let mut fetch = Fetch::new(&ix.index, wanted, &item.masker);
             let again = read_again(read);
-            stream::stream(&item.file, input::open(src, &again)?, stream::ReadAhead::Joined, &again, &mut fetch)?;
+            read::stream(&item.file, read::open(src, &again)?, read::ReadAhead::Joined, &again, &mut fetch)?;
             if fetch.changed {
                 return Err(InputError::new(&item.file, streamed::CHANGED));
             }

@@ -17,7 +17,6 @@ pub mod error;
 mod escape;
 pub mod filter;
 pub mod glob;
-pub mod input;
 pub mod locate;
 pub mod model;
 pub mod oom;
@@ -25,15 +24,12 @@ mod par;
 mod pipeline;
 pub mod progress;
 pub mod query;
+pub mod read;
 pub mod rego;
 pub mod render;
-pub mod roots;
 pub mod sanitize;
 mod scan;
 pub mod secrets;
-pub mod stream;
-pub mod tree;
-mod wrong;
 
 use error::InputError;
 

@@ -4,9 +4,9 @@
 //! bounded memory, each with its secrets; the answer half is [`crate::app`].
 
 use crate::error::InputError;
-use crate::input::{self, Source};
 use crate::query::values::Visibility;
-use crate::{model, query, roots, secrets, stream, PerFile};
+use crate::read::{self, Source};
+use crate::{model, query, secrets, PerFile};
 
 /// Read every input, apply `f` to each parsed document, keep per-file results.
 /// Unreadable inputs are kept as errors so the others are still reported.
@@ -17,24 +17,24 @@ use crate::{model, query, roots, secrets, stream, PerFile};
 ///
 /// Saved binary plans are read with the options from the environment; commands
 /// use [`each_input_with`] and `config.read` so `--tf-bin`/`--chdir` apply.
-pub fn each_input<T>(inputs: &[Source], f: impl FnMut(&input::Document<'_>, &secrets::Masker) -> Result<T, String>) -> Vec<PerFile<T>> {
-    each_input_with(inputs, &input::ReadOptions::from_env(), f)
+pub fn each_input<T>(inputs: &[Source], f: impl FnMut(&read::Document<'_>, &secrets::Masker) -> Result<T, String>) -> Vec<PerFile<T>> {
+    each_input_with(inputs, &read::ReadOptions::from_env(), f)
 }
 
 /// [`each_input`], reading saved binary plans with `show -json` as `show` says.
 pub(crate) fn each_input_with<T>(
     inputs: &[Source],
-    show: &input::ReadOptions,
-    mut f: impl FnMut(&input::Document<'_>, &secrets::Masker) -> Result<T, String>,
+    show: &read::ReadOptions,
+    mut f: impl FnMut(&read::Document<'_>, &secrets::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
     let width = crate::par::threads();
     let mut out = Vec::with_capacity(inputs.len());
     for chunk in inputs.chunks(width) {
-        let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, |src| input::read_with(src, show));
+        let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, |src| read::read_with(src, show));
         let pairs: Vec<(&Source, &Result<Vec<u8>, InputError>)> = chunk.iter().zip(&bytes).collect();
         let parsed = parallel(&pairs, |(src, bytes)| {
             let bytes = bytes.as_ref().map_err(Clone::clone)?;
-            let doc = input::parse_with(&src.name(), bytes, show)?;
+            let doc = read::parse_with(&src.name(), bytes, show)?;
             let mut masker = secrets::Masker::seeded(&show.seed);
             masker.merge(&secrets::Masker::collect(&doc));
             Ok::<_, InputError>((doc, masker))
@@ -53,14 +53,14 @@ pub(crate) fn each_input_with<T>(
     out
 }
 
-/// [`each_input_with`] over roots ([`roots::expand`]): each root is read
-/// whole, split into its documents ([`roots::split_whole`]: an input holding
+/// [`each_input_with`] over roots ([`read::expand`]): each root is read
+/// whole, split into its documents ([`read::split_whole`]: an input holding
 /// several is several results, `NAME#1`, `NAME#2`, ...), and each document
 /// parsed. Results keep the order of `roots`, then of documents.
 pub(crate) fn each_root_with<T>(
-    roots: &[roots::Root],
-    show: &input::ReadOptions,
-    mut f: impl FnMut(&input::Document<'_>, &secrets::Masker) -> Result<T, String>,
+    roots: &[read::Root],
+    show: &read::ReadOptions,
+    mut f: impl FnMut(&read::Document<'_>, &secrets::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
     each_root_raw_with(roots, show, |_, doc, m| f(doc, m))
 }
@@ -68,22 +68,22 @@ pub(crate) fn each_root_with<T>(
 /// [`each_root_with`], `f` given the document's JSON text as well (what
 /// `show -json` wrote: the input of Rego policies).
 pub(crate) fn each_root_raw_with<T>(
-    roots: &[roots::Root],
-    show: &input::ReadOptions,
-    mut f: impl FnMut(&[u8], &input::Document<'_>, &secrets::Masker) -> Result<T, String>,
+    roots: &[read::Root],
+    show: &read::ReadOptions,
+    mut f: impl FnMut(&[u8], &read::Document<'_>, &secrets::Masker) -> Result<T, String>,
 ) -> Vec<PerFile<T>> {
     let width = crate::par::threads();
     let mut out = Vec::with_capacity(roots.len());
     for chunk in roots.chunks(width) {
         let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, |root| match &root.problem {
             Some(e) => Err(e.clone()),
-            None => input::read_with(&root.source, &root.options(show)).map_err(|e| InputError { file: root.name.clone(), ..e }),
+            None => read::read_with(&root.source, &root.options(show)).map_err(|e| InputError { file: root.name.clone(), ..e }),
         });
         // Every document of the chunk, with the name it is reported under.
         let mut docs: Vec<(String, DocBytes<'_>)> = Vec::new();
         for (root, bytes) in chunk.iter().zip(&bytes) {
             let parts = match bytes {
-                Ok(b) => roots::split_whole(&root.name, b, show),
+                Ok(b) => read::split_whole(&root.name, b, show),
                 Err(e) => {
                     docs.push((root.name.clone(), Err(e.clone())));
                     continue;
@@ -109,7 +109,7 @@ pub(crate) fn each_root_raw_with<T>(
         for batch in refs.chunks(width) {
             let parsed = parallel(batch, |&(name, bytes)| {
                 let bytes = bytes.map_err(Clone::clone)?;
-                let doc = input::parse_with(name, bytes, show)?;
+                let doc = read::parse_with(name, bytes, show)?;
                 let mut masker = secrets::Masker::seeded(&show.seed);
                 masker.merge(&secrets::Masker::collect(&doc));
                 Ok::<_, InputError>((doc, masker))
@@ -126,7 +126,7 @@ pub(crate) fn each_root_raw_with<T>(
             }
         }
     }
-    crate::wrong::collapse(out)
+    crate::read::collapse(out)
 }
 
 /// One document's bytes, or why they cannot be read.
@@ -146,27 +146,27 @@ fn parallel<I: Sync, R: Send>(items: &[I], f: impl Fn(&I) -> R + Sync) -> Vec<R>
 
 /// Stream one document from `src` through `visitor` (and the secret
 /// collector), then answer from the visitor and the skeleton document (which
-/// holds everything but the streamed parts, see [`stream::stream`]). A plan's
+/// holds everything but the streamed parts, see [`read::stream`]). A plan's
 /// changes are seen (and their secrets collected) as they arrive, then
 /// dropped; the rest of the plan is fed to the visitor from the skeleton.
-pub(crate) fn stream_one<V: stream::PlanVisitor, T>(
+pub(crate) fn stream_one<V: crate::model::visit::PlanVisitor, T>(
     name: &str,
     src: impl std::io::Read + Send + 'static,
-    ahead: stream::ReadAhead,
-    opts: &input::ReadOptions,
+    ahead: read::ReadAhead,
+    opts: &read::ReadOptions,
     visitor: V,
-    answer: impl FnOnce(V, input::Document<'_>, &secrets::Masker) -> Result<T, String>,
+    answer: impl FnOnce(V, read::Document<'_>, &secrets::Masker) -> Result<T, String>,
 ) -> Result<(T, secrets::Masker), InputError> {
     // The run's secrets, when a first pass collected them ([`secrets_of`]).
     let mut both = (visitor, secrets::Masker::seeded(&opts.seed));
-    let skeleton = stream::stream(name, src, ahead, opts, &mut both)?;
+    let skeleton = read::stream(name, src, ahead, opts, &mut both)?;
     // Positions in the skeleton are not positions in the input: drop them.
-    let doc = input::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
+    let doc = read::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
     let (mut visitor, mut masker) = both;
     // Output changes, sensitive variables (the skeleton keeps `configuration`), a state's values.
     masker.merge(&secrets::Masker::collect(&doc));
-    if let input::Document::Plan(p) = &doc {
-        stream::visit_rest(p, &mut visitor);
+    if let read::Document::Plan(p) = &doc {
+        crate::model::visit::visit_rest(p, &mut visitor);
     }
     answer(visitor, doc, &masker).map(|t| (t, masker)).map_err(|m| InputError::new(name, m))
 }
@@ -177,17 +177,17 @@ pub(crate) fn stream_one<V: stream::PlanVisitor, T>(
 pub fn summary_streamed(
     name: &str,
     src: impl std::io::Read + Send + 'static,
-    ahead: stream::ReadAhead,
-    opts: &input::ReadOptions,
+    ahead: read::ReadAhead,
+    opts: &read::ReadOptions,
     vis: &Visibility,
 ) -> Result<(query::summary::Summary, secrets::Masker), InputError> {
     stream_one(name, src, ahead, opts, query::summary::PlanAccumulator::default(), |acc, doc, masker| match doc {
-        input::Document::Plan(p) => {
+        read::Document::Plan(p) => {
             let mut s = acc.finish(&p);
             s.mask_inputs(&vis.with(masker));
             Ok(query::summary::Summary::Plan(Box::new(s)))
         }
-        input::Document::State(_) => query::summary::summarize(&doc, &vis.with(masker)),
+        read::Document::State(_) => query::summary::summarize(&doc, &vis.with(masker)),
     })
 }
 
@@ -195,64 +195,64 @@ pub fn summary_streamed(
 pub fn gate_streamed(
     name: &str,
     src: impl std::io::Read + Send + 'static,
-    ahead: stream::ReadAhead,
-    opts: &input::ReadOptions,
+    ahead: read::ReadAhead,
+    opts: &read::ReadOptions,
     policy: &query::gate::Policy,
     show_sensitive: bool,
 ) -> Result<(query::gate::PlanVerdict, secrets::Masker), InputError> {
     stream_one(name, src, ahead, opts, query::gate::GateJudge::new(policy), |judge, doc, masker| match doc {
-        input::Document::Plan(_) => {
+        read::Document::Plan(_) => {
             let none = secrets::Masker::default();
             Ok(judge.finish(if show_sensitive { &none } else { masker }))
         }
-        input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
+        read::Document::State(_) => Err(NOT_A_PLAN.to_string()),
     })
 }
 
 /// Why the gate refuses a state.
 pub(crate) const NOT_A_PLAN: &str = "this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)";
 
-/// How a source's read-ahead thread ends ([`stream::ReadAhead`]): joined
+/// How a source's read-ahead thread ends ([`read::ReadAhead`]): joined
 /// for a regular file, left to end by itself for pipes and stdin.
-pub(crate) fn read_ahead_for(src: &Source) -> stream::ReadAhead {
+pub(crate) fn read_ahead_for(src: &Source) -> read::ReadAhead {
     match src {
-        Source::File(path) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => stream::ReadAhead::Joined,
-        _ => stream::ReadAhead::Detached,
+        Source::File(path) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => read::ReadAhead::Joined,
+        _ => read::ReadAhead::Detached,
     }
 }
 
 /// One input streamed as one document ([`stream_one`], the read-ahead thread
 /// left to end by itself on pipes), never split into several: for the
 /// commands that read one document per input.
-pub(crate) fn stream_source<V: stream::PlanVisitor, T>(
+pub(crate) fn stream_source<V: crate::model::visit::PlanVisitor, T>(
     src: &Source,
-    read: &input::ReadOptions,
+    read: &read::ReadOptions,
     visitor: V,
-    answer: impl FnOnce(V, input::Document<'_>, &secrets::Masker) -> Result<T, String>,
+    answer: impl FnOnce(V, read::Document<'_>, &secrets::Masker) -> Result<T, String>,
 ) -> PerFile<T> {
     let file = src.name();
-    match input::open(src, read).and_then(|r| stream_one(&file, r, read_ahead_for(src), read, visitor, answer)) {
+    match read::open(src, read).and_then(|r| stream_one(&file, r, read_ahead_for(src), read, visitor, answer)) {
         Ok((t, masker)) => PerFile { file, result: Ok(t), masker },
         Err(e) => PerFile { file, result: Err(e), masker: secrets::Masker::default() },
     }
 }
 
 /// Each root streamed ([`stream_one`]): `query` answers over the skeleton
-/// with the changes and drift `keep` chooses ([`stream::Keep`]), every secret
+/// with the changes and drift `keep` chooses ([`read::Keep`]), every secret
 /// of the input known. Memory is what `keep` keeps, not the input.
 pub(crate) fn streamed<T: Send>(
-    roots: &[roots::Root],
-    read: &input::ReadOptions,
+    roots: &[read::Root],
+    read: &read::ReadOptions,
     vis: &Visibility,
     keep: impl Fn(bool, usize, usize, &model::ResourceChange<'_>) -> bool + Sync,
-    query: impl Fn(&input::Document<'_>, &Visibility) -> Result<T, String> + Sync,
+    query: impl Fn(&read::Document<'_>, &Visibility) -> Result<T, String> + Sync,
 ) -> Vec<PerFile<T>> {
-    roots::stream_roots(roots, read, &|name, r, ahead, read| {
-        stream_one(name, r, ahead, read, stream::Keep::new(&keep), |kept, doc, m| match doc {
-            input::Document::Plan(p) => {
+    read::stream_roots(roots, read, &|name, r, ahead, read| {
+        stream_one(name, r, ahead, read, read::Keep::new(&keep), |kept, doc, m| match doc {
+            read::Document::Plan(p) => {
                 let mut plan = *p;
                 kept.fill(&mut plan)?;
-                query(&input::Document::Plan(Box::new(plan)), &vis.with(m))
+                query(&read::Document::Plan(Box::new(plan)), &vis.with(m))
             }
             state => query(&state, &vis.with(m)),
         })
@@ -260,14 +260,14 @@ pub(crate) fn streamed<T: Send>(
 }
 
 /// The secrets of every document of `roots`, by a first pass that reads them
-/// all and does nothing else ([`crate::roots::stream_roots`]): handed to every
+/// all and does nothing else ([`crate::read::stream_roots`]): handed to every
 /// reader of the run's own pass (`ReadOptions::seed`) so that a value marked
 /// sensitive in one input is masked wherever another holds it unmarked.
-pub(crate) fn secrets_of(roots: &[roots::Root], read: &input::ReadOptions) -> secrets::Masker {
+pub(crate) fn secrets_of(roots: &[read::Root], read: &read::ReadOptions) -> secrets::Masker {
     struct Nothing;
-    impl stream::PlanVisitor for Nothing {}
-    let quiet = input::ReadOptions { notes: input::Notes::default(), ..read.clone() };
-    let items = roots::stream_roots(roots, &quiet, &|name, src, ahead, read| stream_one(name, src, ahead, read, Nothing, |_, _, _| Ok(())));
+    impl crate::model::visit::PlanVisitor for Nothing {}
+    let quiet = read::ReadOptions { notes: read::Notes::default(), ..read.clone() };
+    let items = read::stream_roots(roots, &quiet, &|name, src, ahead, read| stream_one(name, src, ahead, read, Nothing, |_, _, _| Ok(())));
     let mut all = secrets::Masker::default();
     items.iter().for_each(|i| all.merge(&i.masker));
     all
@@ -295,8 +295,8 @@ mod tests {
         let items = each_input(&inputs, |doc, _| {
             calls += 1;
             match doc {
-                input::Document::Plan(p) => Ok(p.resource_changes[0].address.clone()),
-                input::Document::State(_) => Err("state".to_string()),
+                read::Document::Plan(p) => Ok(p.resource_changes[0].address.clone()),
+                read::Document::State(_) => Err("state".to_string()),
             }
         });
         assert_eq!(items.len(), inputs.len());

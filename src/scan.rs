@@ -130,7 +130,7 @@ pub(crate) enum Met {
 }
 
 /// The one walk over a document's text, shared by [`Scanner`] and
-/// [`crate::roots::Splitter`]: strings skipped, brackets counted, stopping
+/// [`crate::read::Splitter`]: strings skipped, brackets counted, stopping
 /// where the document closes or first nests too deep. Runs of 64 bytes
 /// without a backslash are classified at once (SSE2 on x86-64), the rest
 /// byte by byte; both give the same answer ([`tests`]).

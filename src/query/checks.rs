@@ -90,7 +90,7 @@ mod tests {
     use crate::glob::Glob;
 
     fn plan_checks(json: &str, all: bool, filter: &Filter) -> ChecksReport {
-        let doc = crate::input::parse("t", json.as_bytes()).unwrap();
+        let doc = crate::read::parse("t", json.as_bytes()).unwrap();
         checks(&doc, &ChecksOptions { filter, all }, &Default::default())
     }
 

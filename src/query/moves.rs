@@ -527,7 +527,7 @@ fn is_ignored(path: &[PathStep], ignore: &[Vec<String>]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::parse;
+    use crate::read::parse;
 
     fn change(address: &str, actions: &str, before: &str, after: &str, unknown: &str) -> String {
         let (ty, rest) = address.split_once('.').unwrap();

@@ -194,7 +194,7 @@ mod tests {
     #[test]
     fn a_format_0_1_output_marked_sensitive_only_in_planned_values_is_masked() {
         // Terraform 0.12 writes no markers on output changes.
-        let doc = crate::input::parse(
+        let doc = crate::read::parse(
             "p",
             br#"{"format_version":"0.1","output_changes":{"pin":{"actions":["create"],"before":null,"after":987654321},
                 "name":{"actions":["create"],"before":null,"after":"public"}},

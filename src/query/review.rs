@@ -126,7 +126,7 @@ pub(crate) fn review(doc: &Document<'_>, policy: &Policy, vis: &Visibility, fing
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::parse;
+    use crate::read::parse;
 
     #[test]
     fn diffs_line_up_with_the_summary_and_states_are_refused() {

@@ -251,9 +251,9 @@ fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility, resource_t
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::parse;
     use crate::query::diff::{Kind, Op};
     use crate::query::values::Shown;
+    use crate::read::parse;
 
     const PLAN: &str = r#"{"format_version":"1.2","resource_changes":[
       {"address":"a.create","type":"a","change":{"actions":["create"],"before":null,"after":{"x":1},"after_unknown":{"id":true}}},

@@ -52,7 +52,7 @@ pub(crate) fn state(doc: &Document<'_>, opts: &StateOptions<'_>) -> Result<State
     match doc {
         Document::State(s) => Ok(report("state", &s.format_version, s.terraform_version.clone(), s.values.as_ref(), opts.filter)),
         Document::Plan(p) if opts.prior => {
-            let prior = p.prior_state().map_err(|e| format!("invalid `prior_state`: {}", crate::input::serde_message(&e)))?;
+            let prior = p.prior_state().map_err(|e| format!("invalid `prior_state`: {}", crate::read::serde_message(&e)))?;
             let values = prior.as_ref().and_then(|s| s.values.as_ref());
             Ok(report("plan", &p.format_version, p.terraform_version.clone(), values, opts.filter))
         }
@@ -122,8 +122,8 @@ pub(crate) fn state_streamed(doc: &Document<'_>, prior: PriorResources, opts: &S
 pub(crate) fn state_of_stream(
     name: &str,
     src: impl std::io::Read + Send + 'static,
-    ahead: crate::stream::ReadAhead,
-    read: &crate::input::ReadOptions,
+    ahead: crate::read::ReadAhead,
+    read: &crate::read::ReadOptions,
     opts: &StateOptions<'_>,
 ) -> Result<(Result<StateReport, InputError>, crate::secrets::Masker), InputError> {
     crate::stream_one(name, src, ahead, read, PriorResources::default(), |prior, doc, _| {
@@ -233,7 +233,7 @@ mod tests {
       "child_modules":[{"address":"module.m","resources":[{"address":"module.m.a_thing.q","mode":"managed","type":"a_thing","name":"q"}]}]}}}"#;
 
     fn run(json: &str, filter: &Filter, prior: bool) -> Result<StateReport, String> {
-        let doc = crate::input::parse("t", json.as_bytes()).unwrap();
+        let doc = crate::read::parse("t", json.as_bytes()).unwrap();
         state(&doc, &StateOptions { filter, prior })
     }
 
@@ -284,8 +284,8 @@ mod tests {
                 let opts = StateOptions { filter: &f, prior: true };
                 let whole = run(&plan, &f, true).map(|r| serde_json::to_string(&r).unwrap());
                 let src = std::io::Cursor::new(plan.clone().into_bytes());
-                let read = crate::input::ReadOptions::default();
-                let streamed = state_of_stream("t", src, crate::stream::ReadAhead::Joined, &read, &opts)
+                let read = crate::read::ReadOptions::default();
+                let streamed = state_of_stream("t", src, crate::read::ReadAhead::Joined, &read, &opts)
                     .and_then(|(r, _)| r)
                     .map(|r| serde_json::to_string(&r).unwrap())
                     .map_err(|e| e.message);

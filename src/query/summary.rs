@@ -929,11 +929,11 @@ mod tests {
             {"address":"a.d","condition_type":"ResourcePrecondition","result":false,"unknown":true}]}"#;
         let whole = plan(json);
         assert_eq!((whole.checks["fail"], whole.checks["pass"], whole.checks["unknown"]), (1, 1, 1));
-        let opts = crate::input::ReadOptions::default();
+        let opts = crate::read::ReadOptions::default();
         let (streamed, _) = crate::summary_streamed(
             "t",
             std::io::Cursor::new(json.as_bytes().to_vec()),
-            crate::stream::ReadAhead::Joined,
+            crate::read::ReadAhead::Joined,
             &opts,
             &crate::query::values::Visibility::default(),
         )

@@ -133,7 +133,7 @@ mod tests {
     fn unknown_check_status_is_escaped_in_the_counts_line() {
         let plan =
             r#"{"format_version":"1.2","checks":[{"address":{"kind":"check","to_display":"check.a"},"status":"error\u001b[2J\u009b"}]}"#;
-        let doc = crate::input::parse("p", plan.as_bytes()).unwrap();
+        let doc = crate::read::parse("p", plan.as_bytes()).unwrap();
         let r = checks(&doc, &ChecksOptions { filter: &Filter::default(), all: true }, &Default::default());
         let mut out = Vec::new();
         r.table(&mut out, &Style::default()).unwrap();

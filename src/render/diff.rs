@@ -219,7 +219,7 @@ mod tests {
 
     fn report(a: &str, b: &str) -> DiffReport {
         let read = |s: &str| {
-            let doc = crate::input::parse("p", s.as_bytes()).unwrap();
+            let doc = crate::read::parse("p", s.as_bytes()).unwrap();
             let m = crate::secrets::Masker::collect(&doc);
             intent_of(&doc, &m).unwrap()
         };

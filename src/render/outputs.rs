@@ -157,7 +157,7 @@ mod tests {
     #[test]
     fn unknown_output_action_is_escaped_in_the_counts_line() {
         let plan = r#"{"format_version":"1.2","output_changes":{"o":{"actions":["update\u001b]8;;http://x\u0007"],"before":1,"after":2}}}"#;
-        let doc = crate::input::parse("p", plan.as_bytes()).unwrap();
+        let doc = crate::read::parse("p", plan.as_bytes()).unwrap();
         let r = outputs(&doc, &Visibility::default()).unwrap();
         let mut out = Vec::new();
         r.table(&mut out, &Style::default()).unwrap();

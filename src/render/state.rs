@@ -114,7 +114,7 @@ mod tests {
     #[test]
     fn unknown_resource_mode_is_escaped_in_the_table() {
         let st = r#"{"format_version":"1.0","values":{"root_module":{"resources":[{"address":"a.b","mode":"managed\u009b2J","type":"a","name":"b"}]}}}"#;
-        let doc = crate::input::parse("s", st.as_bytes()).unwrap();
+        let doc = crate::read::parse("s", st.as_bytes()).unwrap();
         let r = state(&doc, &StateOptions { filter: &Filter::default(), prior: false }).unwrap();
         let mut out = Vec::new();
         r.table(&mut out, &Style::default()).unwrap();

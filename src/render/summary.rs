@@ -652,7 +652,7 @@ mod tests {
     use crate::query::values::Visibility;
 
     fn table_of(json: &str) -> String {
-        let doc = crate::input::parse("f", json.as_bytes()).unwrap();
+        let doc = crate::read::parse("f", json.as_bytes()).unwrap();
         let s = summarize(&doc, &Visibility::default()).unwrap();
         let items = vec![PerFile { file: "f".into(), result: Ok(s), masker: Default::default() }];
         let mut out = Vec::new();
@@ -669,7 +669,7 @@ mod tests {
         );
         assert!(t.contains("1 error\\x1B[2J") && t.contains("1 update\\x1B]52;c;eA==\\x07"), "{t}");
         let mut md = Vec::new();
-        let doc = crate::input::parse(
+        let doc = crate::read::parse(
             "f",
             br#"{"format_version":"1.2","resource_changes":[],"checks":[{"address":{"to_display":"c"},"status":"x|<b>"}]}"#,
         )

@@ -679,7 +679,7 @@ impl crate::model::visit::PlanVisitor for Masker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::parse;
+    use crate::read::parse;
     use crate::secrets::scrub::terraform_key_form;
 
     const PLAN: &str = r#"{"format_version":"1.2",

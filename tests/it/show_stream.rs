@@ -6,11 +6,10 @@
 
 use crate::common::*;
 use planview::cli::ShowConfig;
-use planview::input::{ReadOptions, Source};
 use planview::query::show::stream::{run_show, run_show_whole, ShowRun};
 use planview::query::show::ShowOptions;
+use planview::read::{self, FindOptions, ReadOptions, Root, Source};
 use planview::render::{Format, Style};
-use planview::roots::{self, FindOptions, Root};
 use planview::secrets::Masker;
 use std::path::{Path, PathBuf};
 
@@ -110,7 +109,7 @@ fn streamed_show_writes_what_show_read_whole_wrote_on_every_fixture() {
     assert!(fixtures.len() > 80, "{} fixtures", fixtures.len());
     let mut compared = 0;
     for path in &fixtures {
-        let roots = roots::expand(&[Source::File(path.clone())], &FindOptions::default(), &Default::default());
+        let roots = read::expand(&[Source::File(path.clone())], &FindOptions::default(), &Default::default());
         for (what, show, sensitive) in configs() {
             for format in FORMATS {
                 for lenient in [false, true] {
@@ -138,7 +137,7 @@ fn streamed_show_writes_what_show_read_whole_wrote_on_every_fixture() {
     .iter()
     .map(|p| Source::File(root().join(p)))
     .collect();
-    let roots = roots::expand(&many, &FindOptions::default(), &Default::default());
+    let roots = read::expand(&many, &FindOptions::default(), &Default::default());
     for format in FORMATS {
         let show = ShowConfig { options: ShowOptions::default(), max_bytes: 65_536 };
         let whole = run_with(false, &roots, false, &show, format, false);

@@ -828,9 +828,9 @@ pub fn check_raw_bytes(data: &[u8], scratch: &std::path::Path) -> std::result::R
 /// agree with the same command over the document read whole, strict and `--lenient`.
 pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
     use planview::error::InputError;
-    use planview::input::{Document, ReadOptions};
     use planview::query::gate::{DriftPolicy, GateAction, Policy};
     use planview::query::values::Visibility;
+    use planview::read::{Document, ReadOptions};
     let vis = Visibility { show_sensitive: false, masker: None };
     let strict = Policy {
         deny: vec![GateAction::Replace, GateAction::Import, GateAction::Invoke],
@@ -843,11 +843,11 @@ pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
         ..Policy::default()
     };
     let cursor = || std::io::Cursor::new(data.to_vec());
-    let ahead = planview::stream::ReadAhead::Joined;
+    let ahead = planview::read::ReadAhead::Joined;
     for lenient in [false, true] {
         let opts = ReadOptions { lenient, ..Default::default() };
         let how = if lenient { "--lenient" } else { "strict" };
-        let whole = || planview::input::parse_with("fuzz.json", data, &opts);
+        let whole = || planview::read::parse_with("fuzz.json", data, &opts);
         let streamed = planview::summary_streamed("fuzz.json", cursor(), ahead, &opts, &vis).map(|(s, _)| s);
         let read_whole = whole().and_then(|doc| {
             let masker = planview::secrets::Masker::collect(&doc);
@@ -873,7 +873,7 @@ pub fn streamed_reports_equal_whole(data: &[u8], scratch: &std::path::Path) -> s
     use planview::query::values::Visibility;
     std::fs::write(scratch, data).map_err(|e| e.to_string())?;
     let file = scratch.display().to_string();
-    let Ok(doc) = planview::input::parse(&file, data) else { return Ok(()) };
+    let Ok(doc) = planview::read::parse(&file, data) else { return Ok(()) };
     let masker = planview::secrets::Masker::collect(&doc);
     let vis = Visibility { show_sensitive: false, masker: Some(&masker) };
     let filter = planview::filter::Filter::default();

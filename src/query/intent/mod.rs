@@ -1029,7 +1029,7 @@ mod tests {
     use serde_json::json;
 
     fn intent(plan: &str) -> Intent {
-        let doc = crate::input::parse("p", plan.as_bytes()).unwrap();
+        let doc = crate::read::parse("p", plan.as_bytes()).unwrap();
         let masker = Masker::collect(&doc);
         intent_of(&doc, &masker).unwrap()
     }

@@ -6,7 +6,7 @@
 //! complete at the end of the input. So a change cannot be rendered as it
 //! streams by. Instead:
 //!
-//! 1. Every input is streamed once ([`crate::roots::stream_roots`],
+//! 1. Every input is streamed once ([`crate::read::stream_roots`],
 //!    [`crate::stream_one`]): the secret collector sees every part of it, and
 //!    [`Collector`] counts the changes `show` leaves out ([`show::pick`]) and
 //!    *spools* the text of each change it shows, in document order: in memory
@@ -22,7 +22,7 @@
 //!    [`BATCH_BYTES`] of text), each batch split over the cores.
 //!
 //! The input is read once, whether it is a file, a pipe, stdin or a saved plan
-//! (whose `show -json` output [`crate::input::open`] holds, as for every
+//! (whose `show -json` output [`crate::read::open`] holds, as for every
 //! streamed command), and only the changes shown are spooled: `show
 //! --address X` keeps one change in memory and writes no file. Every format
 //! streams: the terminal text and JSON (serialized lazily, the same bytes) as
@@ -31,16 +31,15 @@
 
 use crate::cli::ShowConfig;
 use crate::error::Error;
-use crate::input::{self, ReadOptions};
+use crate::model::visit::PlanVisitor;
 use crate::model::{Plan, ResourceChange};
 use crate::query::show::{self, Pick, ShowOptions, ShowReport};
 use crate::query::values::Visibility;
+use crate::read::{self, ReadOptions, Root};
 use crate::render::format::{Answer, Ctx};
 use crate::render::show::{Item, Resources};
 use crate::render::{self, Format, Style};
-use crate::roots::{self, Root};
 use crate::secrets::Masker;
-use crate::stream::PlanVisitor;
 use crate::{PerFile, Status};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -77,10 +76,10 @@ pub fn run_show(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> 
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
     let shared = Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None), no_file: AtomicBool::new(false) };
-    let mut items: Vec<PerFile<Collected>> = roots::stream_roots(roots, read, &|name, src, ahead, read| {
+    let mut items: Vec<PerFile<Collected>> = read::stream_roots(roots, read, &|name, src, ahead, read| {
         crate::stream_one(name, src, ahead, read, Collector::new(opts, &shared), |c, doc, m| match doc {
-            input::Document::Plan(p) => c.finish(&p, &vis.with(m)),
-            input::Document::State(_) => Err(show::NOT_A_PLAN.to_string()),
+            read::Document::Plan(p) => c.finish(&p, &vis.with(m)),
+            read::Document::State(_) => Err(show::NOT_A_PLAN.to_string()),
         })
     });
     let spill = shared.file.into_inner().unwrap_or_else(|p| p.into_inner());
@@ -97,7 +96,7 @@ pub fn run_show(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> 
         // Output changes too (they were diffed when their own input ended).
         for i in &mut items {
             if let Ok(c) = &mut i.result {
-                if let Ok(input::Document::Plan(p)) = input::parse(&i.file, c.outputs.as_bytes()) {
+                if let Ok(read::Document::Plan(p)) = read::parse(&i.file, c.outputs.as_bytes()) {
                     c.report.outputs = show::report_head(&p, opts, &vis.with(&all)).outputs;
                 }
             }

@@ -3,7 +3,7 @@
 //! `format_version` gate.
 
 use crate::error::InputError;
-pub use crate::model::document::{Document, StateDoc};
+use crate::model::document::{Document, StateDoc};
 use crate::model::{RawDocument, Values};
 use crate::scan::is_json_ws;
 use std::io::Read;
@@ -71,11 +71,8 @@ pub fn json_of(source: &Source, bytes: Vec<u8>, show: &ReadOptions) -> Result<Ve
 /// `hopeless` and [`read_piped`]), so `planview gate < /dev/zero` ends instead
 /// of filling memory. Memory for the input is reserved fallibly: an input too
 /// big for the memory planview may use is an input error, not an abort.
-pub fn read_raw_with(source: &Source, lenient: bool) -> Result<Vec<u8>, InputError> {
-    read_raw_counted(source, lenient, &crate::progress::Progress::off())
-}
-
-/// [`read_raw_with`], drawing the reading's progress as `progress` says
+///
+/// Its progress is drawn as `progress` says
 /// (a big regular file is read through the counting reader only when it is on).
 fn read_raw_counted(source: &Source, lenient: bool, progress: &crate::progress::Progress) -> Result<Vec<u8>, InputError> {
     let name = source.name();
@@ -256,7 +253,7 @@ pub(crate) fn second_document(rest: &[u8], scan: &mut TrailerScan) -> Option<usi
     None
 }
 
-/// Open the input for streaming ([`crate::stream`]), with the same errors as
+/// Open the input for streaming ([`crate::read::stream`]), with the same errors as
 /// [`read`]. A saved plan (a zip archive) is read whole and turned into JSON by
 /// `show -json` first, as [`read_with`] does.
 pub fn open(source: &Source, show: &ReadOptions) -> Result<Box<dyn Read + Send>, InputError> {
@@ -659,7 +656,7 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
     sniff_encoding(name, bytes, opts.lenient)?;
     // --lenient: the document starts at the first `{` (when there is none, the
     // input is read as it is, and refused as strictly).
-    let skip = if opts.lenient && !crate::wrong::starts_human(bytes) {
+    let skip = if opts.lenient && !crate::read::wrong::starts_human(bytes) {
         memchr::memchr(b'{', &bytes[..bytes.len().min(MAX_PREFIX + 1)]).unwrap_or(0)
     } else {
         0
@@ -704,8 +701,8 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
                     return Err(too_long_trailer(name));
                 }
             }
-            if crate::wrong::is_log_message(&raw.other_keys) {
-                return Err(crate::wrong::log_stream(name));
+            if crate::read::wrong::is_log_message(&raw.other_keys) {
+                return Err(crate::read::wrong::log_stream(name));
             }
             let (l, c) = line_col(bytes, skip + end + r);
             after_document(name, rest[r], l, c, opts)?;
@@ -817,8 +814,8 @@ pub(crate) fn check_start_at(name: &str, text: &str, whole: bool, locate: &dyn F
         }
         _ => {
             let (l, c) = locate(start);
-            if crate::wrong::is_human_rendering(&text[start..]) {
-                return Err(crate::wrong::human_rendering(name, l, c));
+            if crate::read::wrong::is_human_rendering(&text[start..]) {
+                return Err(crate::read::wrong::human_rendering(name, l, c));
             }
             let mut e = InputError::new(name, "input does not start with a JSON object").at(l, c);
             if whole && is_saved_plan(text.as_bytes()) {
@@ -906,8 +903,8 @@ fn looks_utf16(bytes: &[u8]) -> bool {
 }
 
 fn classify<'a>(name: &str, raw: RawDocument<'a>) -> Result<Document<'a>, InputError> {
-    if crate::wrong::is_log_message(&raw.other_keys) {
-        return Err(crate::wrong::log_stream(name));
+    if crate::read::wrong::is_log_message(&raw.other_keys) {
+        return Err(crate::read::wrong::log_stream(name));
     }
     let version_value = raw.format_version.clone().or_else(|| raw.plan_format_version.clone());
     let hcp = raw.format_version.is_none() && raw.plan_format_version.is_some();

@@ -19,9 +19,9 @@
 //! the whole input.
 
 use crate::error::InputError;
-use crate::input::{key_step, ReadOptions, Source, KEY_FOUND};
+use crate::read::input::{key_step, ReadOptions, Source, KEY_FOUND};
+use crate::read::stream::{End, Fed, Feeder, Piece, ReadAhead};
 use crate::secrets::Masker;
-use crate::stream::{End, Fed, Feeder, Piece, ReadAhead};
 use crate::PerFile;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -61,8 +61,8 @@ pub struct FindOptions {
     /// `--plan-glob`: file names (or paths relative to the directory, when a
     /// pattern holds `/`) of saved plans; empty: `tfplan`, `*.tfplan`, `plan.out`.
     pub plan_globs: Vec<String>,
-    /// Which documents of a directory are its root (one directory = one root: [`crate::tree`]).
-    pub prefer: crate::tree::Prefer,
+    /// Which documents of a directory are its root (one directory = one root: [`crate::read::tree`]).
+    pub prefer: crate::read::tree::Prefer,
 }
 
 /// Directories never searched: providers and modules, Terragrunt's copies.
@@ -74,8 +74,8 @@ const SNIFF: usize = 64 << 10;
 /// The inputs as roots: files and stdin as they are, each directory as the
 /// plans found below it. A `*.json` file found that is a JSON object but no
 /// `show -json` document is skipped with a warning in `notes`, never silently;
-/// so is what each directory's root left out ([`crate::tree`]).
-pub fn expand(inputs: &[Source], find: &FindOptions, notes: &crate::input::Notes) -> Vec<Root> {
+/// so is what each directory's root left out ([`crate::read::tree`]).
+pub fn expand(inputs: &[Source], find: &FindOptions, notes: &crate::read::input::Notes) -> Vec<Root> {
     let mut out = Vec::new();
     for src in inputs {
         match src {
@@ -93,7 +93,7 @@ pub fn expand(inputs: &[Source], find: &FindOptions, notes: &crate::input::Notes
                         Sniffed::Other => {}
                     }
                 }
-                let (mut found, left_out) = crate::tree::settle(found, find.prefer);
+                let (mut found, left_out) = crate::read::tree::settle(found, find.prefer);
                 left_out.iter().for_each(|n| notes.push(&src.name(), n));
                 if found.is_empty() && problems.is_empty() {
                     let what = if left_out.is_empty() {
@@ -323,7 +323,7 @@ pub const MAX_DOCUMENTS: usize = 10_000;
 
 /// The most text between two documents (more, and what follows is taken for
 /// the last document's trailer, as with one document).
-const MAX_GAP: usize = crate::input::MAX_TRAILER;
+const MAX_GAP: usize = crate::read::input::MAX_TRAILER;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum St {
@@ -539,7 +539,7 @@ impl Splitter {
                         }
                         _ => self.gap_text(b),
                     }
-                    let limit = if prefix { crate::input::MAX_PREFIX } else { self.end + MAX_GAP };
+                    let limit = if prefix { crate::read::input::MAX_PREFIX } else { self.end + MAX_GAP };
                     if at > limit {
                         self.st = St::Through;
                         cuts.push(Cut::Through);
@@ -932,7 +932,7 @@ pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQ
             Some(e) => direct(ri, 0, e.clone()),
             None => {
                 let opts = root.options(read);
-                match crate::input::open_as(&root.source, &opts) {
+                match crate::read::input::open_as(&root.source, &opts) {
                     Ok((src, saved)) => split(src, saved, &opts, &mut mine),
                     Err(e) => direct(ri, 0, e),
                 }
@@ -1014,7 +1014,7 @@ pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQ
     let metas: Vec<Meta> = metas.into_iter().flat_map(|(_, m)| m).collect();
     let mut items: Vec<PerFile<T>> = results.into_iter().map(|(_, _, item)| item).collect();
     rename(roots, &metas, &mut items);
-    crate::wrong::collapse(items)
+    crate::read::wrong::collapse(items)
 }
 
 /// Final names: `NAME` for a root of one document, else `NAME#k` or the
@@ -1084,7 +1084,7 @@ fn split_stream(
         // Newlines before the document: its line in the input.
         let mut lead = lead;
         while lead > 0 {
-            let k = lead.min(crate::stream::CHUNK);
+            let k = lead.min(crate::read::stream::CHUNK);
             lead -= k;
             if !part.send(vec![b'\n'; k], End::More) {
                 return None;
@@ -1115,16 +1115,16 @@ fn split_stream(
     // piece is handed on as it is read, so an unused tail would be zeroed for
     // nothing, on every small file of a directory).
     let size = match &root.source {
-        crate::input::Source::File(path) => std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|m| m.len() as usize),
-        crate::input::Source::Stdin => None,
+        crate::read::input::Source::File(path) => std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|m| m.len() as usize),
+        crate::read::input::Source::Stdin => None,
     };
     let mut spare: Vec<u8> = Vec::new();
     loop {
         let want = match size {
-            Some(size) if offset < size => (size - offset + 1).min(crate::stream::CHUNK),
+            Some(size) if offset < size => (size - offset + 1).min(crate::read::stream::CHUNK),
             // The end, if the size was right (a saved plan's JSON is bigger than the plan).
             Some(size) if offset == size => 16,
-            _ => crate::stream::CHUNK,
+            _ => crate::read::stream::CHUNK,
         };
         let mut buf = std::mem::take(&mut spare);
         buf.resize(want, 0);
@@ -1352,7 +1352,7 @@ mod tests {
                 let read = ReadOptions { lenient, ..ReadOptions::default() };
                 let roots = vec![Root::plain(&Source::File(path.clone()))];
                 let streamed = stream_roots(&roots, &read, &|name, r, ahead, read| {
-                    crate::stream::stream(name, r, ahead, read, &mut Masker::default()).map(|s| (s, Masker::default()))
+                    crate::read::stream::stream(name, r, ahead, read, &mut Masker::default()).map(|s| (s, Masker::default()))
                 });
                 let whole = split_whole("f", text.as_bytes(), &read);
                 assert_eq!(streamed.len(), whole.len(), "case {k}");
@@ -1363,7 +1363,7 @@ mod tests {
                 );
                 for (got, want) in streamed.iter().zip(&whole) {
                     let want = match &want.bytes {
-                        Ok(b) => crate::input::parse_with("f", b, &read).map(|_| ()),
+                        Ok(b) => crate::read::input::parse_with("f", b, &read).map(|_| ()),
                         Err(e) => Err(e.clone()),
                     };
                     let got = got.result.as_ref().map(|_| ()).map_err(|e| (e.message.clone(), e.line, e.column));
@@ -1388,7 +1388,7 @@ mod tests {
         let other = Root { name: "other".into(), source: Source::File(path.with_extension("none")), chdir: None, problem: None };
         let roots = vec![other.clone(), Root::plain(&Source::File(path.to_path_buf())), other];
         let mut items = stream_roots(&roots, read, &|name, r, ahead, read| {
-            crate::stream::stream(name, r, ahead, read, &mut Masker::default()).map(|_| ((), Masker::default()))
+            crate::read::stream::stream(name, r, ahead, read, &mut Masker::default()).map(|_| ((), Masker::default()))
         });
         assert!(items.len() >= 3);
         items.pop();
@@ -1425,7 +1425,7 @@ mod tests {
             for lenient in [false, true] {
                 let read = ReadOptions { lenient, ..ReadOptions::default() };
                 let alone = stream_roots(&[Root::plain(&Source::File(path.clone()))], &read, &|name, r, ahead, read| {
-                    crate::stream::stream(name, r, ahead, read, &mut Masker::default()).map(|_| ((), Masker::default()))
+                    crate::read::stream::stream(name, r, ahead, read, &mut Masker::default()).map(|_| ((), Masker::default()))
                 });
                 assert!(!alone.is_empty());
                 assert_eq!(outcomes(&alone), outcomes(&with_others(&path, &read)), "text {k}, lenient {lenient}");
@@ -1459,7 +1459,7 @@ mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
-        let notes = crate::input::Notes::default();
+        let notes = crate::read::input::Notes::default();
         let roots = expand(&[Source::File(top.clone())], &FindOptions::default(), &notes);
         let names: Vec<&str> = roots.iter().map(|r| r.name.as_str()).collect();
         // In the order of their paths (`plan.json` after `live/`).

@@ -10,7 +10,7 @@
 //! their outputs stay in the skeleton. The parts no query needs
 //! (`proposed_unknown`, unknown keys) are checked and skipped piece by piece. Everything else (version, outputs, checks, flags, and a
 //! state's `values`, `configuration`) is kept in a small *skeleton* document, which the caller
-//! parses with [`crate::input::parse`] so detection, the version gate and every
+//! parses with [`crate::read::input::parse`] so detection, the version gate and every
 //! error message stay the same as for files.
 //!
 //! Each element is parsed by serde_json from the in-memory chunk (`from_str`, as
@@ -21,12 +21,12 @@
 //! [`SKIP_WINDOW`], whatever the input size.
 
 use crate::error::InputError;
-use crate::input::{
+use crate::model::visit::{PlanVisitor, Prior};
+use crate::model::{CheckObject, Plan, ResourceChange, ResourceValue};
+use crate::read::input::{
     after_document, check_start_at, json_error_at, second_document, skipped_prefix, sniff_encoding, too_blank, too_deep, too_long_trailer,
     two_documents, ReadOptions, MAX_BLANKS, MAX_TRAILER,
 };
-pub use crate::model::visit::{visit_plan, visit_rest, PlanVisitor, Prior};
-use crate::model::{CheckObject, Plan, ResourceChange, ResourceValue};
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use std::io::Read;
@@ -122,7 +122,7 @@ pub(crate) const CHUNK: usize = 256 << 10;
 /// returned skeleton holds the rest (streamed and skipped keys set to `null`,
 /// so they still tell a plan from a state).
 ///
-/// The input is held to the same rules as a whole-file read ([`crate::input::parse_with`]):
+/// The input is held to the same rules as a whole-file read ([`crate::read::input::parse_with`]):
 /// encoding, UTF-8 everywhere, nesting depth everywhere ([`crate::scan`]), one
 /// document, no duplicate top-level key, and `--lenient` as `opts` says.
 pub fn stream(
@@ -134,7 +134,7 @@ pub fn stream(
 ) -> Result<String, InputError> {
     let mut src = src;
     // Text already read and checked on another thread (a document of
-    // [`crate::roots::stream_roots`]): parsed as it comes, no thread of its own.
+    // [`crate::read::roots::stream_roots`]): parsed as it comes, no thread of its own.
     if let Some(fed) = (&mut src as &mut dyn std::any::Any).downcast_mut::<Fed>() {
         if let Some(rx) = fed.rx.take() {
             return parse_document(Reader::new(name, rx), opts, visitor);
@@ -396,7 +396,7 @@ fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mut dyn PlanV
     if let Some(next) = r.peek()? {
         let (l, c) = r.location(r.pos);
         if ["@level", "@message", "type"].iter().all(|k| seen.contains(*k)) {
-            return Err(crate::wrong::log_stream(r.name));
+            return Err(crate::read::wrong::log_stream(r.name));
         }
         if opts.lenient && !matches!(next, b'{' | b'[') {
             r.check_trailer(end)?;
@@ -454,7 +454,8 @@ impl<'n> Reader<'n> {
         }
         let strict = self.check_start();
         self.starting = false;
-        let human = strict.as_ref().is_err_and(crate::wrong::is_human_error) && !crate::wrong::json_line_in(self.buf.as_bytes());
+        let human =
+            strict.as_ref().is_err_and(crate::read::wrong::is_human_error) && !crate::read::wrong::json_line_in(self.buf.as_bytes());
         if strict.is_ok() || !opts.lenient || human {
             return strict;
         }
@@ -469,7 +470,7 @@ impl<'n> Reader<'n> {
             }
             skipped += self.buf.len() - self.pos;
             self.pos = self.buf.len();
-            if skipped > crate::input::MAX_PREFIX || !self.fill()? {
+            if skipped > crate::read::input::MAX_PREFIX || !self.fill()? {
                 return strict; // no object (early enough): refused as strictly
             }
         }
@@ -478,7 +479,7 @@ impl<'n> Reader<'n> {
         Ok(())
     }
 
-    /// [`crate::input::check_start`] on the buffer, the blanks dropped before it counted in.
+    /// [`crate::read::input::check_start`] on the buffer, the blanks dropped before it counted in.
     fn check_start(&self) -> Result<(), InputError> {
         check_start_at(self.name, &self.buf, self.dropped == 0, &|at| self.location(at))
     }
@@ -596,9 +597,9 @@ impl<'n> Reader<'n> {
 
     /// `--lenient`'s trailer (from `pos`; the document ended at offset `end`):
     /// read to the end, and refused if a line in it starts a second document
-    /// or it goes on past [`MAX_TRAILER`] (as [`crate::input::parse_with`] does).
+    /// or it goes on past [`MAX_TRAILER`] (as [`crate::read::input::parse_with`] does).
     fn check_trailer(&mut self, end: usize) -> Result<(), InputError> {
-        let mut scan = crate::input::TrailerScan::new(false);
+        let mut scan = crate::read::input::TrailerScan::new(false);
         loop {
             let room = (end + MAX_TRAILER + 1).saturating_sub(self.dropped + self.pos);
             let piece = &self.buf.as_bytes()[self.pos..self.buf.len().min(self.pos + room)];
@@ -828,7 +829,7 @@ impl<'n> Reader<'n> {
     {
         let raw = self.parse_small::<Box<RawValue>>()?;
         if let Err(e) = T::read(raw.get()) {
-            visitor.on_prior(Prior::Refused(crate::input::serde_message(&e)));
+            visitor.on_prior(Prior::Refused(crate::read::input::serde_message(&e)));
         }
         Ok(())
     }
@@ -847,7 +848,7 @@ impl<'n> Reader<'n> {
                     if prior {
                         if let Err(e) = serde_json::from_str::<std::collections::BTreeMap<String, crate::model::OutputValue<'_>>>(raw.get())
                         {
-                            visitor.on_prior(Prior::Refused(crate::input::serde_message(&e)));
+                            visitor.on_prior(Prior::Refused(crate::read::input::serde_message(&e)));
                         }
                     }
                     outputs = Some(raw);
@@ -901,7 +902,7 @@ impl<'n> Reader<'n> {
                                 visitor.on_prior(Prior::Resource(&rv));
                             }
                         }
-                        Err(e) if prior => visitor.on_prior(Prior::Refused(crate::input::serde_message(&e))),
+                        Err(e) if prior => visitor.on_prior(Prior::Refused(crate::read::input::serde_message(&e))),
                         Err(_) => {}
                     }
                     Ok(())
@@ -911,7 +912,7 @@ impl<'n> Reader<'n> {
                     let raw = r.parse_small::<Box<RawValue>>()?;
                     match serde_json::from_str::<Option<String>>(raw.get()) {
                         Ok(a) => address = a,
-                        Err(e) => visitor.on_prior(Prior::Refused(crate::input::serde_message(&e))),
+                        Err(e) => visitor.on_prior(Prior::Refused(crate::read::input::serde_message(&e))),
                     }
                     Ok(())
                 }
@@ -1129,8 +1130,8 @@ mod tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::parse;
     use crate::model::Document;
+    use crate::read::input::parse;
 
     #[derive(Default, Debug)]
     struct Collect {
@@ -1283,7 +1284,7 @@ mod tests {
         let strict = ReadOptions::default();
         let lenient = ReadOptions { lenient: true, ..Default::default() };
         for (opts, case) in cases.iter().map(|c| (&strict, c)).chain(lenient_cases.iter().map(|c| (&lenient, c))) {
-            let whole = crate::input::parse_with("p", case, opts).unwrap_err();
+            let whole = crate::read::input::parse_with("p", case, opts).unwrap_err();
             for chunk in [1, 3, CHUNK] {
                 let e = run_with(case, chunk, opts).unwrap_err();
                 assert_eq!((e.line, e.column), (whole.line, whole.column), "{e} / {whole}");
@@ -1303,7 +1304,7 @@ mod tests {
         ];
         for case in cases {
             let opts = ReadOptions { lenient: true, ..Default::default() };
-            crate::input::parse_with("p", case, &opts).unwrap();
+            crate::read::input::parse_with("p", case, &opts).unwrap();
             let whole = opts.notes.take();
             for chunk in [1, 3, CHUNK] {
                 let opts = ReadOptions { lenient: true, ..Default::default() };
@@ -1379,7 +1380,7 @@ mod tests {
         ];
         for case in &cases {
             for opts in [&strict, &lenient] {
-                let whole = crate::input::parse_with("p", case.as_bytes(), opts);
+                let whole = crate::read::input::parse_with("p", case.as_bytes(), opts);
                 let whole_notes = opts.notes.take();
                 for chunk in [1, 7, 4 << 10, CHUNK] {
                     let streamed = run_fast(case, chunk, opts);
