@@ -3,21 +3,34 @@
 //! ([`stream()`]), the documents of many roots ([`stream_roots`]), and the
 //! errors they share.
 
-pub(crate) mod input;
+mod diagnostics;
+mod frame;
+mod options;
 pub(crate) mod roots;
+mod saved_plan;
+mod source;
 pub(crate) mod stream;
 pub(crate) mod tree;
+mod whole;
 pub(crate) mod wrong;
 
 pub use crate::model::{Document, StateDoc};
-pub use input::{
-    check_version, find_tf_bin, is_saved_plan, json_of, line_col, open, parse, parse_with, read, read_with, redact_found_value,
-    serde_message, tf_bin_from_env, Notes, ReadOptions, Seed, ShownBy, Source, MAX_BLANKS, MAX_PREFIX, MAX_TRAILER, SUPPORTED, TF_BIN_ENV,
+pub use crate::secrets::Seed;
+pub use diagnostics::{redact_found_value, serde_message, MAX_BLANKS, MAX_TRAILER};
+pub use options::{Notes, ReadOptions, ShownBy};
+pub use saved_plan::{find_tf_bin, is_saved_plan, tf_bin_from_env, TF_BIN_ENV};
+pub use source::{json_of, open, read, read_with, Source, MAX_PREFIX};
+pub use whole::{check_version, line_col, parse, parse_with, SUPPORTED};
+
+pub(crate) use diagnostics::{
+    after_document, check_start_at, json_error_at, skipped_prefix, sniff_encoding, too_blank, too_deep, too_long_trailer, two_documents,
 };
+pub(crate) use frame::{key_step, second_document, TrailerScan, KEY_FOUND};
 pub use roots::{
     expand, name_in, split_whole, stream_roots, terragrunt_stdout, wildcard, Cut, FindOptions, Root, Splitter, StreamQuery, WholePart,
     MAX_DOCUMENTS, SKIPPED_DIRS,
 };
+pub(crate) use source::open_as;
 pub use stream::{stream, Fed, Keep, ReadAhead, SKIP_WINDOW};
 pub use tree::Prefer;
 pub(crate) use wrong::collapse;

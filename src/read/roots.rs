@@ -19,8 +19,8 @@
 //! the whole input.
 
 use crate::error::InputError;
-use crate::read::input::{key_step, ReadOptions, Source, KEY_FOUND};
 use crate::read::stream::{End, Fed, Feeder, Piece, ReadAhead};
+use crate::read::{key_step, ReadOptions, Source, KEY_FOUND};
 use crate::secrets::Masker;
 use crate::PerFile;
 use std::io::Read;
@@ -75,7 +75,7 @@ const SNIFF: usize = 64 << 10;
 /// plans found below it. A `*.json` file found that is a JSON object but no
 /// `show -json` document is skipped with a warning in `notes`, never silently;
 /// so is what each directory's root left out ([`crate::read::tree`]).
-pub fn expand(inputs: &[Source], find: &FindOptions, notes: &crate::read::input::Notes) -> Vec<Root> {
+pub fn expand(inputs: &[Source], find: &FindOptions, notes: &crate::read::Notes) -> Vec<Root> {
     let mut out = Vec::new();
     for src in inputs {
         match src {
@@ -323,7 +323,7 @@ pub const MAX_DOCUMENTS: usize = 10_000;
 
 /// The most text between two documents (more, and what follows is taken for
 /// the last document's trailer, as with one document).
-const MAX_GAP: usize = crate::read::input::MAX_TRAILER;
+const MAX_GAP: usize = crate::read::MAX_TRAILER;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum St {
@@ -539,7 +539,7 @@ impl Splitter {
                         }
                         _ => self.gap_text(b),
                     }
-                    let limit = if prefix { crate::read::input::MAX_PREFIX } else { self.end + MAX_GAP };
+                    let limit = if prefix { crate::read::MAX_PREFIX } else { self.end + MAX_GAP };
                     if at > limit {
                         self.st = St::Through;
                         cuts.push(Cut::Through);
@@ -932,7 +932,7 @@ pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQ
             Some(e) => direct(ri, 0, e.clone()),
             None => {
                 let opts = root.options(read);
-                match crate::read::input::open_as(&root.source, &opts) {
+                match crate::read::open_as(&root.source, &opts) {
                     Ok((src, saved)) => split(src, saved, &opts, &mut mine),
                     Err(e) => direct(ri, 0, e),
                 }
@@ -1115,8 +1115,8 @@ fn split_stream(
     // piece is handed on as it is read, so an unused tail would be zeroed for
     // nothing, on every small file of a directory).
     let size = match &root.source {
-        crate::read::input::Source::File(path) => std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|m| m.len() as usize),
-        crate::read::input::Source::Stdin => None,
+        crate::read::Source::File(path) => std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|m| m.len() as usize),
+        crate::read::Source::Stdin => None,
     };
     let mut spare: Vec<u8> = Vec::new();
     loop {
@@ -1363,7 +1363,7 @@ mod tests {
                 );
                 for (got, want) in streamed.iter().zip(&whole) {
                     let want = match &want.bytes {
-                        Ok(b) => crate::read::input::parse_with("f", b, &read).map(|_| ()),
+                        Ok(b) => crate::read::parse_with("f", b, &read).map(|_| ()),
                         Err(e) => Err(e.clone()),
                     };
                     let got = got.result.as_ref().map(|_| ()).map_err(|e| (e.message.clone(), e.line, e.column));
@@ -1459,7 +1459,7 @@ mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
-        let notes = crate::read::input::Notes::default();
+        let notes = crate::read::Notes::default();
         let roots = expand(&[Source::File(top.clone())], &FindOptions::default(), &notes);
         let names: Vec<&str> = roots.iter().map(|r| r.name.as_str()).collect();
         // In the order of their paths (`plan.json` after `live/`).

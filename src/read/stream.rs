@@ -10,7 +10,7 @@
 //! their outputs stay in the skeleton. The parts no query needs
 //! (`proposed_unknown`, unknown keys) are checked and skipped piece by piece. Everything else (version, outputs, checks, flags, and a
 //! state's `values`, `configuration`) is kept in a small *skeleton* document, which the caller
-//! parses with [`crate::read::input::parse`] so detection, the version gate and every
+//! parses with [`crate::read::parse`] so detection, the version gate and every
 //! error message stay the same as for files.
 //!
 //! Each element is parsed by serde_json from the in-memory chunk (`from_str`, as
@@ -23,7 +23,7 @@
 use crate::error::InputError;
 use crate::model::visit::{PlanVisitor, Prior};
 use crate::model::{CheckObject, Plan, ResourceChange, ResourceValue};
-use crate::read::input::{
+use crate::read::{
     after_document, check_start_at, json_error_at, second_document, skipped_prefix, sniff_encoding, too_blank, too_deep, too_long_trailer,
     two_documents, ReadOptions, MAX_BLANKS, MAX_TRAILER,
 };
@@ -122,7 +122,7 @@ pub(crate) const CHUNK: usize = 256 << 10;
 /// returned skeleton holds the rest (streamed and skipped keys set to `null`,
 /// so they still tell a plan from a state).
 ///
-/// The input is held to the same rules as a whole-file read ([`crate::read::input::parse_with`]):
+/// The input is held to the same rules as a whole-file read ([`crate::read::parse_with`]):
 /// encoding, UTF-8 everywhere, nesting depth everywhere ([`crate::scan`]), one
 /// document, no duplicate top-level key, and `--lenient` as `opts` says.
 pub fn stream(
@@ -470,7 +470,7 @@ impl<'n> Reader<'n> {
             }
             skipped += self.buf.len() - self.pos;
             self.pos = self.buf.len();
-            if skipped > crate::read::input::MAX_PREFIX || !self.fill()? {
+            if skipped > crate::read::MAX_PREFIX || !self.fill()? {
                 return strict; // no object (early enough): refused as strictly
             }
         }
@@ -479,7 +479,7 @@ impl<'n> Reader<'n> {
         Ok(())
     }
 
-    /// [`crate::read::input::check_start`] on the buffer, the blanks dropped before it counted in.
+    /// [`crate::read::check_start`] on the buffer, the blanks dropped before it counted in.
     fn check_start(&self) -> Result<(), InputError> {
         check_start_at(self.name, &self.buf, self.dropped == 0, &|at| self.location(at))
     }
@@ -597,9 +597,9 @@ impl<'n> Reader<'n> {
 
     /// `--lenient`'s trailer (from `pos`; the document ended at offset `end`):
     /// read to the end, and refused if a line in it starts a second document
-    /// or it goes on past [`MAX_TRAILER`] (as [`crate::read::input::parse_with`] does).
+    /// or it goes on past [`MAX_TRAILER`] (as [`crate::read::parse_with`] does).
     fn check_trailer(&mut self, end: usize) -> Result<(), InputError> {
-        let mut scan = crate::read::input::TrailerScan::new(false);
+        let mut scan = crate::read::TrailerScan::new(false);
         loop {
             let room = (end + MAX_TRAILER + 1).saturating_sub(self.dropped + self.pos);
             let piece = &self.buf.as_bytes()[self.pos..self.buf.len().min(self.pos + room)];
@@ -829,7 +829,7 @@ impl<'n> Reader<'n> {
     {
         let raw = self.parse_small::<Box<RawValue>>()?;
         if let Err(e) = T::read(raw.get()) {
-            visitor.on_prior(Prior::Refused(crate::read::input::serde_message(&e)));
+            visitor.on_prior(Prior::Refused(crate::read::serde_message(&e)));
         }
         Ok(())
     }
@@ -848,7 +848,7 @@ impl<'n> Reader<'n> {
                     if prior {
                         if let Err(e) = serde_json::from_str::<std::collections::BTreeMap<String, crate::model::OutputValue<'_>>>(raw.get())
                         {
-                            visitor.on_prior(Prior::Refused(crate::read::input::serde_message(&e)));
+                            visitor.on_prior(Prior::Refused(crate::read::serde_message(&e)));
                         }
                     }
                     outputs = Some(raw);
@@ -902,7 +902,7 @@ impl<'n> Reader<'n> {
                                 visitor.on_prior(Prior::Resource(&rv));
                             }
                         }
-                        Err(e) if prior => visitor.on_prior(Prior::Refused(crate::read::input::serde_message(&e))),
+                        Err(e) if prior => visitor.on_prior(Prior::Refused(crate::read::serde_message(&e))),
                         Err(_) => {}
                     }
                     Ok(())
@@ -912,7 +912,7 @@ impl<'n> Reader<'n> {
                     let raw = r.parse_small::<Box<RawValue>>()?;
                     match serde_json::from_str::<Option<String>>(raw.get()) {
                         Ok(a) => address = a,
-                        Err(e) => visitor.on_prior(Prior::Refused(crate::read::input::serde_message(&e))),
+                        Err(e) => visitor.on_prior(Prior::Refused(crate::read::serde_message(&e))),
                     }
                     Ok(())
                 }
@@ -1131,7 +1131,7 @@ mod tally {
 mod tests {
     use super::*;
     use crate::model::Document;
-    use crate::read::input::parse;
+    use crate::read::parse;
 
     #[derive(Default, Debug)]
     struct Collect {
@@ -1284,7 +1284,7 @@ mod tests {
         let strict = ReadOptions::default();
         let lenient = ReadOptions { lenient: true, ..Default::default() };
         for (opts, case) in cases.iter().map(|c| (&strict, c)).chain(lenient_cases.iter().map(|c| (&lenient, c))) {
-            let whole = crate::read::input::parse_with("p", case, opts).unwrap_err();
+            let whole = crate::read::parse_with("p", case, opts).unwrap_err();
             for chunk in [1, 3, CHUNK] {
                 let e = run_with(case, chunk, opts).unwrap_err();
                 assert_eq!((e.line, e.column), (whole.line, whole.column), "{e} / {whole}");
@@ -1304,7 +1304,7 @@ mod tests {
         ];
         for case in cases {
             let opts = ReadOptions { lenient: true, ..Default::default() };
-            crate::read::input::parse_with("p", case, &opts).unwrap();
+            crate::read::parse_with("p", case, &opts).unwrap();
             let whole = opts.notes.take();
             for chunk in [1, 3, CHUNK] {
                 let opts = ReadOptions { lenient: true, ..Default::default() };
@@ -1380,7 +1380,7 @@ mod tests {
         ];
         for case in &cases {
             for opts in [&strict, &lenient] {
-                let whole = crate::read::input::parse_with("p", case.as_bytes(), opts);
+                let whole = crate::read::parse_with("p", case.as_bytes(), opts);
                 let whole_notes = opts.notes.take();
                 for chunk in [1, 7, 4 << 10, CHUNK] {
                     let streamed = run_fast(case, chunk, opts);

@@ -1,0 +1,282 @@
+//! Where input comes from: files, stdin, FIFOs and devices ([`Source`]),
+//! opened for streaming ([`open`]) or read whole ([`read_with`]), with
+//! memory reserved fallibly and endless pipes cut short.
+
+use super::diagnostics::{sniff_encoding, too_blank, MAX_BLANKS, MAX_TRAILER};
+use super::saved_plan::{show_json, TempFile};
+use super::{is_saved_plan, ReadOptions};
+use crate::error::InputError;
+use crate::scan::is_json_ws;
+use std::io::Read;
+use std::path::PathBuf;
+
+/// Where one document comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Stdin,
+    File(PathBuf),
+}
+
+impl Source {
+    /// `-` means stdin; anything else is a path.
+    pub fn from_arg(arg: &str) -> Source {
+        if arg == "-" {
+            Source::Stdin
+        } else {
+            Source::File(PathBuf::from(arg))
+        }
+    }
+
+    /// The name used in messages and reports.
+    pub fn name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_string(),
+            Source::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// Read the whole input, as JSON: a saved binary plan is turned into JSON by
+/// `show -json` with the options from the environment ([`ReadOptions::from_env`]).
+pub fn read(source: &Source) -> Result<Vec<u8>, InputError> {
+    read_with(source, &ReadOptions::from_env())
+}
+
+/// Read the whole input, as JSON: a saved binary plan (a zip archive) is turned
+/// into JSON by running `show -json` on it as `show` says.
+pub fn read_with(source: &Source, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
+    json_of(source, read_raw_counted(source, show.lenient, &show.progress)?, show)
+}
+
+/// The input's bytes as JSON: unchanged, or, for a saved plan, what `show -json` prints.
+pub fn json_of(source: &Source, bytes: Vec<u8>, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
+    if !is_saved_plan(&bytes) {
+        return Ok(bytes);
+    }
+    let name = source.name();
+    match source {
+        Source::File(path) => show_json(&name, path, show),
+        Source::Stdin => {
+            // `show` needs a file: keep the piped plan in a private temp file.
+            let tmp = TempFile::create(&bytes)
+                .map_err(|e| InputError::new(&name, format!("is a saved plan, and it could not be written to a temporary file: {e}")))?;
+            show_json(&name, &tmp.0, show)
+        }
+    }
+}
+
+/// Read the bytes of the input as they are. Regular files are read in one go
+/// (serde_json is several times faster on a slice than on a reader); stdin and
+/// pipes (FIFOs, `<(...)`) stop early on input that can only be refused (see
+/// `hopeless` and [`read_piped`]), so `planview gate < /dev/zero` ends instead
+/// of filling memory. Memory for the input is reserved fallibly: an input too
+/// big for the memory planview may use is an input error, not an abort.
+///
+/// Its progress is drawn as `progress` says
+/// (a big regular file is read through the counting reader only when it is on).
+fn read_raw_counted(source: &Source, lenient: bool, progress: &crate::progress::Progress) -> Result<Vec<u8>, InputError> {
+    let name = source.name();
+    match source {
+        Source::Stdin => read_piped(&name, progress.reader(&name, None, std::io::stdin().lock()), lenient),
+        Source::File(path) => {
+            check_not_dir(&name, path)?;
+            let file = std::fs::File::open(path).map_err(|e| vanished_or(&name, &e))?;
+            let meta = file.metadata().map_err(|e| open_error(&name, &e))?;
+            if !meta.is_file() {
+                return read_piped(&name, progress.reader(&name, None, file), lenient);
+            }
+            if progress.is_on() && meta.len() >= crate::progress::THRESHOLD {
+                return read_sized(&name, progress.reader(&name, Some(meta.len()), file), meta.len());
+            }
+            read_sized(&name, file, meta.len())
+        }
+    }
+}
+
+/// Read all of `src`, whose size is said to be `size` bytes, into memory
+/// reserved up front without aborting when it cannot be had.
+pub(crate) fn read_sized(name: &str, mut src: impl Read, size: u64) -> Result<Vec<u8>, InputError> {
+    let mut buf = Vec::new();
+    reserve(name, &mut buf, usize::try_from(size).unwrap_or(usize::MAX), true)?;
+    src.read_to_end(&mut buf).map_err(|e| read_error(name, &e))?;
+    Ok(buf)
+}
+
+/// Room for `more` bytes in `buf` (`exact`, or growing geometrically, for
+/// reads in pieces), or an input error: never an abort.
+pub(super) fn reserve(name: &str, buf: &mut Vec<u8>, more: usize, exact: bool) -> Result<(), InputError> {
+    let reserved = crate::oom::fallibly(|| if exact { buf.try_reserve_exact(more) } else { buf.try_reserve(more) });
+    reserved.map_err(|_| {
+        let mb = |n: usize| n.div_ceil(1 << 20);
+        InputError::new(name, format!("is too big to read into memory: {} MB could not be allocated", mb(buf.len().saturating_add(more))))
+            .hint("planview holds the whole input in memory for this command (`summary` streams it); raise the memory limit (`ulimit -v`, the container's limit) or run `summary`")
+    })
+}
+
+pub(super) fn read_error(name: &str, e: &std::io::Error) -> InputError {
+    if e.kind() == std::io::ErrorKind::OutOfMemory {
+        return InputError::new(name, "is too big to read: memory could not be allocated");
+    }
+    InputError::new(name, format!("cannot read: {e}"))
+}
+
+/// Read a pipe: the start decides (read it, judge it, then read the rest,
+/// depth-checked as it comes). Never more than [`MAX_BLANKS`] of blank space
+/// before the document or [`MAX_TRAILER`] after it: an endless pipe ends.
+fn read_piped(name: &str, mut src: impl Read, lenient: bool) -> Result<Vec<u8>, InputError> {
+    let mut buf = Vec::new();
+    // Read up to `want` more bytes; the number read.
+    let mut more = |buf: &mut Vec<u8>, want: usize| -> Result<usize, InputError> {
+        reserve(name, buf, want, false)?;
+        (&mut src).take(want as u64).read_to_end(buf).map_err(|e| read_error(name, &e))
+    };
+    let mut limit = HEAD;
+    loop {
+        let want = limit - buf.len();
+        let n = more(&mut buf, want)?;
+        if n < want {
+            return Ok(buf); // the end of the input
+        }
+        if hopeless(&buf, lenient) {
+            return Ok(buf); // parsing what was read gives the error
+        }
+        if !lenient || memchr::memchr(b'{', &buf).is_some() {
+            break;
+        }
+        limit = (limit * 4).min(MAX_PREFIX + 1);
+    }
+    // The rest, depth-checked as it comes: an endless `[[[[...` stops
+    // at the limit instead of filling memory.
+    let mut scanner = crate::scan::Scanner::new(lenient);
+    scanner.feed(&buf);
+    loop {
+        let found = scanner.found();
+        if found.too_deep.is_some() {
+            return Ok(buf); // parsing what was read gives the error
+        }
+        if found.start.is_none() && buf.len() > MAX_BLANKS {
+            return Err(too_blank(name));
+        }
+        if found.end.is_some_and(|end| buf.len() - end > MAX_TRAILER) {
+            return Ok(buf); // parsing what was read gives the error (see `after_document`)
+        }
+        let from = buf.len();
+        if more(&mut buf, 1 << 20)? == 0 {
+            return Ok(buf);
+        }
+        if !scanner.done() {
+            scanner.feed(&buf[from..]);
+        }
+    }
+}
+
+/// Open the input for streaming ([`crate::read::stream`]), with the same errors as
+/// [`read`]. A saved plan (a zip archive) is read whole and turned into JSON by
+/// `show -json` first, as [`read_with`] does.
+pub fn open(source: &Source, show: &ReadOptions) -> Result<Box<dyn Read + Send>, InputError> {
+    open_as(source, show).map(|(src, _)| src)
+}
+
+/// [`open`], and whether the input was a saved plan, its JSON now held whole in memory.
+pub(crate) fn open_as(source: &Source, show: &ReadOptions) -> Result<(Box<dyn Read + Send>, bool), InputError> {
+    let name = source.name();
+    let mut src: Box<dyn Read + Send> = match source {
+        Source::Stdin => Box::new(show.progress.reader(&name, None, std::io::stdin())),
+        Source::File(path) => {
+            check_not_dir(&name, path)?;
+            let file = std::fs::File::open(path).map_err(|e| vanished_or(&name, &e))?;
+            if !show.progress.is_on() {
+                Box::new(file)
+            } else {
+                // A regular file has a size (a bar with a total); a FIFO has none (a spinner).
+                let size = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
+                Box::new(show.progress.reader(&name, size, file))
+            }
+        }
+    };
+    // Look at the first bytes for the zip signature, then put them back in front.
+    let mut head = Vec::with_capacity(4);
+    (&mut src).take(4).read_to_end(&mut head).map_err(|e| open_error(&name, &e))?;
+    if !is_saved_plan(&head) {
+        return Ok((Box::new(std::io::Cursor::new(head).chain(src)), false));
+    }
+    src.read_to_end(&mut head).map_err(|e| open_error(&name, &e))?;
+    Ok((Box::new(std::io::Cursor::new(json_of(source, head, show)?)), true))
+}
+
+/// How much of a piped input is read before judging its start.
+/// (As much as the streaming reader's first piece.)
+pub(crate) const HEAD: usize = 256 << 10;
+
+/// The most text `--lenient` skips looking for the JSON's first `{`.
+pub const MAX_PREFIX: usize = 64 << 20;
+
+/// True when the start of an input already decides that it will be refused:
+/// UTF-16 or a BOM (strict), not an object (strict; a saved plan's zip
+/// signature aside), or no `{` in the first [`MAX_PREFIX`] bytes (lenient).
+fn hopeless(head: &[u8], lenient: bool) -> bool {
+    if is_saved_plan(head) {
+        return false;
+    }
+    if sniff_encoding("", head, lenient).is_err() {
+        return true;
+    }
+    if lenient {
+        return head.len() > MAX_PREFIX && memchr::memchr(b'{', head).is_none();
+    }
+    let start = head.iter().position(|&b| !is_json_ws(b));
+    start.is_some_and(|i| head[i] != b'{')
+}
+
+/// Refuse what cannot hold a plan before reading it: a directory, and devices
+/// or sockets (`/dev/zero` or a terminal would never end). Pipes and FIFOs
+/// (`<(tofu show -json plan.out)`) are read.
+fn check_not_dir(name: &str, path: &std::path::Path) -> Result<(), InputError> {
+    let meta = std::fs::metadata(path).map_err(|e| open_error(name, &e))?;
+    if meta.is_dir() {
+        return Err(InputError::new(name, "is a directory, not a JSON file"));
+    }
+    if let Some(kind) = special_file(&meta) {
+        return Err(InputError::new(name, format!("is a {kind}, not a JSON file"))
+            .hint("pass a file, `-` for stdin, or a pipe such as `<(tofu show -json plan.out)`"));
+    }
+    Ok(())
+}
+
+/// Device files and sockets, by kind; `None` for files and pipes.
+#[cfg(unix)]
+fn special_file(meta: &std::fs::Metadata) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_char_device() {
+        Some("character device")
+    } else if t.is_block_device() {
+        Some("block device")
+    } else if t.is_socket() {
+        Some("socket")
+    } else {
+        None
+    }
+}
+
+#[cfg(not(unix))]
+fn special_file(_meta: &std::fs::Metadata) -> Option<&'static str> {
+    None
+}
+
+/// A file that was there when checked and is gone when opened vanished.
+fn vanished_or(name: &str, e: &std::io::Error) -> InputError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        return InputError::new(name, "cannot read: the file vanished before it could be read");
+    }
+    open_error(name, e)
+}
+
+fn open_error(name: &str, e: &std::io::Error) -> InputError {
+    let what = match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    };
+    InputError::new(name, format!("cannot read: {what}"))
+}
