@@ -11,7 +11,9 @@ mod saved_plan;
 mod source;
 pub(crate) mod stream;
 pub(crate) mod tree;
+mod walk;
 mod whole;
+mod window;
 pub(crate) mod wrong;
 
 pub use crate::model::{Document, StateDoc};

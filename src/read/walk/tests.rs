@@ -1,0 +1,274 @@
+//! The walker against a whole read: the same answers, errors and secrets,
+//! in pieces of any size.
+
+use super::*;
+use crate::model::Document;
+use crate::read::parse;
+use crate::read::stream::{stream_chunked, ReadAhead, CHUNK};
+use crate::read::window::tally;
+use std::io::Read;
+
+#[derive(Default, Debug)]
+struct Collect {
+    changes: Vec<String>,
+    drift: Vec<String>,
+    befores: usize,
+    values: Vec<String>,
+}
+
+impl PlanVisitor for Collect {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        self.changes.push(rc.address.clone());
+        self.befores += usize::from(rc.change.before.is_some());
+    }
+    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
+        self.drift.push(rc.address.clone());
+    }
+    fn on_values_resource(&mut self, r: &ResourceValue<'_>) {
+        self.values.push(r.address.clone());
+    }
+}
+
+/// A reader that returns one byte per read: every boundary is exercised.
+struct Trickle(Vec<u8>, usize);
+impl Read for Trickle {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        match self.0.get(self.1) {
+            Some(b) if !out.is_empty() => {
+                out[0] = *b;
+                self.1 += 1;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+const PLAN: &str = r#" {"format_version":"1.2","planned_values":{"root_module":{"resources":[{"address":"p.v","values":{"a":[1,2,{"b":"ü"}]}},7]}},
+      "resource_drift":[{"address":"d.x","change":{"actions":["update"]}}],
+      "resource_changes":[{"address":"a.b","change":{"actions":["create"],"before":null,"after":{"k":"é€😀"}}},
+                          {"address":"a.c","change":{"actions":["delete"],"before":{"n":1e3}}}],
+      "output_changes":{"o":{"actions":["create"]}},"brand_new":[1,2,3],
+      "prior_state":{"format_version":"1.0","values":{"outputs":{"s":{"value":"x","sensitive":true}},
+        "root_module":{"child_modules":[{"address":"module.m","resources":[{"address":"module.m.r.s","values":{}}]}]}}},
+      "checks":[],"errored":false} "#;
+
+fn run(json: &[u8], chunk: usize) -> Result<(Collect, String), InputError> {
+    run_with(json, chunk, &ReadOptions::default())
+}
+
+fn run_with(json: &[u8], chunk: usize, opts: &ReadOptions) -> Result<(Collect, String), InputError> {
+    let mut c = Collect::default();
+    let skel = stream_chunked("p", Trickle(json.to_vec(), 0), ReadAhead::Joined, opts, &mut c, chunk)?;
+    Ok((c, skel))
+}
+
+/// A source that says when the read-ahead thread has let go of it.
+struct Flagged(std::io::Cursor<Vec<u8>>, std::sync::Arc<std::sync::atomic::AtomicBool>);
+impl Read for Flagged {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(out)
+    }
+}
+impl Drop for Flagged {
+    fn drop(&mut self) {
+        self.1.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn a_joined_read_ahead_thread_has_ended_when_the_stream_returns() {
+    // Guards the fuzzer's leak report: a file's read-ahead thread outlived
+    // the call after an early error. 2 MB after the error, read 64 bytes at a time.
+    for (what, json) in [("error", format!("{{\"format_version\":[}} {}", " ".repeat(2 << 20))), ("success", PLAN.to_string())] {
+        let dropped = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let src = Flagged(std::io::Cursor::new(json.into_bytes()), dropped.clone());
+        let r = stream_chunked("p", src, ReadAhead::Joined, &ReadOptions::default(), &mut Collect::default(), 64);
+        assert_eq!(r.is_ok(), what == "success", "{what}: {r:?}");
+        assert!(dropped.load(std::sync::atomic::Ordering::SeqCst), "{what}: the read-ahead thread still holds the source");
+    }
+}
+
+#[test]
+fn streamed_elements_and_skeleton_match_a_whole_read() {
+    for chunk in [1, 2, 3, 5, 64, CHUNK] {
+        let (c, skel) = run(PLAN.as_bytes(), chunk).unwrap();
+        assert_eq!(c.changes, vec!["a.b", "a.c"]);
+        assert_eq!(c.drift, vec!["d.x"]);
+        assert_eq!(c.befores, 1);
+        let doc = parse("p", skel.as_bytes()).unwrap();
+        let Document::Plan(p) = doc else { panic!("not a plan") };
+        assert_eq!(p.format_version, "1.2");
+        // Values resources were streamed (the element that is no resource skipped);
+        // only the outputs stay in the skeleton.
+        assert_eq!(c.values, vec!["p.v", "module.m.r.s"]);
+        assert!(p.resource_changes.is_empty());
+        assert_eq!(p.planned_values.map(|r| r.get()), Some("{}"));
+        assert_eq!(p.prior_state.map(|r| r.get()), Some(r#"{"values":{"outputs":{"s":{"value":"x","sensitive":true}}}}"#));
+        assert_eq!(p.output_changes.len(), 1);
+        assert!(skel.contains(r#""brand_new":null"#), "{skel}");
+    }
+}
+
+#[test]
+fn skipping_walks_values_bigger_than_the_window() {
+    let big: String = (0..150_000).map(|i| format!("{{\"k{i}\":[\"v\",{i},true,null]}}")).collect::<Vec<_>>().join(",");
+    let json = format!(
+        r#"{{"format_version":"1.2","prior_state":{{"values":[{big}]}},"resource_changes":[{{"address":"x","change":{{"actions":["no-op"]}}}}]}}"#
+    );
+    assert!(json.len() > 2 * SKIP_WINDOW);
+    let (c, _) = run(json.as_bytes(), CHUNK).unwrap();
+    assert_eq!(c.changes, vec!["x"]);
+    let broken = json.replace("\"k149999\":[\"v\",149999", "\"k149999\":[\"v\" 149999");
+    let e = run(broken.as_bytes(), CHUNK).unwrap_err();
+    let whole = parse("p", broken.as_bytes()).unwrap_err();
+    assert!(e.message.contains("invalid JSON"), "{e}");
+    assert_eq!((e.line, e.column), (whole.line, whole.column), "{e} / {whole}");
+}
+
+/// Errors name the same place, with the same hint, as a whole-document read.
+#[test]
+fn errors_match_a_whole_read() {
+    let cases: &[&[u8]] = &[
+            b"{\"format_version\":\"1.2\",\n\"resource_changes\":[\n{\"address\":\"a\",\"change\":{\"actions\":[\"create\"]}},\n{\"address\":\"b\" \"change\":{}}]}",
+            b"{\"format_version\":\"1.2\",\n\"resource_changes\":[\n{\"address\":\"a\",\"change\":{\"actions\":[\"create\"]}}",
+            b"{\"format_version\":\"1.0\"} {}",
+            b"{\"format_version\":\n\"1.0\", \"a\":\"\xC3\x28\"}",
+            b"{\"format_version\":\"1.2\",\"planned_values\":{\"x\":[1,2,,3]}}",
+            b"  ",
+            b"\xEF\xBB\xBF{}",
+            b"[1]",
+            b"$ tofu show -json\n{}",
+            b"{\"format_version\":\"1.0\"}\nDone.",
+            b"{\"format_version\":\"1.2\",\n\"resource_changes\":[],\"resource_changes\":[]}",
+            b"{\"format_version\":\"1.2\",\"resource_changes\":[{\"address\":\"a\",\"address\":\"b\",\"change\":{\"actions\":[]}}]}",
+            &[b'['; 300],
+            b"\x0c{\"format_version\":\"1.0\"}",
+            b"{\"format_version\":\"1.0\"}\x0c",
+            b"{\"format_version\":\"1.2\",\n\"x\":\"[[[\", \"y\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+        ];
+    let lenient_cases: &[&[u8]] = &[
+        b"$ tofu show -json\n{\"format_version\":\"1.0\"} {}",
+        b"\xEF\xBB\xBFnoise {\"format_version\":\"1.0\",\n\"x\":[1,,2]}",
+        b"noise\nno json here",
+        b"\xFF\xFE{\x00}\x00",
+        b"\x0c\x0b noise\n\x0c{\"format_version\":\"1.0\",\"x\":[1,,2]}",
+        b"{\"format_version\":\"1.0\"}\n::debug::done\n\n \t{\"format_version\":\"1.0\"}\n",
+        b"{\"format_version\":\"1.0\"} Done. \xC3\xA9t\xC3\xA9\r\n{}",
+    ];
+    let strict = ReadOptions::default();
+    let lenient = ReadOptions { lenient: true, ..Default::default() };
+    for (opts, case) in cases.iter().map(|c| (&strict, c)).chain(lenient_cases.iter().map(|c| (&lenient, c))) {
+        let whole = crate::read::parse_with("p", case, opts).unwrap_err();
+        for chunk in [1, 3, CHUNK] {
+            let e = run_with(case, chunk, opts).unwrap_err();
+            assert_eq!((e.line, e.column), (whole.line, whole.column), "{e} / {whole}");
+            assert_eq!(e.hint, whole.hint, "{e} / {whole}");
+            assert_eq!(e.message, whole.message, "{e} / {whole}");
+        }
+    }
+}
+
+#[test]
+fn lenient_reads_what_a_whole_read_reads_and_warns_the_same() {
+    let cases: &[&[u8]] = &[
+            b"$ tofu show -json plan.out\n{\"format_version\":\"1.2\",\"resource_changes\":[{\"address\":\"a\",\"mode\":\"managed\",\"change\":{\"actions\":[\"delete\"]}}]}\n::debug::done",
+            b"\xEF\xBB\xBF{\"format_version\":\"1.0\"}",
+            b"  {\"format_version\":\"1.0\"}  ",
+            b"\x0c{\"format_version\":\"1.0\"}\x0c",
+        ];
+    for case in cases {
+        let opts = ReadOptions { lenient: true, ..Default::default() };
+        crate::read::parse_with("p", case, &opts).unwrap();
+        let whole = opts.notes.take();
+        for chunk in [1, 3, CHUNK] {
+            let opts = ReadOptions { lenient: true, ..Default::default() };
+            run_with(case, chunk, &opts).unwrap();
+            assert_eq!(opts.notes.take(), whole, "chunk {chunk}");
+        }
+    }
+}
+
+fn run_fast(json: &str, chunk: usize, opts: &ReadOptions) -> Result<(Collect, String), InputError> {
+    let mut c = Collect::default();
+    let src = std::io::Cursor::new(json.as_bytes().to_vec());
+    let skel = stream_chunked("p", src, ReadAhead::Joined, opts, &mut c, chunk)?;
+    Ok((c, skel))
+}
+
+/// A value spanning many refills is parsed a few times, not once per refill:
+/// `summary` of a big state was quadratic (a state's `values` is one value).
+#[test]
+fn a_value_spanning_many_refills_is_not_parsed_again_at_each_refill() {
+    let resources: Vec<String> = (0..4000)
+        .map(|i| {
+            format!(r#"{{"address":"t.r[{i}]","mode":"managed","type":"t","name":"r","values":{{"id":"{i:08}","tags":{{"k":"v"}}}}}}"#)
+        })
+        .collect();
+    let resources = resources.join(",");
+    let state =
+        format!(r#"{{"format_version":"1.0","terraform_version":"1.9.0","values":{{"root_module":{{"resources":[{resources}]}}}}}}"#);
+    // One big resource change (streamed) after a big skipped value that fits the window.
+    let plan = format!(
+        r#"{{"format_version":"1.2","prior_state":{{"values":[{resources}]}},"resource_changes":[{{"address":"big","change":{{"actions":["create"],"after":[{resources}]}}}}]}}"#
+    );
+    assert!(state.len() > 300 << 10 && plan.len() < SKIP_WINDOW + (300 << 10));
+    for (what, json) in [("state", &state), ("plan", &plan)] {
+        tally::take();
+        let (c, skel) = run_fast(json, 4 << 10, &ReadOptions::default()).unwrap();
+        let (parsed, _) = tally::take();
+        // Once per refill, this was about len² / (2 × 4 KB): 20 MB and more.
+        assert!(parsed <= 4 * json.len(), "{what}: {parsed} bytes parsed for {} bytes of input", json.len());
+        if what == "state" {
+            assert!(skel.contains(r#""address":"t.r[3999]""#));
+            assert!(matches!(parse("p", skel.as_bytes()).unwrap(), Document::State(_)));
+        } else {
+            assert_eq!(c.changes, vec!["big"]);
+        }
+    }
+}
+
+/// Blanks before the document are dropped as they arrive, neither kept nor
+/// scanned again at each refill, and errors still name the right place.
+#[test]
+fn leading_blanks_are_dropped_as_they_arrive() {
+    let blanks = " \n\t\r ".repeat(200 << 10); // 1 MB, 200k lines
+    let json = format!("{blanks}{PLAN}");
+    tally::take();
+    let (c, _) = run_fast(&json, 4 << 10, &ReadOptions::default()).unwrap();
+    let (_, buffered) = tally::take();
+    assert_eq!(c.changes, vec!["a.b", "a.c"]);
+    // Kept whole, the buffer grew to the 1 MB of blanks.
+    assert!(buffered <= 3 * (4 << 10), "the buffer held {buffered} bytes");
+
+    let strict = ReadOptions::default();
+    let lenient = ReadOptions { lenient: true, ..Default::default() };
+    let blanks = &blanks[..20 << 10];
+    let cases = [
+        format!("{blanks}[1]"),
+        format!("{blanks}PK\u{3}\u{4}junk"),
+        format!("{blanks}junk\n{PLAN}"),
+        format!("{blanks}{{\"format_version\":\"1.2\",\n\"x\":[1,,2]}}"),
+        format!("{blanks}{}", "[".repeat(300)),
+        format!("{blanks}{{\"format_version\":\"1.2\",\"x\":{}", "[".repeat(300)),
+        blanks.to_string(),
+    ];
+    for case in &cases {
+        for opts in [&strict, &lenient] {
+            let whole = crate::read::parse_with("p", case.as_bytes(), opts);
+            let whole_notes = opts.notes.take();
+            for chunk in [1, 7, 4 << 10, CHUNK] {
+                let streamed = run_fast(case, chunk, opts);
+                assert_eq!(opts.notes.take(), whole_notes, "chunk {chunk}");
+                match (&whole, streamed) {
+                    (Err(whole), Err(e)) => {
+                        assert_eq!((e.line, e.column), (whole.line, whole.column), "{e} / {whole}");
+                        assert_eq!((&e.message, &e.hint), (&whole.message, &whole.hint), "{e} / {whole}");
+                    }
+                    (Ok(_), Ok(_)) => {}
+                    (whole, streamed) => panic!("chunk {chunk}: whole {:?}, streamed {:?}", whole.is_ok(), streamed.map(|_| ())),
+                }
+            }
+        }
+    }
+}
