@@ -1,6 +1,14 @@
-//! Framing: where a document ends and what may follow it. The text after a
-//! document is a trailer `--lenient` may skip, unless a second document
-//! starts there ([`second_document`]).
+//! Framing: where the documents of one input start and end, and what lies
+//! between and after them. [`Splitter`] finds them in one pass, each
+//! starting on a line of its own (after blanks); the text between two of
+//! them is an error unless `--lenient`, which warns about each skipped piece.
+//! A line before a document that names a working directory (Terragrunt's log
+//! prefixes) names the document. [`split_whole`] splits an input read whole.
+//! After a single document, the text is a trailer `--lenient` may skip,
+//! unless a second document starts there ([`second_document`]).
+
+use super::ReadOptions;
+use crate::error::InputError;
 
 /// The key that names a document's format (`"format_version"`, HCP's
 /// `"plan_format_version"`), without its quotes: text that `--lenient` would
@@ -65,4 +73,483 @@ pub(crate) fn second_document(rest: &[u8], scan: &mut TrailerScan) -> Option<usi
         }
     }
     None
+}
+
+/// The most documents read from one input.
+pub const MAX_DOCUMENTS: usize = 10_000;
+
+/// The most text between two documents (more, and what follows is taken for
+/// the last document's trailer, as with one document).
+const MAX_GAP: usize = crate::read::MAX_TRAILER;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum St {
+    /// Before the first document.
+    Prefix,
+    /// In a document.
+    Doc(crate::scan::Text),
+    /// After a document: blanks, text, or the next document.
+    Gap,
+    /// Nothing more to split: the rest belongs to the current document.
+    Through,
+}
+
+/// Where the documents of an input start and end, found as it is fed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cut {
+    /// The first document starts; `name` from the line before it.
+    First { name: Option<String> },
+    /// The current document ends just before `at`.
+    End { at: usize },
+    /// Another document, the `n`th, starts at `at` (the start of its line, line
+    /// `line`; or, after Terragrunt's prefix, its `{`, `pad` characters into the
+    /// line), after text between the documents at lines `text` (first, last) if
+    /// any, in which a document that is not read may hide (`hidden`: the line
+    /// and column of its `format_version` key).
+    Start {
+        at: usize,
+        line: usize,
+        name: Option<String>,
+        text: Option<(usize, usize)>,
+        n: usize,
+        pad: usize,
+        hidden: Option<(usize, usize)>,
+    },
+    /// No more splitting: what follows (the text after the last document
+    /// included) belongs to the current document.
+    Through,
+    /// The current document nests deeper than planview reads at `at` (its
+    /// first bracket past [`crate::scan::MAX_DEPTH`]).
+    TooDeep { at: usize },
+}
+
+/// Finds documents, one byte at a time, in pieces of any size.
+#[derive(Debug, Clone)]
+pub struct Splitter {
+    lenient: bool,
+    st: St,
+    depth: usize,
+    /// Bytes fed so far.
+    offset: usize,
+    /// The 1-based line at `offset`.
+    line: usize,
+    /// Only blanks since the line began (in the gap or prefix).
+    line_blank: bool,
+    /// Where the current line began.
+    line_begin: usize,
+    /// Where the last document ended.
+    end: usize,
+    /// Lines of the text in the current gap (first, last).
+    text: Option<(usize, usize)>,
+    /// `text` as it was when the current line began.
+    text_before_line: Option<(usize, usize)>,
+    /// Characters of the current line (in the gap or prefix).
+    line_chars: usize,
+    /// How much of the `format_version` key the gap's last bytes match ([`key_step`]).
+    key_match: usize,
+    /// Where the current gap names a `format_version` key (line, column of its end).
+    hidden: Option<(usize, usize)>,
+    /// The current line and the last non-blank line before it (bounded), to name documents.
+    cur: Vec<u8>,
+    last: Vec<u8>,
+    docs: usize,
+    /// The current document's `TooDeep` cut was pushed.
+    deep: bool,
+}
+
+/// The most of a line kept to name a document.
+const NAME_LINE: usize = 4 << 10;
+
+impl Splitter {
+    pub fn new(lenient: bool) -> Self {
+        Splitter {
+            lenient,
+            st: St::Prefix,
+            depth: 0,
+            offset: 0,
+            line: 1,
+            line_blank: true,
+            line_begin: 0,
+            end: 0,
+            text: None,
+            text_before_line: None,
+            line_chars: 0,
+            key_match: 0,
+            hidden: None,
+            cur: Vec::new(),
+            last: Vec::new(),
+            docs: 0,
+            deep: false,
+        }
+    }
+
+    /// Whether the current document can no longer end well: nested deeper
+    /// than planview reads, or the rest of the input is its own.
+    pub fn hopeless(&self) -> bool {
+        self.st == St::Through || self.depth > crate::scan::MAX_DEPTH
+    }
+
+    /// Feed the next piece; the cuts found in it go to `cuts`, in order.
+    pub fn feed(&mut self, piece: &[u8], cuts: &mut Vec<Cut>) {
+        let base = self.offset;
+        let mut i = 0;
+        while i < piece.len() {
+            let b = piece[i];
+            let at = base + i;
+            match self.st {
+                St::Through => {
+                    self.offset = base + piece.len();
+                    return;
+                }
+                St::Doc(_) => {
+                    // The document's text in one run; its lines counted at once.
+                    let from = i;
+                    i = self.document(piece, i, base, cuts);
+                    let span = &piece[from..i];
+                    let lines = memchr::memchr_iter(b'\n', span).count();
+                    if lines > 0 {
+                        self.line += lines;
+                        if let Some(k) = memchr::memrchr(b'\n', span) {
+                            self.line_begin = base + from + k + 1;
+                        }
+                    }
+                    continue;
+                }
+                St::Prefix | St::Gap => {
+                    let prefix = self.st == St::Prefix;
+                    match b {
+                        b'\n' => {
+                            if !self.cur.iter().all(|&c| crate::scan::is_json_ws(c)) {
+                                self.last = std::mem::take(&mut self.cur);
+                            }
+                            self.cur.clear();
+                            self.newline(at);
+                            self.line_blank = true;
+                            self.line_chars = 0;
+                            self.key_match = 0;
+                            self.text_before_line = self.text;
+                        }
+                        b'{' if !prefix && self.lenient && !self.line_blank && self.cur.len() < NAME_LINE => {
+                            match terragrunt_stdout(&self.cur) {
+                                // Terragrunt's prefix of a line it forwards: a document of its own.
+                                Some(name) => {
+                                    self.text = self.text_before_line;
+                                    self.docs += 1;
+                                    cuts.push(Cut::Start {
+                                        at,
+                                        line: self.line,
+                                        name,
+                                        text: self.text.take(),
+                                        n: self.docs,
+                                        pad: self.line_chars,
+                                        hidden: self.hidden.take(),
+                                    });
+                                    self.cur.clear();
+                                    self.st = St::Doc(crate::scan::Text::Value);
+                                    self.depth = 1;
+                                    self.deep = false;
+                                }
+                                None => self.gap_text(b),
+                            }
+                        }
+                        b'{' if self.line_blank || (prefix && self.lenient) => {
+                            // With --lenient the first document starts at the first `{`.
+                            let mut named = std::mem::take(&mut self.last);
+                            if !self.cur.iter().all(|&c| crate::scan::is_json_ws(c)) {
+                                named = std::mem::take(&mut self.cur);
+                            }
+                            let name = name_in(&String::from_utf8_lossy(&named));
+                            self.cur.clear();
+                            self.st = St::Doc(crate::scan::Text::Value);
+                            self.depth = 1;
+                            self.deep = false;
+                            self.docs += 1;
+                            if prefix {
+                                cuts.push(Cut::First { name });
+                            } else {
+                                cuts.push(Cut::Start {
+                                    at: self.line_begin,
+                                    line: self.line,
+                                    name,
+                                    text: self.text.take(),
+                                    n: self.docs,
+                                    pad: 0,
+                                    hidden: self.hidden.take(),
+                                });
+                            }
+                        }
+                        b' ' | b'\t' | b'\r' => {
+                            self.keep(b);
+                            self.line_chars += 1;
+                            self.key_match = 0;
+                        }
+                        _ if prefix && !self.lenient => {
+                            // Not a document: the parser says why.
+                            self.st = St::Through;
+                            cuts.push(Cut::Through);
+                            continue;
+                        }
+                        _ if prefix => {
+                            self.line_blank = false;
+                            self.keep(b);
+                            self.line_chars += usize::from(b & 0xC0 != 0x80);
+                        }
+                        _ => self.gap_text(b),
+                    }
+                    let limit = if prefix { crate::read::MAX_PREFIX } else { self.end + MAX_GAP };
+                    if at > limit {
+                        self.st = St::Through;
+                        cuts.push(Cut::Through);
+                    }
+                }
+            }
+            i += 1;
+        }
+        self.offset = base + piece.len();
+    }
+
+    /// Inside a document from `i` on: brackets counted, strings skipped, until
+    /// the piece ends or the document closes (its `End` cut pushed). Returns
+    /// where it stopped: the piece's end, or just after the closing bracket.
+    /// The first bracket nested deeper than [`crate::scan::MAX_DEPTH`] is a
+    /// `TooDeep` cut (counting goes on, so a whole read still splits).
+    fn document(&mut self, piece: &[u8], mut i: usize, base: usize, cuts: &mut Vec<Cut>) -> usize {
+        use crate::scan::{Met, Walk};
+        let St::Doc(text) = self.st else { return i };
+        let mut walk = Walk { text, depth: self.depth };
+        loop {
+            let (at, met) = walk.run(piece, i, self.deep);
+            match met {
+                Met::PieceEnd => {
+                    self.depth = walk.depth;
+                    self.st = St::Doc(walk.text);
+                    return at;
+                }
+                Met::TooDeep => {
+                    // Counting goes on past it, so a whole read still splits.
+                    self.deep = true;
+                    cuts.push(Cut::TooDeep { at: base + at });
+                    i = at + 1;
+                }
+                Met::Close => {
+                    self.depth = 0;
+                    self.st = St::Gap;
+                    self.end = base + at;
+                    self.text = None;
+                    self.text_before_line = None;
+                    self.hidden = None;
+                    self.key_match = 0;
+                    // The rest of the document's last line, counted from its start.
+                    let line_start = memchr::memrchr(b'\n', &piece[..at]).map_or(self.line_begin, |k| base + k + 1);
+                    self.line_chars = base + at - line_start.max(self.line_begin);
+                    self.line_blank = false;
+                    self.cur.clear();
+                    self.last.clear();
+                    cuts.push(Cut::End { at: base + at });
+                    return at;
+                }
+            }
+        }
+    }
+
+    /// A byte of text in the gap between documents (not blank, not a newline):
+    /// its line is text, and a `format_version` key in it is a document not read.
+    fn gap_text(&mut self, b: u8) {
+        self.line_blank = false;
+        self.keep(b);
+        self.line_chars += usize::from(b & 0xC0 != 0x80);
+        let first = self.text.map_or(self.line, |t| t.0);
+        self.text = Some((first, self.line));
+        self.key_match = key_step(self.key_match, b);
+        if self.key_match == KEY_FOUND && self.hidden.is_none() {
+            self.hidden = Some((self.line, self.line_chars));
+        }
+    }
+
+    fn newline(&mut self, at: usize) {
+        self.line += 1;
+        self.line_begin = at + 1;
+    }
+
+    fn keep(&mut self, b: u8) {
+        if self.cur.len() < NAME_LINE {
+            self.cur.push(b);
+        }
+    }
+}
+
+/// The working directory a log line names, if any: Terragrunt's key-value
+/// logs (`prefix=[/work/live/vpc]`, `prefix=live/vpc`), its pretty and bare
+/// logs and older module prefixes (`14:20:38.431 INFO   [live/vpc] ...`,
+/// `[live/vpc] ...`): the first bracketed text.
+pub fn name_in(line: &str) -> Option<String> {
+    let line = line.trim();
+    let raw = if let Some(i) = line.find("prefix=") {
+        let rest = &line[i + "prefix=".len()..];
+        if let Some(inner) = rest.strip_prefix('[') {
+            inner.split(']').next()
+        } else if let Some(inner) = rest.strip_prefix('"') {
+            inner.split('"').next()
+        } else {
+            rest.split_whitespace().next()
+        }
+    } else {
+        // The first `[...]` that stands as a word of its own (`[command]/usr/bin/...` does not).
+        let mut found = None;
+        for (start, _) in line.match_indices('[') {
+            let before_ok = line[..start].chars().next_back().is_none_or(char::is_whitespace);
+            let Some((inner, after)) = line[start + 1..].split_once(']') else { break };
+            if before_ok && after.chars().next().is_none_or(char::is_whitespace) && !inner.contains('[') {
+                found = Some(inner);
+                break;
+            }
+        }
+        found
+    }?;
+    let name = raw.trim();
+    (!name.is_empty() && name.len() <= 1024 && !name.contains(['\n', '\r'])).then(|| name.to_string())
+}
+
+/// Terragrunt's prefix of a line it forwards from OpenTofu/Terraform's stdout
+/// (its default `pretty` log format, and `bare`; colour codes skipped):
+/// `[HH:MM:SS[.mmm]] STDOUT [[UNIT]] [TF-PATH:]`, all of `line` before a `{`.
+/// `Some` with the unit's path, if named, when `line` is such a prefix.
+pub fn terragrunt_stdout(line: &[u8]) -> Option<Option<String>> {
+    // Colour: `ESC [ ... final byte`.
+    let mut plain = Vec::with_capacity(line.len());
+    let mut i = 0;
+    while i < line.len() {
+        if line[i] == 0x1b && line.get(i + 1) == Some(&b'[') {
+            i += 2;
+            while i < line.len() && !(0x40..=0x7e).contains(&line[i]) {
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        plain.push(line[i]);
+        i += 1;
+    }
+    let text = std::str::from_utf8(&plain).ok()?;
+    let mut rest = text.trim_start();
+    let word = |s: &str| s.split(char::is_whitespace).next().unwrap_or("").to_string();
+    let first = word(rest);
+    let is_time = first.bytes().filter(|&b| b == b':').count() == 2 && first.bytes().all(|b| b.is_ascii_digit() || b == b':' || b == b'.');
+    if is_time {
+        rest = rest[first.len()..].trim_start();
+    }
+    rest = rest.strip_prefix("STDOUT")?;
+    if !rest.starts_with(char::is_whitespace) && !rest.is_empty() {
+        return None;
+    }
+    rest = rest.trim_start();
+    let mut name = None;
+    if let Some(inner) = rest.strip_prefix('[') {
+        let (unit, after) = inner.split_once(']')?;
+        let unit = unit.trim();
+        if unit.is_empty() || unit.len() > 1024 {
+            return None;
+        }
+        name = Some(unit.to_string());
+        rest = after.trim_start();
+    }
+    // The binary's path and a colon (`tofu:`), or nothing.
+    let tail = rest.trim_end();
+    if tail.is_empty() || (tail.ends_with(':') && !tail.contains(char::is_whitespace) && !tail.contains(['{', '['])) {
+        return Some(name);
+    }
+    None
+}
+
+/// One document of an input read whole.
+#[derive(Debug)]
+pub struct WholePart<'a> {
+    /// The name from the line before it, if any.
+    pub name: Option<String>,
+    /// The document, preceded by a newline per line before it in the input;
+    /// or why it is not read (text before it, without `--lenient`).
+    pub bytes: Result<std::borrow::Cow<'a, [u8]>, InputError>,
+}
+
+/// The documents of `bytes`, an input named `name` read whole. One document
+/// (or none: the parser says what is wrong) is `bytes` itself.
+pub fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<WholePart<'a>> {
+    let mut sp = Splitter::new(read.lenient);
+    let mut cuts = Vec::new();
+    sp.feed(bytes, &mut cuts);
+    let first = match cuts.first() {
+        Some(Cut::First { name }) => name.clone(),
+        _ => None,
+    };
+    if !cuts.iter().any(|c| matches!(c, Cut::Start { .. })) {
+        return vec![WholePart { name: first, bytes: Ok(std::borrow::Cow::Borrowed(bytes)) }];
+    }
+    let mut parts = Vec::new();
+    let (mut start, mut line, mut part_name, mut gap) = (0usize, 1usize, first, Gap::default());
+    let mut end = None;
+    let finish = |start: usize, stop: usize, line: usize, name: Option<String>, gap: Gap, n: usize| {
+        let label = name.clone().unwrap_or_else(|| format!("{input}#{n}"));
+        let bytes = match gap_error(&label, &gap, n, read) {
+            Some(e) => Err(e),
+            None => {
+                let mut v = Vec::with_capacity(line - 1 + gap.pad + stop - start);
+                v.resize(line - 1, b'\n');
+                v.resize(line - 1 + gap.pad, b' ');
+                v.extend_from_slice(&bytes[start..stop]);
+                Ok(std::borrow::Cow::Owned(v))
+            }
+        };
+        WholePart { name, bytes }
+    };
+    for cut in cuts {
+        match cut {
+            Cut::End { at } => end = Some(at),
+            Cut::Start { at, line: l, name: n, text, pad, hidden, .. } => {
+                let count = parts.len() + 1;
+                parts.push(finish(start, end.take().unwrap_or(at), line, part_name.take(), std::mem::take(&mut gap), count));
+                (start, line, part_name, gap) = (at, l, n, Gap { text, hidden, pad });
+            }
+            Cut::Through => end = None,
+            Cut::First { .. } | Cut::TooDeep { .. } => {}
+        }
+    }
+    // The last document keeps what follows it (its trailer is judged by the parser).
+    let count = parts.len() + 1;
+    parts.push(finish(start, bytes.len(), line, part_name, gap, count));
+    parts
+}
+
+/// What came before a document after the first ([`Cut::Start`]): the lines of
+/// text between it and the one before, where in them a document hides, and
+/// how many characters of Terragrunt's prefix come before it on its line.
+#[derive(Debug, Default)]
+pub(super) struct Gap {
+    pub(super) text: Option<(usize, usize)>,
+    pub(super) hidden: Option<(usize, usize)>,
+    pub(super) pad: usize,
+}
+
+/// Text between documents: without `--lenient` the document after it is not
+/// read (its error); with it, a warning, unless the text holds a document
+/// planview would not read (a `format_version` key): that is an error even
+/// with `--lenient`, never skipped. `name` is the input's.
+pub(super) fn gap_error(name: &str, gap: &Gap, n: usize, read: &ReadOptions) -> Option<InputError> {
+    let (first, last) = gap.text?;
+    let lines = if first == last { format!("line {first}") } else { format!("lines {first}-{last}") };
+    if let Some((l, c)) = gap.hidden {
+        return Some(
+            InputError::new(name, format!("the text between JSON documents {} and {n} ({lines}) holds a document planview does not read (a `format_version` key at line {l}, column {c}); document {n} is not read either", n - 1))
+                .at(l, c)
+                .hint("each document must start on a line of its own, or after Terragrunt's `STDOUT [unit] tofu:` prefix (with --lenient); a plan inside other text is never skipped: strip the wrapper's text, or have Terragrunt forward the JSON as it is (--tf-forward-stdout)"),
+        );
+    }
+    if read.lenient {
+        read.notes.push(name, format!("--lenient: skipped the text between documents {} and {n} ({lines})", n - 1));
+        return None;
+    }
+    Some(
+        InputError::new(name, format!("there is text between JSON documents {} and {n} ({lines}); document {n} is not read", n - 1))
+            .at(first, 1)
+            .hint("several documents are read from one input when only blanks separate them: pass --lenient to skip log lines between them (Terragrunt's), with a warning for each"),
+    )
 }

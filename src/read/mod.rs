@@ -4,9 +4,10 @@
 //! errors they share.
 
 mod diagnostics;
+mod dirs;
 mod frame;
 mod options;
-pub(crate) mod roots;
+pub(crate) mod pool;
 mod saved_plan;
 mod source;
 pub(crate) mod stream;
@@ -27,11 +28,10 @@ pub use whole::{check_version, line_col, parse, parse_with, SUPPORTED};
 pub(crate) use diagnostics::{
     after_document, check_start_at, json_error_at, skipped_prefix, sniff_encoding, too_blank, too_deep, too_long_trailer, two_documents,
 };
-pub(crate) use frame::{key_step, second_document, TrailerScan, KEY_FOUND};
-pub use roots::{
-    expand, name_in, split_whole, stream_roots, terragrunt_stdout, wildcard, Cut, FindOptions, Root, Splitter, StreamQuery, WholePart,
-    MAX_DOCUMENTS, SKIPPED_DIRS,
-};
+pub use dirs::{expand, wildcard, FindOptions, Root, SKIPPED_DIRS};
+pub use frame::{name_in, split_whole, terragrunt_stdout, Cut, Splitter, WholePart, MAX_DOCUMENTS};
+pub(crate) use frame::{second_document, TrailerScan};
+pub use pool::{stream_roots, StreamQuery};
 pub(crate) use source::open_as;
 pub use stream::{stream, Fed, Keep, ReadAhead, SKIP_WINDOW};
 pub use tree::Prefer;

@@ -76,7 +76,7 @@ pub fn stream(
 ) -> Result<String, InputError> {
     let mut src = src;
     // Text already read and checked on another thread (a document of
-    // [`crate::read::roots::stream_roots`]): parsed as it comes, no thread of its own.
+    // [`crate::read::stream_roots`]): parsed as it comes, no thread of its own.
     if let Some(fed) = (&mut src as &mut dyn std::any::Any).downcast_mut::<Fed>() {
         if let Some(rx) = fed.rx.take() {
             return parse_document(Reader::new(name, rx), opts, visitor);

@@ -1,5 +1,5 @@
 //! One directory = one root: which of the documents found in one directory of
-//! a tree ([`crate::read::roots::expand`]) are read, and the note saying what was left out.
+//! a tree ([`crate::read::expand`]) are read, and the note saying what was left out.
 //!
 //! README's recipe leaves `plan.out` and `plan.json` side by side, and an
 //! applied root may keep a `state.json` beside its plan. Read naively, each
