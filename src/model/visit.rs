@@ -1,6 +1,6 @@
 //! What a query does with a plan, one piece at a time ([`PlanVisitor`]), the
 //! same whether the plan was read whole ([`visit_plan`]) or streamed
-//! (`crate::stream`).
+//! (`read::stream`).
 
 use super::{Change, CheckObject, Plan, ResourceChange, ResourceValue};
 

@@ -7,6 +7,7 @@
 //! the whole input.
 
 use super::frame::{gap_error, Gap};
+use super::source::{fill, Filled};
 use super::stream::{End, Fed, Feeder, Piece, ReadAhead};
 use super::{Cut, ReadOptions, Root, Source, Splitter, MAX_DOCUMENTS};
 use crate::error::InputError;
@@ -346,21 +347,12 @@ fn split_stream(
         buf.resize(want, 0);
         // Read until the buffer is full, the input ends or fails: a pipe gives
         // 64 KB at a time, and bigger pieces cost less down the line.
-        let (mut n, mut eof, mut failed) = (0usize, false, None);
-        while n < buf.len() {
-            match src.read(&mut buf[n..]) {
-                Ok(0) => {
-                    eof = true;
-                    break;
-                }
-                Ok(k) => n += k,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
-            }
-        }
+        let (n, how) = fill(&mut src, &mut buf);
+        let (eof, failed) = match how {
+            Filled::Full => (false, None),
+            Filled::Eof => (true, None),
+            Filled::Failed(e) => (false, Some(e)),
+        };
         let fail = |cur: &mut Option<Part>, metas: &mut Vec<Meta>, e: std::io::Error| match cur.take() {
             Some(mut part) => {
                 let _ = part.tx.send(Piece::Failed(e));

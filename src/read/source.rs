@@ -120,6 +120,34 @@ pub(super) fn read_error(name: &str, e: &std::io::Error) -> InputError {
     InputError::new(name, format!("cannot read: {e}"))
 }
 
+/// How [`fill`] ended.
+#[derive(Debug)]
+pub(crate) enum Filled {
+    /// The buffer is full: there may be more.
+    Full,
+    /// The input ended.
+    Eof,
+    /// A read failed (after the bytes counted).
+    Failed(std::io::Error),
+}
+
+/// THE chunk loop's one step, for every reader of a stream (the read-ahead
+/// thread, the splitter of many roots, a pipe read whole): read `src` into
+/// `buf` until it is full, the input ends or a read fails (a pipe gives 64 KB
+/// at a time, and bigger pieces cost less down the line). The bytes read, and how it ended.
+pub(crate) fn fill(src: &mut impl Read, buf: &mut [u8]) -> (usize, Filled) {
+    let mut n = 0;
+    while n < buf.len() {
+        match src.read(&mut buf[n..]) {
+            Ok(0) => return (n, Filled::Eof),
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return (n, Filled::Failed(e)),
+        }
+    }
+    (n, Filled::Full)
+}
+
 /// Read a pipe: the start decides (read it, judge it, then read the rest,
 /// depth-checked as it comes). Never more than [`MAX_BLANKS`] of blank space
 /// before the document or [`MAX_TRAILER`] after it: an endless pipe ends.
@@ -128,7 +156,14 @@ fn read_piped(name: &str, mut src: impl Read, lenient: bool) -> Result<Vec<u8>, 
     // Read up to `want` more bytes; the number read.
     let mut more = |buf: &mut Vec<u8>, want: usize| -> Result<usize, InputError> {
         reserve(name, buf, want, false)?;
-        (&mut src).take(want as u64).read_to_end(buf).map_err(|e| read_error(name, &e))
+        let from = buf.len();
+        buf.resize(from + want, 0);
+        let (n, how) = fill(&mut src, &mut buf[from..]);
+        buf.truncate(from + n);
+        match how {
+            Filled::Failed(e) => Err(read_error(name, &e)),
+            Filled::Full | Filled::Eof => Ok(n),
+        }
     };
     let mut limit = HEAD;
     loop {

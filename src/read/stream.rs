@@ -2,6 +2,7 @@
 //! pieces another thread cut ([`Fed`], [`Feeder`]), handed to the walker
 //! ([`super::walk`]); [`Keep`] keeps the elements a query answers from at the end.
 
+use super::source::{fill, Filled};
 use super::walk::parse_document;
 use super::window::{complete_prefix, Reader};
 use super::{sniff_encoding, ReadOptions};
@@ -172,26 +173,19 @@ pub(crate) enum Piece {
 /// Read `src` in chunks, validate UTF-8 and check nesting depth once (unless
 /// `scan_depth` is false: a file checked by an earlier read), and send the text on.
 fn read_ahead(mut src: impl Read, chunk: usize, lenient: bool, scan_depth: bool, tx: &std::sync::mpsc::SyncSender<Piece>) {
-    let mut scratch = vec![0u8; chunk.min(CHUNK)];
     let mut feeder = Feeder::new(lenient, scan_depth);
     loop {
-        let mut data = Vec::new();
-        let mut eof = false;
-        while data.len() < chunk {
-            let room = (chunk - data.len()).min(scratch.len());
-            match src.read(&mut scratch[..room]) {
-                Ok(0) => {
-                    eof = true;
-                    break;
-                }
-                Ok(n) => data.extend_from_slice(&scratch[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    let _ = tx.send(Piece::Failed(e));
-                    return;
-                }
+        let mut data = vec![0u8; chunk];
+        let (n, how) = fill(&mut src, &mut data);
+        data.truncate(n);
+        let eof = match how {
+            Filled::Full => false,
+            Filled::Eof => true,
+            Filled::Failed(e) => {
+                let _ = tx.send(Piece::Failed(e));
+                return;
             }
-        }
+        };
         let (piece, last) = feeder.push(data, if eof { End::Eof } else { End::More });
         if piece.is_some_and(|p| tx.send(p).is_err()) || last {
             return; // the parser stopped early (an error), or the input ended

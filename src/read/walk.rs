@@ -99,8 +99,7 @@ pub(super) fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mu
         } else if let Some(holder) = VALUES_HOLDERS.iter().find(|h| h.key == key) {
             skel.push_str(&r.walk_values_holder(holder, visitor)?);
         } else if KEPT.contains(&key.as_str()) {
-            let raw = r.parse_small::<Box<RawValue>>()?;
-            skel.push_str(raw.get());
+            r.keep_value(&mut skel)?;
         } else {
             r.skip_value(0)?;
             skel.push_str("null");

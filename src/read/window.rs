@@ -307,6 +307,22 @@ impl<'n> Reader<'n> {
         }
     }
 
+    /// Check one value starting at `pos` (serde_json's checks and messages,
+    /// as a `RawValue` gets them) and append its text to `out`, copied once
+    /// from the window: a kept value (a state's `values`, the whole of a
+    /// 70 MB state) is not held twice.
+    pub(super) fn keep_value(&mut self, out: &mut String) -> Result<(), InputError> {
+        // A refill may drop the consumed text before the value: count from the input's start.
+        let from = self.dropped + self.pos;
+        let mut checked = false;
+        self.with_value::<serde::de::IgnoredAny, _>(|_| checked = true, usize::MAX)?;
+        if !checked {
+            return Err(self.eof("EOF while parsing a value"));
+        }
+        out.push_str(&self.buf[from - self.dropped..self.pos]);
+        Ok(())
+    }
+
     /// An owned value that is expected to be small (a key, a kept top-level value).
     pub(super) fn parse_small<T: for<'x> serde::Deserialize<'x>>(&mut self) -> Result<T, InputError> {
         let mut out = None;

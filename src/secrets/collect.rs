@@ -661,7 +661,7 @@ fn schema_name_like(k: &str) -> bool {
         && k.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
-/// Secrets collected while a plan streams by (`crate::stream`): resource
+/// Secrets collected while a plan streams by (`read::stream`): resource
 /// changes, drift and the resources of planned values and prior state as they
 /// pass; the rest (outputs, variables) comes from the skeleton with [`Masker::collect`].
 impl crate::model::visit::PlanVisitor for Masker {

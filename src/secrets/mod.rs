@@ -4,9 +4,11 @@
 
 mod collect;
 mod scrub;
+mod visibility;
 
 pub use collect::{Masker, MASK, MIN_SUBSTRING};
 pub use scrub::{Scrubber, MIN_CUT};
+pub use visibility::Visibility;
 
 use std::sync::Arc;
 
