@@ -1,7 +1,20 @@
 //! Reading input, one layer: files, pipes and saved plans ([`Source`]), a
 //! document read whole ([`parse_with`]) or streamed to a visitor
 //! ([`stream()`]), the documents of many roots ([`stream_roots`]), and the
-//! errors they share.
+//! errors they share. It depends on `model`, `secrets` (secrets are
+//! collected as documents stream by) and the leaves, never on a query.
+//!
+//! - `source.rs`: files, stdin, FIFOs; `fill`, the one chunk loop;
+//!   `saved_plan.rs`: `show -json` of a saved plan; `options.rs`: [`ReadOptions`].
+//! - `whole.rs`: a document read whole (serde over the slice), told plan or
+//!   state, the version gate.
+//! - `stream.rs`: the read-ahead thread, [`Fed`]/`Feeder`, [`Keep`];
+//!   `window.rs`: the refill buffer and line:col; `walk.rs`: the top-level
+//!   grammar over it, calling the visitor.
+//! - `frame.rs`: the documents of one input, the gaps between them, what may
+//!   follow the last; `dirs.rs` and `tree.rs`: directories of roots;
+//!   `pool.rs`: [`stream_roots`] on worker threads.
+//! - `diagnostics.rs` and `wrong.rs`: the error vocabulary.
 
 mod diagnostics;
 mod dirs;
