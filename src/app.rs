@@ -9,7 +9,8 @@ use crate::pipeline::{self, each_root_with, gate_streamed, streamed, summary_str
 use crate::query::values::Visibility;
 use crate::render::format::{Answer, Ctx, Roots};
 use crate::render::report::Named;
-use crate::{cli, comment, compare, mask, model, query, render, roots, sanitize, stream, PerFile, Status};
+use crate::{cli, comment, compare, mask, model, query, render, roots, sanitize, stream};
+use crate::outcome::{PerFile, Status};
 use std::io::Write;
 
 /// Run one command. Output goes to `out` as it is rendered, warnings (what

@@ -7,7 +7,8 @@ use crate::input::{self, Document, ReadOptions, Source};
 use crate::query::intent::streamed::{self, compare_indexed, Collect, Details, Fetch, Hasher, Index, Ordered, Wanted};
 use crate::query::intent::{intent_of, DiffReport, FingerprintReport, Intent, PlanRef};
 use crate::render::{Format, JsonInputError};
-use crate::{mask, render, stream, PerFile, Status};
+use crate::{mask, render, stream};
+use crate::outcome::{PerFile, Status};
 
 /// A plan read for `diff` or `fingerprint`: its index, the CLI version that
 /// made it, and how to get its entries again.
@@ -161,7 +162,7 @@ fn json_errors(out: &mut dyn std::io::Write, errs: &[&InputError]) -> std::io::R
     }
 }
 
-fn failures<T>(items: &[crate::PerFile<T>]) -> Vec<&InputError> {
+fn failures<T>(items: &[crate::outcome::PerFile<T>]) -> Vec<&InputError> {
     items.iter().filter_map(|i| i.result.as_ref().err()).collect()
 }
 

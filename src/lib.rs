@@ -22,6 +22,7 @@ pub mod locate;
 pub mod mask;
 pub mod model;
 pub mod oom;
+mod outcome;
 mod par;
 mod pipeline;
 pub mod progress;
@@ -35,26 +36,7 @@ pub mod stream;
 pub mod tree;
 mod wrong;
 
-use error::InputError;
-
 pub use app::{run, verdict_over_output};
+pub use outcome::{PerFile, Status};
 pub use pipeline::{each_input, gate_streamed, summary_streamed};
 pub(crate) use pipeline::{each_root_with, stream_one};
-
-/// One input's result.
-#[derive(Debug)]
-pub struct PerFile<T> {
-    pub file: String,
-    pub result: Result<T, InputError>,
-    /// The secrets of this input (empty when it could not be read).
-    pub masker: mask::Masker,
-}
-
-/// How a run that produced its output ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// Everything read, nothing failed.
-    Success,
-    /// A gate or check failed (exit 1).
-    Failed,
-}

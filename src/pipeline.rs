@@ -6,7 +6,8 @@
 use crate::error::InputError;
 use crate::input::{self, Source};
 use crate::query::values::Visibility;
-use crate::{mask, model, query, roots, stream, PerFile};
+use crate::{mask, model, query, roots, stream};
+use crate::outcome::PerFile;
 
 /// Read every input, apply `f` to each parsed document, keep per-file results.
 /// Unreadable inputs are kept as errors so the others are still reported.

@@ -4,7 +4,7 @@
 
 use crate::query::gate::PlanVerdict;
 use crate::query::summary::Summary;
-use crate::PerFile;
+use crate::outcome::PerFile;
 use serde::Serialize;
 
 /// One root's row. Counts are `None` where the root could not be read (or is a state).

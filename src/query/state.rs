@@ -133,13 +133,13 @@ pub(crate) fn state_of_stream(
 
 /// The results of [`state_of_stream`] as per-input results, each error
 /// named after its input as reported.
-pub(crate) fn settle(items: Vec<crate::PerFile<Result<StateReport, InputError>>>) -> Vec<crate::PerFile<StateReport>> {
+pub(crate) fn settle(items: Vec<crate::outcome::PerFile<Result<StateReport, InputError>>>) -> Vec<crate::outcome::PerFile<StateReport>> {
     items
         .into_iter()
         .map(|i| {
             let file = i.file;
             let result = i.result.and_then(|r| r.map_err(|e| InputError { file: file.clone(), ..e }));
-            crate::PerFile { file, result, masker: i.masker }
+            crate::outcome::PerFile { file, result, masker: i.masker }
         })
         .collect()
 }

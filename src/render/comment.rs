@@ -14,7 +14,7 @@ use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
 use crate::query::summary::{PlanSummary, ResourceEntry, Totals};
 use crate::render::gate::{rule_name, verdict_head};
 use crate::render::summary::{action_words, details, INCOMPLETE_BANNER};
-use crate::PerFile;
+use crate::outcome::PerFile;
 
 /// The job summary's limit (GitHub: 1 MiB per step).
 pub(crate) const SUMMARY_MAX_BYTES: usize = 1_048_576;

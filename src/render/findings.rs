@@ -6,7 +6,7 @@
 use crate::locate::Location;
 use crate::query::checks::ChecksReport;
 use crate::query::gate::PlanVerdict;
-use crate::PerFile;
+use crate::outcome::PerFile;
 use std::io::{self, Write};
 
 /// How bad a finding is.

@@ -4,7 +4,7 @@
 
 use super::{md_code, write_json, JsonInputError, Style, Tone};
 use crate::sanitize::line;
-use crate::PerFile;
+use crate::outcome::PerFile;
 use serde::Serialize;
 use std::io::{self, Write};
 

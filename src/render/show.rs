@@ -12,7 +12,7 @@ use crate::query::show::actions::{InvocationDiff, Trigger};
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport, TERRAFORM_DATA};
 use crate::query::values::Shown;
 use crate::sanitize::line as clean;
-use crate::PerFile;
+use crate::outcome::PerFile;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::cell::RefCell;

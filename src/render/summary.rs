@@ -5,7 +5,7 @@ use super::{action_tone, counts_line, md_cell, md_code, plain, write_json, JsonI
 use crate::query::summary::{sum, InvocationEntry, PlanSummary, ResourceEntry, StateSummary, Summary, SummaryTotal};
 use crate::query::values::truncate;
 use crate::sanitize::line;
-use crate::PerFile;
+use crate::outcome::PerFile;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};

@@ -41,7 +41,7 @@ use crate::render::show::{Item, Resources};
 use crate::render::{self, Format, Style};
 use crate::roots::{self, Root};
 use crate::stream::PlanVisitor;
-use crate::{PerFile, Status};
+use crate::outcome::{PerFile, Status};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fs::File;

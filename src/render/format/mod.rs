@@ -19,7 +19,7 @@ use crate::query::gate::{PlanVerdict, PolicyReport};
 use crate::query::intent::DiffReport;
 use crate::query::roots::RootRow;
 use crate::query::summary::Summary;
-use crate::PerFile;
+use crate::outcome::PerFile;
 use std::io::{self, Write};
 
 /// What a command answers, one report per input (or the one comparison of
