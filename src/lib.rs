@@ -8,10 +8,7 @@
 
 #![deny(unreachable_pub)]
 
-mod app;
 pub mod cli;
-mod comment;
-pub mod compare;
 pub mod derive;
 pub mod error;
 mod escape;
@@ -30,13 +27,14 @@ pub mod query;
 pub mod rego;
 pub mod render;
 pub mod roots;
+pub mod run;
 pub mod sanitize;
 mod scan;
 pub mod stream;
 pub mod tree;
 mod wrong;
 
-pub use app::{run, verdict_over_output};
 pub use outcome::{PerFile, Status};
 pub use pipeline::{each_input, gate_streamed, summary_streamed};
 pub(crate) use pipeline::{each_root_with, stream_one};
+pub use run::{run, verdict_over_output};

@@ -1,13 +1,13 @@
 //! The reading half of the one pipeline: inputs → roots → documents, each
 //! read once, streamed where the command allows ([`stream_one`],
 //! [`streamed`]) or whole ([`each_root_with`]), several in parallel with
-//! bounded memory, each with its secrets; the answer half is [`crate::app`].
+//! bounded memory, each with its secrets; the answer half is [`crate::run`].
 
 use crate::error::InputError;
 use crate::input::{self, Source};
+use crate::outcome::PerFile;
 use crate::query::values::Visibility;
 use crate::{mask, model, query, roots, stream};
-use crate::outcome::PerFile;
 
 /// Read every input, apply `f` to each parsed document, keep per-file results.
 /// Unreadable inputs are kept as errors so the others are still reported.

@@ -11,7 +11,6 @@ use crate::query::values::{parse_raw, Visibility};
 use serde_json::Value;
 
 pub mod actions;
-pub mod stream;
 
 /// What to show.
 #[derive(Debug, Clone, Default)]

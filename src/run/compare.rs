@@ -4,11 +4,11 @@
 use crate::cli::Config;
 use crate::error::{Error, InputError};
 use crate::input::{self, Document, ReadOptions, Source};
+use crate::outcome::{PerFile, Status};
 use crate::query::intent::streamed::{self, compare_indexed, Collect, Details, Fetch, Hasher, Index, Ordered, Wanted};
 use crate::query::intent::{intent_of, DiffReport, FingerprintReport, Intent, PlanRef};
 use crate::render::{Format, JsonInputError};
 use crate::{mask, render, stream};
-use crate::outcome::{PerFile, Status};
 
 /// A plan read for `diff` or `fingerprint`: its index, the CLI version that
 /// made it, and how to get its entries again.

@@ -5,13 +5,17 @@
 use crate::cli::{CommandKind, Config};
 use crate::error::{Error, InputError};
 use crate::input::{self, Source};
+use crate::outcome::{PerFile, Status};
 use crate::pipeline::{self, each_root_with, gate_streamed, streamed, summary_streamed, NOT_A_PLAN};
 use crate::query::values::Visibility;
 use crate::render::format::{Answer, Ctx, Roots};
 use crate::render::report::Named;
-use crate::{cli, comment, compare, mask, model, query, render, roots, sanitize, stream};
-use crate::outcome::{PerFile, Status};
+use crate::{cli, mask, model, query, render, roots, sanitize, stream};
 use std::io::Write;
+
+pub(crate) mod comment;
+pub mod compare;
+pub mod show;
 
 /// Run one command. Output goes to `out` as it is rendered, warnings (what
 /// `--lenient` skipped) to `diag` as `planview: warning: ...` lines; the
@@ -200,15 +204,9 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
         CommandKind::Show(show) => {
             // Streamed: shown changes spooled, each diffed and written once every secret is known.
             let style = render::Style::new(config.color);
-            let run = query::show::stream::ShowRun {
-                roots: &roots,
-                read,
-                show,
-                format: config.format,
-                style: &style,
-                show_sensitive: config.show_sensitive,
-            };
-            query::show::stream::run_show(&run, out, masker)
+            let run =
+                show::ShowRun { roots: &roots, read, show, format: config.format, style: &style, show_sensitive: config.show_sensitive };
+            show::run_show(&run, out, masker)
         }
         CommandKind::Moves(moves) => {
             if config.inputs.len() != 1 {

@@ -159,9 +159,9 @@ pub enum Command {
     /// One pull-request comment: the gate's verdict, the Plan: line(s), the changes
     /// destructive-first with their diffs, within the platform's limit; the job
     /// summary and CI outputs too. Exit codes as `gate`.
-    #[command(after_help = format!("Reads: plans (a state is an unreadable input: exit 2).\n\n{}\n\n{}", crate::comment::EXAMPLES, crate::comment::EXIT_CODES))]
+    #[command(after_help = format!("Reads: plans (a state is an unreadable input: exit 2).\n\n{}\n\n{}", crate::run::comment::EXAMPLES, crate::run::comment::EXIT_CODES))]
     #[command(display_order = 10)]
-    Comment(crate::comment::CommentArgs),
+    Comment(crate::run::comment::CommentArgs),
 }
 
 const DIFF_EXAMPLES: &str = "\
@@ -926,7 +926,7 @@ pub enum CommandKind {
     Gate(Box<GateOptions>),
     Diff,
     Fingerprint(crate::render::diff::FingerprintFormat),
-    Comment(Box<crate::comment::CommentOptions>),
+    Comment(Box<crate::run::comment::CommentOptions>),
     Completions(Shell),
     /// The man page of the main command, or of one subcommand.
     Man(Option<String>),
@@ -974,7 +974,7 @@ pub struct Env {
     pub step_summary: Option<PathBuf>,
     pub github_output: Option<PathBuf>,
     /// The current directory, and the root of the checkout it is in (`comment`'s
-    /// default marker names each input from there: [`crate::comment::checkout_root`]).
+    /// default marker names each input from there: [`crate::run::comment::checkout_root`]).
     pub cwd: Option<PathBuf>,
     pub checkout: Option<PathBuf>,
 }
@@ -993,7 +993,7 @@ impl Env {
             step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from),
             github_output: std::env::var_os("GITHUB_OUTPUT").filter(|v| !v.is_empty()).map(PathBuf::from),
             cwd: std::env::current_dir().ok(),
-            checkout: crate::comment::checkout_root(|k| std::env::var_os(k), std::env::current_dir().ok().as_deref()),
+            checkout: crate::run::comment::checkout_root(|k| std::env::var_os(k), std::env::current_dir().ok().as_deref()),
         }
     }
 }
@@ -1083,7 +1083,7 @@ impl Cli {
                 (CommandKind::Show(ShowConfig { options, max_bytes }), "show", a.common, none, max_bytes)
             }
             Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Replace)),
-            Command::Comment(a) => return crate::comment::config(a, env, bare(CommandKind::Replace)),
+            Command::Comment(a) => return crate::run::comment::config(a, env, bare(CommandKind::Replace)),
             Command::Completions { shell } => return Ok(bare(CommandKind::Completions(shell))),
             Command::Man { command } => {
                 if let Some(c) = &command {

@@ -34,6 +34,7 @@ use crate::error::Error;
 use crate::input::{self, ReadOptions};
 use crate::mask::Masker;
 use crate::model::{Plan, ResourceChange};
+use crate::outcome::{PerFile, Status};
 use crate::query::show::{self, Pick, ShowOptions, ShowReport};
 use crate::query::values::Visibility;
 use crate::render::format::{Answer, Ctx};
@@ -41,7 +42,6 @@ use crate::render::show::{Item, Resources};
 use crate::render::{self, Format, Style};
 use crate::roots::{self, Root};
 use crate::stream::PlanVisitor;
-use crate::outcome::{PerFile, Status};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fs::File;
@@ -132,7 +132,7 @@ fn answer<T>(
     let single_error = items.len() == 1 && items[0].result.is_err();
     let ctx = Ctx { style: style.clone(), max_bytes };
     render::format::write(format, &Answer::Show(reports), single_error, &ctx, out)?;
-    crate::app::finish(items)
+    super::finish(items)
 }
 
 /// What the inputs of a run share: the memory budget left and the temporary file.

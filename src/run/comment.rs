@@ -10,12 +10,12 @@
 use crate::cli::{Config, Env, ReadArgs};
 use crate::error::{Error, InputError};
 use crate::input::{Document, Source};
+use crate::mask;
+use crate::outcome::{PerFile, Status};
 use crate::query::gate::Policy;
 use crate::query::review::{review, CiOutputs, Review};
 use crate::query::values::Visibility;
 use crate::render::comment::{body, BodyOptions, Platform, SUMMARY_MAX_BYTES};
-use crate::mask;
-use crate::outcome::{PerFile, Status};
 use clap::Args;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
@@ -202,7 +202,7 @@ fn append(path: &std::path::Path, text: &str, what: &str) -> Result<(), Error> {
 /// `comment`: exit 0 when every plan passes, 1 when one breaks a rule, 2 when
 /// an input cannot be read (the body is printed in every case but a usage error).
 pub(crate) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn std::io::Write) -> Result<Status, Error> {
-    let policy = crate::app::policy_with_files(&opts.policy, &opts.policy_files)?;
+    let policy = super::policy_with_files(&opts.policy, &opts.policy_files)?;
     let vis = Visibility { show_sensitive: false, masker: None };
     // Directories become the plans below them; inputs holding several documents are split.
     let roots = crate::roots::expand(&config.inputs, &config.find, &config.read.notes);
@@ -210,11 +210,11 @@ pub(crate) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn 
         // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
         // in the comment's hidden lines for a later job to read back.
         let fingerprint = match doc {
-            Document::Plan(p) => Some(crate::compare::fingerprint_of(p, m)),
+            Document::Plan(p) => Some(super::compare::fingerprint_of(p, m)),
             _ => None,
         };
         let mut r = review(doc, &policy, &vis.with(m), fingerprint.as_deref())?;
-        crate::app::judge_rego(&policy, raw, &mut r.verdict, m)?;
+        super::judge_rego(&policy, raw, &mut r.verdict, m)?;
         Ok(r)
     });
     let mut items: Vec<PerFile<Review>> = items
