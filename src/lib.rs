@@ -1,7 +1,7 @@
 //! planview: reads `tofu show -json` / `terraform show -json` output and answers
 //! what a plan will do, or what a state holds.
 //!
-//! `main.rs` parses arguments into a [`cli::Config`] and calls [`run`]: one
+//! `main.rs` parses arguments into a [`config::Config`] and calls [`run`]: one
 //! pipeline, [`pipeline`] reading each input once and [`app`] answering with
 //! one query per command, rendered by one renderer per format
 //! ([`render::format`]).
@@ -9,6 +9,7 @@
 #![deny(unreachable_pub)]
 
 pub mod cli;
+pub mod config;
 pub mod derive;
 pub mod error;
 mod escape;

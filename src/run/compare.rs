@@ -1,7 +1,7 @@
 //! The runs of `planview diff OLD NEW` and `planview fingerprint PLAN`: read
 //! the plans, build each one's model ([`crate::query::intent`]), render.
 
-use crate::cli::Config;
+use crate::config::Config;
 use crate::error::{Error, InputError};
 use crate::input::{self, Document, ReadOptions, Source};
 use crate::outcome::{PerFile, Status};

@@ -2,7 +2,7 @@
 //! documents [`crate::pipeline`] reads, giving one [`Answer`], which the
 //! format's renderer ([`render::format`]) writes to the output as it renders.
 
-use crate::cli::{CommandKind, Config};
+use crate::config::{self, CommandKind, Config};
 use crate::error::{Error, InputError};
 use crate::input::{self, Source};
 use crate::outcome::{PerFile, Status};
@@ -121,7 +121,7 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
     let seeded;
     let config = match first_pass(config, &roots) {
         Some(seed) => {
-            seeded = cli::Config { read: input::ReadOptions { seed, ..config.read.clone() }, ..config.clone() };
+            seeded = config::Config { read: input::ReadOptions { seed, ..config.read.clone() }, ..config.clone() };
             &seeded
         }
         None => config,
@@ -420,7 +420,7 @@ pub(crate) fn judge_rego(
 /// whose input is the whole document).
 fn gate(
     config: &Config,
-    opts: &cli::GateOptions,
+    opts: &config::GateOptions,
     roots: &[roots::Root],
     out: &mut dyn Write,
     masker: &mut mask::Masker,
@@ -466,7 +466,7 @@ fn gate(
 }
 
 /// `gate --verify`: the Rego policies' `test_` rules, run and listed.
-fn verify(config: &Config, opts: &cli::GateOptions, out: &mut dyn Write) -> Result<Status, Error> {
+fn verify(config: &Config, opts: &config::GateOptions, out: &mut dyn Write) -> Result<Status, Error> {
     if config.format != render::Format::Table {
         return Err(Error::Usage("`gate --verify` prints its results as text: leave out --format".into()));
     }

@@ -29,7 +29,7 @@
 //! they go, markdown within its `--max-bytes` cap (the changes after the first
 //! that does not fit are counted, not built).
 
-use crate::cli::ShowConfig;
+use crate::config::ShowConfig;
 use crate::error::Error;
 use crate::input::{self, ReadOptions};
 use crate::mask::Masker;

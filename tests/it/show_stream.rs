@@ -5,7 +5,7 @@
 //! and the input is never held.
 
 use crate::common::*;
-use planview::cli::ShowConfig;
+use planview::config::ShowConfig;
 use planview::input::{ReadOptions, Source};
 use planview::mask::Masker;
 use planview::query::show::ShowOptions;
