@@ -36,6 +36,5 @@ pub mod tree;
 mod wrong;
 
 pub use outcome::{PerFile, Status};
-pub use pipeline::{each_input, gate_streamed, summary_streamed};
-pub(crate) use pipeline::{each_root_with, stream_one};
+pub use run::streamed::{gate_streamed, summary_streamed};
 pub use run::{run, verdict_over_output};

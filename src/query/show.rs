@@ -11,6 +11,7 @@ use crate::query::values::{parse_raw, Visibility};
 use serde_json::Value;
 
 pub mod actions;
+pub(crate) mod collect;
 
 /// What to show.
 #[derive(Debug, Clone, Default)]

@@ -7,6 +7,7 @@
 //! input (as every command masks them); the body's own syntax (the hidden
 //! marker, `<details>`, code fences) is never touched.
 
+use super::tail::Sink;
 use crate::config::{CommentOptions, Config};
 use crate::error::{Error, InputError};
 use crate::input::Document;
@@ -30,7 +31,7 @@ fn append(path: &std::path::Path, text: &str, what: &str) -> Result<(), Error> {
 
 /// `comment`: exit 0 when every plan passes, 1 when one breaks a rule, 2 when
 /// an input cannot be read (the body is printed in every case but a usage error).
-pub(crate) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn std::io::Write) -> Result<Status, Error> {
+pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>) -> Result<Status, Error> {
     let policy = super::policy_with_files(&opts.policy, &opts.policy_files)?;
     let vis = Visibility { show_sensitive: false, masker: None };
     // Directories become the plans below them; inputs holding several documents are split.
@@ -39,7 +40,7 @@ pub(crate) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn 
         // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
         // in the comment's hidden lines for a later job to read back.
         let fingerprint = match doc {
-            Document::Plan(p) => Some(super::compare::fingerprint_of(p, m)),
+            Document::Plan(p) => Some(crate::query::intent::Intent::of(p, m).fingerprint()),
             _ => None,
         };
         let mut r = review(doc, &policy, &vis.with(m), fingerprint.as_deref())?;
@@ -82,7 +83,9 @@ pub(crate) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut dyn 
     };
     let o = BodyOptions { max_bytes: opts.max_bytes, marker: Some(opts.id.clone()), whole };
     if !(opts.skip_unchanged && unchanged) {
-        out.write_all(body(&mut items, &report, &o).as_bytes())?;
+        // A closed output stops the body, never the job summary or the CI outputs.
+        let written = out.write_all(body(&mut items, &report, &o).as_bytes());
+        out.written(written)?;
     }
     if let (Some(path), Some(text)) = (&opts.summary_file, summary_body) {
         append(path, &text, "job summary")?;

@@ -6,7 +6,7 @@ use crate::config::{self, CommandKind, Config};
 use crate::error::{Error, InputError};
 use crate::input::{self, Source};
 use crate::outcome::{PerFile, Status};
-use crate::pipeline::{self, each_root_with, gate_streamed, streamed, summary_streamed, NOT_A_PLAN};
+use crate::pipeline::{self, each_root_with};
 use crate::query::values::Visibility;
 use crate::render::format::{Answer, Ctx, Roots};
 use crate::render::report::Named;
@@ -16,6 +16,12 @@ use std::io::Write;
 pub(crate) mod comment;
 pub mod compare;
 pub mod show;
+pub(crate) mod streamed;
+mod tail;
+
+use streamed::{gate_streamed, streamed, summary_streamed, NOT_A_PLAN};
+pub use tail::verdict_over_output;
+use tail::{finish, scrub_error, Sink};
 
 /// Run one command. Output goes to `out` as it is rendered, warnings (what
 /// `--lenient` skipped) to `diag` as `planview: warning: ...` lines; the
@@ -28,9 +34,9 @@ pub mod show;
 /// masked as text from the input.
 pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result<Status, Error> {
     let mut masker = mask::Masker::default();
-    let mut sink = Sink { out, error: None };
+    let mut sink = Sink::new(out);
     let status = execute(config, &mut sink, &mut masker);
-    let written = match sink.error.take() {
+    let written = match sink.take_error() {
         Some(e) => Err(e),
         None => Ok(()),
     };
@@ -54,64 +60,8 @@ pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result
     verdict_over_output(status, written)
 }
 
-/// The output: a write that fails (a reader gone away) is remembered and the
-/// rest of the output dropped, so the run still ends with its verdict
-/// ([`verdict_over_output`]).
-struct Sink<'a> {
-    out: &'a mut dyn Write,
-    error: Option<std::io::Error>,
-}
-
-impl Write for Sink<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.error.is_none() {
-            if let Err(e) = self.out.write_all(buf) {
-                self.error = Some(e);
-            }
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if self.error.is_none() {
-            if let Err(e) = self.out.flush() {
-                self.error = Some(e);
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The outcome of a run whose output was written with `written`: a failure to
-/// write never hides a failing verdict or an input error (a reader that went
-/// away early, `planview gate plan.json | head -1`, must not turn exit 1 into
-/// 0). Only a run that succeeded reports the write error, which `main` maps to
-/// exit 0 for a broken pipe.
-pub fn verdict_over_output(status: Result<Status, Error>, written: std::io::Result<()>) -> Result<Status, Error> {
-    match (status, written) {
-        (status, Ok(())) => status,
-        (Ok(Status::Success), Err(e)) => Err(Error::Output(e)),
-        (Ok(Status::Failed), Err(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Status::Failed),
-        // Any other write error on a failing verdict is exit 2: still not a pass.
-        (Ok(Status::Failed), Err(e)) => Err(Error::Output(e)),
-        (Err(e), Err(_)) => Err(e),
-    }
-}
-
-/// `e` with every secret the scrubber knows masked in its messages and hints.
-fn scrub_error(e: Error, s: &mask::Scrubber) -> Error {
-    let text = |t: String| String::from_utf8_lossy(&s.scrub(t.as_bytes())).into_owned();
-    match e {
-        Error::Usage(m) => Error::Usage(text(m)),
-        Error::Input(errs) => {
-            Error::Input(errs.into_iter().map(|e| InputError { message: text(e.message), hint: e.hint.map(text), ..e }).collect())
-        }
-        other => other,
-    }
-}
-
 /// The one dispatch: each command's query, then its answer rendered.
-fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> Result<Status, Error> {
+fn execute(config: &Config, out: &mut Sink<'_>, masker: &mut mask::Masker) -> Result<Status, Error> {
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
     // Directories become the plans below them; inputs holding several
     // documents are split when read.
@@ -176,7 +126,8 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
             }
             let items = if matches!(config.format, render::Format::Sarif | render::Format::GitlabCodequality | render::Format::Github) {
                 items.iter().for_each(|i| masker.merge(&i.masker));
-                render::findings::write_checks(config.format, &items, out)?;
+                let rendered = render::findings::write_checks(config.format, &items, out);
+                out.written(rendered)?;
                 finish(&items)?;
                 items
             } else {
@@ -194,7 +145,7 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
             let items = if *prior {
                 // Streamed: a plan's `prior_state` is collected as it passes, never held whole.
                 let items =
-                    roots::stream_roots(&roots, read, &|name, r, ahead, read| query::state::state_of_stream(name, r, ahead, read, &opts));
+                    roots::stream_roots(&roots, read, &|name, r, ahead, read| streamed::state_of_stream(name, r, ahead, read, &opts));
                 named(query::state::settle(items))
             } else {
                 named(each_root_with(&roots, read, |doc, _| query::state::state(doc, &opts)))
@@ -206,7 +157,7 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
             let style = render::Style::new(config.color);
             let run =
                 show::ShowRun { roots: &roots, read, show, format: config.format, style: &style, show_sensitive: config.show_sensitive };
-            show::run_show(&run, out, masker)
+            show::show(&run, out, masker)
         }
         CommandKind::Moves(moves) => {
             if config.inputs.len() != 1 {
@@ -225,13 +176,15 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
             masker.merge(&item.masker);
             if let (Err(e), render::moves::MovesFormat::Json) = (&item.result, moves.format) {
                 // As every JSON output: the error object on stdout, the error on stderr.
-                render::write_json(out, &render::JsonInputError::new(e))?;
+                let rendered = render::write_json(out, &render::JsonInputError::new(e));
+                out.written(rendered)?;
             }
             let (mut report, version) = item.result.map_err(|e| Error::Input(vec![e]))?;
             let shown_by = read.shown_by.get(&item.file);
             let mv = render::moves::StateMv::choose(shown_by.as_deref(), version.as_deref(), &report);
             report.file = item.file;
-            render::moves::write_with(out, &report, moves.format, &mv)?;
+            let rendered = render::moves::write_with(out, &report, moves.format, &mv);
+            out.written(rendered)?;
             Ok(Status::Success)
         }
         CommandKind::Diff => compare::run_diff(config, out, masker, &ctx(config)),
@@ -239,11 +192,16 @@ fn execute(config: &Config, out: &mut dyn Write, masker: &mut mask::Masker) -> R
         // Masks piece by piece itself (see `comment`).
         CommandKind::Comment(opts) => comment::run_comment(config, opts, out),
         CommandKind::Completions(shell) => {
-            cli::write_completions(*shell, out);
+            // clap_complete panics on a failed write: the script is written whole, then copied.
+            let mut script = Vec::new();
+            cli::write_completions(*shell, &mut script);
+            let rendered = out.write_all(&script);
+            out.written(rendered)?;
             Ok(Status::Success)
         }
         CommandKind::Man(page) => {
-            cli::write_man(page.as_deref(), out)?;
+            let rendered = cli::write_man(page.as_deref(), out);
+            out.written(rendered)?;
             Ok(Status::Success)
         }
     }
@@ -335,7 +293,7 @@ fn roots_table(rows: &[query::roots::RootRow], inputs: usize, skip_unchanged: bo
 /// A question command's reports rendered, then its status.
 fn question<T: crate::render::report::Report>(
     config: &Config,
-    out: &mut dyn Write,
+    out: &mut Sink<'_>,
     masker: &mut mask::Masker,
     items: Vec<PerFile<T>>,
 ) -> Result<Vec<PerFile<T>>, Error> {
@@ -344,30 +302,15 @@ fn question<T: crate::render::report::Report>(
     Ok(items)
 }
 
-/// Render `answer` in the config's format and settings.
+/// Render `answer` in the config's format and settings ([`tail::answer`]).
 fn answer<T>(
     config: &Config,
-    out: &mut dyn Write,
+    out: &mut Sink<'_>,
     masker: &mut mask::Masker,
     items: &[PerFile<T>],
     answer: &Answer<'_, '_>,
 ) -> Result<(), Error> {
-    render_answer(config, out, masker, items, answer, &ctx(config))
-}
-
-/// Collect the inputs' secrets (for warnings and errors) and write `answer`.
-fn render_answer<T>(
-    config: &Config,
-    out: &mut dyn Write,
-    masker: &mut mask::Masker,
-    items: &[PerFile<T>],
-    answer: &Answer<'_, '_>,
-    ctx: &Ctx,
-) -> Result<(), Error> {
-    items.iter().for_each(|i| masker.merge(&i.masker));
-    let single_error = items.len() == 1 && items[0].result.is_err();
-    render::format::write(config.format, answer, single_error, ctx, out)?;
-    Ok(())
+    tail::answer(config.format, &ctx(config), items, answer, out, masker)
 }
 
 /// Read a `--policy` file; any problem is an input error (exit 2), never a pass.
@@ -422,7 +365,7 @@ fn gate(
     config: &Config,
     opts: &config::GateOptions,
     roots: &[roots::Root],
-    out: &mut dyn Write,
+    out: &mut Sink<'_>,
     masker: &mut mask::Masker,
 ) -> Result<Status, Error> {
     if opts.verify {
@@ -437,7 +380,7 @@ fn gate(
             input::Document::Plan(p) => {
                 let none = mask::Masker::default();
                 let shown = if show_sensitive { &none } else { m };
-                let fingerprint = policy.expect_fingerprint.as_ref().map(|_| compare::fingerprint_of(p, m));
+                let fingerprint = policy.expect_fingerprint.as_ref().map(|_| query::intent::Intent::of(p, m).fingerprint());
                 let mut verdict = query::gate::evaluate_with(p, &policy, fingerprint.as_deref(), shown);
                 judge_rego(&policy, raw, &mut verdict, shown)?;
                 Ok(verdict)
@@ -466,7 +409,7 @@ fn gate(
 }
 
 /// `gate --verify`: the Rego policies' `test_` rules, run and listed.
-fn verify(config: &Config, opts: &config::GateOptions, out: &mut dyn Write) -> Result<Status, Error> {
+fn verify(config: &Config, opts: &config::GateOptions, out: &mut Sink<'_>) -> Result<Status, Error> {
     if config.format != render::Format::Table {
         return Err(Error::Usage("`gate --verify` prints its results as text: leave out --format".into()));
     }
@@ -480,7 +423,8 @@ fn verify(config: &Config, opts: &config::GateOptions, out: &mut dyn Write) -> R
         return Err(Error::Usage("`gate --verify` runs the tests of Rego policies: name them with --policy DIR or FILE.rego".into()));
     }
     let results = crate::rego::verify(&paths, &opts.policy.rego_options).map_err(|e| Error::Input(vec![e]))?;
-    render::gate::verify_out(out, &results)?;
+    let rendered = render::gate::verify_out(out, &results);
+    out.written(rendered)?;
     let errors: Vec<InputError> = results
         .iter()
         .filter_map(|t| match &t.outcome {
@@ -537,15 +481,5 @@ fn locate_violation(map: &crate::locate::SourceMap, v: &query::gate::Violation) 
         "fail-on-checks" => map.locate_check(address, std::slice::from_ref(&v.reason)),
         "deny import" => map.locate_import(address).or_else(|| map.locate(address)),
         _ => map.locate(address),
-    }
-}
-
-/// Success unless some input failed, in which case every failure is returned.
-pub(crate) fn finish<T>(items: &[PerFile<T>]) -> Result<Status, Error> {
-    let errs: Vec<InputError> = items.iter().filter_map(|i| i.result.as_ref().err().cloned()).collect();
-    if errs.is_empty() {
-        Ok(Status::Success)
-    } else {
-        Err(Error::Input(errs))
     }
 }

@@ -52,7 +52,7 @@ pub(crate) struct Roots<'a> {
 }
 
 /// How every format is drawn: the terminal style, and the cap on markdown.
-pub struct Ctx {
+pub(crate) struct Ctx {
     pub style: Style,
     pub max_bytes: usize,
 }
