@@ -1,10 +1,10 @@
 //! planview: reads `tofu show -json` / `terraform show -json` output and answers
 //! what a plan will do, or what a state holds.
 //!
-//! `main.rs` parses arguments into a [`config::Config`] and calls [`run`]: one
-//! pipeline, [`pipeline`] reading each input once and [`app`] answering with
-//! one query per command, rendered by one renderer per format
-//! ([`render::format`]).
+//! `main.rs` parses arguments ([`cli`]) into a plain [`config::Config`] and
+//! calls [`run()`]: [`pipeline`] reads each input once, and [`run`] (the one
+//! home of the command runners) answers with one query per command, rendered
+//! by one renderer per format ([`render::format`]) through one tail.
 
 #![deny(unreachable_pub)]
 

@@ -7,7 +7,7 @@
 //! streams by. Instead:
 //!
 //! 1. Every input is streamed once ([`crate::roots::stream_roots`],
-//!    [`crate::stream_one`]): the secret collector sees every part of it, and
+//!    [`crate::pipeline::stream_one`]): the secret collector sees every part of it, and
 //!    [`Collector`] counts the changes `show` leaves out ([`show::pick`]) and
 //!    *spools* the text of each change it shows, in document order: in memory
 //!    while a small budget shared by all inputs lasts ([`MEMORY`]), then in
