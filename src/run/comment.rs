@@ -32,7 +32,7 @@ fn append(path: &std::path::Path, text: &str, what: &str) -> Result<(), Error> {
 /// `comment`: exit 0 when every plan passes, 1 when one breaks a rule, 2 when
 /// an input cannot be read (the body is printed in every case but a usage error).
 pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>) -> Result<Status, Error> {
-    let policy = super::policy_with_files(&opts.policy, &opts.policy_files)?;
+    let policy = super::gate::policy_with_files(&opts.policy, &opts.policy_files)?;
     let vis = Visibility { show_sensitive: false, masker: None };
     // Directories become the plans below them; inputs holding several documents are split.
     let roots = crate::roots::expand(&config.inputs, &config.find, &config.read.notes);
@@ -44,7 +44,7 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
             _ => None,
         };
         let mut r = review(doc, &policy, &vis.with(m), fingerprint.as_deref())?;
-        super::judge_rego(&policy, raw, &mut r.verdict, m)?;
+        super::gate::judge_rego(&policy, raw, &mut r.verdict, m)?;
         Ok(r)
     });
     let mut items: Vec<PerFile<Review>> = items
