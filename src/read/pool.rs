@@ -11,8 +11,8 @@ use super::source::{fill, Filled};
 use super::stream::{End, Fed, Feeder, Piece, ReadAhead};
 use super::{Cut, ReadOptions, Root, Source, Splitter, MAX_DOCUMENTS};
 use crate::error::InputError;
+use crate::outcome::PerFile;
 use crate::secrets::Masker;
-use crate::PerFile;
 use std::io::Read;
 use std::sync::mpsc::SyncSender;
 
