@@ -46,7 +46,8 @@ fn anchors(text: &str) -> Vec<String> {
             fenced = !fenced;
         } else if !fenced && line.starts_with('#') {
             let base = slug(line.trim_start_matches('#'));
-            let n = out.iter().filter(|a| **a == base || a.strip_prefix(&format!("{base}-")).is_some_and(|r| r.parse::<u32>().is_ok())).count();
+            let n =
+                out.iter().filter(|a| **a == base || a.strip_prefix(&format!("{base}-")).is_some_and(|r| r.parse::<u32>().is_ok())).count();
             out.push(if n == 0 { base } else { format!("{base}-{n}") });
         }
     }
@@ -121,10 +122,16 @@ fn each_command_has_a_page_naming_every_option_its_help_lists() {
             missing.push(format!("docs/commands/{name}.md: no page"));
             continue;
         };
-        let options: Vec<String> = help(&[name, "-h"])
+        let options: Vec<String> = help(&[name.as_str(), "-h"])
             .lines()
             .map(str::trim_start)
-            .filter_map(|l| if l.starts_with("--") { Some(l) } else { l.strip_prefix('-').and_then(|r| r.split_once(", ").map(|(_, long)| long)) })
+            .filter_map(|l| {
+                if l.starts_with("--") {
+                    Some(l)
+                } else {
+                    l.strip_prefix('-').and_then(|r| r.split_once(", ").map(|(_, long)| long))
+                }
+            })
             .filter_map(|l| l.split_whitespace().next())
             .map(str::to_string)
             .collect();
