@@ -15,11 +15,11 @@ mod sarif;
 use super::fit::DEFAULT_MAX_BYTES;
 use super::report::Reports;
 use super::{Format, Style};
+use crate::outcome::PerFile;
 use crate::query::gate::{PlanVerdict, PolicyReport};
 use crate::query::intent::DiffReport;
 use crate::query::roots::RootRow;
 use crate::query::summary::Summary;
-use crate::PerFile;
 use std::io::{self, Write};
 
 /// What a command answers, one report per input (or the one comparison of
@@ -52,7 +52,7 @@ pub(crate) struct Roots<'a> {
 }
 
 /// How every format is drawn: the terminal style, and the cap on markdown.
-pub struct Ctx {
+pub(crate) struct Ctx {
     pub style: Style,
     pub max_bytes: usize,
 }
