@@ -926,7 +926,7 @@ impl Cli {
 }
 
 /// Which documents of a directory of roots a command reads (one directory =
-/// one root, [`crate::tree`]): the commands that read plans only leave states out.
+/// one root, [`crate::read::tree`]): the commands that read plans only leave states out.
 fn prefer_of(kind: &CommandKind) -> crate::read::Prefer {
     use crate::read::Prefer;
     match kind {

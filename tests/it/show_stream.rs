@@ -51,7 +51,7 @@ fn run_with(streamed: bool, roots: &[Root], lenient: bool, show: &ShowConfig, fo
     (out, scrubbed, read.notes.take())
 }
 
-/// Known differences of the streamed reader ([`planview::stream`], shared by
+/// Known differences of the streamed reader ([`planview::read::stream()`], shared by
 /// every streamed command) from the whole read, which are not `show`'s: the
 /// wording of a JSON syntax error (at the same place), and the file
 /// `--lenient`'s warnings name in an input holding several documents (the
