@@ -27,6 +27,7 @@ mod gate_props;
 mod generated_plans;
 mod hostile;
 mod locations;
+mod markers;
 mod moves_fixtures;
 mod out_of_memory;
 mod plan_diff;
