@@ -593,7 +593,7 @@ impl PlanVisitor for PlanAccumulator {
         self.outputs.push(OutputChangeEntry {
             name: name.to_string(),
             action: key,
-            sensitive: crate::model::marker_marks_any(ch.before_sensitive) || crate::model::marker_marks_any(ch.after_sensitive),
+            sensitive: crate::model::markers::raw_any(ch.before_sensitive) || crate::model::markers::raw_any(ch.after_sensitive),
             deprecated: None,
         });
     }
