@@ -1171,5 +1171,4 @@ pub(crate) fn mask_keys(root: &mut Node, changes: &mut [FlatChange], vis: &Visib
 pub(crate) use crate::query::path::{is_identifier as is_ident, traversal as path_text};
 
 #[cfg(test)]
-#[path = "diff_tests.rs"]
 mod tests;
