@@ -58,6 +58,8 @@ pub enum Format {
     Sarif,
     // GitLab's Code Quality report (`gate`, `checks`).
     GitlabCodequality,
+    // One self-contained HTML page (`show`).
+    Html,
 }
 
 /// A row of the command × format matrix: a command, or the commands that
@@ -84,7 +86,8 @@ impl Offer {
             Offer::Summary => &[Table, Json, Markdown, Gitlab],
             Offer::Gate => &[Table, Json, Markdown, Github, Junit, Sarif, GitlabCodequality],
             Offer::Checks => &[Table, Json, Markdown, Github, Sarif, GitlabCodequality],
-            Offer::Show | Offer::Question | Offer::Diff => &[Table, Json, Markdown],
+            Offer::Show => &[Table, Json, Markdown, Html],
+            Offer::Question | Offer::Diff => &[Table, Json, Markdown],
         }
     }
 }
@@ -160,7 +163,7 @@ pub(crate) fn write(format: Format, answer: &Answer<'_, '_>, single_error: bool,
     let prints = match format {
         Json | Gitlab | Github | Junit | Sarif | GitlabCodequality => true,
         Markdown => matches!(answer, Answer::Gate { .. }),
-        Table => false,
+        Table | Html => false,
     };
     if single_error && !prints {
         return Ok(());
@@ -198,6 +201,8 @@ pub(crate) fn write(format: Format, answer: &Answer<'_, '_>, single_error: bool,
         (Markdown, Answer::Show(items)) => show::markdown_items(w, items, ctx.max_bytes),
         (Markdown, Answer::Question(reports)) => reports.markdown(w),
         (Markdown, Answer::Diff(report)) => diff::markdown(w, report),
+
+        (Html, Answer::Show(items)) => show::html_items(w, items),
 
         (Gitlab, Answer::Summary { items, .. }) => summary::gitlab_out(w, items),
         (Github, Answer::Gate { items, .. }) => gate::github_out(w, items),

@@ -1,10 +1,12 @@
 //! Renders `show` reports: terminal text, markdown (diff blocks for PR
 //! comments, within a size cap) and JSON.
 
+mod html;
 mod json;
 mod markdown;
 mod text;
 
+pub(crate) use html::html_items;
 pub(crate) use json::json_items;
 pub(crate) use markdown::{markdown_items, markdown_out};
 pub(crate) use text::table_items;
