@@ -38,6 +38,7 @@ mod rego;
 mod release;
 mod show_fidelity;
 mod show_fixtures;
+mod show_html;
 mod show_stream;
 mod summary_fixtures;
 mod terminal;

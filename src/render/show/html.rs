@@ -196,7 +196,11 @@ fn report_html(w: &mut dyn Write, r: &ShowReport, res: &mut dyn Resources) -> io
     if r.errored {
         writeln!(w, "<p class=\"errored\">{}</p>", esc(ERRORED))?;
     }
-    writeln!(w, "<p class=\"plan\">{}</p>", esc(&totals.plan_line_opentofu()))?;
+    // Terraform's words; `planview summary` gives the CLI's exact line
+    // (OpenTofu's forgets, refresh-only and output-only plans).
+    if !totals.is_empty() {
+        writeln!(w, "<p class=\"plan\">{}</p>", esc(&totals.plan_line()))?;
+    }
     for l in footer(r, seen.len()) {
         writeln!(w, "<p class=\"note\">{}</p>", esc(&l))?;
     }
