@@ -567,7 +567,7 @@ mod matrix_tests {
         for format in Format::value_variants() {
             let r = rendered(*format, &summary, false);
             match format {
-                Format::Github | Format::Junit | Format::Sarif | Format::GitlabCodequality => {
+                Format::Github | Format::Junit | Format::Sarif | Format::GitlabCodequality | Format::Html => {
                     assert!(r.unwrap_err().to_string().contains("not offered"), "{format:?}")
                 }
                 _ => assert!(r.is_ok(), "{format:?}"),
