@@ -1,59 +1,17 @@
 //! The reading half of the one pipeline: inputs → roots → documents, each
-//! read once, streamed where the command allows ([`stream_one`],
-//! [`streamed`]) or whole ([`each_root_with`]), several in parallel with
-//! bounded memory, each with its secrets; the answer half is [`crate::app`].
+//! read once, streamed where the command allows ([`stream_one`]) or whole
+//! ([`each_root_with`]), several in parallel with
+//! bounded memory, each with its secrets; the answer half is [`crate::run`].
 
 use crate::error::InputError;
 use crate::input::{self, Source};
-use crate::query::values::Visibility;
-use crate::{mask, model, query, roots, stream, PerFile};
+use crate::outcome::PerFile;
+use crate::{mask, roots, stream};
 
-/// Read every input, apply `f` to each parsed document, keep per-file results.
-/// Unreadable inputs are kept as errors so the others are still reported.
-///
-/// Inputs are read, parsed and their secrets collected in parallel, a few at a
-/// time (as many as there are cores, at most [`crate::par::MAX_PARALLEL`]); `f` runs on
-/// each in input order. Results keep the order of `inputs`.
-///
-/// Saved binary plans are read with the options from the environment; commands
-/// use [`each_input_with`] and `config.read` so `--tf-bin`/`--chdir` apply.
-pub fn each_input<T>(inputs: &[Source], f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>) -> Vec<PerFile<T>> {
-    each_input_with(inputs, &input::ReadOptions::from_env(), f)
-}
-
-/// [`each_input`], reading saved binary plans with `show -json` as `show` says.
-pub(crate) fn each_input_with<T>(
-    inputs: &[Source],
-    show: &input::ReadOptions,
-    mut f: impl FnMut(&input::Document<'_>, &mask::Masker) -> Result<T, String>,
-) -> Vec<PerFile<T>> {
-    let width = crate::par::threads();
-    let mut out = Vec::with_capacity(inputs.len());
-    for chunk in inputs.chunks(width) {
-        let bytes: Vec<Result<Vec<u8>, InputError>> = parallel(chunk, |src| input::read_with(src, show));
-        let pairs: Vec<(&Source, &Result<Vec<u8>, InputError>)> = chunk.iter().zip(&bytes).collect();
-        let parsed = parallel(&pairs, |(src, bytes)| {
-            let bytes = bytes.as_ref().map_err(Clone::clone)?;
-            let doc = input::parse_with(&src.name(), bytes, show)?;
-            let mut masker = mask::Masker::seeded(show);
-            masker.merge(&mask::Masker::collect(&doc));
-            Ok::<_, InputError>((doc, masker))
-        });
-        for (src, p) in chunk.iter().zip(parsed) {
-            let name = src.name();
-            out.push(match p {
-                Ok((doc, masker)) => {
-                    let result = f(&doc, &masker).map_err(|m| InputError::new(&name, m));
-                    PerFile { file: name, result, masker }
-                }
-                Err(e) => PerFile { file: name, result: Err(e), masker: mask::Masker::default() },
-            });
-        }
-    }
-    out
-}
-
-/// [`each_input_with`] over roots ([`roots::expand`]): each root is read
+/// Every root ([`roots::expand`]) read and `f` applied to each document,
+/// several roots at a time (as many as there are cores, at most
+/// [`crate::par::MAX_PARALLEL`]); unreadable inputs are kept as errors so the
+/// others are still reported. Each root is read
 /// whole, split into its documents ([`roots::split_whole`]: an input holding
 /// several is several results, `NAME#1`, `NAME#2`, ...), and each document
 /// parsed. Results keep the order of `roots`, then of documents.
@@ -171,47 +129,6 @@ pub(crate) fn stream_one<V: stream::PlanVisitor, T>(
     answer(visitor, doc, &masker).map(|t| (t, masker)).map_err(|m| InputError::new(name, m))
 }
 
-/// `summary` of a document streamed from `src` ([`stream_one`]): a plan is
-/// counted as it streams by; a state is summarised from the skeleton, which
-/// holds its `values`.
-pub fn summary_streamed(
-    name: &str,
-    src: impl std::io::Read + Send + 'static,
-    ahead: stream::ReadAhead,
-    opts: &input::ReadOptions,
-    vis: &Visibility,
-) -> Result<(query::summary::Summary, mask::Masker), InputError> {
-    stream_one(name, src, ahead, opts, query::summary::PlanAccumulator::default(), |acc, doc, masker| match doc {
-        input::Document::Plan(p) => {
-            let mut s = acc.finish(&p);
-            s.mask_inputs(&vis.with(masker));
-            Ok(query::summary::Summary::Plan(Box::new(s)))
-        }
-        input::Document::State(_) => query::summary::summarize(&doc, &vis.with(masker)),
-    })
-}
-
-/// The gate's verdict on a document streamed from `src` ([`stream_one`]).
-pub fn gate_streamed(
-    name: &str,
-    src: impl std::io::Read + Send + 'static,
-    ahead: stream::ReadAhead,
-    opts: &input::ReadOptions,
-    policy: &query::gate::Policy,
-    show_sensitive: bool,
-) -> Result<(query::gate::PlanVerdict, mask::Masker), InputError> {
-    stream_one(name, src, ahead, opts, query::gate::GateJudge::new(policy), |judge, doc, masker| match doc {
-        input::Document::Plan(_) => {
-            let none = mask::Masker::default();
-            Ok(judge.finish(if show_sensitive { &none } else { masker }))
-        }
-        input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
-    })
-}
-
-/// Why the gate refuses a state.
-pub(crate) const NOT_A_PLAN: &str = "this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)";
-
 /// How a source's read-ahead thread ends ([`stream::ReadAhead`]): joined
 /// for a regular file, left to end by itself for pipes and stdin.
 pub(crate) fn read_ahead_for(src: &Source) -> stream::ReadAhead {
@@ -237,28 +154,6 @@ pub(crate) fn stream_source<V: stream::PlanVisitor, T>(
     }
 }
 
-/// Each root streamed ([`stream_one`]): `query` answers over the skeleton
-/// with the changes and drift `keep` chooses ([`stream::Keep`]), every secret
-/// of the input known. Memory is what `keep` keeps, not the input.
-pub(crate) fn streamed<T: Send>(
-    roots: &[roots::Root],
-    read: &input::ReadOptions,
-    vis: &Visibility,
-    keep: impl Fn(bool, usize, usize, &model::ResourceChange<'_>) -> bool + Sync,
-    query: impl Fn(&input::Document<'_>, &Visibility) -> Result<T, String> + Sync,
-) -> Vec<PerFile<T>> {
-    roots::stream_roots(roots, read, &|name, r, ahead, read| {
-        stream_one(name, r, ahead, read, stream::Keep::new(&keep), |kept, doc, m| match doc {
-            input::Document::Plan(p) => {
-                let mut plan = *p;
-                kept.fill(&mut plan)?;
-                query(&input::Document::Plan(Box::new(plan)), &vis.with(m))
-            }
-            state => query(&state, &vis.with(m)),
-        })
-    })
-}
-
 /// The secrets of every document of `roots`, by a first pass that reads them
 /// all and does nothing else ([`crate::roots::stream_roots`]): handed to every
 /// reader of the run's own pass (`ReadOptions::seed`) so that a value marked
@@ -278,7 +173,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_input_keeps_the_order_of_inputs_across_parallel_chunks() {
+    fn each_root_keeps_the_order_of_inputs_across_parallel_chunks() {
         let dir = std::env::temp_dir().join(format!("planview-each-input-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let mut inputs = Vec::new();
@@ -292,7 +187,9 @@ mod tests {
             inputs.push(Source::File(p));
         }
         let mut calls = 0;
-        let items = each_input(&inputs, |doc, _| {
+        let read = input::ReadOptions::default();
+        let roots = roots::expand(&inputs, &roots::FindOptions::default(), &read.notes);
+        let items = each_root_with(&roots, &read, |doc, _| {
             calls += 1;
             match doc {
                 input::Document::Plan(p) => Ok(p.resource_changes[0].address.clone()),

@@ -21,8 +21,8 @@
 use crate::error::InputError;
 use crate::input::{key_step, ReadOptions, Source, KEY_FOUND};
 use crate::mask::Masker;
+use crate::outcome::PerFile;
 use crate::stream::{End, Fed, Feeder, Piece, ReadAhead};
-use crate::PerFile;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::SyncSender;

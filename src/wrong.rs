@@ -8,7 +8,7 @@
 //!   as many documents; [`collapse`] makes their errors one error for the input.
 
 use crate::error::InputError;
-use crate::PerFile;
+use crate::outcome::PerFile;
 
 /// What the log stream's error says (also how [`collapse`] recognises it).
 const LOG_STREAM: &str = "this is the log stream of `plan -json` (one UI message per line), not the plan from `show -json`";

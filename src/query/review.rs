@@ -56,7 +56,7 @@ pub(crate) struct CiOutputs {
 }
 
 impl CiOutputs {
-    pub(crate) fn of(items: &[crate::PerFile<Review>]) -> CiOutputs {
+    pub(crate) fn of(items: &[crate::outcome::PerFile<Review>]) -> CiOutputs {
         let t = crate::query::gate::total(items.iter().map(|i| i.result.as_ref().ok().map(|r| &r.verdict)));
         let mut o = CiOutputs { verdict: crate::query::gate::overall(&t), ..Default::default() };
         for r in items.iter().filter_map(|i| i.result.as_ref().ok()) {

@@ -2,9 +2,9 @@
 //! directory, a Terragrunt stream) will do, for the table that opens the
 //! `summary` and `gate` reports and their JSON `roots`.
 
+use crate::outcome::PerFile;
 use crate::query::gate::PlanVerdict;
 use crate::query::summary::Summary;
-use crate::PerFile;
 use serde::Serialize;
 
 /// One root's row. Counts are `None` where the root could not be read (or is a state).

@@ -11,7 +11,7 @@ use crate::query::values::{parse_raw, Visibility};
 use serde_json::Value;
 
 pub mod actions;
-pub mod stream;
+pub(crate) mod collect;
 
 /// What to show.
 #[derive(Debug, Clone, Default)]

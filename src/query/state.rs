@@ -115,31 +115,15 @@ pub(crate) fn state_streamed(doc: &Document<'_>, prior: PriorResources, opts: &S
     }
 }
 
-/// `state` of a document streamed from `src` ([`crate::stream_one`]): a plan's
-/// `prior_state` is collected as it streams by, never held whole. The answer
-/// (or why there is none) comes with the document's secrets either way, so
-/// that errors quoting other inputs are masked with them ([`settle`]).
-pub(crate) fn state_of_stream(
-    name: &str,
-    src: impl std::io::Read + Send + 'static,
-    ahead: crate::stream::ReadAhead,
-    read: &crate::input::ReadOptions,
-    opts: &StateOptions<'_>,
-) -> Result<(Result<StateReport, InputError>, crate::mask::Masker), InputError> {
-    crate::stream_one(name, src, ahead, read, PriorResources::default(), |prior, doc, _| {
-        Ok(state_streamed(&doc, prior, opts).map_err(|m| InputError::new(name, m)))
-    })
-}
-
-/// The results of [`state_of_stream`] as per-input results, each error
+/// The results of `state` streamed (`crate::run`) as per-input results, each error
 /// named after its input as reported.
-pub(crate) fn settle(items: Vec<crate::PerFile<Result<StateReport, InputError>>>) -> Vec<crate::PerFile<StateReport>> {
+pub(crate) fn settle(items: Vec<crate::outcome::PerFile<Result<StateReport, InputError>>>) -> Vec<crate::outcome::PerFile<StateReport>> {
     items
         .into_iter()
         .map(|i| {
             let file = i.file;
             let result = i.result.and_then(|r| r.map_err(|e| InputError { file: file.clone(), ..e }));
-            crate::PerFile { file, result, masker: i.masker }
+            crate::outcome::PerFile { file, result, masker: i.masker }
         })
         .collect()
 }
@@ -285,7 +269,7 @@ mod tests {
                 let whole = run(&plan, &f, true).map(|r| serde_json::to_string(&r).unwrap());
                 let src = std::io::Cursor::new(plan.clone().into_bytes());
                 let read = crate::input::ReadOptions::default();
-                let streamed = state_of_stream("t", src, crate::stream::ReadAhead::Joined, &read, &opts)
+                let streamed = crate::run::streamed::state_of_stream("t", src, crate::stream::ReadAhead::Joined, &read, &opts)
                     .and_then(|(r, _)| r)
                     .map(|r| serde_json::to_string(&r).unwrap())
                     .map_err(|e| e.message);

@@ -944,7 +944,7 @@ mod tests {
         let whole = plan(json);
         assert_eq!((whole.checks["fail"], whole.checks["pass"], whole.checks["unknown"]), (1, 1, 1));
         let opts = crate::input::ReadOptions::default();
-        let (streamed, _) = crate::summary_streamed(
+        let (streamed, _) = crate::run::streamed::summary_streamed(
             "t",
             std::io::Cursor::new(json.as_bytes().to_vec()),
             crate::stream::ReadAhead::Joined,

@@ -8,13 +8,13 @@
 
 use super::{md_cell, md_code};
 use crate::mask::Masker;
+use crate::outcome::PerFile;
 use crate::query::gate::{total, GateTotal, PolicyReport, Severity};
 use crate::query::review::Review;
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
 use crate::query::summary::{PlanSummary, ResourceEntry, Totals};
 use crate::render::gate::{rule_name, verdict_head};
 use crate::render::summary::{action_words, details, INCOMPLETE_BANNER};
-use crate::PerFile;
 
 /// The job summary's limit (GitHub: 1 MiB per step).
 pub(crate) const SUMMARY_MAX_BYTES: usize = 1_048_576;

@@ -4,9 +4,9 @@
 //! renderers write.
 
 use crate::locate::Location;
+use crate::outcome::PerFile;
 use crate::query::checks::ChecksReport;
 use crate::query::gate::PlanVerdict;
-use crate::PerFile;
 use std::io::{self, Write};
 
 /// How bad a finding is.

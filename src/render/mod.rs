@@ -29,12 +29,12 @@ pub(crate) mod state;
 pub(crate) mod summary;
 
 use crate::error::InputError;
+use crate::outcome::PerFile;
 use crate::query::gate::{PlanVerdict, PolicyReport};
 use crate::query::intent::DiffReport;
 use crate::query::roots::RootRow;
 use crate::query::summary::Summary;
 use crate::sanitize;
-use crate::PerFile;
 use colored::Colorize;
 use report::Reports;
 use serde::Serialize;
@@ -136,7 +136,7 @@ pub(crate) struct Roots<'a> {
 }
 
 /// How every format is drawn: the terminal style, and the cap on markdown.
-pub struct Ctx {
+pub(crate) struct Ctx {
     pub style: Style,
     pub max_bytes: usize,
 }

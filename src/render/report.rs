@@ -3,8 +3,8 @@
 //! the same headings, and the JSON shape (one object, or `{"files": [...]}`).
 
 use super::{md_code, write_json, JsonInputError, Style, Tone};
+use crate::outcome::PerFile;
 use crate::sanitize::line;
-use crate::PerFile;
 use serde::Serialize;
 use std::io::{self, Write};
 

@@ -239,7 +239,7 @@ fn streamed_agrees(old_json: &str, new: &Value) -> Result<(), String> {
         std::fs::write(path, json).map_err(|e| e.to_string())?;
         let whole = model(json).map(|m| m.fingerprint());
         for budget in [planview::query::intent::streamed::ORDER_BUDGET, 0] {
-            let streamed = planview::compare::fingerprint_streamed(path, &planview::input::ReadOptions::default(), budget).ok();
+            let streamed = planview::run::compare::fingerprint_streamed(path, &planview::input::ReadOptions::default(), budget).ok();
             if streamed != whole {
                 return Err(format!("fingerprint (budget {budget}): streamed {streamed:?}, whole {whole:?}\n{json}"));
             }
@@ -296,7 +296,7 @@ fn streamed_fingerprints_equal_whole_ones_over_every_testdata_plan() {
         let Ok(bytes) = std::fs::read(f) else { continue };
         let whole = std::str::from_utf8(&bytes).ok().and_then(model).map(|m| m.fingerprint());
         for budget in [planview::query::intent::streamed::ORDER_BUDGET, 0] {
-            let streamed = planview::compare::fingerprint_streamed(f, &planview::input::ReadOptions::default(), budget).ok();
+            let streamed = planview::run::compare::fingerprint_streamed(f, &planview::input::ReadOptions::default(), budget).ok();
             assert_eq!(streamed, whole, "{} (budget {budget})", f.display());
         }
         if let Some(w) = &whole {

@@ -1,17 +1,17 @@
-//! `show` streamed ([`planview::query::show::stream`]) against `show` read
+//! `show` streamed ([`planview::run::show`]) against `show` read
 //! whole (`run_show_whole`, the pipeline it replaced): the same bytes and the
 //! same errors on every fixture, in every format, from a file and from stdin;
 //! secrets known only after the change that prints them are still masked;
 //! and the input is never held.
 
 use crate::common::*;
-use planview::cli::ShowConfig;
+use planview::config::ShowConfig;
 use planview::input::{ReadOptions, Source};
 use planview::mask::Masker;
-use planview::query::show::stream::{run_show, run_show_whole, ShowRun};
 use planview::query::show::ShowOptions;
 use planview::render::{Format, Style};
 use planview::roots::{self, FindOptions, Root};
+use planview::run::show::{run_show, run_show_whole, ShowRun};
 use std::path::{Path, PathBuf};
 
 /// Every JSON fixture (and saved plan) of the fixture directories.
@@ -204,7 +204,7 @@ fn a_secret_marked_sensitive_only_after_it_was_printed_is_masked() {
     let secret = "s3cr3t-Late-Marked-9f2c";
     // 4000 changes of about 3 KB: 12 MB, more than the spool's memory.
     let plan = late_secret_plan(4000, secret);
-    assert!(plan.len() > planview::query::show::stream::MEMORY);
+    assert!(plan.len() > planview::run::show::MEMORY);
     let dir = std::env::temp_dir().join(format!("planview-show-stream-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("late.json");

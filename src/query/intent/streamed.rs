@@ -4,7 +4,7 @@
 //! plan is known (a value equal to a secret marked later in the document is
 //! hashed as a secret), and the fingerprint hashes the entries in key order,
 //! not document order. So a plan read from a regular file is streamed more
-//! than once ([`crate::compare`] drives the passes):
+//! than once ([`crate::run::compare`] drives the passes):
 //!
 //! 1. [`Collect`] (beside the secret collector): each entry's key, where its
 //!    address ends in the key, and its previous address. Keys are made unique

@@ -4,9 +4,9 @@
 
 use super::fit::Block;
 use super::{md_cell, md_code, write_json, JsonErrorBody, JsonInputError, Style, Tone};
+use crate::outcome::PerFile;
 use crate::query::gate::{overall, total, GateTotal, PlanVerdict, PolicyReport, Severity, Violation};
 use crate::sanitize::{line, text};
-use crate::PerFile;
 use serde::Serialize;
 use std::io::{self, Write};
 

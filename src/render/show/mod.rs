@@ -15,6 +15,7 @@ use super::{action_tone, md_cell, md_code, write_json, JsonInputError, Style, To
 use crate::error::InputError;
 use crate::mask::Masker;
 use crate::model::ChangeKind;
+use crate::outcome::PerFile;
 use crate::query::diff::{
     is_ident, path_text, Brackets, Entry, FlatChange, Key, Kind, LineItem, Node, Op, SensitivityChange, SensitivityNote,
 };
@@ -22,7 +23,6 @@ use crate::query::show::actions::{InvocationDiff, Trigger};
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport, TERRAFORM_DATA};
 use crate::query::values::Shown;
 use crate::sanitize::line as clean;
-use crate::PerFile;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::cell::RefCell;
@@ -471,7 +471,7 @@ fn footer(r: &ShowReport, shown: usize) -> Vec<String> {
 const ERRORED: &str = "PLAN ERRORED: planning failed and this plan cannot be applied; only the changes planned before the error are listed";
 
 /// The resource diffs of one report, in order, built when asked for: a
-/// streamed report ([`crate::query::show::stream`]) builds each one from its
+/// streamed report ([`crate::run::show`]) builds each one from its
 /// change only then and drops it after, so a renderer holds one at a time.
 pub(crate) trait Resources {
     /// How many there are.

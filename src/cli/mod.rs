@@ -1,59 +1,18 @@
 //! Command-line definitions (clap types stay here) and their conversion into a
 //! plain [`Config`], once.
 
+use crate::config::{CommandKind, CommentOptions, Config, GateOptions, MovesConfig, Shell, ShowConfig};
 use crate::input::{ReadOptions, Source};
+use crate::render::comment::Platform;
 use crate::render::{Format, Offer};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
-const EXIT_CODES: &str = "\
-Exit codes:
-  0  success (also when the reader of the output goes away, e.g. `| head`)
-  1  a gate or check failed (`gate`: a plan broke a rule; `checks`: a check failed or errored, unless --no-fail;
-     `diff`: the two plans would do something different)
-  2  usage error, unreadable or invalid input, unsupported format_version";
-
-/// The help of FILE for the commands that read plans only.
-const PLAN_FILES: &str = "Plan JSON files, or saved plans (`-` for stdin; stdin when none is given and it is piped)";
-
-const SUMMARY_EXIT_CODES: &str = "\
-Exit codes:
-  0  every input was read (whatever the plan does: `summary` never exits 1; use `gate` to fail a build)
-  2  usage error, unreadable or invalid input, unsupported format_version (the other inputs are still reported)";
-
-const READ_EXIT_CODES: &str = "\
-Exit codes:
-  0  every input was read (never 1)
-  2  usage error, unreadable or invalid input, unsupported format_version";
-
-const PLAN_EXIT_CODES: &str = "\
-Exit codes:
-  0  every input was read (never 1)
-  2  usage error, unreadable or invalid input, a state instead of a plan, unsupported format_version";
-
-const STATE_EXIT_CODES: &str = "\
-Exit codes:
-  0  every input was read (never 1)
-  2  usage error, unreadable or invalid input, a plan without --prior, unsupported format_version";
-
-const CHECKS_EXIT_CODES: &str = "\
-Exit codes:
-  0  every input was read and no listed check failed or errored (or --no-fail)
-  1  a listed check instance failed or errored (after the filters), unless --no-fail
-  2  usage error, unreadable or invalid input, unsupported format_version (wins over 1)";
-
-const MOVES_EXIT_CODES: &str = "\
-Exit codes:
-  0  the plan was read, whether or not moves were found (never 1)
-  2  usage error, unreadable or invalid input, a state instead of a plan, unsupported format_version";
-
-const EXAMPLES: &str = "\
-Examples:
-  planview summary plan.json
-  tofu show -json plan.out | planview summary
-  planview summary --format json plan.json | jq .totals
-  planview summary --format markdown */plan.json > comment.md";
+mod env;
+mod help;
+use env::default_id;
+pub use env::Env;
+use help::*;
 
 /// Answers what a Terraform/OpenTofu plan or state (from `show -json`) will do.
 #[derive(Debug, Parser)]
@@ -131,7 +90,7 @@ pub enum Command {
     #[command(display_order = 13)]
     Completions {
         #[arg(value_enum)]
-        shell: Shell,
+        shell: ShellArg,
     },
 
     /// Print the man page (roff): `planview man | man -l -`, or one command's page.
@@ -159,39 +118,55 @@ pub enum Command {
     /// One pull-request comment: the gate's verdict, the Plan: line(s), the changes
     /// destructive-first with their diffs, within the platform's limit; the job
     /// summary and CI outputs too. Exit codes as `gate`.
-    #[command(after_help = format!("Reads: plans (a state is an unreadable input: exit 2).\n\n{}\n\n{}", crate::comment::EXAMPLES, crate::comment::EXIT_CODES))]
+    #[command(after_help = format!("Reads: plans (a state is an unreadable input: exit 2).\n\n{}\n\n{}", COMMENT_EXAMPLES, COMMENT_EXIT_CODES))]
     #[command(display_order = 10)]
-    Comment(crate::comment::CommentArgs),
+    Comment(CommentArgs),
 }
 
-const DIFF_EXAMPLES: &str = "\
-Compared: per resource change (by address, following moves) its actions, reason,
-replace paths, import and before/after values; drift; output changes; check
-statuses; errored and complete. Values unknown until apply are equal to each
-other whatever the JSON holds there; timestamp, terraform_version and key order
-never count. Secrets are compared (by a hash) and never printed.
+/// `planview comment`: inputs, the policy flags (as `gate` takes them), and where the review goes.
+#[derive(Debug, Args)]
+pub struct CommentArgs {
+    /// Plan JSON files, saved plans, or directories of them (`-` for stdin; stdin when none is given and it is piped).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
 
-Examples:
-  planview diff reviewed.json applied.json
-  planview diff --format markdown reviewed.json applied.json > comment.md
-  planview diff --format json reviewed.json applied.json | jq '.entries[].address'";
+    #[command(flatten)]
+    pub read: ReadArgs,
 
-const DIFF_EXIT_CODES: &str = "\
-Exit codes:
-  0  both plans were read and would do the same
-  1  they would do something different (each difference is listed)
-  2  usage error, unreadable or invalid input, a state instead of a plan, unsupported format_version";
+    #[command(flatten)]
+    pub roots: RootArgs,
 
-const FINGERPRINT_EXAMPLES: &str = "\
-Examples:
-  planview fingerprint plan.json
-  planview fingerprint --format json plan.json | jq .canonical.resources
-  planview gate --expect-fingerprint \"$(planview fingerprint reviewed.json)\" plan.json";
+    /// Where the comment is posted: sets the budget to its limit on a comment
+    /// (github 65,536; gitlab 1,000,000; azure 150,000; bitbucket 32,768 bytes).
+    #[arg(long, value_enum, default_value_t = Platform::Github)]
+    pub platform: Platform,
 
-const FINGERPRINT_EXIT_CODES: &str = "\
-Exit codes:
-  0  the plan was read (never 1)
-  2  usage error, unreadable or invalid input, a state instead of a plan, unsupported format_version";
+    /// The budget in bytes, whatever --platform says (at least 1024).
+    #[arg(long, value_name = "N", value_parser = parse_max_bytes)]
+    pub max_bytes: Option<usize>,
+
+    /// The hidden marker's ID (`<!-- planview:ID -->`; by default made of the input names).
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+
+    /// Print nothing (exit 0) when no input has changes and the gate passes.
+    #[arg(long)]
+    pub skip_unchanged: bool,
+
+    /// Append the whole review (without the comment's budget, within the job
+    /// summary's 1 MiB) to PATH; by default to $GITHUB_STEP_SUMMARY when it is set.
+    #[arg(long, value_name = "PATH")]
+    pub summary_file: Option<PathBuf>,
+
+    /// Append `name=value` lines (has_changes, has_resource_changes, destructive,
+    /// verdict, to_add, to_change, to_destroy, to_replace, to_import, to_move,
+    /// to_forget) to PATH; by default to $GITHUB_OUTPUT when it is set.
+    #[arg(long, value_name = "PATH")]
+    pub outputs_file: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub rules: PolicyArgs,
+}
 
 /// `planview diff OLD NEW`.
 #[derive(Debug, Args)]
@@ -242,18 +217,6 @@ fn parse_fingerprint(s: &str) -> Result<String, String> {
     }
 }
 
-const MOVES_EXAMPLES: &str = "\
-A delete and a create are paired when both are managed, of the same type and
-provider, and every attribute known in the created object's `after` equals the
-deleted object's `before` (values known only after apply and --ignore'd ones are
-left out). Only one-to-one pairs are suggested; the others are listed in comments.
-
-Examples:
-  planview moves plan.json > moved.tf.json
-  planview moves --format hcl --ignore tags --ignore tags_all plan.json
-  planview moves --format commands plan.out --chdir infra/   # a saved plan
-  planview moves --format json plan.json | jq '.pairs[]'";
-
 /// `planview moves FILE`.
 #[derive(Debug, Args)]
 pub struct MovesArgs {
@@ -275,13 +238,6 @@ pub struct MovesArgs {
     pub read: ReadArgs,
 }
 
-/// What `moves` needs besides the common settings.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MovesConfig {
-    pub options: crate::query::moves::MovesOptions,
-    pub format: crate::render::moves::MovesFormat,
-}
-
 impl MovesArgs {
     fn split(self) -> (CommonArgs, MovesConfig) {
         use crate::render::moves::MovesFormat;
@@ -296,13 +252,6 @@ impl MovesArgs {
         (common, MovesConfig { options: crate::query::moves::MovesOptions { ignore: self.ignore }, format })
     }
 }
-
-const SHOW_EXAMPLES: &str = "\
-Examples:
-  planview show plan.json
-  planview show --address 'module.net.*' --action replace plan.json
-  planview show --format markdown plan.json > comment.md
-  planview show --format json plan.json | jq '.resources[].changes[].path_text'";
 
 #[derive(Debug, Args)]
 #[command(mut_arg("format", |a| a.value_parser(formats(Offer::Show))))]
@@ -327,57 +276,6 @@ pub struct ShowArgs {
           value_parser = clap::value_parser!(u64).range(1000..))]
     pub max_bytes: u64,
 }
-
-const GATE_EXAMPLES: &str = "\
-Examples:
-  planview gate plan.json                              # no destruction (the default)
-  planview gate --allow 'aws_instance.tmp[*]' plan.json   # ... except these
-  planview gate --max delete=3 --protect 'module.db' plan.json
-  planview gate --deny forget --deny import --fail-on-checks plan.json
-  planview gate --policy .planview-policy.json */plan.json
-  planview gate --format github plan.json              # GitHub Actions annotations
-  planview gate --format junit plan.json > gate.xml    # GitLab, Jenkins, Azure DevOps";
-
-const GATE_EXIT_CODES: &str = "\
-Exit codes:
-  0  every plan passed
-  1  a plan broke a rule (each violation is listed)
-  2  usage error, unreadable policy or input (never a pass)";
-
-const COMPLETION_HELP: &str = "\
-Install:
-  bash:       planview completions bash > ~/.local/share/bash-completion/completions/planview
-  zsh:        planview completions zsh > \"${fpath[1]}/_planview\"
-  fish:       planview completions fish > ~/.config/fish/completions/planview.fish
-  powershell: planview completions powershell | Out-String | Invoke-Expression";
-
-const DRIFT_EXAMPLES: &str = "\
-Examples:
-  planview drift plan.json
-  planview drift --all plan.json              # every drifted object and attribute
-  planview drift --address 'module.net.*' --format markdown plan.json";
-
-const REPLACE_EXAMPLES: &str = "\
-Examples:
-  planview replace plan.json
-  planview replace --type aws_instance --format json plan.json | jq '.replacements[].paths'";
-
-const CHECKS_EXAMPLES: &str = "\
-Examples:
-  planview checks plan.json                   # failures only; exit 1 if any
-  planview checks --all plan.json             # pass and unknown too
-  planview checks --no-fail --format markdown plan.json > checks.md";
-
-const OUTPUTS_EXAMPLES: &str = "\
-Examples:
-  planview outputs plan.json
-  planview outputs --format json state.json";
-
-const STATE_EXAMPLES: &str = "\
-Examples:
-  planview state state.json
-  planview state --prior plan.json            # the state the plan was made against
-  planview state --module module.platform --type aws_db_instance state.json";
 
 /// How the commands that print tables show their output: colour, secrets, width
 /// (one declaration, flattened where they are taken).
@@ -827,8 +725,6 @@ pub struct StateArgs {
     pub prior: bool,
 }
 
-const CHECKS_FORMAT_HELP: &str = "Output format: `github` prints workflow commands (annotations), `sarif` SARIF 2.1.0 (code scanning), `gitlab-codequality` GitLab's Code Quality report";
-
 /// Where findings are declared in the configuration (`gate`, `checks`).
 #[derive(Debug, Args, Default)]
 pub struct LocationArgs {
@@ -854,77 +750,9 @@ pub enum ColorArg {
     Never,
 }
 
-/// What to do, as plain data.
-#[derive(Debug, Clone)]
-pub struct Config {
-    pub command: CommandKind,
-    pub inputs: Vec<Source>,
-    pub format: Format,
-    pub color: bool,
-    pub show_sensitive: bool,
-    /// The width terminal tables are fitted to (see [`decide_width`]).
-    pub width: Option<usize>,
-    /// Cap on markdown output (`--max-bytes`).
-    pub max_bytes: usize,
-    /// The common filters (empty for commands without them).
-    pub filter: crate::filter::Filter,
-    /// How to read saved binary plans (every command).
-    pub read: ReadOptions,
-    /// Draw reading progress on stderr ([`crate::progress::wanted`]): `main`
-    /// then hands a [`crate::progress::Progress`] in through `read`.
-    pub progress: bool,
-    /// How directories given as inputs are searched (`--plan-glob`).
-    pub find: crate::roots::FindOptions,
-    /// Read the configuration (in `read.chdir`, else `.`) to locate findings:
-    /// `--locations`, or a format that puts findings on source lines.
-    pub locations: bool,
-}
-
-/// `show`'s own options, as plain data.
-#[derive(Debug, Clone, Default)]
-pub struct ShowConfig {
-    pub options: crate::query::show::ShowOptions,
-    pub max_bytes: usize,
-}
-
-/// The command to run, with the options only it takes (the ones every
-/// command shares are fields of [`Config`]).
-#[derive(Debug, Clone)]
-pub enum CommandKind {
-    Summary {
-        /// `--skip-unchanged`: roots without changes left out of the table of roots.
-        skip_unchanged: bool,
-    },
-    Drift {
-        /// `--all`: every drifted object, not only the relevant ones.
-        all: bool,
-    },
-    Replace,
-    Checks {
-        /// `--all`: checks that passed or are unknown too.
-        all: bool,
-        /// `--no-fail`: exit 0 even when a check failed.
-        no_fail: bool,
-    },
-    Outputs,
-    State {
-        /// `--prior`: a plan's prior state.
-        prior: bool,
-    },
-    Show(ShowConfig),
-    Moves(MovesConfig),
-    Gate(Box<GateOptions>),
-    Diff,
-    Fingerprint(crate::render::diff::FingerprintFormat),
-    Comment(Box<crate::comment::CommentOptions>),
-    Completions(Shell),
-    /// The man page of the main command, or of one subcommand.
-    Man(Option<String>),
-}
-
-/// A shell to print completions for.
+/// A shell to print completions for, as `completions` takes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Shell {
+pub enum ShellArg {
     Bash,
     Zsh,
     Fish,
@@ -932,58 +760,13 @@ pub enum Shell {
     PowerShell,
 }
 
-/// `gate`'s own options.
-#[derive(Debug, Clone)]
-pub struct GateOptions {
-    /// The rules given as flags (the policy file, if any, is added when read).
-    pub policy: crate::query::gate::Policy,
-    pub policy_files: Vec<std::path::PathBuf>,
-    /// `--skip-unchanged`: roots without changes left out of the table of roots.
-    pub skip_unchanged: bool,
-    /// `--verify`: run the Rego policies' tests, judge no plan.
-    pub verify: bool,
-}
-
-/// The facts about the process that the config depends on.
-#[derive(Debug, Clone, Default)]
-pub struct Env {
-    pub stdin_is_terminal: bool,
-    pub stdout_is_terminal: bool,
-    pub stderr_is_terminal: bool,
-    /// CI set to a non-empty value (a CI runner's log is no place for a progress bar).
-    pub ci: bool,
-    /// NO_COLOR set to a non-empty value.
-    pub no_color: bool,
-    /// PLANVIEW_TF_BIN, when set and non-empty.
-    pub tf_bin: Option<PathBuf>,
-    /// The width of the terminal on stdout, when it is one and says.
-    pub terminal_width: Option<usize>,
-    /// COLUMNS, when set to a whole number above 0.
-    pub columns: Option<usize>,
-    /// $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT (`comment`'s default files), when set.
-    pub step_summary: Option<PathBuf>,
-    pub github_output: Option<PathBuf>,
-    /// The current directory, and the root of the checkout it is in (`comment`'s
-    /// default marker names each input from there: [`crate::comment::checkout_root`]).
-    pub cwd: Option<PathBuf>,
-    pub checkout: Option<PathBuf>,
-}
-
-impl Env {
-    pub fn detect() -> Env {
-        Env {
-            stdin_is_terminal: std::io::stdin().is_terminal(),
-            stdout_is_terminal: std::io::stdout().is_terminal(),
-            stderr_is_terminal: std::io::stderr().is_terminal(),
-            ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty()),
-            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
-            tf_bin: crate::input::tf_bin_from_env(),
-            terminal_width: terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0)).filter(|w| *w > 0),
-            columns: std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok()).filter(|c| *c > 0),
-            step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from),
-            github_output: std::env::var_os("GITHUB_OUTPUT").filter(|v| !v.is_empty()).map(PathBuf::from),
-            cwd: std::env::current_dir().ok(),
-            checkout: crate::comment::checkout_root(|k| std::env::var_os(k), std::env::current_dir().ok().as_deref()),
+impl From<ShellArg> for Shell {
+    fn from(s: ShellArg) -> Shell {
+        match s {
+            ShellArg::Bash => Shell::Bash,
+            ShellArg::Zsh => Shell::Zsh,
+            ShellArg::Fish => Shell::Fish,
+            ShellArg::PowerShell => Shell::PowerShell,
         }
     }
 }
@@ -1073,8 +856,8 @@ impl Cli {
                 (CommandKind::Show(ShowConfig { options, max_bytes }), "show", a.common, none, max_bytes)
             }
             Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Replace)),
-            Command::Comment(a) => return crate::comment::config(a, env, bare(CommandKind::Replace)),
-            Command::Completions { shell } => return Ok(bare(CommandKind::Completions(shell))),
+            Command::Comment(a) => return comment_config(a, env, bare(CommandKind::Replace)),
+            Command::Completions { shell } => return Ok(bare(CommandKind::Completions(shell.into()))),
             Command::Man { command } => {
                 if let Some(c) = &command {
                     use clap::CommandFactory;
@@ -1170,6 +953,34 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
     })
 }
 
+/// The config of `comment` (`bare` holds the defaults).
+fn comment_config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String> {
+    let policy = a.rules.to_policy()?;
+    let common =
+        CommonArgs { files: a.files, format: crate::render::Format::Markdown, view: ViewArgs::plain(), read: a.read, roots: a.roots };
+    let inputs = inputs_of(&common.files, env, "comment")?;
+    let id = a.id.clone().unwrap_or_else(|| default_id(&inputs, env));
+    let non_empty = |p: &Option<PathBuf>| p.clone().filter(|p| !p.as_os_str().is_empty());
+    let options = CommentOptions {
+        policy,
+        policy_files: a.rules.policy_files(),
+        max_bytes: a.max_bytes.unwrap_or(a.platform.max_bytes()),
+        id,
+        skip_unchanged: a.skip_unchanged,
+        summary_file: non_empty(&a.summary_file).or_else(|| non_empty(&env.step_summary)),
+        outputs_file: non_empty(&a.outputs_file).or_else(|| non_empty(&env.github_output)),
+    };
+    Ok(Config {
+        inputs,
+        format: crate::render::Format::Markdown,
+        read: common.read.to_options(env),
+        max_bytes: options.max_bytes,
+        find: crate::roots::FindOptions { prefer: crate::tree::Prefer::PlansOnly, ..common.roots.to_options() },
+        command: CommandKind::Comment(Box::new(options)),
+        ..bare
+    })
+}
+
 /// Write the completion script for `shell`, generated from the clap definitions.
 pub fn write_completions(shell: Shell, w: &mut dyn std::io::Write) {
     use clap::CommandFactory;
@@ -1200,6 +1011,7 @@ pub fn write_man(command: Option<&str>, w: &mut dyn std::io::Write) -> std::io::
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::{CommandFactory, Parser};
 
     #[test]
     fn colour_flag_then_no_color_then_tty() {
@@ -1276,5 +1088,89 @@ mod tests {
     fn clap_definition_is_consistent() {
         use clap::CommandFactory;
         Cli::command().debug_assert();
+    }
+
+    // `comment`'s config (from the former comment.rs).
+
+    /// The `comment` options of a config (a config of another command is a test bug).
+    fn comment_options(c: Config) -> CommentOptions {
+        match c.command {
+            CommandKind::Comment(o) => *o,
+            other => panic!("not comment: {other:?}"),
+        }
+    }
+
+    /// Every policy flag of `gate` is a flag of `comment` too (the flags are
+    /// declared twice: a flag added to `gate` fails here until `comment` takes it).
+    #[test]
+    fn comment_takes_every_policy_flag_of_gate() {
+        let longs = |name: &str| -> Vec<String> {
+            let root = Cli::command();
+            let sub = root.find_subcommand(name).expect("subcommand");
+            sub.get_arguments().filter_map(|a| a.get_long().map(str::to_string)).collect()
+        };
+        let comment = longs("comment");
+        let not_policy = ["format", "color", "width", "show-sensitive", "max-bytes", "verify", "locations"];
+        let missing: Vec<String> =
+            longs("gate").into_iter().filter(|l| !not_policy.contains(&l.as_str()) && !comment.contains(l)).collect();
+        assert!(missing.is_empty(), "`comment` lacks gate's {missing:?}");
+    }
+
+    #[test]
+    fn the_default_marker_tells_roots_apart() {
+        let id = |cwd: &str, files: &[&str]| {
+            let env = Env { cwd: Some(cwd.into()), checkout: Some("/repo".into()), ..Default::default() };
+            let mut args = vec!["planview", "comment"];
+            args.extend(files);
+            comment_options(Cli::parse_from(args).into_config(&env).unwrap()).id
+        };
+        // A matrix: each job in its own root, the same file name.
+        assert_eq!(id("/repo/prod", &["plan.json"]), "prod/plan.json");
+        assert_eq!(id("/repo/staging", &["plan.json"]), "staging/plan.json");
+        assert_eq!(id("/repo/live/prod", &["-"]), "live/prod/<stdin>");
+        // From the root, names are as given (markers already posted stay found).
+        assert_eq!(id("/repo", &["prod/plan.json", "./staging/plan.json"]), "prod/plan.json,staging/plan.json");
+        assert_eq!(id("/repo", &["-"]), "<stdin>");
+        assert_eq!(id("/repo/prod", &["../staging/plan.json", "/repo/a/b.json"]), "staging/plan.json,a/b.json");
+        // Outside the checkout, or with no checkout: as given; --id as given.
+        assert_eq!(id("/tmp", &["plan.json", "/elsewhere/p.json"]), "plan.json,/elsewhere/p.json");
+        let bare = comment_options(Cli::parse_from(["planview", "comment", "plan.json"]).into_config(&Env::default()).unwrap());
+        assert_eq!(bare.id, "plan.json");
+        assert_eq!(id("/repo/prod", &["--id", "prod", "plan.json"]), "prod");
+        // The rendered markers differ.
+        assert_ne!(
+            crate::render::comment::marker_line(&id("/repo/prod", &["-"])),
+            crate::render::comment::marker_line(&id("/repo/staging", &["-"]))
+        );
+        // The checkout: the CI's variable first, else the nearest `.git` up.
+        let dir = std::env::temp_dir().join(format!("planview-checkout-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join(".git")).unwrap();
+        std::fs::create_dir_all(dir.join("prod")).unwrap();
+        let root = std::fs::canonicalize(&dir).unwrap();
+        assert_eq!(env::checkout_root(|_| None, Some(&root.join("prod"))), Some(root.clone()));
+        let ws = |k: &str| (k == "CI_PROJECT_DIR").then(|| root.join("prod").into_os_string());
+        assert_eq!(env::checkout_root(ws, Some(&root)), Some(root.join("prod")));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn platform_sets_the_budget_and_max_bytes_overrides_it() {
+        let cfg = |args: &[&str]| {
+            let c = Cli::parse_from(args).into_config(&Env::default()).unwrap();
+            comment_options(c)
+        };
+        assert_eq!(cfg(&["planview", "comment", "p.json"]).max_bytes, 65_536);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "gitlab", "p.json"]).max_bytes, 1_000_000);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "azure", "p.json"]).max_bytes, 150_000);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "bitbucket", "p.json"]).max_bytes, 32_767);
+        assert_eq!(cfg(&["planview", "comment", "--platform", "gitlab", "--max-bytes", "2000", "p.json"]).max_bytes, 2_000);
+        let c = cfg(&["planview", "comment", "--deny", "create", "--protect", "db", "a.json", "b.json"]);
+        assert_eq!(c.id, "a.json,b.json");
+        assert!(c.policy.deny.contains(&crate::query::gate::GateAction::Create) && c.policy.protect.len() == 1);
+        let env = Env { step_summary: Some("/s".into()), github_output: Some("/o".into()), ..Default::default() };
+        let c = Cli::parse_from(["planview", "comment", "--outputs-file", "own", "p.json"]).into_config(&env).unwrap();
+        let c = comment_options(c);
+        assert_eq!((c.summary_file, c.outputs_file), (Some(PathBuf::from("/s")), Some(PathBuf::from("own"))));
+        assert!(Cli::try_parse_from(["planview", "comment", "--max-bytes", "10", "p.json"]).is_err());
     }
 }

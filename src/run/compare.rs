@@ -1,13 +1,15 @@
 //! The runs of `planview diff OLD NEW` and `planview fingerprint PLAN`: read
 //! the plans, build each one's model ([`crate::query::intent`]), render.
 
-use crate::cli::Config;
+use super::tail::Sink;
+use crate::config::Config;
 use crate::error::{Error, InputError};
 use crate::input::{self, Document, ReadOptions, Source};
+use crate::outcome::{PerFile, Status};
 use crate::query::intent::streamed::{self, compare_indexed, Collect, Details, Fetch, Hasher, Index, Ordered, Wanted};
 use crate::query::intent::{intent_of, DiffReport, FingerprintReport, Intent, PlanRef};
 use crate::render::{Format, JsonInputError};
-use crate::{mask, render, stream, PerFile, Status};
+use crate::{mask, render, stream};
 
 /// A plan read for `diff` or `fingerprint`: its index, the CLI version that
 /// made it, and how to get its entries again.
@@ -66,7 +68,7 @@ pub fn fingerprint_streamed(path: &std::path::Path, read: &ReadOptions, budget: 
 fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget: usize) -> Result<(Indexed, mask::Masker), InputError> {
     let ahead = stream::ReadAhead::Joined;
     let ((collect, rest, version), masker) =
-        crate::stream_one(name, input::open(src, read)?, ahead, read, Collect::default(), |c, doc, m| match doc {
+        crate::pipeline::stream_one(name, input::open(src, read)?, ahead, read, Collect::default(), |c, doc, m| match doc {
             // The skeleton's model: flags, outputs and checks (no changes, no drift).
             Document::Plan(p) => Ok((c, Intent::of(&p, m), p.terraform_version.clone())),
             Document::State(_) => Err(NOT_A_PLAN.to_string()),
@@ -101,15 +103,16 @@ fn read_once(name: &str, src: &Source, read: &ReadOptions) -> Result<(Indexed, m
     let keep = stream::Keep::new(|drift: bool, _: usize, _: usize, rc: &crate::model::ResourceChange<'_>| {
         drift || crate::query::intent::counts(rc)
     });
-    let ((intent, version), masker) = crate::stream_one(name, input::open(src, read)?, ahead, read, keep, |kept, doc, m| match doc {
-        Document::Plan(p) => {
-            let mut plan = *p;
-            kept.fill(&mut plan)?;
-            let version = plan.terraform_version.clone();
-            intent_of(&Document::Plan(Box::new(plan)), m).map(|i| (i, version))
-        }
-        Document::State(_) => Err(NOT_A_PLAN.to_string()),
-    })?;
+    let ((intent, version), masker) =
+        crate::pipeline::stream_one(name, input::open(src, read)?, ahead, read, keep, |kept, doc, m| match doc {
+            Document::Plan(p) => {
+                let mut plan = *p;
+                kept.fill(&mut plan)?;
+                let version = plan.terraform_version.clone();
+                intent_of(&Document::Plan(Box::new(plan)), m).map(|i| (i, version))
+            }
+            Document::State(_) => Err(NOT_A_PLAN.to_string()),
+        })?;
     Ok((Indexed { index: Index::of(&intent), version, again: Again::Whole(intent) }, masker))
 }
 
@@ -161,17 +164,12 @@ fn json_errors(out: &mut dyn std::io::Write, errs: &[&InputError]) -> std::io::R
     }
 }
 
-fn failures<T>(items: &[crate::PerFile<T>]) -> Vec<&InputError> {
+fn failures<T>(items: &[crate::outcome::PerFile<T>]) -> Vec<&InputError> {
     items.iter().filter_map(|i| i.result.as_ref().err()).collect()
 }
 
 /// `diff`: exit 0 (success) when both plans would do the same, 1 (failed) when they differ.
-pub fn run_diff(
-    config: &Config,
-    out: &mut dyn std::io::Write,
-    masker: &mut mask::Masker,
-    ctx: &render::format::Ctx,
-) -> Result<Status, Error> {
+pub(super) fn run_diff(config: &Config, out: &mut Sink<'_>, masker: &mut mask::Masker, ctx: &render::format::Ctx) -> Result<Status, Error> {
     if config.inputs.len() != 2 {
         return Err(Error::Usage("`diff` compares two plans: OLD NEW".into()));
     }
@@ -180,7 +178,8 @@ pub fn run_diff(
     let errs = failures(&items);
     if !errs.is_empty() {
         if config.format == Format::Json {
-            json_errors(out, &errs)?;
+            let written = json_errors(out, &errs);
+            out.written(written)?;
         }
         return Err(Error::Input(errs.into_iter().cloned().collect()));
     }
@@ -200,7 +199,8 @@ pub fn run_diff(
         Ok(c) => mask_across(c, masker),
         Err(errs) => {
             if config.format == Format::Json {
-                json_errors(out, &errs.iter().collect::<Vec<_>>())?;
+                let written = json_errors(out, &errs.iter().collect::<Vec<_>>());
+                out.written(written)?;
             }
             return Err(Error::Input(errs));
         }
@@ -211,7 +211,8 @@ pub fn run_diff(
         fingerprint: ix.index.fingerprint.clone(),
     };
     let report = DiffReport { kind: "diff", old: plan_ref(&items[0], old), new: plan_ref(&items[1], new), comparison };
-    render::format::write(config.format, &render::format::Answer::Diff(&report), false, ctx, out)?;
+    let written = render::format::write(config.format, &render::format::Answer::Diff(&report), false, ctx, out);
+    out.written(written)?;
     Ok(if report.comparison.same { Status::Success } else { Status::Failed })
 }
 
@@ -253,10 +254,10 @@ fn mask_across(mut c: crate::query::intent::Comparison, masker: &mask::Masker) -
 }
 
 /// `fingerprint`: one plan's fingerprint (`--format json`: with its canonical form).
-pub fn run_fingerprint(
+pub(super) fn run_fingerprint(
     config: &Config,
     format: render::diff::FingerprintFormat,
-    out: &mut dyn std::io::Write,
+    out: &mut Sink<'_>,
     masker: &mut mask::Masker,
 ) -> Result<Status, Error> {
     if config.inputs.len() != 1 {
@@ -268,21 +269,18 @@ pub fn run_fingerprint(
     let errs = failures(&items);
     if !errs.is_empty() {
         if json {
-            json_errors(out, &errs)?;
+            let written = json_errors(out, &errs);
+            out.written(written)?;
         }
         return Err(Error::Input(errs.into_iter().cloned().collect()));
     }
     if let Ok(ix) = &items[0].result {
-        match &ix.again {
+        let written = match &ix.again {
             // `--format json` prints the canonical form: the model was kept whole.
-            Again::Whole(intent) if json => render::diff::fingerprint_json(out, &FingerprintReport::new(&items[0].file, intent))?,
-            _ => render::diff::fingerprint_text(out, &ix.index.fingerprint)?,
-        }
+            Again::Whole(intent) if json => render::diff::fingerprint_json(out, &FingerprintReport::new(&items[0].file, intent)),
+            _ => render::diff::fingerprint_text(out, &ix.index.fingerprint),
+        };
+        out.written(written)?;
     }
     Ok(Status::Success)
-}
-
-/// `gate --expect-fingerprint`: the fingerprint of a plan, with the plan's secrets.
-pub fn fingerprint_of(plan: &crate::model::Plan<'_>, masker: &mask::Masker) -> String {
-    Intent::of(plan, masker).fingerprint()
 }

@@ -7,7 +7,7 @@
 //! streams by. Instead:
 //!
 //! 1. Every input is streamed once ([`crate::roots::stream_roots`],
-//!    [`crate::stream_one`]): the secret collector sees every part of it, and
+//!    [`crate::pipeline::stream_one`]): the secret collector sees every part of it, and
 //!    [`Collector`] counts the changes `show` leaves out ([`show::pick`]) and
 //!    *spools* the text of each change it shows, in document order: in memory
 //!    while a small budget shared by all inputs lasts ([`MEMORY`]), then in
@@ -29,19 +29,21 @@
 //! they go, markdown within its `--max-bytes` cap (the changes after the first
 //! that does not fit are counted, not built).
 
-use crate::cli::ShowConfig;
+use super::tail::{self, Sink};
+use crate::config::ShowConfig;
 use crate::error::Error;
 use crate::input::{self, ReadOptions};
 use crate::mask::Masker;
-use crate::model::{Plan, ResourceChange};
-use crate::query::show::{self, Pick, ShowOptions, ShowReport};
+use crate::model::ResourceChange;
+use crate::outcome::{PerFile, Status};
+use crate::pipeline::stream_one;
+use crate::query::show::collect::{Collected, Collector, Keep};
+use crate::query::show::{self, ShowOptions, ShowReport};
 use crate::query::values::Visibility;
 use crate::render::format::{Answer, Ctx};
 use crate::render::show::{Item, Resources};
-use crate::render::{self, Format, Style};
+use crate::render::{Format, Style};
 use crate::roots::{self, Root};
-use crate::stream::PlanVisitor;
-use crate::{PerFile, Status};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fs::File;
@@ -72,14 +74,19 @@ pub struct ShowRun<'a> {
 /// 2); a single unreadable input prints nothing on stdout except in JSON.
 /// `masker` receives the secrets of every input (for masking warnings and
 /// errors).
-pub fn run_show(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> Result<Status, Error> {
+pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -> Result<Status, Error> {
     let &ShowRun { roots, read, show, format, style, show_sensitive } = run;
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
     let shared = Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None), no_file: AtomicBool::new(false) };
-    let mut items: Vec<PerFile<Collected>> = roots::stream_roots(roots, read, &|name, src, ahead, read| {
-        crate::stream_one(name, src, ahead, read, Collector::new(opts, &shared), |c, doc, m| match doc {
-            input::Document::Plan(p) => c.finish(&p, &vis.with(m)),
+    let mut items: Vec<PerFile<Collected<Spool>>> = roots::stream_roots(roots, read, &|name, src, ahead, read| {
+        let spooling = Spooling { spool: Spool::default(), shared: &shared };
+        stream_one(name, src, ahead, read, Collector::new(opts, spooling), |c, doc, m| match doc {
+            input::Document::Plan(p) => {
+                let Collected { report, kept: Spooling { mut spool, shared }, outputs } = c.finish(&p, &vis.with(m));
+                spool.flush(shared);
+                Ok(Collected { report, kept: spool, outputs })
+            }
             input::Document::State(_) => Err(show::NOT_A_PLAN.to_string()),
         })
     });
@@ -107,32 +114,25 @@ pub fn run_show(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> 
         .iter()
         .map(|i| {
             let spooled: Box<dyn Resources + '_> = match &i.result {
-                Ok(c) => Box::new(Spooled { spool: &c.spool, file: spill.as_ref(), opts, vis: vis.with(&all) }),
+                Ok(c) => Box::new(Spooled { spool: &c.kept, file: spill.as_ref(), opts, vis: vis.with(&all) }),
                 Err(_) => Box::new(&[][..]),
             };
             Item { result: i.result.as_ref().map(|c| &c.report), resources: RefCell::new(spooled), masker: &i.masker }
         })
         .collect();
-    answer(&items, &reports, format, style, show.max_bytes, out, masker)
+    let ctx = Ctx { style: style.clone(), max_bytes: show.max_bytes };
+    tail::answer(format, &ctx, &items, &Answer::Show(&reports), out, masker)?;
+    tail::finish(&items)
 }
 
-/// The reports written through the format's renderer, the secrets merged
-/// into `masker`, and the run's status.
-#[allow(clippy::too_many_arguments)]
-fn answer<T>(
-    items: &[PerFile<T>],
-    reports: &[Item<'_>],
-    format: Format,
-    style: &Style,
-    max_bytes: usize,
-    out: &mut dyn Write,
-    masker: &mut Masker,
-) -> Result<Status, Error> {
-    items.iter().for_each(|i| masker.merge(&i.masker));
-    let single_error = items.len() == 1 && items[0].result.is_err();
-    let ctx = Ctx { style: style.clone(), max_bytes };
-    render::format::write(format, &Answer::Show(reports), single_error, &ctx, out)?;
-    crate::app::finish(items)
+/// [`show`] writing to `out`, as a run does ([`tail::verdict_over_output`]):
+/// the entry by which the integration tests hold the streamed `show` to
+/// [`run_show_whole`].
+#[doc(hidden)]
+pub fn run_show(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> Result<Status, Error> {
+    let mut sink = Sink::new(out);
+    let status = show(run, &mut sink, masker);
+    tail::verdict_over_output(status, sink.take_error().map_or(Ok(()), Err))
 }
 
 /// What the inputs of a run share: the memory budget left and the temporary file.
@@ -216,6 +216,18 @@ fn anonymous_file() -> io::Result<File> {
     Err(last.unwrap_or_else(|| io::Error::other("no temporary file name free")))
 }
 
+/// The collector's [`Keep`]: each change shown spooled ([`Spool::push`]).
+struct Spooling<'a> {
+    spool: Spool,
+    shared: &'a Shared,
+}
+
+impl Keep for Spooling<'_> {
+    fn keep(&mut self, text: &str) {
+        self.spool.push(text, self.shared);
+    }
+}
+
 /// The text of the changes one input shows, in document order: the first in
 /// memory, the rest (once the budget is spent) in blocks of the temporary
 /// file, each change there written as its length (8 bytes, little-endian)
@@ -269,75 +281,6 @@ impl Spool {
             Err(_) => self.blocks.push(Block::Memory(std::mem::take(&mut self.block))),
         }
     }
-}
-
-/// The first pass over one document: counts the changes left out, spools the
-/// ones shown.
-struct Collector<'a> {
-    opts: &'a ShowOptions,
-    shared: &'a Shared,
-    spool: Spool,
-    hidden_noop: usize,
-    filtered_out: usize,
-}
-
-impl<'a> Collector<'a> {
-    fn new(opts: &'a ShowOptions, shared: &'a Shared) -> Self {
-        Collector { opts, shared, spool: Spool::default(), hidden_noop: 0, filtered_out: 0 }
-    }
-
-    /// The report of the plan (the skeleton), once every secret is known.
-    fn finish(mut self, plan: &Plan<'_>, vis: &Visibility) -> Result<Collected, String> {
-        self.spool.flush(self.shared);
-        let mut report = show::report_head(plan, self.opts, vis);
-        report.hidden_noop += self.hidden_noop;
-        report.filtered_out += self.filtered_out;
-        Ok(Collected { report, spool: self.spool, outputs: outputs_text(plan) })
-    }
-}
-
-impl PlanVisitor for Collector<'_> {
-    fn on_element(&mut self, drift: bool, rc: &ResourceChange<'_>, text: &str) {
-        if drift {
-            return;
-        }
-        match show::pick(rc, self.opts) {
-            Pick::FilteredOut => self.filtered_out += 1,
-            Pick::HiddenNoop => self.hidden_noop += 1,
-            Pick::Shown => self.spool.push(text, self.shared),
-        }
-    }
-}
-
-/// One document after the first pass: its report without resources, and the
-/// spooled changes they are built from.
-struct Collected {
-    report: ShowReport,
-    spool: Spool,
-    /// The plan's output changes as a plan of their own (JSON text): diffed
-    /// again once every input's secrets are known, when the run has several.
-    outputs: String,
-}
-
-/// `{"format_version", "output_changes"}` of `plan`, each change's parts as the plan writes them.
-fn outputs_text(plan: &Plan<'_>) -> String {
-    use serde_json::{Map, Value};
-    let raw = |r: Option<&crate::model::RawValue>| r.and_then(|r| serde_json::from_str::<Value>(r.get()).ok()).unwrap_or(Value::Null);
-    let mut changes = Map::new();
-    for (name, ch) in &plan.output_changes {
-        let mut c = Map::new();
-        c.insert("actions".into(), Value::Array(ch.actions.iter().map(|a| Value::String(a.as_str().into())).collect()));
-        c.insert("before".into(), raw(ch.before));
-        c.insert("after".into(), raw(ch.after));
-        c.insert("after_unknown".into(), raw(ch.after_unknown));
-        c.insert("before_sensitive".into(), raw(ch.before_sensitive));
-        c.insert("after_sensitive".into(), raw(ch.after_sensitive));
-        changes.insert(name.clone(), Value::Object(c));
-    }
-    let mut doc = Map::new();
-    doc.insert("format_version".into(), Value::String(plan.format_version.clone()));
-    doc.insert("output_changes".into(), Value::Object(changes));
-    Value::Object(doc).to_string()
 }
 
 /// The resources of a report, built from the spool one at a time.
@@ -457,7 +400,7 @@ pub fn run_show_whole(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Maske
     let &ShowRun { roots, read, show, format, style, show_sensitive } = run;
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
-    let items = crate::each_root_with(roots, read, |doc, m| show::show(doc, opts, &vis.with(m)));
+    let items = crate::pipeline::each_root_with(roots, read, |doc, m| show::show(doc, opts, &vis.with(m)));
     let items: Vec<PerFile<ShowReport>> = items
         .into_iter()
         .map(|mut i| {
@@ -468,7 +411,10 @@ pub fn run_show_whole(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Maske
         })
         .collect();
     let reports: Vec<Item<'_>> = items.iter().map(Item::whole).collect();
-    answer(&items, &reports, format, style, show.max_bytes, out, masker)
+    let mut sink = Sink::new(out);
+    let ctx = Ctx { style: style.clone(), max_bytes: show.max_bytes };
+    let status = tail::answer(format, &ctx, &items, &Answer::Show(&reports), &mut sink, masker).and_then(|()| tail::finish(&items));
+    tail::verdict_over_output(status, sink.take_error().map_or(Ok(()), Err))
 }
 
 #[cfg(test)]

@@ -1,0 +1,100 @@
+//! The run of `planview comment`: read each plan once ([`crate::query::review`]),
+//! judge it with the gate's policy, and print one markdown body within the
+//! platform's budget ([`crate::render::comment`]); write the job summary (the
+//! whole review, within 1 MiB) and the CI outputs (`name=value` lines).
+//!
+//! Secrets are masked by meaning where the review takes values from each
+//! input (as every command masks them); the body's own syntax (the hidden
+//! marker, `<details>`, code fences) is never touched.
+
+use super::tail::Sink;
+use crate::config::{CommentOptions, Config};
+use crate::error::{Error, InputError};
+use crate::input::Document;
+use crate::mask;
+use crate::outcome::{PerFile, Status};
+use crate::query::review::{review, CiOutputs, Review};
+use crate::query::values::Visibility;
+use crate::render::comment::{body, BodyOptions, SUMMARY_MAX_BYTES};
+use std::io::Write;
+
+/// Append `text` to `path` (the job summary and `$GITHUB_OUTPUT` are appended to by every step).
+fn append(path: &std::path::Path, text: &str, what: &str) -> Result<(), Error> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| Error::Usage(format!("cannot write the {what} {}: {e}", crate::sanitize::line(&path.display().to_string()))))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| Error::Usage(format!("cannot write the {what} {}: {e}", crate::sanitize::line(&path.display().to_string()))))
+}
+
+/// `comment`: exit 0 when every plan passes, 1 when one breaks a rule, 2 when
+/// an input cannot be read (the body is printed in every case but a usage error).
+pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>) -> Result<Status, Error> {
+    let policy = super::gate::policy_with_files(&opts.policy, &opts.policy_files)?;
+    let vis = Visibility { show_sensitive: false, masker: None };
+    // Directories become the plans below them; inputs holding several documents are split.
+    let roots = crate::roots::expand(&config.inputs, &config.find, &config.read.notes);
+    let items: Vec<PerFile<Review>> = crate::pipeline::each_root_raw_with(&roots, &config.read, |raw, doc, m| {
+        // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
+        // in the comment's hidden lines for a later job to read back.
+        let fingerprint = match doc {
+            Document::Plan(p) => Some(crate::query::intent::Intent::of(p, m).fingerprint()),
+            _ => None,
+        };
+        let mut r = review(doc, &policy, &vis.with(m), fingerprint.as_deref())?;
+        super::gate::judge_rego(&policy, raw, &mut r.verdict, m)?;
+        Ok(r)
+    });
+    let mut items: Vec<PerFile<Review>> = items
+        .into_iter()
+        .map(|mut i| {
+            if let Ok(r) = &mut i.result {
+                r.summary.file = i.file.clone();
+                r.verdict.file = i.file.clone();
+            }
+            i
+        })
+        .collect();
+    // Errors quote the input: every input's secrets are masked in them.
+    let mut masker = mask::Masker::default();
+    items.iter().for_each(|i| masker.merge(&i.masker));
+    let scrubber = masker.scrubber();
+    let scrub = |s: &str| String::from_utf8_lossy(&scrubber.scrub(s.as_bytes())).into_owned();
+    let errors: Vec<InputError> = items
+        .iter()
+        .filter_map(|i| i.result.as_ref().err())
+        .map(|e| InputError { message: scrub(&e.message), hint: e.hint.as_deref().map(scrub), ..e.clone() })
+        .collect();
+    let outputs = CiOutputs::of(&items);
+    let unchanged = errors.is_empty() && !outputs.has_changes && outputs.verdict == "pass";
+    let report = policy.describe();
+    // The same review twice: the comment within its budget, the job summary within 1 MiB.
+    let summary_body = opts.summary_file.as_ref().map(|_| {
+        let o =
+            BodyOptions { max_bytes: SUMMARY_MAX_BYTES, marker: None, whole: "`planview show` and `planview summary` on the plan".into() };
+        body(&mut items, &report, &o)
+    });
+    let whole = if opts.summary_file.is_some() {
+        "the job summary of this run".to_string()
+    } else {
+        "`planview comment --summary-file`, `planview show` on the plan".to_string()
+    };
+    let o = BodyOptions { max_bytes: opts.max_bytes, marker: Some(opts.id.clone()), whole };
+    if !(opts.skip_unchanged && unchanged) {
+        // A closed output stops the body, never the job summary or the CI outputs.
+        let written = out.write_all(body(&mut items, &report, &o).as_bytes());
+        out.written(written)?;
+    }
+    if let (Some(path), Some(text)) = (&opts.summary_file, summary_body) {
+        append(path, &text, "job summary")?;
+    }
+    if let Some(path) = &opts.outputs_file {
+        append(path, &outputs.lines(), "outputs file")?;
+    }
+    if !errors.is_empty() {
+        return Err(Error::Input(errors));
+    }
+    Ok(if outputs.verdict == "fail" { Status::Failed } else { Status::Success })
+}

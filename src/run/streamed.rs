@@ -1,0 +1,90 @@
+//! The glue of the streamed commands: each command's query run over a
+//! document streamed from its input ([`stream_one`]), the visitor or the
+//! changes kept chosen by the command.
+
+use crate::error::InputError;
+use crate::input;
+use crate::mask;
+use crate::outcome::PerFile;
+use crate::pipeline::stream_one;
+use crate::query::values::Visibility;
+use crate::{model, query, roots, stream};
+
+/// `summary` of a document streamed from `src` ([`stream_one`]): a plan is
+/// counted as it streams by; a state is summarised from the skeleton, which
+/// holds its `values`.
+pub fn summary_streamed(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    ahead: stream::ReadAhead,
+    opts: &input::ReadOptions,
+    vis: &Visibility,
+) -> Result<(query::summary::Summary, mask::Masker), InputError> {
+    stream_one(name, src, ahead, opts, query::summary::PlanAccumulator::default(), |acc, doc, masker| match doc {
+        input::Document::Plan(p) => {
+            let mut s = acc.finish(&p);
+            s.mask_inputs(&vis.with(masker));
+            Ok(query::summary::Summary::Plan(Box::new(s)))
+        }
+        input::Document::State(_) => query::summary::summarize(&doc, &vis.with(masker)),
+    })
+}
+
+/// The gate's verdict on a document streamed from `src` ([`stream_one`]).
+pub fn gate_streamed(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    ahead: stream::ReadAhead,
+    opts: &input::ReadOptions,
+    policy: &query::gate::Policy,
+    show_sensitive: bool,
+) -> Result<(query::gate::PlanVerdict, mask::Masker), InputError> {
+    stream_one(name, src, ahead, opts, query::gate::GateJudge::new(policy), |judge, doc, masker| match doc {
+        input::Document::Plan(_) => {
+            let none = mask::Masker::default();
+            Ok(judge.finish(if show_sensitive { &none } else { masker }))
+        }
+        input::Document::State(_) => Err(NOT_A_PLAN.to_string()),
+    })
+}
+
+/// Why the gate refuses a state.
+pub(crate) const NOT_A_PLAN: &str = "this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)";
+
+/// Each root streamed ([`stream_one`]): `query` answers over the skeleton
+/// with the changes and drift `keep` chooses ([`stream::Keep`]), every secret
+/// of the input known. Memory is what `keep` keeps, not the input.
+pub(crate) fn streamed<T: Send>(
+    roots: &[roots::Root],
+    read: &input::ReadOptions,
+    vis: &Visibility,
+    keep: impl Fn(bool, usize, usize, &model::ResourceChange<'_>) -> bool + Sync,
+    query: impl Fn(&input::Document<'_>, &Visibility) -> Result<T, String> + Sync,
+) -> Vec<PerFile<T>> {
+    roots::stream_roots(roots, read, &|name, r, ahead, read| {
+        stream_one(name, r, ahead, read, stream::Keep::new(&keep), |kept, doc, m| match doc {
+            input::Document::Plan(p) => {
+                let mut plan = *p;
+                kept.fill(&mut plan)?;
+                query(&input::Document::Plan(Box::new(plan)), &vis.with(m))
+            }
+            state => query(&state, &vis.with(m)),
+        })
+    })
+}
+
+/// `state` of a document streamed from `src` ([`stream_one`]): a plan's
+/// `prior_state` is collected as it streams by, never held whole. The answer
+/// (or why there is none) comes with the document's secrets either way, so
+/// that errors quoting other inputs are masked with them ([`settle`]).
+pub(crate) fn state_of_stream(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    ahead: crate::stream::ReadAhead,
+    read: &crate::input::ReadOptions,
+    opts: &query::state::StateOptions<'_>,
+) -> Result<(Result<query::state::StateReport, InputError>, crate::mask::Masker), InputError> {
+    stream_one(name, src, ahead, read, query::state::PriorResources::default(), |prior, doc, _| {
+        Ok(query::state::state_streamed(&doc, prior, opts).map_err(|m| InputError::new(name, m)))
+    })
+}

@@ -1,0 +1,36 @@
+//! `summary`: every input streamed and counted, then the table of roots and
+//! the summaries rendered.
+
+use super::streamed::summary_streamed;
+use super::tail::{finish, Sink};
+use super::{across, answer, dispose, named, roots_table};
+use crate::config::Config;
+use crate::error::Error;
+use crate::mask::Masker;
+use crate::outcome::Status;
+use crate::query;
+use crate::query::values::Visibility;
+use crate::render::format::Answer;
+use crate::roots::{self, Root};
+
+/// `summary`: streamed, not read whole (bounded memory on plans of any size).
+pub(super) fn summary(
+    config: &Config,
+    roots: &[Root],
+    skip_unchanged: bool,
+    out: &mut Sink<'_>,
+    masker: &mut Masker,
+) -> Result<Status, Error> {
+    let read = &config.read;
+    let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
+    // Streamed, not read whole: bounded memory on plans of any size.
+    let items = named(across(config, roots, read, |read| {
+        roots::stream_roots(roots, read, &|name, r, ahead, read| summary_streamed(name, r, ahead, read, &vis))
+    }));
+    let rows = query::roots::of_summaries(&items);
+    let roots = roots_table(&rows, items.len(), skip_unchanged);
+    answer(config, out, masker, &items, &Answer::Summary { items: &items, roots })?;
+    let status = finish(&items);
+    dispose(items);
+    status
+}
