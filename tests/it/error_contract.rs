@@ -172,15 +172,10 @@ fn lenient_answer_equals_the_answer_on_the_clean_json() {
 }
 
 #[test]
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn unreadable_file_is_an_input_error_naming_the_file() {
     // /proc/self/mem is a regular file that cannot be read from offset 0 (EIO),
     // whoever runs the test (mode 000 does not stop root).
-    let mem = std::path::Path::new("/proc/self/mem");
-    if !mem.exists() {
-        eprintln!("skipped: no /proc/self/mem");
-        return;
-    }
     for cmd in ["summary", "gate", "show"] {
         let o = planview(&[cmd, "/proc/self/mem"]);
         assert_eq!(o.status.code(), Some(2), "{cmd}");
@@ -530,10 +525,7 @@ fn a_fifo_of_endless_blanks_is_refused_by_name() {
     let dir = temp_dir("fifo");
     let fifo = dir.join("plan.fifo");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-    if !made.is_ok_and(|s| s.success()) {
-        eprintln!("skipped: no mkfifo");
-        return;
-    }
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo (coreutils) makes the FIFO");
     let writer = {
         let fifo = fifo.clone();
         std::thread::spawn(move || {

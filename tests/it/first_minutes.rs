@@ -101,7 +101,7 @@ fn states_are_read_where_states_are_wanted() {
 /// README's recipe writes the JSON from the saved plan: the two agree, by
 /// fingerprint and by `diff` (what the note tells a doubter to run).
 #[test]
-#[ignore = "runs terraform (on PATH) to show the saved plans"]
+#[ignore = "needs terraform on PATH (runs it to show the saved plans): run by .ci/run (`cargo test --locked -- --ignored`)"]
 fn the_saved_plan_and_its_json_agree() {
     for root in ["app", "net"] {
         let dir = format!("{LIVE}/{root}");

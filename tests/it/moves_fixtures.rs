@@ -2,6 +2,8 @@
 //! are the ones the refactoring made, JSON output matches its schema, shell
 //! quoting is exact, no secret is printed; and saved binary plans are read
 //! through a fake `tofu` on PATH (found, missing, failing, chosen, in --chdir).
+//! The one test that runs terraform itself is `#[ignore]`d: `.ci/run` runs it
+//! (`cargo test --locked -- --ignored`), failing where terraform is missing.
 
 use crate::common::*;
 use std::path::{Path, PathBuf};
@@ -87,11 +89,9 @@ fn commands_are_quoted_for_the_shell_exactly() {
     let cmds: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(cmds, vec![r#"terraform state mv 'x_bucket.keyed[0]' 'x_bucket.keyed["it'\''s $(touch x) $${var.y}"]'"#]);
     // And the shell reads back exactly the canonical address.
-    if Path::new("/bin/sh").exists() {
-        let script = cmds[0].replace("terraform state mv", "printf '%s\\n'");
-        let o = Command::new("/bin/sh").arg("-c").arg(&script).output().unwrap();
-        assert_eq!(String::from_utf8(o.stdout).unwrap(), "x_bucket.keyed[0]\nx_bucket.keyed[\"it's $(touch x) $${var.y}\"]\n");
-    }
+    let script = cmds[0].replace("terraform state mv", "printf '%s\\n'");
+    let o = Command::new("/bin/sh").arg("-c").arg(&script).output().unwrap();
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), "x_bucket.keyed[0]\nx_bucket.keyed[\"it's $(touch x) $${var.y}\"]\n");
     let hcl = String::from_utf8(planview(&["moves", "--format", "hcl", "testdata/edge/moves-mixed.json"]).stdout).unwrap();
     assert!(hcl.contains("  to   = x_bucket.keyed[\"it's $(touch x) $${var.y}\"]\n"), "{hcl}");
 }
@@ -354,15 +354,17 @@ printf '\033[31m\033[1mError: \033[0mFailed to read plan\n' >&2; exit 1"#,
 /// and plan again: every suggested object must be moved and unchanged, and
 /// nothing deleted or created.
 #[test]
+#[ignore = "needs terraform on PATH: run by .ci/run (`cargo test --locked -- --ignored`)"]
 fn generated_moved_blocks_make_terraform_move_instead_of_replace() {
-    let tf = Path::new("/usr/local/bin/terraform");
-    if !tf.exists() {
-        eprintln!("skipped: /usr/local/bin/terraform not found");
-        return;
-    }
+    let tf = on_path("terraform").expect("this test needs terraform on PATH (.ci/run installs it)");
     for name in ["refactor-rename", "refactor-count-to-foreach", "refactor-into-module"] {
-        check_with_terraform(tf, name);
+        check_with_terraform(&tf, name);
     }
+}
+
+/// The file `name` in the first directory of PATH that holds one.
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -146,14 +146,16 @@ fn fingerprint_json_holds_what_went_into_it_and_matches_its_schema() {
         assert_eq!(v["fingerprint"].as_str().unwrap(), fingerprint(&file));
         // The fingerprint is the SHA-256 of the canonical form as planview serialises it.
         let bytes = planview::query::intent::canonical_bytes(&v["canonical"]);
-        let o = std::process::Command::new("sha256sum").stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn();
-        if let Ok(mut child) = o {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(&bytes).unwrap();
-            let out = child.wait_with_output().unwrap();
-            let hex = String::from_utf8_lossy(&out.stdout).split_whitespace().next().unwrap_or_default().to_string();
-            assert_eq!(format!("sha256:{hex}"), v["fingerprint"].as_str().unwrap(), "{file}");
-        }
+        let mut child = std::process::Command::new("sha256sum")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("sha256sum (coreutils)");
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(&bytes).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let hex = String::from_utf8_lossy(&out.stdout).split_whitespace().next().unwrap_or_default().to_string();
+        assert_eq!(format!("sha256:{hex}"), v["fingerprint"].as_str().unwrap(), "{file}");
     }
     // Without a key, secrets are markers with no per-secret material; the
     // sensitive fixture's secret is not printed.

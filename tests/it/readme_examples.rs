@@ -1,4 +1,4 @@
-//! README's (and docs/'s) examples are real output: every ```console block that runs
+//! README's (and docs/'s, docs/commands/ included) examples are real output: every ```console block that runs
 //! `$ planview ...` on a file in testdata/ and shows what it prints is run here
 //! in a 100-column terminal (`COLUMNS=100`, no colour) and must print exactly
 //! that (stderr, then stdout; `> /dev/null` drops stdout).
@@ -27,11 +27,8 @@ fn examples(readme: &str) -> Vec<(String, String)> {
 #[test]
 fn readme_examples_show_what_planview_prints() {
     // README and the reference pages it links to.
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut pages = vec![root.join("README.md"), root.join("CONTRIBUTING.md")];
-    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs")).unwrap().map(|e| e.unwrap().path()).collect();
-    docs.sort();
-    pages.extend(docs);
+    // README, the guides beside it and every page of docs/ (docs/commands/ too).
+    let pages = crate::docs::pages();
     let readme: String = pages.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect::<Vec<_>>().join("\n");
     let found = examples(&readme);
     assert!(found.len() >= 4, "README's examples were not found: {found:?}");

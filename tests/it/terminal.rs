@@ -1,14 +1,16 @@
 //! The real binary in a pseudo-terminal (util-linux `script`) of 100 columns:
 //! tables fit the terminal's width without `--width` or COLUMNS, in colour;
 //! a progress bar on stderr while a big input is read, only there.
-//! Skipped, saying so, where `script` or `stty` is missing (a bare CI machine).
+//! They need `script` and `stty` and a pseudo-terminal, so they are
+//! `#[ignore]`d: `.ci/run` runs them (`cargo test --locked -- --ignored`),
+//! where a missing tool or terminal fails them, never passes them unrun.
 
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_planview");
 
-/// Run `args` in a pseudo-terminal of `cols` columns; `None` when no terminal can be made here.
-fn in_terminal(cols: u16, args: &[&str]) -> Option<String> {
+/// Run `args` in a pseudo-terminal of `cols` columns (fails when no terminal can be made here).
+fn in_terminal(cols: u16, args: &[&str]) -> String {
     let quoted: Vec<String> = std::iter::once(BIN).chain(args.iter().copied()).map(|a| format!("'{}'", a.replace('\'', "'\\''"))).collect();
     let inner = format!("stty cols {cols} rows 60 && {}", quoted.join(" "));
     let out = Command::new("script")
@@ -18,19 +20,10 @@ fn in_terminal(cols: u16, args: &[&str]) -> Option<String> {
         .env_remove("NO_COLOR")
         .env("TERM", "xterm")
         .output();
-    let out = match out {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("skipped: no `script` here to make a pseudo-terminal ({e})");
-            return None;
-        }
-    };
+    let out = out.unwrap_or_else(|e| panic!("no `script` here to make a pseudo-terminal (util-linux; .ci/run installs it): {e}"));
     // `gate` exits 1 on a failing plan: only no output at all means no terminal.
-    if out.stdout.is_empty() {
-        eprintln!("skipped: `script` could not run {args:?} in a pseudo-terminal: {}", String::from_utf8_lossy(&out.stderr));
-        return None;
-    }
-    Some(String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"))
+    assert!(!out.stdout.is_empty(), "`script` could not run {args:?} in a pseudo-terminal: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
 }
 
 /// The columns a line takes on screen: colour sequences take none; every
@@ -53,6 +46,7 @@ fn screen_width(line: &str) -> usize {
 }
 
 #[test]
+#[ignore = "needs util-linux `script` and a pseudo-terminal: run by .ci/run (`cargo test --locked -- --ignored`)"]
 fn tables_fit_a_100_column_terminal() {
     let cases: &[&[&str]] = &[
         &["summary", "testdata/real/modules/plan.json"],
@@ -65,7 +59,7 @@ fn tables_fit_a_100_column_terminal() {
         &["state", "testdata/real/state/state.json"],
     ];
     for args in cases {
-        let Some(screen) = in_terminal(100, args) else { return };
+        let screen = in_terminal(100, args);
         // Unlimited, the same tables are wider than the terminal: the terminal made the difference.
         let wide = Command::new(BIN).args(*args).arg("--width=0").current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
         let widest = String::from_utf8_lossy(&wide.stdout).lines().map(screen_width).max().unwrap_or(0);
@@ -80,8 +74,9 @@ fn tables_fit_a_100_column_terminal() {
 }
 
 #[test]
+#[ignore = "needs util-linux `script` and a pseudo-terminal: run by .ci/run (`cargo test --locked -- --ignored`)"]
 fn colour_and_width_come_from_the_terminal() {
-    let Some(screen) = in_terminal(80, &["summary", "testdata/real/replace/plan.json"]) else { return };
+    let screen = in_terminal(80, &["summary", "testdata/real/replace/plan.json"]);
     assert!(screen.contains("\u{1b}["), "colour on a terminal:\n{screen}");
     assert!(screen.lines().all(|l| screen_width(l) <= 80), "{screen}");
     // A colour that runs over a wrapped line is closed at its end, so the border stays uncoloured.
@@ -91,8 +86,8 @@ fn colour_and_width_come_from_the_terminal() {
 }
 
 /// Run the shell command `cmd` in a pseudo-terminal of 100 columns (CI unset);
-/// what reached the terminal, or `None` when no terminal can be made here.
-fn sh_in_terminal(dir: &std::path::Path, cmd: &str) -> Option<String> {
+/// what reached the terminal (fails when no terminal can be made here).
+fn sh_in_terminal(dir: &std::path::Path, cmd: &str) -> String {
     let inner = format!("stty cols 100 rows 60 && echo tty-ready && {cmd}");
     let out = Command::new("script")
         .args(["-q", "-e", "-c", &inner, "/dev/null"])
@@ -100,20 +95,11 @@ fn sh_in_terminal(dir: &std::path::Path, cmd: &str) -> Option<String> {
         .env_remove("CI")
         .env("TERM", "xterm")
         .output();
-    let out = match out {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("skipped: no `script` here to make a pseudo-terminal ({e})");
-            return None;
-        }
-    };
+    let out = out.unwrap_or_else(|e| panic!("no `script` here to make a pseudo-terminal (util-linux; .ci/run installs it): {e}"));
     let screen = String::from_utf8_lossy(&out.stdout).into_owned();
-    if !screen.contains("tty-ready") {
-        eprintln!("skipped: `script` could not run {cmd:?} in a pseudo-terminal: {}", String::from_utf8_lossy(&out.stderr));
-        return None;
-    }
+    assert!(screen.contains("tty-ready"), "`script` could not run {cmd:?} in a pseudo-terminal: {}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{cmd}: {:?}\n{screen}", out.status);
-    Some(screen.split_once("tty-ready").map_or(String::new(), |(_, after)| after.to_string()))
+    screen.split_once("tty-ready").map_or(String::new(), |(_, after)| after.to_string())
 }
 
 /// A plan of about 57 MB: 26,000 resource changes of 2 KB each.
@@ -143,6 +129,7 @@ fn drew_and_cleared(screen: &str, name: &str) -> bool {
 }
 
 #[test]
+#[ignore = "needs util-linux `script` and a pseudo-terminal: run by .ci/run (`cargo test --locked -- --ignored`)"]
 fn progress_bar_on_a_terminal_only_and_stdout_the_same() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("planview-progress-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -152,12 +139,12 @@ fn progress_bar_on_a_terminal_only_and_stdout_the_same() {
     let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
 
     // stderr a terminal: a bar while reading, streamed (summary) and whole (outputs), file and pipe.
-    let Some(screen) = run("BIN summary big.json > bar.out") else { return };
+    let screen = run("BIN summary big.json > bar.out");
     assert!(drew_and_cleared(&screen, "big.json"), "{screen:?}");
     assert!(screen.contains("57.") && screen.contains('['), "bytes of the total, a bar: {screen:?}");
-    let screen = run("BIN outputs big.json > outputs.out").unwrap();
+    let screen = run("BIN outputs big.json > outputs.out");
     assert!(drew_and_cleared(&screen, "big.json"), "{screen:?}");
-    let screen = run("cat big.json | BIN summary > stdin.out").unwrap();
+    let screen = run("cat big.json | BIN summary > stdin.out");
     assert!(drew_and_cleared(&screen, "<stdin>"), "a spinner for a pipe: {screen:?}");
 
     // No bar: stderr a pipe, CI set, --quiet.
@@ -167,7 +154,7 @@ fn progress_bar_on_a_terminal_only_and_stdout_the_same() {
         ("BIN summary --quiet big.json > quiet.out", "quiet.out"),
         ("BIN -q outputs big.json > quiet-outputs.out", "quiet-outputs.out"),
     ] {
-        let screen = run(cmd).unwrap();
+        let screen = run(cmd);
         assert!(!screen.contains("reading") && screen_width(screen.trim()) == 0, "{cmd}: {screen:?}");
         assert!(!read(out).is_empty(), "{cmd}: no output");
     }
