@@ -4,7 +4,7 @@
 use crate::config::{CommandKind, CommentOptions, Config, GateOptions, MovesConfig, Shell, ShowConfig};
 use crate::read::{ReadOptions, Source};
 use crate::render::comment::Platform;
-use crate::render::Format;
+use crate::render::{Format, Offer};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -180,7 +180,7 @@ pub struct DiffArgs {
     pub new: String,
 
     /// Output format.
-    #[arg(long, short = 'f', value_parser = formats(QUESTION_FORMATS), default_value = "table")]
+    #[arg(long, short = 'f', value_parser = formats(Offer::Diff), default_value = "table")]
     pub format: Format,
 
     /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
@@ -254,6 +254,7 @@ impl MovesArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(mut_arg("format", |a| a.value_parser(formats(Offer::Show))))]
 pub struct ShowArgs {
     #[command(flatten)]
     pub common: CommonArgs,
@@ -310,7 +311,7 @@ pub struct CommonArgs {
     pub files: Vec<String>,
 
     /// Output format.
-    #[arg(long, short = 'f', value_parser = formats(QUESTION_FORMATS), default_value = "table")]
+    #[arg(long, short = 'f', value_parser = formats(Offer::Question), default_value = "table")]
     pub format: Format,
 
     #[command(flatten)]
@@ -418,7 +419,7 @@ pub struct SummaryArgs {
 
     /// Output format: `gitlab` writes GitLab's `artifacts:reports:terraform` file
     /// (`{"create": N, "update": N, "delete": N}`, summed over the inputs).
-    #[arg(long, short = 'f', value_parser = formats(SUMMARY_FORMATS), default_value = "table")]
+    #[arg(long, short = 'f', value_parser = formats(Offer::Summary), default_value = "table")]
     pub format: Format,
 
     #[command(flatten)]
@@ -627,7 +628,7 @@ pub struct GateArgs {
 
     /// Output format: `github` prints workflow commands (annotations), `junit` JUnit XML,
     /// `sarif` SARIF 2.1.0 (code scanning), `gitlab-codequality` GitLab's Code Quality report.
-    #[arg(long, short = 'f', value_parser = formats(GATE_FORMATS), default_value = "table")]
+    #[arg(long, short = 'f', value_parser = formats(Offer::Gate), default_value = "table")]
     pub format: Format,
 
     #[command(flatten)]
@@ -689,7 +690,7 @@ pub struct ReplaceArgs {
 /// `--action` is refused here (checks are not changes), so it is hidden from the help.
 #[derive(Debug, Args)]
 #[command(mut_arg("action", |a| a.hide(true)))]
-#[command(mut_arg("format", |a| a.value_parser(formats(CHECKS_FORMATS)).help(CHECKS_FORMAT_HELP)))]
+#[command(mut_arg("format", |a| a.value_parser(formats(Offer::Checks)).help(CHECKS_FORMAT_HELP)))]
 pub struct ChecksArgs {
     #[command(flatten)]
     pub common: CommonArgs,
@@ -734,22 +735,11 @@ pub struct LocationArgs {
     pub locations: bool,
 }
 
-/// The formats of the commands that answer one question (and `show`, `diff`).
-const QUESTION_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown];
-/// `summary`'s: the common ones and GitLab's terraform report.
-const SUMMARY_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown, Format::Gitlab];
-/// `gate`'s: the common ones, GitHub annotations and JUnit XML.
-const GATE_FORMATS: &[Format] =
-    &[Format::Table, Format::Json, Format::Markdown, Format::Github, Format::Junit, Format::Sarif, Format::GitlabCodequality];
-/// `checks`': the common ones and the code review formats (findings on their source lines).
-const CHECKS_FORMATS: &[Format] =
-    &[Format::Table, Format::Json, Format::Markdown, Format::Github, Format::Sarif, Format::GitlabCodequality];
-
-/// A `--format` parser into the one [`Format`] enum, accepting `allowed` only
-/// (and listing only those in the help).
-fn formats(allowed: &'static [Format]) -> impl clap::builder::TypedValueParser<Value = Format> {
+/// A `--format` parser into the one [`Format`] enum, accepting the formats of
+/// `offer`'s row of the matrix ([`Offer::formats`]) only (and listing only those in the help).
+fn formats(offer: Offer) -> impl clap::builder::TypedValueParser<Value = Format> {
     use clap::builder::{PossibleValuesParser, TypedValueParser};
-    PossibleValuesParser::new(allowed.iter().filter_map(ValueEnum::to_possible_value))
+    PossibleValuesParser::new(offer.formats().iter().filter_map(ValueEnum::to_possible_value))
         .map(|name| Format::from_str(&name, false).unwrap_or_default())
 }
 

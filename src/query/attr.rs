@@ -2,9 +2,10 @@
 //! ([`crate::query::diff::changed_paths`]) that `relevant_attributes` lists,
 //! and the before/after of a change at one path, masked as needed.
 
+use crate::model::markers;
 use crate::model::{PathStep, RawValue};
 use crate::query::path::{traversal_or, WHOLE_OBJECT};
-use crate::query::values::{marked_within, parse_raw, value_at, Shown, Visibility};
+use crate::query::values::{parse_raw, value_at, Shown, Visibility};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
@@ -99,21 +100,21 @@ impl ParsedChange {
     /// The value before, at `path` (masked when anything in it is sensitive).
     pub fn before_at(&self, path: &[PathStep], vis: &Visibility) -> Side {
         let v = Self::at(&self.before, path);
-        side(v, marked_within(self.before_sensitive.as_ref(), path), false, vis)
+        side(v, markers::within(self.before_sensitive.as_ref(), path), false, vis)
     }
 
     /// The value after, at `path` (`(known after apply)` when anything in it is unknown).
     pub fn after_at(&self, path: &[PathStep], vis: &Visibility) -> Side {
         let v = Self::at(&self.after, path);
-        let unknown = marked_within(self.after_unknown.as_ref(), path);
-        side(v, marked_within(self.after_sensitive.as_ref(), path), unknown, vis)
+        let unknown = markers::within(self.after_unknown.as_ref(), path);
+        side(v, markers::within(self.after_sensitive.as_ref(), path), unknown, vis)
     }
 
     /// True when the values at `path` differ (absent and null are the same),
     /// or the after value is unknown there.
     pub fn differs_at(&self, path: &[PathStep]) -> bool {
         let norm = |v: Option<&Value>| v.filter(|x| !x.is_null()).cloned();
-        norm(Self::at(&self.before, path)) != norm(Self::at(&self.after, path)) || marked_within(self.after_unknown.as_ref(), path)
+        norm(Self::at(&self.before, path)) != norm(Self::at(&self.after, path)) || markers::within(self.after_unknown.as_ref(), path)
     }
 }
 

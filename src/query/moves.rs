@@ -12,13 +12,14 @@
 //! (`1` = `1.0` = `1e0`). Sensitive values take part in matching, but nothing
 //! here ever carries a value: only addresses and attribute paths.
 
+use crate::model::markers::{self, child, whole};
 use crate::model::Document;
 use crate::model::{ChangeKind, Mode, PathStep, ResourceChange};
 use crate::query::address::Address;
 use crate::query::attr::ParsedChange;
 use crate::query::diff::{changed_paths, Compare};
 use crate::query::path::{traversal_or, THE_WHOLE_OBJECT};
-use crate::query::values::{child, decimal, is_true, marked_at};
+use crate::query::values::decimal;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -365,7 +366,7 @@ fn canonical_text(v: Option<&Value>, unknown: Option<&Value>, keys: &[String], i
 }
 
 fn canon(v: &Value, unknown: Option<&Value>, path: &mut Vec<PathStep>, ignore: &[Vec<String>], out: &mut String) {
-    if is_true(unknown) || is_ignored(path, ignore) {
+    if whole(unknown) || is_ignored(path, ignore) {
         out.push('?');
         return;
     }
@@ -415,7 +416,7 @@ fn members<'k>(
         let step = PathStep::Key(k.clone());
         let unk = child(unknown, &step);
         path.push(step);
-        if !is_true(unk) && !is_ignored(path, ignore) {
+        if !whole(unk) && !is_ignored(path, ignore) {
             push_json_str(out, k);
             out.push(':');
             canon(x, unk, path, ignore, out);
@@ -450,7 +451,7 @@ fn top_level(a: &ParsedChange, ignore: &[Vec<String>]) -> (Vec<String>, Vec<Stri
             if is_ignored(&path, ignore) {
                 continue;
             }
-            if marked_at(a.after_unknown.as_ref(), &path) {
+            if markers::at(a.after_unknown.as_ref(), &path) {
                 unknown.push(k.clone());
             } else {
                 compared.push(k.clone());
@@ -460,7 +461,7 @@ fn top_level(a: &ParsedChange, ignore: &[Vec<String>]) -> (Vec<String>, Vec<Stri
     if let Some(Value::Object(u)) = &a.after_unknown {
         for (k, v) in u {
             let absent = !matches!(&a.after, Some(Value::Object(o)) if o.contains_key(k));
-            if absent && is_true(Some(v)) && !is_ignored(&[PathStep::Key(k.clone())], ignore) {
+            if absent && whole(Some(v)) && !is_ignored(&[PathStep::Key(k.clone())], ignore) {
                 unknown.push(k.clone());
             }
         }
@@ -501,7 +502,7 @@ fn compare(b: &ParsedChange, a: &ParsedChange, ignore: &[Vec<String>]) -> Diffs 
     let skip = |p: &[PathStep]| is_ignored(p, ignore) || matches!((top, p), (Some(ao), [PathStep::Key(k)]) if !ao.contains_key(k));
     let mut diffs = Diffs::default();
     for path in changed_paths(b.before.as_ref(), a.after.as_ref(), a.after_unknown.as_ref(), Compare::ByValue, &skip) {
-        let sensitive = |p: &&[PathStep]| marked_at(b.before_sensitive.as_ref(), p) || marked_at(a.after_sensitive.as_ref(), p);
+        let sensitive = |p: &&[PathStep]| markers::at(b.before_sensitive.as_ref(), p) || markers::at(a.after_sensitive.as_ref(), p);
         diffs.push(match (0..=path.len()).map(|n| &path[..n]).find(sensitive) {
             Some(p) => format!("{} (sensitive)", traversal_or(p, THE_WHOLE_OBJECT)),
             None => traversal_or(&path, THE_WHOLE_OBJECT),

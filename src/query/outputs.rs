@@ -1,6 +1,7 @@
 //! `outputs`: a plan's output changes (before -> after), or a state's outputs
 //! with their values and types; sensitive values masked, unknown ones marked.
 
+use crate::model::markers;
 use crate::model::Document;
 use crate::model::{Change, Plan, RawValue};
 use crate::query::attr::{ParsedChange, Side};
@@ -97,7 +98,7 @@ pub fn output_change(name: &str, ch: &Change<'_>, type_: Option<Box<RawValue>>, 
     OutputChange {
         name: name.to_string(),
         action: ch.kind().key(),
-        sensitive: crate::model::marker_marks_any(ch.before_sensitive) || crate::model::marker_marks_any(ch.after_sensitive),
+        sensitive: markers::raw_any(ch.before_sensitive) || markers::raw_any(ch.after_sensitive),
         type_,
         before: pc.before_at(&[], vis),
         after: pc.after_at(&[], vis),
@@ -109,7 +110,7 @@ pub fn output_change(name: &str, ch: &Change<'_>, type_: Option<Box<RawValue>>, 
 /// marked sensitive), else `None`.
 fn partly_unknown(pc: &ParsedChange, vis: &Visibility) -> Option<String> {
     let u = pc.after_unknown.as_ref()?;
-    if !(u.is_object() || u.is_array()) || pc.after_sensitive.as_ref().is_some_and(crate::model::marks_anything) {
+    if !(u.is_object() || u.is_array()) || markers::any(pc.after_sensitive.as_ref()) {
         return None;
     }
     let after = pc.after.as_ref().unwrap_or(&serde_json::Value::Null);

@@ -340,8 +340,13 @@ pub fn summarize(doc: &Document<'_>, vis: &Visibility) -> Result<Summary, String
 /// is taken for `managed`, so that it cannot hide a destroy from the counts
 /// and the gate.
 pub fn mode_of(rc: &ResourceChange<'_>) -> Mode {
-    match &rc.mode {
-        Mode::Data if !is_data_address(&rc.address) => Mode::Managed,
+    mode_at(&rc.mode, &rc.address)
+}
+
+/// [`mode_of`] a change given its `mode` and address.
+pub(crate) fn mode_at(mode: &Mode, address: &str) -> Mode {
+    match mode {
+        Mode::Data if !is_data_address(address) => Mode::Managed,
         m => m.clone(),
     }
 }
@@ -353,32 +358,41 @@ fn is_data_address(address: &str) -> bool {
 
 /// Count one change into the CLI's totals.
 pub fn count_totals(t: &mut Totals, rc: &ResourceChange<'_>) {
-    // Managed resources only, as the CLI counts: data sources, and modes this
-    // version does not know, count nowhere in the `Plan:` line.
-    if mode_of(rc) != Mode::Managed {
-        return;
-    }
-    if rc.change.importing.is_some() {
-        t.import += 1;
-    }
-    match rc.kind() {
-        ChangeKind::Create => t.add += 1,
-        ChangeKind::Update => t.change += 1,
-        ChangeKind::Delete => t.destroy += 1,
-        ChangeKind::Replace(_) => {
-            t.add += 1;
-            t.destroy += 1;
+    t.count(&rc.mode, &rc.address, rc.change.importing.is_some(), &rc.kind());
+}
+
+impl Totals {
+    /// Count one change (its `mode`, address, whether it imports, and its
+    /// kind) as the CLI's `Plan:` line counts it.
+    pub(crate) fn count(&mut self, mode: &Mode, address: &str, importing: bool, kind: &ChangeKind) {
+        let t = self;
+        // Managed resources only, as the CLI counts: data sources, and modes this
+        // version does not know, count nowhere in the `Plan:` line.
+        if mode_at(mode, address) != Mode::Managed {
+            return;
         }
-        ChangeKind::Forget => t.forget += 1,
-        // A replacement whose old object is forgotten, not destroyed: both CLIs
-        // count it "to add" and never "to destroy" (Terraform's `["create",
-        // "forget"]`, OpenTofu's `["forget","create"]`); the object forgotten
-        // is counted in `forget`, as OpenTofu's line counts it.
-        ChangeKind::ForgetThenCreate | ChangeKind::CreateThenForget => {
-            t.forget += 1;
-            t.add += 1;
+        if importing {
+            t.import += 1;
         }
-        ChangeKind::NoOp | ChangeKind::Read | ChangeKind::Unknown(_) => {}
+        match kind {
+            ChangeKind::Create => t.add += 1,
+            ChangeKind::Update => t.change += 1,
+            ChangeKind::Delete => t.destroy += 1,
+            ChangeKind::Replace(_) => {
+                t.add += 1;
+                t.destroy += 1;
+            }
+            ChangeKind::Forget => t.forget += 1,
+            // A replacement whose old object is forgotten, not destroyed: both CLIs
+            // count it "to add" and never "to destroy" (Terraform's `["create",
+            // "forget"]`, OpenTofu's `["forget","create"]`); the object forgotten
+            // is counted in `forget`, as OpenTofu's line counts it.
+            ChangeKind::ForgetThenCreate | ChangeKind::CreateThenForget => {
+                t.forget += 1;
+                t.add += 1;
+            }
+            ChangeKind::NoOp | ChangeKind::Read | ChangeKind::Unknown(_) => {}
+        }
     }
 }
 
@@ -593,7 +607,7 @@ impl PlanVisitor for PlanAccumulator {
         self.outputs.push(OutputChangeEntry {
             name: name.to_string(),
             action: key,
-            sensitive: crate::model::marker_marks_any(ch.before_sensitive) || crate::model::marker_marks_any(ch.after_sensitive),
+            sensitive: crate::model::markers::raw_any(ch.before_sensitive) || crate::model::markers::raw_any(ch.after_sensitive),
             deprecated: None,
         });
     }

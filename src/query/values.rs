@@ -241,7 +241,7 @@ mod tests {
 
 // ------------------------------------------------------------------ paths and markers
 
-use crate::model::{marks_anything, PathStep};
+use crate::model::PathStep;
 use serde_json::Value;
 
 /// Parse a borrowed raw value (absent and unreadable are `None`).
@@ -260,76 +260,6 @@ pub fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
         };
     }
     Some(cur)
-}
-
-/// A sensitivity or unknown marker one step down: a whole-value `true`
-/// covers every child; a marker of another shape says nothing there.
-pub fn child<'v>(m: Option<&'v Value>, step: &PathStep) -> Option<&'v Value> {
-    match (m?, step) {
-        (t @ Value::Bool(true), _) => Some(t),
-        (Value::Object(o), PathStep::Key(k)) => o.get(k),
-        (Value::Array(a), PathStep::Index(i)) => a.get(usize::try_from(*i).ok()?),
-        _ => None,
-    }
-}
-
-/// True for a marker that marks the whole value.
-pub fn is_true(m: Option<&Value>) -> bool {
-    matches!(m, Some(Value::Bool(true)))
-}
-
-/// Where a marker's walk along a path ends.
-enum MarkerAt<'v> {
-    /// `true` at the path or an ancestor: the whole value is marked.
-    Whole,
-    /// The marker's part for the value at the path.
-    Part(&'v Value),
-    /// The marker says nothing about the path.
-    Nothing,
-}
-
-/// Follow `path` in `marker`. A marker of a shape the path does not fit (a
-/// string, or an object where the value is a list) cannot say what it marks:
-/// if it could mark anything, it marks the whole value (fail closed).
-fn marker_at<'v>(marker: Option<&'v Value>, path: &[PathStep]) -> MarkerAt<'v> {
-    let Some(mut cur) = marker else { return MarkerAt::Nothing };
-    for step in path {
-        if is_true(Some(cur)) {
-            return MarkerAt::Whole;
-        }
-        let fits = matches!((step, cur), (PathStep::Key(_), Value::Object(_)) | (PathStep::Index(_), Value::Array(_)));
-        cur = match child(Some(cur), step) {
-            Some(x) => x,
-            None if !fits && marks_anything(cur) => return MarkerAt::Whole,
-            None => return MarkerAt::Nothing,
-        };
-    }
-    if is_true(Some(cur)) {
-        MarkerAt::Whole
-    } else {
-        MarkerAt::Part(cur)
-    }
-}
-
-/// Whether a sensitivity/unknown marker marks the value at `path`: true when the
-/// marker is `true` at the path or at any ancestor of it (a whole-object mark
-/// covers everything inside), or is of a shape that cannot be read there.
-pub fn marked_at(marker: Option<&Value>, path: &[PathStep]) -> bool {
-    match marker_at(marker, path) {
-        MarkerAt::Whole => true,
-        MarkerAt::Part(m) => !matches!(m, Value::Bool(_) | Value::Null | Value::Object(_) | Value::Array(_)),
-        MarkerAt::Nothing => false,
-    }
-}
-
-/// Whether a marker marks anything at or below `path` (so showing the value at
-/// `path` would show something marked).
-pub fn marked_within(marker: Option<&Value>, path: &[PathStep]) -> bool {
-    match marker_at(marker, path) {
-        MarkerAt::Whole => true,
-        MarkerAt::Part(m) => marks_anything(m),
-        MarkerAt::Nothing => false,
-    }
 }
 
 /// A JSON number's exact decimal value: (negative, significant digits without
@@ -413,47 +343,15 @@ mod path_tests {
     use super::*;
     use serde_json::json;
 
-    #[test]
-    fn a_marker_of_an_unexpected_shape_marks_what_it_cannot_place() {
-        let p = |s: &str| -> Vec<PathStep> { serde_json::from_str(s).unwrap() };
-        assert!(marked_at(Some(&json!("yes")), &p("[]")));
-        assert!(marked_at(Some(&json!({"a": "yes"})), &p(r#"["a"]"#)));
-        assert!(marked_at(Some(&json!({"a": true})), &p("[0]")), "an object marking a list");
-        assert!(marked_within(Some(&json!([{"b": 1}])), &p(r#"["x"]"#)), "a list marking an object");
-        assert!(!marked_at(Some(&json!({"a": false})), &p("[0]")), "marks nothing, whatever its shape");
-        assert!(!marked_within(Some(&json!({})), &p(r#"["a", 0]"#)));
-        assert!(!marked_within(Some(&json!(false)), &p(r#"["a"]"#)));
-    }
-
     fn p(s: &str) -> Vec<PathStep> {
         serde_json::from_str(s).unwrap()
     }
 
     #[test]
-    fn markers_one_step_down() {
-        let m = json!({"a": [false, {"b": true}], "all": true});
-        let k = |s: &str| PathStep::Key(s.into());
-        assert_eq!(child(Some(&m), &k("a")), Some(&json!([false, {"b": true}])));
-        assert_eq!(child(child(Some(&m), &k("a")), &PathStep::Index(1)), Some(&json!({"b": true})));
-        assert_eq!(child(child(Some(&m), &k("all")), &k("anything")), Some(&json!(true)), "a whole mark covers every child");
-        assert_eq!(child(Some(&m), &PathStep::Index(0)), None, "an index into an object");
-        assert_eq!(child(Some(&json!(["x"])), &PathStep::Other(json!(-1))), None);
-        assert_eq!(child(None, &k("a")), None);
-    }
-
-    #[test]
-    fn value_and_marker_lookups_follow_paths() {
+    fn value_lookups_follow_paths() {
         let v = json!({"tags": {"Name": "x"}, "disks": [{"size": 8}, {"size": 16}]});
         assert_eq!(value_at(&v, &p(r#"["disks", 1, "size"]"#)), Some(&json!(16)));
         assert_eq!(value_at(&v, &p(r#"["disks", 5]"#)), None);
-        let m = json!({"disks": [{}, {"size": true}], "tags": true});
-        assert!(marked_at(Some(&m), &p(r#"["disks", 1, "size"]"#)));
-        assert!(!marked_at(Some(&m), &p(r#"["disks", 0, "size"]"#)));
-        assert!(marked_at(Some(&m), &p(r#"["tags", "Name"]"#)), "ancestor mark covers children");
-        assert!(!marked_at(Some(&m), &p(r#"["disks"]"#)));
-        assert!(marked_within(Some(&m), &p(r#"["disks"]"#)));
-        assert!(marked_at(Some(&json!(true)), &p(r#"["anything"]"#)));
-        assert!(!marked_at(None, &p("[]")));
     }
 
     #[test]

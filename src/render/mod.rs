@@ -1,5 +1,13 @@
-//! Renderers: one small module per report, each writing `table`, `markdown` and
-//! `json` to a `&mut dyn Write`. Shared pieces (style, colour, escaping) live here.
+//! Renderers: one small module per report, and here the command × format
+//! matrix in one place: [`Format`], which command offers which format
+//! ([`Offer::formats`], from which clap's `--format` lists are made), and the
+//! one dispatch table ([`write`]) from a command's [`Answer`] and a format to
+//! the renderer that writes it. Shared pieces (style, colour, escaping) live
+//! here too.
+//!
+//! A new output format touches: this file (a [`Format`] variant, its rows in
+//! [`Offer::formats`], its arms in [`write`]) and the renderer's own file
+//! (`show/html.rs`), plus `escape.rs` if it escapes differently.
 
 pub(crate) mod checks;
 pub(crate) mod codequality;
@@ -8,7 +16,6 @@ pub mod diff;
 pub(crate) mod drift;
 pub(crate) mod findings;
 pub(crate) mod fit;
-pub(crate) mod format;
 pub(crate) mod gate;
 pub(crate) mod layout;
 pub(crate) mod moves;
@@ -22,14 +29,19 @@ pub(crate) mod state;
 pub(crate) mod summary;
 
 use crate::error::InputError;
+use crate::outcome::PerFile;
+use crate::query::gate::{PlanVerdict, PolicyReport};
+use crate::query::intent::DiffReport;
+use crate::query::roots::RootRow;
+use crate::query::summary::Summary;
 use crate::sanitize;
 use colored::Colorize;
+use report::Reports;
 use serde::Serialize;
 use std::io::{self, Write};
 
 /// Output format: the one enum `--format` parses into (each command accepts
-/// the subset it renders, see `cli::formats`); each format is one file of
-/// [`format`].
+/// the formats of its row of the matrix, [`Offer::formats`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
     #[default]
@@ -46,6 +58,175 @@ pub enum Format {
     Sarif,
     // GitLab's Code Quality report (`gate`, `checks`).
     GitlabCodequality,
+    // One self-contained HTML page (`show`).
+    Html,
+}
+
+/// A row of the command × format matrix: a command, or the commands that
+/// answer alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Offer {
+    Summary,
+    Gate,
+    /// `checks`: the question formats and the code review ones (written by the runner).
+    Checks,
+    Show,
+    /// `drift`, `replace`, `outputs`, `state`.
+    Question,
+    Diff,
+}
+
+impl Offer {
+    /// THE matrix: the formats each command offers, in the order `--help`
+    /// lists them. clap's `--format` lists are made from it (`cli`), and
+    /// [`write`] refuses a format a command's row lacks.
+    pub(crate) const fn formats(self) -> &'static [Format] {
+        use Format::*;
+        match self {
+            Offer::Summary => &[Table, Json, Markdown, Gitlab],
+            Offer::Gate => &[Table, Json, Markdown, Github, Junit, Sarif, GitlabCodequality],
+            Offer::Checks => &[Table, Json, Markdown, Github, Sarif, GitlabCodequality],
+            Offer::Show => &[Table, Json, Markdown, Html],
+            Offer::Question | Offer::Diff => &[Table, Json, Markdown],
+        }
+    }
+}
+
+/// What a command answers, one report per input (or the one comparison of
+/// `diff`), ready for any format.
+pub(crate) enum Answer<'a, 'r> {
+    Summary {
+        items: &'a [PerFile<Summary>],
+        roots: Roots<'a>,
+    },
+    Gate {
+        items: &'a [PerFile<PlanVerdict>],
+        policy: &'a PolicyReport,
+        roots: Roots<'a>,
+    },
+    /// Each input's report, its resources built as they are written.
+    Show(&'a [show::Item<'r>]),
+    /// `drift`, `replace`, `checks`, `outputs`, `state`.
+    Question(&'a dyn Reports),
+    Diff(&'a DiffReport),
+}
+
+impl Answer<'_, '_> {
+    /// The answer's row of the matrix (`checks` answers as a question: its
+    /// code review formats are written by its runner).
+    fn offer(&self) -> Offer {
+        match self {
+            Answer::Summary { .. } => Offer::Summary,
+            Answer::Gate { .. } => Offer::Gate,
+            Answer::Show(_) => Offer::Show,
+            Answer::Question(_) => Offer::Question,
+            Answer::Diff(_) => Offer::Diff,
+        }
+    }
+}
+
+/// The table of roots that opens `summary` and `gate` when there are several
+/// inputs: the rows shown, and how many `--skip-unchanged` hid.
+#[derive(Default)]
+pub(crate) struct Roots<'a> {
+    pub rows: Vec<&'a RootRow>,
+    pub hidden: usize,
+    /// Whether there are several inputs (else no table).
+    pub several: bool,
+}
+
+/// How every format is drawn: the terminal style, and the cap on markdown.
+pub(crate) struct Ctx {
+    pub style: Style,
+    pub max_bytes: usize,
+}
+
+impl Default for Ctx {
+    fn default() -> Self {
+        Ctx { style: Style::default(), max_bytes: fit::DEFAULT_MAX_BYTES }
+    }
+}
+
+/// The paths the runners know the dispatch by.
+pub(crate) mod format {
+    pub(crate) use super::{write, Answer, Ctx, Roots};
+}
+
+/// Write `answer` in `format`: the one dispatch table (a format's arms, one
+/// per answer it renders). `single_error` says the run had one input and it
+/// could not be read, when the formats meant for people print nothing (the
+/// error on stderr says it all). JSON always prints (its `error` object; so
+/// does GitLab's report, which is JSON too), and so do the CI formats and the
+/// gate's markdown (a PR comment saying the gate could not judge).
+pub(crate) fn write(format: Format, answer: &Answer<'_, '_>, single_error: bool, ctx: &Ctx, w: &mut dyn Write) -> io::Result<()> {
+    use Format::*;
+    let prints = match format {
+        Json | Gitlab | Github | Junit | Sarif | GitlabCodequality => true,
+        Markdown => matches!(answer, Answer::Gate { .. }),
+        Table | Html => false,
+    };
+    if single_error && !prints {
+        return Ok(());
+    }
+    if !answer.offer().formats().contains(&format) {
+        return Err(not_offered(format));
+    }
+    let style = &ctx.style;
+    match (format, answer) {
+        (Table, Answer::Summary { items, roots: r }) => {
+            if r.several {
+                roots::table(w, &r.rows, r.hidden, style)?;
+            }
+            summary::table_out(w, items, style)
+        }
+        (Table, Answer::Gate { items, policy, roots: r }) => {
+            if r.several {
+                roots::table(w, &r.rows, r.hidden, style)?;
+            }
+            gate::table_out(w, items, policy, style)
+        }
+        // The diff of values is not fitted: its lines are the CLI's.
+        (Table, Answer::Show(items)) => show::table_items(w, items, &Style::new(style.color)),
+        (Table, Answer::Question(reports)) => reports.table(w, style),
+        (Table, Answer::Diff(report)) => diff::table(w, report, &Style::new(style.color)),
+
+        (Json, Answer::Summary { items, .. }) => summary::json_out(w, items),
+        (Json, Answer::Gate { items, policy, .. }) => gate::json_out(w, items, policy),
+        (Json, Answer::Show(items)) => show::json_items(w, items),
+        (Json, Answer::Question(reports)) => reports.json(w),
+        (Json, Answer::Diff(report)) => diff::json(w, report),
+
+        (Markdown, Answer::Summary { items, roots }) => md_with_roots(w, summary::markdown_blocks(items), roots, ctx.max_bytes),
+        (Markdown, Answer::Gate { items, policy, roots }) => md_with_roots(w, gate::markdown_blocks(items, policy), roots, ctx.max_bytes),
+        (Markdown, Answer::Show(items)) => show::markdown_items(w, items, ctx.max_bytes),
+        (Markdown, Answer::Question(reports)) => reports.markdown(w),
+        (Markdown, Answer::Diff(report)) => diff::markdown(w, report),
+
+        (Html, Answer::Show(items)) => show::html_items(w, items),
+
+        (Gitlab, Answer::Summary { items, .. }) => summary::gitlab_out(w, items),
+        (Github, Answer::Gate { items, .. }) => gate::github_out(w, items),
+        (Junit, Answer::Gate { items, .. }) => gate::junit_out(w, items),
+        (Sarif, Answer::Gate { items, .. }) => sarif::write(w, &findings::of_gate(items)),
+        (GitlabCodequality, Answer::Gate { items, .. }) => codequality::write(w, &findings::of_gate(items)),
+        _ => Err(not_offered(format)),
+    }
+}
+
+/// Markdown `blocks` with the table of roots after the first (the heading), fitted.
+fn md_with_roots(w: &mut dyn Write, mut blocks: Vec<fit::Block>, r: &Roots<'_>, max_bytes: usize) -> io::Result<()> {
+    if r.several {
+        let at = blocks.len().min(1);
+        blocks.splice(at..at, roots::markdown(&r.rows, r.hidden));
+    }
+    w.write_all(fit::fit(&blocks, max_bytes).as_bytes())
+}
+
+/// A format a command does not offer (the command line refuses it first).
+fn not_offered(format: Format) -> io::Error {
+    use clap::ValueEnum;
+    let name = format.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+    io::Error::other(format!("--format {name} is not offered by this command"))
 }
 
 /// How to draw terminal text: colour on or off, and the width tables fit
@@ -302,6 +483,95 @@ impl<'a> JsonInputError<'a> {
         JsonInputError {
             file: &e.file,
             error: JsonErrorBody { message: &e.message, line: e.line, column: e.column, hint: e.hint.as_deref() },
+        }
+    }
+}
+
+#[cfg(test)]
+mod matrix_tests {
+    use super::*;
+    use crate::error::InputError;
+    use crate::query::gate::{Policy, PolicyReport};
+    use clap::ValueEnum;
+
+    fn unreadable<T>() -> Vec<PerFile<T>> {
+        vec![PerFile { file: "p.json".into(), result: Err(InputError::new("p.json", "not JSON")), masker: Default::default() }]
+    }
+
+    fn rendered(format: Format, answer: &Answer<'_, '_>, single_error: bool) -> io::Result<String> {
+        let mut out = Vec::new();
+        write(format, answer, single_error, &Ctx::default(), &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn one_unreadable_input_prints_nothing_for_people_but_json_and_ci_formats_say_so() {
+        let summaries: Vec<PerFile<Summary>> = unreadable();
+        let verdicts: Vec<PerFile<PlanVerdict>> = unreadable();
+        let policy: PolicyReport = Policy::default().describe();
+        let summary = Answer::Summary { items: &summaries, roots: Roots::default() };
+        let gate = Answer::Gate { items: &verdicts, policy: &policy, roots: Roots::default() };
+        for format in [Format::Table, Format::Markdown] {
+            assert_eq!(rendered(format, &summary, true).unwrap(), "", "summary {format:?}");
+        }
+        assert_eq!(rendered(Format::Table, &gate, true).unwrap(), "");
+        // GitLab's report is JSON: its error object, as `--format json` prints it.
+        for format in [Format::Json, Format::Gitlab] {
+            let json = rendered(format, &summary, true).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!((&v["file"], &v["error"]["message"]), (&"p.json".into(), &"not JSON".into()), "{format:?}: {json}");
+        }
+        for format in [Format::Json, Format::Markdown, Format::Github, Format::Junit] {
+            let text = rendered(format, &gate, true).unwrap();
+            assert!(text.contains("p.json"), "gate {format:?}: {text}");
+        }
+        // Not silenced when the inputs were several: the error is reported in place.
+        let table = rendered(Format::Table, &summary, false).unwrap();
+        assert!(table.contains("not JSON"), "{table}");
+    }
+
+    /// Each answer's row of the matrix is exactly what the dispatch renders:
+    /// every format of the row renders, every other is refused.
+    #[test]
+    fn the_dispatch_renders_exactly_the_formats_of_each_row() {
+        let summaries: Vec<PerFile<Summary>> = unreadable();
+        let verdicts: Vec<PerFile<PlanVerdict>> = unreadable();
+        let shows: Vec<PerFile<crate::query::show::ShowReport>> = unreadable();
+        let policy: PolicyReport = Policy::default().describe();
+        let items: Vec<show::Item<'_>> = shows.iter().map(show::Item::whole).collect();
+        let answers = [
+            Answer::Summary { items: &summaries, roots: Roots::default() },
+            Answer::Gate { items: &verdicts, policy: &policy, roots: Roots::default() },
+            Answer::Show(&items),
+        ];
+        for answer in &answers {
+            let row = answer.offer().formats();
+            for format in Format::value_variants() {
+                let r = rendered(*format, answer, false);
+                match r {
+                    Ok(_) => assert!(row.contains(format), "{:?} renders {format:?}, not in its row", answer.offer()),
+                    Err(e) => {
+                        assert!(!row.contains(format), "{:?} offers {format:?} but: {e}", answer.offer());
+                        assert!(e.to_string().contains("is not offered"), "{e}");
+                    }
+                }
+            }
+        }
+        assert!(Offer::Checks.formats().starts_with(Offer::Question.formats()), "checks answers as a question");
+    }
+
+    #[test]
+    fn every_format_has_a_renderer_and_refuses_answers_it_does_not_render() {
+        let summaries: Vec<PerFile<Summary>> = unreadable();
+        let summary = Answer::Summary { items: &summaries, roots: Roots::default() };
+        for format in Format::value_variants() {
+            let r = rendered(*format, &summary, false);
+            match format {
+                Format::Github | Format::Junit | Format::Sarif | Format::GitlabCodequality | Format::Html => {
+                    assert!(r.unwrap_err().to_string().contains("not offered"), "{format:?}")
+                }
+                _ => assert!(r.is_ok(), "{format:?}"),
+            }
         }
     }
 }

@@ -163,7 +163,7 @@ impl Masker {
             self.collect_text(value.get());
             return;
         };
-        if crate::model::marks_anything(&marker) {
+        if crate::model::markers::any(Some(&marker)) {
             self.walk_marked_text(value.get(), &marker);
         }
     }
@@ -264,7 +264,7 @@ impl Masker {
                     self.walk_marked(x, mk);
                 }
             }
-            (Value::Object(_) | Value::Array(_), _) if !crate::model::marks_anything(marker) => {}
+            (Value::Object(_) | Value::Array(_), _) if !crate::model::markers::any(Some(marker)) => {}
             _ => self.collect_all(v),
         }
     }

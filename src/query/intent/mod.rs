@@ -25,10 +25,11 @@
 mod sha256;
 pub mod streamed;
 
+use crate::model::markers;
 use crate::model::Document;
 use crate::model::{PathStep, Plan, ResourceChange};
 use crate::query::diff::{align, Slot};
-use crate::query::values::{is_true, Shown};
+use crate::query::values::Shown;
 use crate::secrets::Masker;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -299,21 +300,21 @@ fn misplaced(m: Option<&Value>, v: Option<&Value>) -> bool {
     match (m, v) {
         (Some(Value::Object(_)), Some(Value::Object(_))) | (Some(Value::Array(_)), Some(Value::Array(_))) => false,
         (Some(Value::Bool(_)) | Some(Value::Null) | None, _) => false,
-        (Some(m), _) => crate::model::marks_anything(m),
+        (Some(m), _) => markers::any(Some(m)),
     }
 }
 
 /// The canonical form of a value with its sensitivity and unknown markers.
 pub fn canon(v: Option<&Value>, sensitive: Option<&Value>, unknown: Option<&Value>, masker: &Masker) -> Value {
-    if is_true(unknown) {
+    if markers::whole(unknown) {
         return marker(UNKNOWN_KEY, Value::Bool(true));
     }
     let absent = matches!(v, None | Some(Value::Null));
-    if absent && !unknown.is_some_and(crate::model::marks_anything) {
+    if absent && !markers::any(unknown) {
         // Nothing to hide in a value that is not there.
         return Value::Null;
     }
-    if is_true(sensitive) || misplaced(sensitive, v) {
+    if markers::whole(sensitive) || misplaced(sensitive, v) {
         return secret(&plain(v));
     }
     let unknown_obj = unknown.and_then(Value::as_object);
@@ -323,7 +324,7 @@ pub fn canon(v: Option<&Value>, sensitive: Option<&Value>, unknown: Option<&Valu
         Some(Value::Object(o)) => {
             let mut keys: Vec<&String> = o.keys().collect();
             if let Some(u) = unknown_obj {
-                keys.extend(u.iter().filter(|(_, m)| crate::model::marks_anything(m)).map(|(k, _)| k));
+                keys.extend(u.iter().filter(|(_, m)| markers::any(Some(m))).map(|(k, _)| k));
             }
             keys.sort();
             keys.dedup();

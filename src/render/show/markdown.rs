@@ -1,0 +1,206 @@
+//! `show --format markdown`: diff blocks for PR comments, within a size cap.
+
+use super::*;
+/// The diff-block symbol: `!` for in-place changes (highlighted by GitHub), `+`, `-`, space.
+fn md_symbol(op: Option<Op>) -> &'static str {
+    match op {
+        Some(Op::Add) => "+",
+        Some(Op::Remove) => "-",
+        Some(Op::Update) => "!",
+        Some(Op::Same) | None => " ",
+    }
+}
+
+fn md_line(l: &Line) -> String {
+    if l.comment && l.text.is_empty() {
+        return String::new();
+    }
+    let indent = "    ".repeat(l.depth);
+    let mut s = if l.comment { format!("  {indent}{}", l.text) } else { format!("{}{indent} {}", md_symbol(l.op), l.text) };
+    if let Some(n) = l.note {
+        s.push(' ');
+        s.push_str(n);
+    }
+    s
+}
+
+/// A fenced `diff` block whose fence no line can close.
+fn diff_block(lines: &[String]) -> String {
+    let longest = lines.iter().flat_map(|l| l.split(|c| c != '`')).map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let mut s = format!("{fence}diff\n");
+    for l in lines {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s.push_str(&fence);
+    s.push('\n');
+    s
+}
+
+/// A resource's markdown: the heading and notes, and the diff lines.
+fn resource_md_parts(r: &ResourceDiff, invocations: &[InvocationDiff]) -> (String, Vec<String>) {
+    let sym = r.kind.symbol().trim();
+    let sym = if sym.is_empty() { String::new() } else { format!("{} ", md_code(sym)) };
+    let mut head = format!("#### {sym}{} — {}\n", md_code(&header_address(r)), md_cell(&header_words(r)));
+    for n in notes(r) {
+        head.push_str(&format!("_{}_\n", md_cell(&n)));
+    }
+    let mut lines = resource_lines(r);
+    lines.extend(triggered_lines(r, invocations));
+    (head, lines.iter().map(md_line).collect())
+}
+
+/// The block of a resource, with only its first `keep` diff lines when given.
+fn resource_md_block(head: &str, lines: &[String], keep: Option<usize>) -> String {
+    let mut s = head.to_string();
+    let mut shown: Vec<String> = match keep {
+        Some(k) => lines[..k.min(lines.len())].to_vec(),
+        None => lines.to_vec(),
+    };
+    if let Some(k) = keep.filter(|k| *k < lines.len()) {
+        shown.push(format!("  # ... {} more lines left out to fit the size limit", lines.len() - k));
+    }
+    if !shown.is_empty() {
+        s.push('\n');
+        s.push_str(&diff_block(&shown));
+    }
+    s.push('\n');
+    s
+}
+
+fn outputs_md(outputs: &[OutputDiff]) -> String {
+    let lines: Vec<String> = output_entries(outputs).iter().map(md_line).collect();
+    format!("#### Changes to outputs\n\n{}\n", diff_block(&lines))
+}
+
+/// Markdown within `max_bytes` (measured after secrets are scrubbed): blocks
+/// that do not fit are left out and counted at the end.
+pub(crate) fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes: usize) -> io::Result<()> {
+    markdown_items(w, &items.iter().map(Item::whole).collect::<Vec<_>>(), max_bytes)
+}
+
+/// [`markdown_out`] over items whose resources are built when asked for: the
+/// text is written as it is decided (nothing written is taken back), and
+/// once something is left out the resources after it are counted, not built.
+pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: usize) -> io::Result<()> {
+    // Room kept for the note saying what was left out.
+    const RESERVE: usize = 400;
+    let mut used = 0usize;
+    let (mut left_res, mut left_out, mut cut_short) = (0usize, 0usize, 0usize);
+    // Once something is left out or cut short, everything after it is left out (order is kept).
+    let mut stopped = false;
+    for item in items {
+        let Ok(r) = item.result else { continue };
+        let mut resources = item.resources.borrow_mut();
+        let count = resources.count();
+        let scrub = item.masker.scrubber();
+        // Secrets are scrubbed from the output afterwards: count the longer form.
+        let size = |s: &str| s.len().max(scrub.scrub(s.as_bytes()).len());
+        let fits = |used: usize, n: usize| used + n + RESERVE <= max_bytes;
+        let mut head = format!("### planview show: {}\n\n", md_code(&r.file));
+        if r.errored {
+            head.push_str(&format!("> **{}**\n\n", md_cell(ERRORED)));
+        }
+        if stopped || !fits(used, size(&head)) {
+            stopped = true;
+            left_res += count;
+            left_out += r.outputs.len();
+            continue;
+        }
+        used += size(&head);
+        w.write_all(head.as_bytes())?;
+        let mut seen = 0usize;
+        resources.each(&mut |res| {
+            seen += 1;
+            let (h, lines) = resource_md_parts(res, &r.invocations);
+            let whole = resource_md_block(&h, &lines, None);
+            if fits(used, size(&whole)) {
+                used += size(&whole);
+                w.write_all(whole.as_bytes())?;
+                return Ok(true);
+            }
+            // Too big: keep as many of its first lines as fit, if a useful part does.
+            let fit_k = |k: usize| fits(used, size(&resource_md_block(&h, &lines, Some(k))));
+            let (mut lo, mut hi) = (0usize, lines.len());
+            while lo < hi {
+                let mid = (lo + hi).div_ceil(2);
+                if fit_k(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            if lo >= 3 {
+                let b = resource_md_block(&h, &lines, Some(lo));
+                used += size(&b);
+                w.write_all(b.as_bytes())?;
+                cut_short += 1;
+            } else {
+                left_res += 1;
+            }
+            stopped = true;
+            Ok(false)
+        })?;
+        // The ones after a stop were not built: all left out.
+        left_res += count - seen;
+        let invoked: Vec<String> = invoked_lines(&r.invocations).iter().map(md_line).collect();
+        if !invoked.is_empty() {
+            let b = format!("#### {INVOKED_HEADING}\n\n{}\n", diff_block(&invoked));
+            if !stopped && fits(used, size(&b)) {
+                used += size(&b);
+                w.write_all(b.as_bytes())?;
+            } else {
+                stopped = true;
+                left_res += InvocationDiff::invoked(&r.invocations).len();
+            }
+        }
+        if !r.outputs.is_empty() {
+            let b = outputs_md(&r.outputs);
+            if !stopped && fits(used, size(&b)) {
+                used += size(&b);
+                w.write_all(b.as_bytes())?;
+            } else {
+                stopped = true;
+                left_out += r.outputs.len();
+            }
+        }
+        let mut tail = String::new();
+        for l in footer(r, count) {
+            tail.push_str(&format!("_{}_\n", md_cell(&l)));
+        }
+        if !tail.is_empty() {
+            tail.push('\n');
+        }
+        if fits(used, size(&tail)) {
+            used += size(&tail);
+            w.write_all(tail.as_bytes())?;
+        }
+    }
+    if left_res + left_out + cut_short > 0 {
+        let cut = if cut_short > 0 { format!("{cut_short} resource change cut short, ") } else { String::new() };
+        w.write_all(
+            format!(
+                "> **Trimmed to fit {max_bytes} bytes:** {cut}{left_res} resource change{} and {left_out} output change{} left out. \
+                 Run `planview show` locally (or raise `--max-bytes`) for the full report.\n",
+                if left_res == 1 { "" } else { "s" },
+                if left_out == 1 { "" } else { "s" }
+            )
+            .as_bytes(),
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_block_fence_outgrows_backticks_in_the_content() {
+        let b = diff_block(&["+ a = \"```\"".to_string(), "+ b = \"````x\"".to_string()]);
+        assert!(b.starts_with("`````diff\n"), "{b}");
+        assert!(b.ends_with("\n`````\n"));
+        assert!(diff_block(&["+ plain".to_string()]).starts_with("```diff\n"));
+    }
+}

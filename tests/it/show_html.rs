@@ -1,0 +1,114 @@
+//! `show --format html` (issue 30, first cut): a self-contained page that
+//! fetches nothing, runs no script, and keeps every string of the plan text.
+
+use crate::common::{planview, real_plans, rel};
+use serde_json::json;
+
+/// Every `src`/`href`/`action` value inside a tag, and every CSS `url(...)`
+/// or `@import`: none may leave the page. (Text is escaped, so a `<` starts a tag.)
+fn links(page: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    let mut scan = |text: &str, attrs: &[&str]| {
+        for attr in attrs {
+            let mut rest = text;
+            while let Some(i) = rest.find(attr) {
+                let tail = &rest[i + attr.len()..];
+                v.push(tail.chars().take(40).collect::<String>());
+                rest = tail;
+            }
+        }
+    };
+    for tag in page.split('<').skip(1).filter_map(|t| t.split_once('>').map(|(tag, _)| tag)) {
+        scan(tag, &["src=", "href=", "action=", "srcset=", "style="]);
+    }
+    let css = page.split_once("<style>").and_then(|(_, r)| r.split_once("</style>")).map(|(c, _)| c).unwrap_or_default();
+    scan(css, &["url(", "@import"]);
+    v
+}
+
+fn page(args: &[&str]) -> String {
+    let out = planview(args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("the page is UTF-8")
+}
+
+/// The page's own markup: one CSP meta tag, no script, no external resource.
+fn check_self_contained(p: &str, what: &str) {
+    assert!(p.starts_with("<!DOCTYPE html>"), "{what}");
+    assert_eq!(p.matches("http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';").count(), 1, "{what}");
+    assert!(!p.to_ascii_lowercase().contains("<script"), "{what}: a script");
+    assert!(!p.to_ascii_lowercase().contains("<link"), "{what}: a linked resource");
+    for l in links(p) {
+        assert!(l.starts_with("\"#"), "{what}: a link that leaves the page: {l}");
+    }
+}
+
+#[test]
+fn every_real_plan_renders_a_self_contained_page() {
+    let plans = real_plans();
+    assert!(plans.len() > 10);
+    for plan in plans {
+        let f = rel(&plan);
+        for extra in [&[][..], &["--all", "--full"][..]] {
+            let mut args = vec!["show", "--format", "html"];
+            args.extend(extra);
+            args.push(&f);
+            let p = page(&args);
+            check_self_contained(&p, &f);
+            assert!(p.trim_end().ends_with("</html>"), "{f}");
+        }
+    }
+}
+
+#[test]
+fn a_hostile_address_and_value_stay_text() {
+    let hostile = r#""><img src=x onerror=alert(1)></pre><script>alert(2)</script>"#;
+    let address = format!("aws_instance.x[{}]", serde_json::to_string(hostile).unwrap());
+    let plan = json!({
+        "format_version": "1.2",
+        "terraform_version": "1.11.0",
+        "resource_changes": [{
+            "address": address,
+            "module_address": null,
+            "mode": "managed",
+            "type": "aws_instance",
+            "name": "x",
+            "index": hostile,
+            "provider_name": "registry.terraform.io/hashicorp/aws",
+            "change": {
+                "actions": ["update"],
+                "before": {"id": "i-1", "user_data": "plain", "note": "a"},
+                "after": {"id": "i-1", "user_data": hostile, "note": "<b>&amp;</b>"},
+                "after_unknown": {},
+                "before_sensitive": {},
+                "after_sensitive": {}
+            }
+        }]
+    });
+    let dir = std::env::temp_dir().join(format!("planview-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hostile.json");
+    std::fs::write(&file, serde_json::to_vec(&plan).unwrap()).unwrap();
+    let p = page(&["show", "--format", "html", file.to_str().unwrap()]);
+    check_self_contained(&p, "hostile");
+    for raw in ["<img", "<script", "</pre><", "<b>"] {
+        assert!(!p.contains(raw), "{raw} is markup in the page:\n{p}");
+    }
+    assert!(p.contains("&lt;img src=x onerror=alert(1)&gt;&lt;/pre&gt;&lt;script&gt;alert(2)&lt;/script&gt;"), "{p}");
+    assert!(p.contains("&lt;b&gt;&amp;amp;&lt;/b&gt;"), "the value is escaped once, as text: {p}");
+    // The address is in the tree and on its change, as text.
+    assert!(p.matches("aws_instance.x[").count() >= 2, "{p}");
+}
+
+#[test]
+fn the_page_shows_the_plan_line_the_modules_and_masks_secrets() {
+    let p = page(&["show", "--format", "html", "testdata/real/modules/plan.json"]);
+    let summary = String::from_utf8(planview(&["summary", "testdata/real/modules/plan.json"]).stdout).unwrap();
+    let line = summary.lines().find(|l| l.starts_with("Plan: ")).expect("a Plan: line");
+    assert!(p.contains(&format!("<p class=\"plan\">{line}</p>")), "{line}\n{p}");
+    assert!(p.contains("<details open><summary><code>module.a</code> — "), "{p}");
+    let p = page(&["show", "--format", "html", "testdata/real/sensitive/plan.json"]);
+    assert!(p.contains("(sensitive value)"), "{p}");
+    let shown = page(&["show", "--format", "html", "--show-sensitive", "testdata/real/sensitive/plan.json"]);
+    assert_ne!(p, shown, "--show-sensitive shows what the page masks");
+}
