@@ -76,18 +76,9 @@ pub enum CommandKind {
     Diff,
     Fingerprint(crate::render::diff::FingerprintFormat),
     Comment(Box<CommentOptions>),
-    Completions(Shell),
-    /// The man page of the main command, or of one subcommand.
-    Man(Option<String>),
-}
-
-/// A shell to print completions for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shell {
-    Bash,
-    Zsh,
-    Fish,
-    PowerShell,
+    /// `completions` and `man`: a text the command line made from its own
+    /// definition (a shell's completion script, a roff page), printed as it is.
+    Text(Vec<u8>),
 }
 
 /// `gate`'s own options.

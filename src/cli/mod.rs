@@ -1,7 +1,7 @@
 //! Command-line definitions (clap types stay here) and their conversion into a
 //! plain [`Config`], once.
 
-use crate::config::{CommandKind, CommentOptions, Config, GateOptions, MovesConfig, Shell, ShowConfig};
+use crate::config::{CommandKind, CommentOptions, Config, GateOptions, MovesConfig, ShowConfig};
 use crate::read::{ReadOptions, Source};
 use crate::render::comment::Platform;
 use crate::render::{Format, Offer};
@@ -90,7 +90,7 @@ pub enum Command {
     #[command(display_order = 13)]
     Completions {
         #[arg(value_enum)]
-        shell: ShellArg,
+        shell: Shell,
     },
 
     /// Print the man page (roff): `planview man | man -l -`, or one command's page.
@@ -750,25 +750,14 @@ pub enum ColorArg {
     Never,
 }
 
-/// A shell to print completions for, as `completions` takes it.
+/// A shell to print completions for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ShellArg {
+pub enum Shell {
     Bash,
     Zsh,
     Fish,
     #[value(name = "powershell")]
     PowerShell,
-}
-
-impl From<ShellArg> for Shell {
-    fn from(s: ShellArg) -> Shell {
-        match s {
-            ShellArg::Bash => Shell::Bash,
-            ShellArg::Zsh => Shell::Zsh,
-            ShellArg::Fish => Shell::Fish,
-            ShellArg::PowerShell => Shell::PowerShell,
-        }
-    }
 }
 
 /// The width tables are fitted to: `--width` (0: no limit), else the
@@ -857,7 +846,11 @@ impl Cli {
             }
             Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Replace)),
             Command::Comment(a) => return comment_config(a, env, bare(CommandKind::Replace)),
-            Command::Completions { shell } => return Ok(bare(CommandKind::Completions(shell.into()))),
+            Command::Completions { shell } => {
+                let mut script = Vec::new();
+                write_completions(shell, &mut script);
+                return Ok(bare(CommandKind::Text(script)));
+            }
             Command::Man { command } => {
                 if let Some(c) = &command {
                     use clap::CommandFactory;
@@ -865,7 +858,9 @@ impl Cli {
                         return Err(format!("no command `{c}`: see `planview --help`"));
                     }
                 }
-                return Ok(bare(CommandKind::Man(command)));
+                let mut page = Vec::new();
+                write_man(command.as_deref(), &mut page).map_err(|e| format!("cannot write the man page: {e}"))?;
+                return Ok(bare(CommandKind::Text(page)));
             }
             Command::Moves(a) => {
                 let (common, m) = a.split();
@@ -982,7 +977,7 @@ fn comment_config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, Str
 }
 
 /// Write the completion script for `shell`, generated from the clap definitions.
-pub fn write_completions(shell: Shell, w: &mut dyn std::io::Write) {
+pub(crate) fn write_completions(shell: Shell, w: &mut dyn std::io::Write) {
     use clap::CommandFactory;
     use clap_complete::Shell as S;
     let s = match shell {
@@ -995,7 +990,7 @@ pub fn write_completions(shell: Shell, w: &mut dyn std::io::Write) {
 }
 
 /// Write the man page (roff) of planview, or of one of its commands.
-pub fn write_man(command: Option<&str>, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub(crate) fn write_man(command: Option<&str>, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     use clap::CommandFactory;
     let root = Cli::command();
     let cmd = match command.and_then(|c| root.find_subcommand(c)) {

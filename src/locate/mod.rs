@@ -13,24 +13,10 @@ mod config;
 mod json;
 
 use config::{Declared, Module, Span};
-use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
-/// A block's place, for output: the file as a path relative to the current
-/// directory (`/`-separated; absolute only when it is outside it), lines 1-based.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Location {
-    pub file: String,
-    pub line: u32,
-    pub end_line: u32,
-}
-
-impl std::fmt::Display for Location {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.file, self.line)
-    }
-}
+pub use crate::model::Location;
 
 /// Module calls nested deeper than this are not followed (a module that calls
 /// itself through a local path would never end).

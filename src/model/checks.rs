@@ -158,7 +158,7 @@ pub struct CheckItem {
     /// Where the check is declared (`check`, `precondition`, `postcondition`,
     /// `validation` block), when the configuration was read and has it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<crate::locate::Location>,
+    pub location: Option<crate::model::Location>,
 }
 
 /// Status of a `condition_results` element that could not be read.

@@ -9,6 +9,7 @@ pub mod action;
 pub mod checks;
 pub mod config;
 pub mod document;
+pub mod location;
 pub mod markers;
 pub mod plan;
 pub mod values;
@@ -18,6 +19,7 @@ pub use action::{Action, ActionReason, ChangeKind, Mode, ReplaceOrder};
 pub use checks::{CheckInstance, CheckKind, CheckObject, CheckStatus};
 pub use config::{BlockExpressions, Configuration, Expression, ModuleCall, ModuleConfig};
 pub use document::{Document, RawDocument, StateDoc};
+pub use location::Location;
 pub use plan::{
     ActionInvocation, Change, DeferredChange, Importing, InvokeActionTrigger, LifecycleActionTrigger, OnFailure, PathStep, Plan,
     RelevantAttribute, ResourceChange, TriggerEvent, Unreadable,

@@ -52,7 +52,7 @@ pub(crate) fn state(doc: &Document<'_>, opts: &StateOptions<'_>) -> Result<State
     match doc {
         Document::State(s) => Ok(report("state", &s.format_version, s.terraform_version.clone(), s.values.as_ref(), opts.filter)),
         Document::Plan(p) if opts.prior => {
-            let prior = p.prior_state().map_err(|e| format!("invalid `prior_state`: {}", crate::read::serde_message(&e)))?;
+            let prior = p.prior_state().map_err(|e| format!("invalid `prior_state`: {}", crate::error::serde_message(&e)))?;
             let values = prior.as_ref().and_then(|s| s.values.as_ref());
             Ok(report("plan", &p.format_version, p.terraform_version.clone(), values, opts.filter))
         }

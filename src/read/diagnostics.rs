@@ -3,6 +3,7 @@
 
 use super::saved_plan::SHOW_HINT;
 use super::{is_saved_plan, line_col, ReadOptions};
+use crate::error::serde_message;
 use crate::error::InputError;
 use crate::scan::is_json_ws;
 
@@ -149,39 +150,6 @@ pub(crate) fn json_error(name: &str, e: &serde_json::Error) -> InputError {
         }
         _ => err,
     }
-}
-
-/// serde_json's message without its " at line L column C" (we print the
-/// location ourselves, in the whole input) and without the value it found.
-pub fn serde_message(e: &serde_json::Error) -> String {
-    let msg = e.to_string();
-    let msg = match msg.rfind(" at line ") {
-        Some(i) => &msg[..i],
-        None => &msg,
-    };
-    redact_found_value(msg)
-}
-
-/// serde's type errors quote the value they found (`invalid type: string
-/// "hunter2", expected a boolean`). A document that cannot be read cannot be
-/// searched for secrets, so the value is replaced by its kind.
-pub fn redact_found_value(msg: &str) -> String {
-    for lead in ["invalid type: ", "invalid value: "] {
-        let Some(rest) = msg.strip_prefix(lead) else { continue };
-        let (found, tail) = rest.split_once(", expected ").map_or((rest, None), |(f, t)| (f, Some(t)));
-        let kind = if found.starts_with("string ") {
-            "a string"
-        } else if found.starts_with("integer ") || found.starts_with("floating point ") || found.starts_with("number") {
-            "a number"
-        } else {
-            return msg.to_string(); // booleans, maps, sequences, null: nothing to hide
-        };
-        return match tail {
-            Some(t) => format!("{lead}{kind}, expected {t}"),
-            None => format!("{lead}{kind}"),
-        };
-    }
-    msg.to_string()
 }
 
 /// UTF-16 without a BOM: NUL bytes in every other position at the start.

@@ -30,13 +30,14 @@ mod whole;
 mod window;
 pub(crate) mod wrong;
 
+pub use crate::error::{line_col, redact_found_value, serde_message};
 pub use crate::model::{Document, StateDoc};
 pub use crate::secrets::Seed;
-pub use diagnostics::{redact_found_value, serde_message, MAX_BLANKS, MAX_TRAILER};
+pub use diagnostics::{MAX_BLANKS, MAX_TRAILER};
 pub use options::{Notes, ReadOptions, ShownBy};
 pub use saved_plan::{find_tf_bin, is_saved_plan, tf_bin_from_env, TF_BIN_ENV};
 pub use source::{json_of, open, read, read_with, Source, MAX_PREFIX};
-pub use whole::{check_version, line_col, parse, parse_with, SUPPORTED};
+pub use whole::{check_version, parse, parse_with, SUPPORTED};
 
 pub(crate) use diagnostics::{
     after_document, check_start_at, json_error_at, skipped_prefix, sniff_encoding, too_blank, too_deep, too_long_trailer, two_documents,

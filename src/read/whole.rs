@@ -7,6 +7,7 @@ use super::diagnostics::{
 };
 use super::frame::{second_document, TrailerScan};
 use super::{serde_message, ReadOptions, MAX_BLANKS, MAX_PREFIX, MAX_TRAILER};
+use crate::error::line_col;
 use crate::error::InputError;
 use crate::model::document::{Document, StateDoc};
 use crate::model::{RawDocument, Values};
@@ -14,15 +15,6 @@ use crate::scan::is_json_ws;
 
 /// The range of `format_version` this version reads.
 pub const SUPPORTED: &str = ">= 0.1, < 2.0 (every 0.x and 1.x)";
-
-/// 1-based line and column of a byte offset.
-pub fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
-    let upto = &bytes[..offset.min(bytes.len())];
-    let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = upto.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    let column = String::from_utf8_lossy(&upto[line_start..]).chars().count() + 1;
-    (line, column)
-}
 
 /// Check encoding and framing, parse, tell plan from state and check the version.
 pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<Document<'a>, InputError> {

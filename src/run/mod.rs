@@ -9,7 +9,7 @@ use crate::pipeline;
 use crate::read::{self, Source};
 use crate::render::format::{Answer, Ctx, Roots};
 use crate::render::report::Named;
-use crate::{cli, model, query, render, sanitize, secrets};
+use crate::{model, query, render, sanitize, secrets};
 use std::io::Write;
 
 pub(crate) mod comment;
@@ -98,9 +98,15 @@ fn execute(config: &Config, out: &mut Sink<'_>, masker: &mut secrets::Masker) ->
         CommandKind::Fingerprint(format) => compare::run_fingerprint(config, *format, out, masker),
         // Masks piece by piece itself (see `comment`).
         CommandKind::Comment(opts) => comment::run_comment(config, opts, out),
-        CommandKind::Completions(shell) => completions(*shell, out),
-        CommandKind::Man(page) => man(page.as_deref(), out),
+        CommandKind::Text(text) => print(text, out),
     }
+}
+
+/// `completions` and `man`: the text the command line made, as it is.
+fn print(text: &[u8], out: &mut Sink<'_>) -> Result<Status, Error> {
+    let written = out.write_all(text);
+    out.written(written)?;
+    Ok(Status::Success)
 }
 
 /// The secrets of every input, when the run has several inputs whose
@@ -119,7 +125,7 @@ fn first_pass(config: &Config, roots: &[read::Root]) -> Option<secrets::Seed> {
             roots.len() > 1
         }
         C::Comment(_) => !roots.is_empty(),
-        C::Moves(_) | C::Diff | C::Fingerprint(_) | C::Completions(_) | C::Man(_) => false,
+        C::Moves(_) | C::Diff | C::Fingerprint(_) | C::Text(_) => false,
     };
     if config.show_sensitive || !reads_several || !roots.iter().all(|r| r.problem.is_none() && compare::rereadable(&r.source)) {
         return None;
@@ -235,21 +241,4 @@ fn finish_locating<T>(
         config.read.notes.push("source locations", note);
     }
     Some(map)
-}
-
-/// `completions`: the script for `shell`.
-fn completions(shell: config::Shell, out: &mut Sink<'_>) -> Result<Status, Error> {
-    // clap_complete panics on a failed write: the script is written whole, then copied.
-    let mut script = Vec::new();
-    cli::write_completions(shell, &mut script);
-    let rendered = out.write_all(&script);
-    out.written(rendered)?;
-    Ok(Status::Success)
-}
-
-/// `man`: the man page of planview, or of one of its commands.
-fn man(page: Option<&str>, out: &mut Sink<'_>) -> Result<Status, Error> {
-    let rendered = cli::write_man(page, out);
-    out.written(rendered)?;
-    Ok(Status::Success)
 }

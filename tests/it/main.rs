@@ -27,6 +27,7 @@ mod gate_bypass;
 mod gate_props;
 mod generated_plans;
 mod hostile;
+mod layout;
 mod locations;
 mod markers;
 mod moves_fixtures;

@@ -183,7 +183,7 @@ impl PolicyFile {
     pub fn parse(text: &str) -> Result<PolicyFile, (String, Option<(usize, usize)>)> {
         let start = text.bytes().position(|b| !crate::scan::is_json_ws(b));
         if let Some(at) = start.filter(|&at| text.as_bytes()[at] != b'{') {
-            let (l, c) = crate::read::line_col(text.as_bytes(), at);
+            let (l, c) = crate::error::line_col(text.as_bytes(), at);
             let found = match text.as_bytes()[at] {
                 b'[' => "an array",
                 b'"' => "a string",
