@@ -104,27 +104,7 @@ impl Lines {
 
 /// `text` without blanks outside string literals (`module.a[ "k" ]` -> `module.a["k"]`).
 pub(crate) fn squeeze(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut quoted = false;
-    let mut escaped = false;
-    for c in text.chars() {
-        if quoted {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                quoted = false;
-            }
-        } else if c == '"' {
-            quoted = true;
-            out.push(c);
-        } else if !c.is_whitespace() {
-            out.push(c);
-        }
-    }
-    out
+    crate::model::text::squeeze(text, char::is_whitespace)
 }
 
 /// What a template's text (between its quotes) lets one recognise: all of it

@@ -12,6 +12,7 @@ pub mod document;
 pub mod location;
 pub mod markers;
 pub mod plan;
+pub(crate) mod text;
 pub mod values;
 pub mod visit;
 

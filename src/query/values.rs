@@ -111,27 +111,7 @@ pub(crate) fn type_masked(text: &str, vis: &Visibility) -> Result<Box<RawValue>,
 /// JSON text with insignificant whitespace removed; strings and numbers are
 /// kept byte for byte.
 pub fn compact(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in json.chars() {
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if !c.is_ascii_whitespace() {
-            out.push(c);
-        }
-    }
-    out
+    crate::model::text::squeeze(json, |c| c.is_ascii_whitespace())
 }
 
 /// How many object members JSON text holds (its `:` outside strings).
