@@ -206,17 +206,7 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
             out.push(l);
             match brackets {
                 Brackets::Object => {
-                    let list: Vec<(String, &Node)> = entries
-                        .iter()
-                        .map(|e| {
-                            let k = match &e.key {
-                                Key::Attr(a) => key_text(a),
-                                Key::Index(i) => format!("[{i}]"),
-                            };
-                            (k, &e.node)
-                        })
-                        .collect();
-                    object_entries(out, &list, *hidden, *width, depth + 1, false);
+                    object_entries(out, &keyed(entries), *hidden, *width, depth + 1, false);
                 }
                 Brackets::List => {
                     list_entries(out, entries, *context, depth + 1);
@@ -291,22 +281,26 @@ fn resource_lines(r: &ResourceDiff) -> Vec<Line> {
     lines
 }
 
+/// An object's entries with their keys as the CLI writes them (`name`, `"odd key"`, `[0]`).
+fn keyed(entries: &[crate::query::diff::Entry]) -> Vec<(String, &Node)> {
+    entries
+        .iter()
+        .map(|e| {
+            let k = match &e.key {
+                Key::Attr(a) => key_text(a),
+                Key::Index(i) => format!("[{i}]"),
+            };
+            (k, &e.node)
+        })
+        .collect()
+}
+
 /// The attribute lines of a resource's root node.
 fn body_lines(root: &Node) -> Vec<Line> {
     let mut out = Vec::new();
     match &root.kind {
         Kind::Collection { brackets: Brackets::Object, entries, hidden, width, .. } => {
-            let list: Vec<(String, &Node)> = entries
-                .iter()
-                .map(|e| {
-                    let k = match &e.key {
-                        Key::Attr(a) => key_text(a),
-                        Key::Index(i) => format!("[{i}]"),
-                    };
-                    (k, &e.node)
-                })
-                .collect();
-            object_entries(&mut out, &list, *hidden, *width, 0, true);
+            object_entries(&mut out, &keyed(entries), *hidden, *width, 0, true);
         }
         Kind::Leaf { before: None, after: None } => {}
         _ => node_lines(&mut out, None, root, 0, "", true),
