@@ -275,6 +275,12 @@ pub struct ShowArgs {
     #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP as u64,
           value_parser = clap::value_parser!(u64).range(1000..))]
     pub max_bytes: u64,
+
+    /// The provider schemas (`terraform providers schema -json` saved to FILE):
+    /// nested blocks, sets, maps and write-only attributes shown as the CLI shows
+    /// them. Without it, a saved plan given with --chdir has them fetched there.
+    #[arg(long, value_name = "FILE")]
+    pub schemas: Option<PathBuf>,
 }
 
 /// How the commands that print tables show their output: colour, secrets, width
@@ -840,7 +846,13 @@ impl Cli {
             Command::Outputs(a) => (CommandKind::Outputs, "outputs", a.common, none, default_max),
             Command::State(a) => (CommandKind::State { prior: a.prior }, "state", a.common, a.filters, default_max),
             Command::Show(a) => {
-                let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
+                let options = crate::query::show::ShowOptions {
+                    filter: a.filter.to_filter(),
+                    all: a.all,
+                    full: a.full,
+                    schemas_file: a.schemas,
+                    schemas: None,
+                };
                 let max_bytes = usize::try_from(a.max_bytes).unwrap_or(usize::MAX);
                 (CommandKind::Show(ShowConfig { options, max_bytes }), "show", a.common, none, max_bytes)
             }

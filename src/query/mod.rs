@@ -13,6 +13,7 @@ pub(crate) mod path;
 pub mod replace;
 pub(crate) mod review;
 pub(crate) mod roots;
+pub mod schema;
 pub mod show;
 pub(crate) mod state;
 pub mod summary;

@@ -158,6 +158,7 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
         hidden_noop: 0,
         filtered_out: 0,
         invocations: Vec::new(),
+        without_schema: Default::default(),
     };
     let mut buf = Vec::new();
     let items = [PerFile { file: String::new(), result: Ok(report), masker: Masker::default() }];

@@ -17,6 +17,7 @@ pub mod compare;
 mod gate;
 mod moves;
 mod questions;
+mod schemas;
 pub mod show;
 pub(crate) mod streamed;
 mod summary;
@@ -87,6 +88,9 @@ fn execute(config: &Config, out: &mut Sink<'_>, masker: &mut secrets::Masker) ->
         CommandKind::Outputs => questions::outputs(config, &roots, out, masker),
         CommandKind::State { prior } => questions::state(config, &roots, *prior, out, masker),
         CommandKind::Show(show) => {
+            // With the provider schemas when given (or fetched for a saved plan).
+            let with = schemas::with_schemas(show, read, &roots)?;
+            let show = with.as_ref().unwrap_or(show);
             // Streamed: shown changes spooled, each diffed and written once every secret is known.
             let style = render::Style::new(config.color);
             let run =

@@ -91,6 +91,12 @@ pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -
         })
     });
     let spill = shared.file.into_inner().unwrap_or_else(|p| p.into_inner());
+    // Once per run: what is shown as JSON values for want of a schema.
+    let without: std::collections::BTreeSet<String> =
+        items.iter().filter_map(|i| i.result.as_ref().ok()).flat_map(|c| c.report.without_schema.iter().cloned()).collect();
+    if !without.is_empty() {
+        read.notes.push("show", show::without_schema_note(&without));
+    }
     for i in &mut items {
         if let Ok(c) = &mut i.result {
             c.report.file = i.file.clone();
