@@ -301,7 +301,9 @@ pub fn mark_sensitive(block: &Block, value: Option<&Value>, marks: Option<Value>
                     };
                     let marked = items
                         .iter()
-                        .map(|(k, item)| (k.clone(), mark_sensitive(&bt.block, Some(item), olds.get(k).cloned()).unwrap_or(Value::Bool(false))))
+                        .map(|(k, item)| {
+                            (k.clone(), mark_sensitive(&bt.block, Some(item), olds.get(k).cloned()).unwrap_or(Value::Bool(false)))
+                        })
                         .collect();
                     Some(Value::Object(marked))
                 }

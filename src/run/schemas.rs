@@ -35,10 +35,9 @@ pub(super) fn with_schemas(show: &ShowConfig, read: &ReadOptions, roots: &[Root]
                 Some(a) => a.merge(s),
                 None => all = Some(s),
             },
-            Err(e) => read.notes.push(
-                "show",
-                format!("could not fetch the provider schemas in {}: {e}", clean(&dir.display().to_string())),
-            ),
+            Err(e) => {
+                read.notes.push("show", format!("could not fetch the provider schemas in {}: {e}", clean(&dir.display().to_string())))
+            }
         }
     }
     Ok(all.map(|s| with(show, s)))

@@ -41,6 +41,7 @@ mod release;
 mod show_fidelity;
 mod show_fixtures;
 mod show_html;
+mod show_schemas;
 mod show_stream;
 mod summary_fixtures;
 mod terminal;

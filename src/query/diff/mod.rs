@@ -155,6 +155,10 @@ pub enum Kind {
     Lines(Vec<LineItem>),
     /// A block, by the provider schema: a resource's own, or a nested one.
     Block(Box<BlockNode>),
+    /// A value changing type, shown as the CLI's type change: the before as
+    /// it would be removed, `->`, the after as it would be added (a JSON
+    /// string becoming text, or text becoming JSON).
+    Swap(Box<Node>, Box<Node>),
     /// A write-only attribute (its value is never in the plan), by the
     /// provider schema: `(write-only attribute)`.
     WriteOnly { sensitive: bool },
@@ -850,6 +854,41 @@ fn string_node(op: Op, before: Option<&Value>, after: Option<&Value>, o: &DiffOp
         let inner = diff(bv.as_ref(), av.as_ref(), Marks::default(), &inner_opts);
         return Some(Node { op, forces_replacement: false, sensitivity: None, kind: Kind::Json(Box::new(inner)) });
     }
+    // JSON on one side only: the CLI's type change, each side as it would
+    // be removed or added (`jsonencode(...) -> "text"`, `"text" -> jsonencode(...)`).
+    if matches!((&bj, &aj), (Some(Some(_)), Some(_)) | (Some(_), Some(Some(_)))) {
+        let inner_opts = DiffOptions { replace_paths: &[], block_root: false, objects_by_content: false, ..*o };
+        let side = |text: &str, json: Option<Value>, add: bool| {
+            let op = if add { Op::Add } else { Op::Remove };
+            match json {
+                Some(v) => {
+                    let inner = if add {
+                        diff(None, Some(&v), Marks::default(), &inner_opts)
+                    } else {
+                        diff(Some(&v), None, Marks::default(), &inner_opts)
+                    };
+                    Node { op, forces_replacement: false, sensitivity: None, kind: Kind::Json(Box::new(inner)) }
+                }
+                None => {
+                    let shown = Some(Shown::of(Some(&Value::String(text.to_string())), false, false, o.vis));
+                    if add {
+                        leaf(op, None, shown)
+                    } else {
+                        leaf(op, shown, None)
+                    }
+                }
+            }
+        };
+        let (bt, at) = (b.unwrap_or_default(), a.unwrap_or_default());
+        let before_side = side(bt, bj.clone().flatten(), false);
+        let after_side = side(at, aj.clone().flatten(), true);
+        return Some(Node {
+            op,
+            forces_replacement: false,
+            sensitivity: None,
+            kind: Kind::Swap(Box::new(before_side), Box::new(after_side)),
+        });
+    }
     let multiline = b.is_some_and(|s| s.contains('\n')) || a.is_some_and(|s| s.contains('\n'));
     if multiline && op != Op::Same {
         return Some(Node {
@@ -973,7 +1012,7 @@ fn flat(
             push(out, path, side(before), side(after))
         }
         Kind::Leaf { before: b, after: a } => push(out, path, b.clone(), a.clone()),
-        Kind::Lines(_) | Kind::Json(_) => push(out, path, whole(before), whole(after)),
+        Kind::Lines(_) | Kind::Json(_) | Kind::Swap(..) => push(out, path, whole(before), whole(after)),
         Kind::ToUnknown(_) => push(out, path, whole(before), Some(Shown::Unknown)),
         Kind::Collection { before: bs, after: as_, .. } if bs.is_some() || as_.is_some() => {
             // A side shown whole is masked if anything inside was masked.
@@ -1028,6 +1067,7 @@ fn has_sensitive(n: &Node) -> bool {
         Kind::Leaf { before, after } => matches!(before, Some(Shown::Sensitive)) || matches!(after, Some(Shown::Sensitive)),
         Kind::Collection { entries, .. } => entries.iter().any(|e| has_sensitive(&e.node)),
         Kind::Json(inner) | Kind::ToUnknown(inner) => has_sensitive(inner),
+        Kind::Swap(b, a) => has_sensitive(b) || has_sensitive(a),
         Kind::Block(b) => b.attributes.iter().any(|e| has_sensitive(&e.node)) || b.blocks.iter().any(|e| has_sensitive(&e.node)),
         Kind::WriteOnly { sensitive } => *sensitive,
         Kind::Lines(_) => false,
@@ -1061,6 +1101,10 @@ pub(crate) fn mask_keys(root: &mut Node, changes: &mut [FlatChange], vis: &Visib
                 }
             }
             Kind::Json(inner) | Kind::ToUnknown(inner) => walk(inner, vis),
+            Kind::Swap(b, a) => {
+                walk(b, vis);
+                walk(a, vis);
+            }
             Kind::Block(b) => {
                 for e in &mut b.attributes {
                     key(&mut e.key, vis);

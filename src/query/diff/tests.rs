@@ -50,6 +50,13 @@ fn pic(n: &Node) -> String {
             let post = after.as_ref().map(|a| format!("->{}", side(&Some(a.clone())))).unwrap_or_default();
             format!("{pre}{o}{}{c}{post}", parts.join(" "))
         }
+        Kind::Block(b) => {
+            let mut parts: Vec<String> = b.attributes.iter().map(|e| format!("{}:{}", path_text(&[e.key.step()]), pic(&e.node))).collect();
+            parts.extend(b.blocks.iter().map(|e| format!("{} {}", e.name, pic(&e.node))));
+            format!("block{{{} #{}/{}}}", parts.join(" "), b.hidden_attributes, b.hidden_blocks)
+        }
+        Kind::WriteOnly { sensitive } => format!("wo{}", if *sensitive { "S" } else { "" }),
+        Kind::Swap(b, a) => format!("{}=>{}", pic(b), pic(a)),
         Kind::Lines(items) => {
             let parts: Vec<String> = items
                 .iter()

@@ -215,7 +215,12 @@ type ElementPair<'v> = (Option<Key>, Option<Key>, Option<&'v Value>, Option<&'v 
 
 /// The elements of a list, set or map of blocks, paired as the CLI pairs
 /// them: a list by position, a set by equality ([`diff::set_pairs`]), a map by key.
-fn element_pairs<'v>(mode: Nesting, before: Option<&'v Value>, after: Option<&'v Value>, unknown: Option<&'v Value>) -> Vec<ElementPair<'v>> {
+fn element_pairs<'v>(
+    mode: Nesting,
+    before: Option<&'v Value>,
+    after: Option<&'v Value>,
+    unknown: Option<&'v Value>,
+) -> Vec<ElementPair<'v>> {
     match mode {
         Nesting::Map => {
             let b = before.and_then(Value::as_object);

@@ -219,6 +219,26 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
             }
             out.push(Line::new(None, depth, format!("{close}{tail}{to_null}{trail}")));
         }
+        Kind::Swap(before, after) => {
+            // The before as removed, ` -> `, the after as added, on the line
+            // where one ends and the other starts; the first line takes the
+            // change's own symbol.
+            let mut lines = Vec::new();
+            node_lines(&mut lines, key, before, depth, "", false);
+            let mut rest = Vec::new();
+            node_lines(&mut rest, None, after, depth, trail, false);
+            if let Some(first) = lines.first_mut() {
+                first.op = op;
+                first.note = note;
+            }
+            let mut rest = rest.into_iter();
+            if let (Some(last), Some(next)) = (lines.last_mut(), rest.next()) {
+                last.text.push_str(" -> ");
+                last.text.push_str(&next.text);
+            }
+            out.extend(lines);
+            out.extend(rest);
+        }
         Kind::WriteOnly { sensitive } => {
             let what = if *sensitive { "(sensitive, write-only attribute)" } else { "(write-only attribute)" };
             let mut l = Line::new(op, depth, format!("{lead}{what}{to_null}{trail}"));
