@@ -192,7 +192,8 @@ pub(crate) fn schema_of<'s>(rc: &ResourceChange<'_>, opts: &'s ShowOptions) -> O
 
 /// True when `rc` (shown) is a provider's resource without its schema whose
 /// values hold lists or objects: they may be nested blocks or sets, which
-/// only the schema tells (terraform_data's schema is built in).
+/// only the schema tells (the built-in provider's types, terraform_data's
+/// and terraform_remote_state's, are shown as the CLI shows them anyway).
 pub fn lacks_schema(rc: &ResourceChange<'_>, opts: &ShowOptions) -> bool {
     let nested = |r: Option<&crate::model::RawValue>| {
         r.is_some_and(|r| {
@@ -200,7 +201,8 @@ pub fn lacks_schema(rc: &ResourceChange<'_>, opts: &ShowOptions) -> bool {
             t.len() > 2 && t[1..t.len() - 1].contains(['[', '{'])
         })
     };
-    rc.type_ != TERRAFORM_DATA && (nested(rc.change.before) || nested(rc.change.after)) && schema_of(rc, opts).is_none()
+    let builtin = rc.type_ == TERRAFORM_DATA || rc.provider_name.as_deref().is_some_and(|p| p.starts_with("terraform.io/builtin/"));
+    !builtin && (nested(rc.change.before) || nested(rc.change.after)) && schema_of(rc, opts).is_none()
 }
 
 /// The warning a run without the schemas it needs prints once (stderr).
@@ -306,7 +308,12 @@ fn diff_change(
         let mut root = blocks::block_node(before.as_ref(), after.as_ref(), marks, block, &legacy, &mut Vec::new());
         let mut changes = diff::flatten(&root, before.as_ref(), after.as_ref(), vis);
         diff::mask_keys(&mut root, &mut changes, vis);
-        return (root, changes, 0);
+        // The identifying attributes shown unchanged (`id`, `name`, `tags`).
+        let shown = match &root.kind {
+            diff::Kind::Block(b) => b.attributes.iter().filter(|e| e.node.op == diff::Op::Same).count(),
+            _ => 0,
+        };
+        return (root, changes, shown);
     }
     let mut root = diff::diff(before.as_ref(), after.as_ref(), marks, &dopts);
     let mut changes = diff::flatten(&root, before.as_ref(), after.as_ref(), vis);

@@ -155,6 +155,7 @@ impl Serialize for LazyResources<'_> {
 fn hidden_at_root(n: &Node) -> usize {
     match &n.kind {
         Kind::Collection { hidden, .. } => *hidden,
+        Kind::Block(b) => b.hidden_attributes,
         _ => 0,
     }
 }
