@@ -91,12 +91,7 @@ pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -
         })
     });
     let spill = shared.file.into_inner().unwrap_or_else(|p| p.into_inner());
-    // Once per run: what is shown as JSON values for want of a schema.
-    let without: std::collections::BTreeSet<String> =
-        items.iter().filter_map(|i| i.result.as_ref().ok()).flat_map(|c| c.report.without_schema.iter().cloned()).collect();
-    if !without.is_empty() {
-        read.notes.push("show", show::without_schema_note(&without));
-    }
+    note_without_schema(items.iter().filter_map(|i| i.result.as_ref().ok()).map(|c| &c.report), read);
     for i in &mut items {
         if let Ok(c) = &mut i.result {
             c.report.file = i.file.clone();
@@ -129,6 +124,15 @@ pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -
     let ctx = Ctx { style: style.clone(), max_bytes: show.max_bytes };
     tail::answer(format, &ctx, &items, &Answer::Show(&reports), out, masker)?;
     tail::finish(&items)
+}
+
+/// Once per run: the provider types shown without their schema (nested
+/// blocks and sets shown as JSON values), as a warning.
+fn note_without_schema<'r>(reports: impl Iterator<Item = &'r ShowReport>, read: &ReadOptions) {
+    let without: std::collections::BTreeSet<String> = reports.flat_map(|r| r.without_schema.iter().cloned()).collect();
+    if !without.is_empty() {
+        read.notes.push("show", show::without_schema_note(&without));
+    }
 }
 
 /// [`show`] writing to `out`, as a run does ([`tail::verdict_over_output`]):
@@ -416,6 +420,7 @@ pub fn run_show_whole(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Maske
             i
         })
         .collect();
+    note_without_schema(items.iter().filter_map(|i| i.result.as_ref().ok()), read);
     let reports: Vec<Item<'_>> = items.iter().map(Item::whole).collect();
     let mut sink = Sink::new(out);
     let ctx = Ctx { style: style.clone(), max_bytes: show.max_bytes };
