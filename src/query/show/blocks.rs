@@ -159,6 +159,10 @@ pub(crate) fn block_node(
                         elements.push(entry(ak.or(bk.clone()), bk, map_key, n));
                     }
                 }
+                // Replacement forced by the whole group: noted on each of its blocks.
+                if o.replace_paths.iter().any(|p| p == path) {
+                    elements.iter_mut().for_each(|e| e.node.forces_replacement = true);
+                }
                 if !(group == Op::Same && b.is_none() && a.is_none() && !unknown) {
                     if unknown {
                         unknown_at.push(blocks.len());
@@ -246,5 +250,64 @@ fn element_pairs<'v>(
                 })
                 .collect()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::schema::Schemas;
+    use crate::query::values::Visibility;
+    use serde_json::json;
+
+    const SCHEMA: &str = r#"{"format_version":"1.0","provider_schemas":{"p":{"resource_schemas":{"t":{"block":{
+      "attributes":{"id":{"type":"string"},"note":{"type":"string"},"secret_wo":{"type":"string","write_only":true}},
+      "block_types":{
+        "one":{"nesting_mode":"single","block":{"attributes":{"x":{"type":"number"}}}},
+        "rule":{"nesting_mode":"set","block":{"attributes":{"port":{"type":"number"}}}},
+        "site":{"nesting_mode":"map","block":{"attributes":{"x":{"type":"number"}}}}}}}}}}}"#;
+
+    fn diff_of(before: Value, after: Value) -> Node {
+        let schemas = Schemas::parse(SCHEMA.as_bytes()).unwrap();
+        let block = schemas.block(Some("p"), false, "t").unwrap();
+        let vis = Visibility::default();
+        let o = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: false, objects_by_content: false, legacy: true };
+        block_node(Some(&before), Some(&after), Marks::default(), block, &o, &mut Vec::new())
+    }
+
+    #[test]
+    fn nesting_modes_pair_as_the_cli_pairs_them() {
+        let before = json!({"id":"a","note":"","one":{"x":1},"rule":[{"port":22},{"port":443}],"site":{"eu":{"x":1},"us":{"x":2}}});
+        let after = json!({"id":"a","note":"","one":{"x":2},"rule":[{"port":443},{"port":80}],"site":{"eu":{"x":1},"us":{"x":3}}});
+        let n = diff_of(before, after);
+        assert_eq!(n.op, Op::Update);
+        let Kind::Block(b) = &n.kind else { panic!("{n:?}") };
+        // `id` shown, `note` ("" both sides: null to the legacy SDK) and the write-only counted.
+        assert_eq!(b.attributes.len(), 1);
+        assert_eq!(b.hidden_attributes, 2);
+        let seen: Vec<(String, Option<String>, Op)> = b.blocks.iter().map(|e| (e.name.clone(), e.map_key.clone(), e.node.op)).collect();
+        assert_eq!(
+            seen,
+            [
+                ("one".into(), None, Op::Update),
+                ("rule".into(), None, Op::Remove),
+                ("rule".into(), None, Op::Add),
+                ("site".into(), Some("us".into()), Op::Update),
+            ],
+            "a set's elements removed and added whole, never paired"
+        );
+        assert_eq!(b.hidden_blocks, 2, "rule 443 and site eu");
+    }
+
+    #[test]
+    fn a_create_shows_write_only_and_a_delete_removes_blocks() {
+        let n = diff_of(Value::Null, json!({"id":"a","one":{"x":1}}));
+        let Kind::Block(b) = &n.kind else { panic!("{n:?}") };
+        assert_eq!(n.op, Op::Add);
+        let wo = b.attributes.iter().find(|e| e.key == Key::Attr("secret_wo".into())).unwrap();
+        assert_eq!((wo.node.op, &wo.node.kind), (Op::Add, &Kind::WriteOnly { sensitive: false }));
+        let n = diff_of(json!({"id":"a","one":{"x":1}}), Value::Null);
+        let Kind::Block(b) = &n.kind else { panic!("{n:?}") };
+        assert_eq!((n.op, b.blocks[0].node.op), (Op::Remove, Op::Remove));
     }
 }
