@@ -194,7 +194,7 @@ fn json_markdown_and_html_share_the_schema_diff() {
 }
 
 #[test]
-#[ignore = "needs terraform and the hashicorp/aws provider in a filesystem mirror (TF_PLUGIN_MIRROR, default /opt/tf-plugins): run by .ci/run where they are installed"]
+#[ignore = "needs terraform and the hashicorp/aws provider in a filesystem mirror (TF_PLUGIN_MIRROR, default /opt/tf-plugins): run by .ci/run, named as not run there without them"]
 fn a_saved_plan_in_chdir_has_its_schemas_fetched() {
     let mirror = std::env::var("TF_PLUGIN_MIRROR").unwrap_or_else(|_| "/opt/tf-plugins".into());
     let dir = scratch("fetched");
