@@ -721,6 +721,48 @@ pub struct Comparison {
     pub entries: Vec<EntryDiff>,
 }
 
+impl Comparison {
+    /// The comparison as it may be printed once several plans were read
+    /// (`masker` holds the secrets of both): each plan's model masked only
+    /// its own secrets, so a value or map key marked sensitive in one plan
+    /// and held unmarked by the other is masked here. A map key that is a
+    /// secret of its own plan is a hash under this run's key, which is never
+    /// printed: it shows masked too (a hash under the CI's key is printed, as
+    /// `fingerprint --format json` prints it).
+    pub fn masked(mut self, masker: &Masker) -> Comparison {
+        let run_keyed = !keyed();
+        for f in self.entries.iter_mut().flat_map(|e| e.fields.iter_mut()) {
+            let mut keys = false;
+            for step in &mut f.path {
+                if let PathStep::Key(k) = step {
+                    if (run_keyed && is_secret_key(k)) || masker.value_holds_secret(&Value::String(k.clone())) {
+                        *k = crate::secrets::MASK.to_string();
+                        keys = true;
+                    }
+                }
+            }
+            if keys {
+                f.path_text = crate::query::path::under(&f.field, &f.path);
+            }
+            if masker.is_empty() {
+                continue;
+            }
+            for side in [&mut f.old, &mut f.new] {
+                if let Some(Shown::Value(text)) = side {
+                    let holds = match serde_json::from_str::<Value>(text) {
+                        Ok(v) => masker.value_holds_secret(&v),
+                        Err(_) => masker.value_holds_secret(&Value::String(text.clone())),
+                    };
+                    if holds {
+                        *side = Some(Shown::Sensitive);
+                    }
+                }
+            }
+        }
+        self
+    }
+}
+
 /// Compare what `old` and `new` would do.
 pub fn compare(old: &Intent, new: &Intent) -> Comparison {
     let mut entries = compare_plan(old, new);
