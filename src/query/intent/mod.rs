@@ -611,7 +611,10 @@ pub struct DiffReport {
 }
 
 impl DiffReport {
-    /// Compare two plans' models; each given with its file name and CLI version.
+    /// Compare two plans' models; each given with its file name and CLI
+    /// version (the in-memory twin of `diff`'s streamed comparison, which
+    /// tests hold it to: the `oracles` feature).
+    #[cfg(any(test, feature = "oracles"))]
     pub fn new(old: (&str, Option<String>, &Intent), new: (&str, Option<String>, &Intent)) -> Self {
         let plan_ref = |(file, tf, i): (&str, Option<String>, &Intent)| PlanRef {
             file: file.to_string(),
@@ -763,7 +766,10 @@ impl Comparison {
     }
 }
 
-/// Compare what `old` and `new` would do.
+/// Compare what `old` and `new` would do, both models in memory (the oracle
+/// the streamed comparison, [`streamed::compare_indexed`], is held to: the
+/// `oracles` feature).
+#[cfg(any(test, feature = "oracles"))]
 pub fn compare(old: &Intent, new: &Intent) -> Comparison {
     let mut entries = compare_plan(old, new);
     compare_changes(Section::Resource, &old.resources, &new.resources, &mut entries);
@@ -809,6 +815,7 @@ fn compare_map(section: Section, old: &BTreeMap<String, Value>, new: &BTreeMap<S
 }
 
 /// Resource changes and drift: by address, following moves (see [`pair_changes`]).
+#[cfg(any(test, feature = "oracles"))]
 fn compare_changes(section: Section, old: &BTreeMap<String, Value>, new: &BTreeMap<String, Value>, out: &mut Vec<EntryDiff>) {
     for p in pair_changes(old, new) {
         let old_key = p.old.filter(|o| *o != p.key).map(str::to_string);
