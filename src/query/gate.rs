@@ -13,7 +13,9 @@ use crate::query::summary::{count_totals, mode_of, PlanAccumulator, Totals};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod helper;
 mod policy;
+pub use helper::{helper_document, HelperChange};
 pub use policy::{DriftPolicy, OnFailureRule, Policy, PolicyFile, PolicyReport, Rule, Severity};
 
 /// An action class a policy can deny or cap.
