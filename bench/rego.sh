@@ -132,6 +132,14 @@ warn_keys contains msg if {
 }
 REGO
 
+# What dominates: a rule that reads no input (the plan read whole, the
+# engine given nothing), and one that reads resource_changes and never fires
+# (their conversion, next to nothing evaluated).
+NONE="$DIR/rego-policy-none" ONE="$DIR/rego-policy-one"
+rm -rf "$NONE" "$ONE" && mkdir -p "$NONE" "$ONE"
+printf 'package main\n\ndeny contains "never" if {\n\tfalse\n}\n' >"$NONE/policy.rego"
+printf 'package main\n\ndeny contains rc.address if {\n\tsome rc in input.resource_changes\n\trc.type == "never"\n}\n' >"$ONE/policy.rego"
+
 # shellcheck source=bench/measure.sh
 . bench/measure.sh
 cat "$PLAN" >/dev/null
@@ -143,6 +151,8 @@ BASE=""
 measure '`gate`' "$BYTES" "$PV gate --allow '*' $PLAN"
 BASE=$MED
 measure '`gate --expect-fingerprint` (read whole, no Rego)' "$BYTES" "$PV gate --allow '*' --expect-fingerprint sha256:$(printf 0%.0s {1..64}) $PLAN"
+measure '`gate --policy DIR` (1 rule, reads no input)' "$BYTES" "$PV gate --allow '*' --policy $NONE $PLAN"
+measure '`gate --policy DIR` (1 rule on resource_changes, never fires)' "$BYTES" "$PV gate --allow '*' --policy $ONE $PLAN"
 measure '`gate --policy DIR` (10 Rego rules; input: the 2 keys they name)' "$BYTES" "$PV gate --allow '*' --policy $POL $PLAN"
 measure '`gate --policy DIR` (11 rules, one reads `input` whole)' "$BYTES" "$PV gate --allow '*' --policy $WHOLE $PLAN"
 echo
