@@ -57,6 +57,7 @@ fn the_plan_line_stays_the_clis_and_a_second_line_counts_the_noise() {
     // The markdown says the same.
     let (_, md) = run(&strs(&with(&["summary", "--format", "markdown", PLAN], &IGNORE)));
     assert!(md.contains("3 of them only change input.tags_all or output.") && md.contains("(3 resources)"), "{md}");
+    assert!(md.contains("<summary>6 resource change(s)</summary>"), "the row of three counts three: {md}");
     assert!(!md.contains(r#"terraform_data.tagged["a"]"#), "{md}");
 }
 

@@ -130,12 +130,15 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
             if p.refresh_only { resource_rows(&p.drifted, None) } else { Vec::new() },
         ),
     ];
-    for (summary, what, rows) in tables {
+    // The noise row stands for that many changes.
+    let collapsed = NoiseCount::line_of(p.noise.as_ref()).and(p.noise.as_ref()).map_or(0, |n| n.count as usize - 1);
+    for (i, (summary, what, rows)) in tables.into_iter().enumerate() {
         if rows.is_empty() {
             continue;
         }
+        let n = rows.len() + if i == 0 { collapsed } else { 0 };
         blocks.push(Block::Rows {
-            open: format!("\n<details><summary>{} {summary}</summary>\n\n| action | address | details |\n|---|---|---|\n", rows.len()),
+            open: format!("\n<details><summary>{n} {summary}</summary>\n\n| action | address | details |\n|---|---|---|\n"),
             rows,
             close: "\n</details>\n".into(),
             what: format!("{what} of {}", md_code(file)),
