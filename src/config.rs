@@ -53,6 +53,8 @@ pub enum CommandKind {
     Summary {
         /// `--skip-unchanged`: roots without changes left out of the table of roots.
         skip_unchanged: bool,
+        /// `--ignore-attr`: updates that only change these attributes are noise.
+        ignore_attr: Vec<String>,
     },
     Drift {
         /// `--all`: every drifted object, not only the relevant ones.

@@ -444,6 +444,12 @@ pub struct SummaryArgs {
     /// roots (and say how many).
     #[arg(long)]
     pub skip_unchanged: bool,
+
+    /// An in-place update whose only changed attributes match PATH is noise:
+    /// counted apart and one line in the table and markdown, marked `"noise":
+    /// true` in JSON (repeatable; globs like `tags`, `tags_all`, `metadata.annotations.*`).
+    #[arg(long, value_name = "PATH")]
+    pub ignore_attr: Vec<String>,
 }
 
 /// The policy flags, shared by `gate` and `comment` (one declaration, one reading).
@@ -510,6 +516,13 @@ pub struct PolicyArgs {
     /// lifecycle invocation without on_failure (before Terraform 1.16) fails it.
     #[arg(long, value_name = "MODE[@EVENT]", value_parser = parse_on_failure)]
     pub deny_on_failure: Vec<crate::query::gate::OnFailureRule>,
+
+    /// An in-place update whose only changed attributes match PATH is noise:
+    /// counted apart, never judged as an update (`--deny update`, `--max
+    /// update`), one line in the report (repeatable; globs like `tags`,
+    /// `tags_all`, `metadata.annotations.*`).
+    #[arg(long, value_name = "PATH")]
+    pub ignore_attr: Vec<String>,
 
     /// A JSON policy file (schema: schemas/gate-policy.schema.json), or a Rego
     /// file or directory of them (`.rego`, recursively, `_test.rego` skipped;
@@ -600,6 +613,7 @@ impl PolicyArgs {
             },
             rego: None,
             deny_on_failure: self.deny_on_failure.clone(),
+            ignore_attributes: self.ignore_attr.clone(),
         })
     }
 
@@ -836,7 +850,13 @@ impl Cli {
         let (kind, name, common, filters, max_bytes) = match self.command {
             Command::Summary(a) => {
                 let common = CommonArgs { files: a.files, format: a.format, view: a.view, read: a.read, roots: a.roots };
-                (CommandKind::Summary { skip_unchanged: a.skip_unchanged }, "summary", common, none, a.max_bytes)
+                (
+                    CommandKind::Summary { skip_unchanged: a.skip_unchanged, ignore_attr: a.ignore_attr },
+                    "summary",
+                    common,
+                    none,
+                    a.max_bytes,
+                )
             }
             Command::Drift(a) => (CommandKind::Drift { all: a.all }, "drift", a.common, a.filters, default_max),
             Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, default_max),

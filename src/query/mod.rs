@@ -8,6 +8,7 @@ pub mod drift;
 pub mod gate;
 pub mod intent;
 pub mod moves;
+pub mod noise;
 pub mod outputs;
 pub(crate) mod path;
 pub mod replace;

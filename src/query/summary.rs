@@ -3,6 +3,7 @@
 use crate::model::visit::PlanVisitor;
 use crate::model::{ActionInvocation, Change, ChangeKind, CheckObject, Mode, Plan, ReplaceOrder, ResourceChange};
 use crate::model::{Document, StateDoc};
+use crate::query::noise::{Noise, NoiseCount};
 use crate::query::values::{OutputReport, Visibility};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -101,6 +102,10 @@ pub struct ResourceEntry {
     /// Entries of `deferred_changes` only: why Terraform deferred the change.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deferred_reason: Option<String>,
+    /// With `--ignore-attr`: an update that only changes ignored attributes
+    /// (present only when true).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub noise: bool,
 }
 
 /// One action invocation (Terraform 1.14+), deferred or not.
@@ -190,6 +195,10 @@ pub struct PlanSummary {
     /// while the configuration declares resources, or drift).
     pub refresh_only: bool,
     pub totals: Totals,
+    /// With `--ignore-attr`: how many of `totals.change` only change ignored
+    /// attributes (each such entry of `resources` has `"noise": true`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<NoiseCount>,
     /// Every `resource_changes` entry (all modes) counted by kind.
     pub actions: BTreeMap<String, u64>,
     pub moved: u64,
@@ -421,6 +430,7 @@ pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
         recognised: !matches!(kind, ChangeKind::Unknown(_)),
         index_unknown: rc.index_unknown,
         deferred_reason: None,
+        noise: false,
     }
 }
 
@@ -454,7 +464,12 @@ pub fn check_counts(checks: Option<&Vec<CheckObject>>) -> BTreeMap<String, u64> 
 }
 
 pub fn summarize_plan(p: &Plan<'_>) -> PlanSummary {
-    let mut acc = PlanAccumulator::default();
+    summarize_plan_with(p, &Noise::default())
+}
+
+/// [`summarize_plan`], updates that only change what `noise` ignores marked.
+pub fn summarize_plan_with(p: &Plan<'_>, noise: &Noise) -> PlanSummary {
+    let mut acc = PlanAccumulator::with_noise(noise.clone());
     crate::model::visit::visit_plan(p, &mut acc);
     acc.finish(p)
 }
@@ -484,6 +499,9 @@ pub struct PlanAccumulator {
     listing: bool,
     /// Something only OpenTofu writes was seen (see [`opentofu_mark`]).
     opentofu: bool,
+    /// `--ignore-attr`, and the updates found to be noise.
+    noise: Noise,
+    noise_count: Option<NoiseCount>,
 }
 
 /// True for what only OpenTofu writes in a change: the action list
@@ -518,6 +536,11 @@ impl PlanAccumulator {
     pub(crate) fn counting() -> Self {
         PlanAccumulator { listing: false, ..Default::default() }
     }
+
+    /// An accumulator that marks the updates `noise` makes noise.
+    pub fn with_noise(noise: Noise) -> Self {
+        PlanAccumulator { noise_count: noise.count(), noise, ..Default::default() }
+    }
 }
 
 impl Default for PlanAccumulator {
@@ -540,6 +563,8 @@ impl Default for PlanAccumulator {
             drifted: Vec::new(),
             listing: true,
             opentofu: false,
+            noise: Noise::default(),
+            noise_count: None,
         }
     }
 }
@@ -587,8 +612,12 @@ impl PlanVisitor for PlanAccumulator {
         if !(plain_noop || kind == ChangeKind::Delete && !managed) {
             self.listed += 1;
         }
+        let noise = kind == ChangeKind::Update && self.noise_count.is_some() && self.noise.is_noise(rc);
+        if let Some(n) = self.noise_count.as_mut().filter(|_| noise) {
+            n.count += 1;
+        }
         if !plain_noop && self.listing {
-            self.resources.push(entry(rc));
+            self.resources.push(ResourceEntry { noise, ..entry(rc) });
         }
     }
 
@@ -669,6 +698,7 @@ impl PlanAccumulator {
             incomplete: p.complete == Some(false) || !deferred_changes.is_empty() || deferred_invocations,
             refresh_only,
             totals: t,
+            noise: self.noise_count,
             actions: self.actions,
             moved: self.moved,
             imported: self.imported,

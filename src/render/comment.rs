@@ -178,6 +178,9 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
 
 fn banners(p: &PlanSummary) -> String {
     let mut s = String::new();
+    if let Some(n) = crate::query::noise::NoiseCount::line_of(p.noise.as_ref()) {
+        s.push_str(&format!("{}.\n", md_cell(&n)));
+    }
     if p.errored {
         s.push_str(
             "\n> [!CAUTION]\n> **This plan errored** and cannot be applied. Only the changes planned before the error are listed.\n",
@@ -224,7 +227,8 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
     // Changes, grouped destructive-first; each group's diffs in `<details>`.
     type Member<'r> = (&'r ResourceEntry, &'r mut Option<ResourceDiff>);
     let mut groups: Vec<(usize, Vec<Member>)> = Vec::new();
-    let mut entries: Vec<Member> = p.resources.iter().zip(diffs.iter_mut()).collect();
+    // Noise (`--ignore-attr`) is one line after the groups, not rows and diffs.
+    let mut entries: Vec<Member> = p.resources.iter().zip(diffs.iter_mut()).filter(|(e, _)| !e.noise).collect();
     entries.sort_by_key(|(e, _)| group_of(&e.action));
     for (e, d) in entries {
         let g = group_of(&e.action);
@@ -254,6 +258,13 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
                 importance: importance(g),
             }));
         }
+    }
+    if let Some(n) = p.noise.as_ref().filter(|n| n.count > 0) {
+        parts.push(Part::Keep(format!(
+            "\n**Noise** ({}): in-place updates that {}, not listed (`planview summary --format json` with the same `--ignore-attr` lists them).\n",
+            n.count,
+            md_cell(&n.what())
+        )));
     }
     // Action invocations (Terraform 1.14+), with what triggers them and their on_failure.
     if !p.action_invocations.is_empty() {

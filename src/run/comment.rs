@@ -44,7 +44,9 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
             _ => None,
         };
         let mut r = review(doc, &policy, &vis.with(m), fingerprint.as_deref())?;
-        super::gate::judge_rego(&policy, raw, &mut r.verdict, m)?;
+        if let Document::Plan(p) = doc {
+            super::gate::judge_rego(&policy, raw, p, &mut r.verdict, m)?;
+        }
         Ok(r)
     });
     let mut items: Vec<PerFile<Review>> = items

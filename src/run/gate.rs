@@ -41,18 +41,23 @@ pub(super) fn policy_with_files(flags: &query::gate::Policy, files: &[std::path:
     Ok(policy)
 }
 
-/// The Rego policies' results on one plan (its JSON text `raw`) added to
-/// `verdict`, masked with `masker`. An evaluation that fails is the plan's
-/// error: the message names the policy's file, line and column.
+/// The Rego policies' results on one plan (`plan`, its JSON text `raw`)
+/// added to `verdict`, masked with `masker`; `data.planview.changes` made for
+/// the policies that read it. An evaluation that fails is the plan's error:
+/// the message names the policy's file, line and column.
 pub(super) fn judge_rego(
     policy: &query::gate::Policy,
     raw: &[u8],
+    plan: &crate::model::Plan<'_>,
     verdict: &mut query::gate::PlanVerdict,
     masker: &secrets::Masker,
 ) -> Result<(), String> {
     let Some(rego) = &policy.rego else { return Ok(()) };
     let text = std::str::from_utf8(raw).map_err(|_| "the plan is not UTF-8: the Rego policies cannot read it".to_string())?;
-    let findings = rego.evaluate(text).map_err(|e| masker.mask_text(&format!("{}: {}", e.location(), e.message)).into_owned())?;
+    let helper = rego.uses_helper.then(|| query::gate::helper_document(plan, &query::noise::Noise::new(&policy.ignore_attributes)));
+    let findings = rego
+        .evaluate_with(text, helper.as_deref())
+        .map_err(|e| masker.mask_text(&format!("{}: {}", e.location(), e.message)).into_owned())?;
     verdict.add_rego(rego, &findings, masker, policy.fail_on_warn);
     Ok(())
 }
@@ -81,7 +86,7 @@ pub(super) fn gate(
                 let shown = if show_sensitive { &none } else { m };
                 let fingerprint = policy.expect_fingerprint.as_ref().map(|_| query::intent::Intent::of(p, m).fingerprint());
                 let mut verdict = query::gate::evaluate_with(p, &policy, fingerprint.as_deref(), shown);
-                judge_rego(&policy, raw, &mut verdict, shown)?;
+                judge_rego(&policy, raw, p, &mut verdict, shown)?;
                 Ok(verdict)
             }
             read::Document::State(_) => Err(NOT_A_PLAN.to_string()),

@@ -80,7 +80,7 @@ fn execute(config: &Config, out: &mut Sink<'_>, masker: &mut secrets::Masker) ->
     };
     let read = &config.read;
     match &config.command {
-        CommandKind::Summary { skip_unchanged } => summary::summary(config, &roots, *skip_unchanged, out, masker),
+        CommandKind::Summary { skip_unchanged, ignore_attr } => summary::summary(config, &roots, *skip_unchanged, ignore_attr, out, masker),
         CommandKind::Gate(opts) => gate::gate(config, opts, &roots, out, masker),
         CommandKind::Drift { all } => questions::drift(config, &roots, *all, out, masker),
         CommandKind::Replace => questions::replace(config, &roots, out, masker),

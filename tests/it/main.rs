@@ -24,6 +24,7 @@ mod exit_codes;
 mod first_minutes;
 mod gate;
 mod gate_bypass;
+mod gate_noise;
 mod gate_props;
 mod generated_plans;
 mod hostile;
