@@ -32,6 +32,9 @@ pub struct SourceMap {
     /// What the reader could not do (unparsable files, modules not installed),
     /// one sentence each, for stderr.
     pub notes: Vec<String>,
+    /// Said when the directory holds no configuration at all: a warning when
+    /// locations were asked for, nothing when they are read by default.
+    pub absent: Option<String>,
 }
 
 /// Is `name` a configuration file, and an override file? (Terraform skips
@@ -221,7 +224,7 @@ impl SourceMap {
             depth += 1;
         }
         if map.files.is_empty() && map.notes.is_empty() {
-            map.notes.push(format!(
+            map.absent = Some(format!(
                 "no Terraform configuration (*.tf, *.tf.json) in {}: findings have no source location (give the directory where `plan` ran with --chdir)",
                 display(root, cwd)
             ));
