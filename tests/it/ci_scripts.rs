@@ -894,7 +894,10 @@ fn the_review_steps_write_sarif_and_code_quality_when_asked() {
     let v: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
     let issues = v.as_array().unwrap();
     assert_eq!(issues.len(), 1, "{v}");
-    assert_eq!((issues[0]["location"]["path"].as_str(), issues[0]["location"]["lines"]["begin"].as_u64()), (Some("main.tf"), Some(line as u64)));
+    assert_eq!(
+        (issues[0]["location"]["path"].as_str(), issues[0]["location"]["lines"]["begin"].as_u64()),
+        (Some("main.tf"), Some(line as u64))
+    );
     std::fs::remove_file(&report).unwrap();
     let env = [("PLANVIEW_PLAN", "plan.json"), ("PLANVIEW_ARGS", args)];
     let run = run_bash(&root().join("ci/gitlab/review.sh"), &[], &dir, &env);
@@ -908,7 +911,8 @@ fn the_review_steps_write_sarif_and_code_quality_when_asked() {
 #[test]
 fn the_action_and_the_template_upload_reports_when_asked() {
     let action = std::fs::read_to_string(root().join("action.yml")).unwrap();
-    let upload = action.split("\n    - name: ").find(|s| s.contains("uses: github/codeql-action/upload-sarif@")).expect("an upload-sarif step");
+    let upload =
+        action.split("\n    - name: ").find(|s| s.contains("uses: github/codeql-action/upload-sarif@")).expect("an upload-sarif step");
     assert!(upload.contains("if: inputs.upload-sarif == 'true'"), "{upload}");
     assert!(upload.contains("sarif_file: ${{ steps.review.outputs.sarif-file }}"), "{upload}");
     assert!(action.contains("  upload-sarif:\n") && action.contains("default: \"false\""));
