@@ -106,6 +106,10 @@ pub struct ResourceEntry {
     /// (present only when true).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub noise: bool,
+    /// Where the object is declared in the configuration, when it was read
+    /// and holds it (set by the run: `crate::locate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::model::Location>,
 }
 
 /// One action invocation (Terraform 1.14+), deferred or not.
@@ -165,6 +169,9 @@ pub struct OutputChangeEntry {
     /// (absent when none): a deprecated output that changes is worth a line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deprecated: Option<String>,
+    /// Its `output` block, when the configuration was read (set by the run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::model::Location>,
 }
 
 /// Summary of a plan.
@@ -431,6 +438,7 @@ pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
         index_unknown: rc.index_unknown,
         deferred_reason: None,
         noise: false,
+        location: None,
     }
 }
 
@@ -443,6 +451,8 @@ pub struct FailingCheck {
     pub status: String,
     /// The first line of its first problem message (empty when it has none).
     pub problem: String,
+    /// Its check or condition block, when the configuration was read (set by the run).
+    pub location: Option<crate::model::Location>,
 }
 
 /// The check instances that did not pass: every status but `pass` and
@@ -455,6 +465,7 @@ pub fn failing_checks(items: &[crate::model::checks::CheckItem]) -> Vec<FailingC
             address: c.address.clone(),
             status: c.status.clone(),
             problem: c.problems.first().and_then(|p| p.lines().next()).unwrap_or_default().to_string(),
+            location: None,
         })
         .collect()
 }
@@ -638,6 +649,7 @@ impl PlanVisitor for PlanAccumulator {
             action: key,
             sensitive: crate::model::markers::raw_any(ch.before_sensitive) || crate::model::markers::raw_any(ch.after_sensitive),
             deprecated: None,
+            location: None,
         });
     }
 }

@@ -4,7 +4,7 @@
 
 use super::streamed::{gate_streamed, NOT_A_PLAN};
 use super::tail::{finish, Sink};
-use super::{answer, finish_locating, named, roots_table, start_locating};
+use super::{answer, locating, named, roots_table};
 use crate::config::{self, Config};
 use crate::error::{Error, InputError};
 use crate::outcome::{PerFile, Status};
@@ -78,7 +78,7 @@ pub(super) fn gate(
     let policy = policy_with_files(&opts.policy, &opts.policy_files)?;
     let show_sensitive = config.show_sensitive;
     // The configuration is read while the plans are.
-    let sources = start_locating(config);
+    let sources = locating::start(config, roots);
     let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() || policy.rego.is_some() {
         pipeline::each_root_raw_with(roots, &config.read, |raw, doc, m| match doc {
             read::Document::Plan(p) => {
@@ -95,9 +95,12 @@ pub(super) fn gate(
         read::stream_roots(roots, &config.read, &|name, r, ahead, read| gate_streamed(name, r, ahead, read, &policy, show_sensitive))
     };
     let mut items = named(items);
-    if let Some(map) = finish_locating(sources, config, &items) {
-        for v in items.iter_mut().filter_map(|i| i.result.as_mut().ok()).flat_map(|v| v.violations.iter_mut()) {
-            v.location = locate_violation(&map, v);
+    if let Some(located) = locating::finish(sources, config, &items) {
+        for i in &mut items {
+            let map = located.of(&i.file);
+            for v in i.result.iter_mut().flat_map(|v| v.violations.iter_mut()) {
+                v.location = locating::violation(map, v);
+            }
         }
     }
     let report = policy.describe();
@@ -145,17 +148,5 @@ fn verify(config: &Config, opts: &config::GateOptions, out: &mut Sink<'_>) -> Re
         Ok(Status::Failed)
     } else {
         Ok(Status::Success)
-    }
-}
-
-/// Where a violation's object is declared: an `import` block for `deny
-/// import`, the check or condition block for failing checks, else the
-/// object's block (or the `removed` block of an object that is gone).
-fn locate_violation(map: &crate::locate::SourceMap, v: &query::gate::Violation) -> Option<crate::locate::Location> {
-    let address = v.address.as_deref()?;
-    match v.rule.as_str() {
-        "fail-on-checks" => map.locate_check(address, std::slice::from_ref(&v.reason)),
-        "deny import" => map.locate_import(address).or_else(|| map.locate(address)),
-        _ => map.locate(address),
     }
 }

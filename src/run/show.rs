@@ -75,7 +75,19 @@ pub struct ShowRun<'a> {
 /// `masker` receives the secrets of every input (for masking warnings and
 /// errors).
 pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -> Result<Status, Error> {
+    show_with(run, None, out, masker)
+}
+
+/// [`show`], reading the configuration as `config` says (JSON: each change
+/// at its block, [`super::locating`]).
+pub(super) fn show_with(
+    run: &ShowRun<'_>,
+    config: Option<&crate::config::Config>,
+    out: &mut Sink<'_>,
+    masker: &mut Masker,
+) -> Result<Status, Error> {
     let &ShowRun { roots, read, show, format, style, show_sensitive } = run;
+    let sources = config.and_then(|c| super::locating::start(c, roots));
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
     let shared = Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None), no_file: AtomicBool::new(false) };
@@ -111,6 +123,7 @@ pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -
             }
         }
     }
+    let located = config.and_then(|c| super::locating::finish(sources, c, &items));
     let reports: Vec<Item<'_>> = items
         .iter()
         .map(|i| {
@@ -118,7 +131,8 @@ pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -
                 Ok(c) => Box::new(Spooled { spool: &c.kept, file: spill.as_ref(), opts, vis: vis.with(&all) }),
                 Err(_) => Box::new(&[][..]),
             };
-            Item { result: i.result.as_ref().map(|c| &c.report), resources: RefCell::new(spooled), masker: &i.masker }
+            let locations = located.as_ref().map(|l| l.of(&i.file));
+            Item { result: i.result.as_ref().map(|c| &c.report), resources: RefCell::new(spooled), masker: &i.masker, locations }
         })
         .collect();
     let ctx = Ctx { style: style.clone(), max_bytes: show.max_bytes };

@@ -612,6 +612,8 @@ pub(crate) struct Item<'a> {
     pub result: Result<&'a ShowReport, &'a InputError>,
     pub resources: RefCell<Box<dyn Resources + 'a>>,
     pub masker: &'a Masker,
+    /// The configuration it was made from, when read: JSON gives each change its block.
+    pub locations: Option<&'a crate::locate::SourceMap>,
 }
 
 impl<'a> Item<'a> {
@@ -621,7 +623,7 @@ impl<'a> Item<'a> {
             Ok(r) => &r.resources,
             Err(_) => &[],
         };
-        Item { result: item.result.as_ref(), resources: RefCell::new(Box::new(resources)), masker: &item.masker }
+        Item { result: item.result.as_ref(), resources: RefCell::new(Box::new(resources)), masker: &item.masker, locations: None }
     }
 }
 
