@@ -123,4 +123,6 @@ pub struct CommentOptions {
     pub outputs_file: Option<PathBuf>,
     /// Where a source location links to on the forge (from the CI's environment).
     pub forge: Option<crate::render::link::Forge>,
+    /// `--schemas FILE`: the provider schemas each change's diff is shown with.
+    pub schemas_file: Option<PathBuf>,
 }

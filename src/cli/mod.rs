@@ -164,6 +164,13 @@ pub struct CommentArgs {
     #[arg(long, value_name = "PATH")]
     pub outputs_file: Option<PathBuf>,
 
+    /// The provider schemas (`terraform providers schema -json` saved to FILE):
+    /// each change's diff shows nested blocks, sets, maps and write-only
+    /// attributes as the CLI shows them. Without it, a saved plan given with
+    /// --chdir has them fetched there.
+    #[arg(long, value_name = "FILE")]
+    pub schemas: Option<PathBuf>,
+
     #[command(flatten)]
     pub rules: PolicyArgs,
 
@@ -1043,6 +1050,7 @@ fn comment_config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, Str
         summary_file: non_empty(&a.summary_file).or_else(|| non_empty(&env.step_summary)),
         outputs_file: non_empty(&a.outputs_file).or_else(|| non_empty(&env.github_output)),
         forge: env.forge.clone(),
+        schemas_file: a.schemas,
     };
     Ok(Config {
         inputs,

@@ -99,14 +99,20 @@ pub(crate) const NOT_A_PLAN: &str = "this is a state, not a plan: `comment` revi
 
 /// Review `doc` against `policy`; `fingerprint` is the plan's, when the policy
 /// expects one. A state is refused, as the gate refuses it.
-pub(crate) fn review(doc: &Document<'_>, policy: &Policy, vis: &Visibility, fingerprint: Option<&str>) -> Result<Review, String> {
+pub(crate) fn review(
+    doc: &Document<'_>,
+    policy: &Policy,
+    show: &ShowOptions,
+    vis: &Visibility,
+    fingerprint: Option<&str>,
+) -> Result<Review, String> {
     let Document::Plan(p) = doc else { return Err(NOT_A_PLAN.to_string()) };
     let mut summary = summarize_plan_with(p, &crate::query::noise::Noise::new(&policy.ignore_attributes));
     summary.mask_inputs(vis);
     let none = crate::secrets::Masker::default();
     let masker = vis.masker.filter(|_| !vis.show_sensitive).unwrap_or(&none);
     let verdict = evaluate_with(p, policy, fingerprint, masker);
-    let show = show_plan(p, &ShowOptions::default(), vis);
+    let show = show_plan(p, show, vis);
     let lined_up = show.resources.len() == summary.resources.len()
         && show.resources.iter().zip(&summary.resources).all(|(d, e)| d.address == e.address && d.deposed == e.deposed);
     let diffs = if lined_up { show.resources.into_iter().map(Some).collect() } else { summary.resources.iter().map(|_| None).collect() };
@@ -139,7 +145,7 @@ mod tests {
               "output_changes":{"o":{"actions":["create"],"before":null,"after":"v"}}}"#,
         )
         .unwrap();
-        let r = review(&doc, &Policy::default(), &Visibility::default(), None).unwrap();
+        let r = review(&doc, &Policy::default(), &ShowOptions::default(), &Visibility::default(), None).unwrap();
         let addrs: Vec<&str> = r.diffs.iter().map(|d| d.as_ref().unwrap().address.as_str()).collect();
         assert_eq!(addrs, ["a.b", "a.c"]);
         assert_eq!(r.verdict.verdict, "fail", "the default rule denies the delete");
@@ -147,9 +153,9 @@ mod tests {
         assert_eq!(r.outputs.len(), 1);
         let only_outputs =
             parse("p", br#"{"format_version":"1.2","output_changes":{"o":{"actions":["create"],"before":null,"after":"v"}}}"#).unwrap();
-        let r = review(&only_outputs, &Policy::default(), &Visibility::default(), None).unwrap();
+        let r = review(&only_outputs, &Policy::default(), &ShowOptions::default(), &Visibility::default(), None).unwrap();
         assert!(r.summary.has_changes && !r.has_resource_changes(), "output-only changes are not resource changes");
         let state = parse("s", br#"{"format_version":"1.0","values":{"root_module":{}}}"#).unwrap();
-        assert!(review(&state, &Policy::default(), &Visibility::default(), None).unwrap_err().contains("state"));
+        assert!(review(&state, &Policy::default(), &ShowOptions::default(), &Visibility::default(), None).unwrap_err().contains("state"));
     }
 }

@@ -38,6 +38,11 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
     let roots = crate::read::expand(&config.inputs, &config.find, &config.read.notes);
     // The configuration is read while the plans are: each change links to its lines.
     let sources = super::locating::start(config, &roots);
+    // Each change's diff with the provider schemas when given (or fetched for a saved plan).
+    let show = crate::query::show::ShowOptions {
+        schemas: super::schemas::schemas_for("comment", opts.schemas_file.as_deref(), &config.read, &roots)?,
+        ..Default::default()
+    };
     let items: Vec<PerFile<Review>> = crate::pipeline::each_root_raw_with(&roots, &config.read, |raw, doc, m| {
         // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
         // in the comment's hidden lines for a later job to read back.
@@ -45,7 +50,7 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
             Document::Plan(p) => Some(crate::query::intent::Intent::of(p, m).fingerprint()),
             _ => None,
         };
-        let mut r = review(doc, &policy, &vis.with(m), fingerprint.as_deref())?;
+        let mut r = review(doc, &policy, &show, &vis.with(m), fingerprint.as_deref())?;
         if let Document::Plan(p) = doc {
             super::gate::judge_rego(&policy, raw, p, &mut r.verdict, m)?;
         }

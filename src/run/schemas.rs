@@ -1,4 +1,4 @@
-//! The provider schemas `show` renders with: `--schemas FILE` (the JSON of
+//! The provider schemas `show` and `comment` render diffs with: `--schemas FILE` (the JSON of
 //! `terraform providers schema -json`), or, without it, fetched by running
 //! `BIN providers schema -json` where each saved plan given is shown (its
 //! `--chdir`, or the directory it was found in), with the binary that shows
@@ -16,11 +16,27 @@ use std::sync::Arc;
 
 /// `show`'s configuration with its schemas read (or fetched), when there are any.
 pub(super) fn with_schemas(show: &ShowConfig, read: &ReadOptions, roots: &[Root]) -> Result<Option<ShowConfig>, Error> {
-    if let Some(path) = &show.options.schemas_file {
+    Ok(schemas_for("show", show.options.schemas_file.as_deref(), read, roots)?.map(|schemas| {
+        let mut s = show.clone();
+        s.options.schemas = Some(schemas);
+        s
+    }))
+}
+
+/// The provider schemas `command` shows its diffs with: `--schemas FILE` when
+/// given (unreadable: a usage error), else fetched where each saved plan was
+/// planned (a failed fetch is a note), else none.
+pub(super) fn schemas_for(
+    command: &'static str,
+    file: Option<&Path>,
+    read: &ReadOptions,
+    roots: &[Root],
+) -> Result<Option<Arc<Schemas>>, Error> {
+    if let Some(path) = file {
         let name = clean(&path.display().to_string()).into_owned();
         let bytes = std::fs::read(path).map_err(|e| Error::Usage(format!("--schemas {name}: cannot read it: {e}")))?;
         let schemas = Schemas::parse(&bytes).map_err(|e| Error::Usage(format!("--schemas {name} {e}")))?;
-        return Ok(Some(with(show, schemas)));
+        return Ok(Some(Arc::new(schemas)));
     }
     let dirs = saved_plan_dirs(read, roots);
     if dirs.is_empty() {
@@ -36,17 +52,11 @@ pub(super) fn with_schemas(show: &ShowConfig, read: &ReadOptions, roots: &[Root]
                 None => all = Some(s),
             },
             Err(e) => {
-                read.notes.push("show", format!("could not fetch the provider schemas in {}: {e}", clean(&dir.display().to_string())))
+                read.notes.push(command, format!("could not fetch the provider schemas in {}: {e}", clean(&dir.display().to_string())))
             }
         }
     }
-    Ok(all.map(|s| with(show, s)))
-}
-
-fn with(show: &ShowConfig, schemas: Schemas) -> ShowConfig {
-    let mut s = show.clone();
-    s.options.schemas = Some(Arc::new(schemas));
-    s
+    Ok(all.map(Arc::new))
 }
 
 /// The working directories of the saved plans among `roots`: each root's

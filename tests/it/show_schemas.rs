@@ -4,7 +4,8 @@
 //! blocks, blocks known only after apply, sets compared as sets, maps,
 //! write-only attributes, the legacy SDK's `""` read as null and the CLI's
 //! hidden counts; masking inside nested blocks; the warning without schemas;
-//! a wrong file given as schemas; the schemas fetched for a saved plan.
+//! a wrong file given as schemas; the schemas fetched for a saved plan; the
+//! PR comment's diffs with them (`comment --schemas`).
 
 use crate::common::*;
 use serde_json::Value;
@@ -191,6 +192,25 @@ fn json_markdown_and_html_share_the_schema_diff() {
     assert!(md.contains("\n! root_block_device {\n      tags                  = {}\n!     volume_size           = 10 -> 20\n"), "{md}");
     let html = String::from_utf8_lossy(&planview(&["show", "--format", "html", BLOCKS, "--schemas", BLOCKS_SCHEMAS]).stdout).into_owned();
     assert!(html.contains("root_block_device {"), "{html}");
+}
+
+#[test]
+fn the_comment_shows_each_diff_with_the_schemas() {
+    let body = |extra: &[&str]| {
+        let mut args = vec!["comment", "--no-locations", BLOCKS];
+        args.extend_from_slice(extra);
+        let out = planview(&args);
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (with, stderr) = body(&["--schemas", BLOCKS_SCHEMAS]);
+    assert!(with.contains("root_block_device {") && with.contains("volume_size           = 10 -> 20"), "{stderr}\n{with}");
+    // Without them the same change is a JSON value: the nested block is not shown as one.
+    let (without, _) = body(&[]);
+    assert!(!without.contains("root_block_device {"), "{without}");
+    // A wrong file is refused as for `show`.
+    let out = planview(&["comment", BLOCKS, "--schemas", BLOCKS]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not provider schemas"));
 }
 
 #[test]
