@@ -25,6 +25,7 @@ use super::{after_document, too_deep, too_long_trailer, ReadOptions, MAX_TRAILER
 use crate::error::InputError;
 use crate::model::visit::{PlanVisitor, Prior};
 use crate::model::{CheckObject, ResourceChange, ResourceValue};
+use crate::scan::Skip;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 
@@ -99,7 +100,7 @@ pub(super) fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mu
         } else if let Some(holder) = VALUES_HOLDERS.iter().find(|h| h.key == key) {
             skel.push_str(&r.walk_values_holder(holder, visitor)?);
         } else if KEPT.contains(&key.as_str()) {
-            r.keep_value(&mut skel)?;
+            r.keep_indexed(&mut skel)?;
         } else {
             r.skip_value(0)?;
             skel.push_str("null");
@@ -143,8 +144,15 @@ impl Reader<'_> {
             return Err(too_deep(self.name, l, c));
         }
         let container = matches!(self.peek()?, Some(b'{' | b'['));
-        if self.with_value::<IgnoredAny, _>(|_| {}, if container { SKIP_WINDOW } else { usize::MAX })? {
-            return Ok(());
+        match self.skip_indexed(if container { SKIP_WINDOW } else { usize::MAX })? {
+            Indexed::Done => return Ok(()),
+            // serde_json says what is wrong, and where (or reads what the index left to it).
+            Indexed::Refused => {
+                if self.with_value::<IgnoredAny, _>(|_| {}, if container { SKIP_WINDOW } else { usize::MAX })? {
+                    return Ok(());
+                }
+            }
+            Indexed::TooBig => {}
         }
         // Too big: walk its members.
         if self.peek()? == Some(b'{') {
@@ -152,6 +160,51 @@ impl Reader<'_> {
         } else {
             self.elements(|r| r.skip_value(depth + 1))
         }
+    }
+
+    /// Skip the value at `pos` over the structural index ([`crate::scan::skip`]),
+    /// reading more while it is incomplete and fewer than `limit` bytes are buffered.
+    fn skip_indexed(&mut self, limit: usize) -> Result<Indexed, InputError> {
+        self.indexed(limit, crate::scan::skip)
+    }
+
+    /// `f` (a skip over the index) on the text from `pos`, refilled while it
+    /// says the text is incomplete: doubling what is buffered each time, as
+    /// [`Reader::with_value`] does, up to `limit` bytes.
+    fn indexed(&mut self, limit: usize, f: impl Fn(&[u8]) -> Skip) -> Result<Indexed, InputError> {
+        loop {
+            let text = &self.buf.as_bytes()[self.pos..];
+            let tried = text.len();
+            match f(text) {
+                Skip::End(n) => {
+                    self.pos += n;
+                    return Ok(Indexed::Done);
+                }
+                Skip::Refused => return Ok(Indexed::Refused),
+                // At the end of the input serde_json says what is missing.
+                Skip::Incomplete if self.eof => return Ok(Indexed::Refused),
+                Skip::Incomplete if tried >= limit => return Ok(Indexed::TooBig),
+                Skip::Incomplete => self.fill_more(tried, limit)?,
+            }
+        }
+    }
+
+    /// A kept value checked over the index and copied once from the window
+    /// (serde_json's checks and messages where the index refuses it).
+    fn keep_indexed(&mut self, out: &mut String) -> Result<(), InputError> {
+        let from = self.dropped + self.pos;
+        if self.skip_indexed(usize::MAX)? == Indexed::Done {
+            out.push_str(&self.buf[from - self.dropped..self.pos]);
+            return Ok(());
+        }
+        self.keep_value(out)
+    }
+
+    /// A resource of a values representation that marks nothing sensitive,
+    /// skipped over the index without serde: `Ok(true)`. `Ok(false)` (nothing
+    /// consumed) for anything else, which the caller parses.
+    fn skip_unmarked_resource(&mut self) -> Result<bool, InputError> {
+        Ok(self.indexed(usize::MAX, unmarked_resource)? == Indexed::Done)
     }
 
     /// Walk the object at `pos`: for each member, `f` is called with the key,
@@ -306,6 +359,9 @@ impl Reader<'_> {
             }
             match key.as_str() {
                 "resources" if r.peek()? == Some(b'[') => r.elements(|r| {
+                    if !visitor.needs_every_values_resource() && r.skip_unmarked_resource()? {
+                        return Ok(());
+                    }
                     if r.values_resource(visitor, prior)? {
                         return Ok(());
                     }
@@ -476,6 +532,83 @@ impl Fields {
             }
         }
     }
+}
+
+/// What a skip over the structural index did ([`Reader::skip_indexed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Indexed {
+    /// Skipped: the value is valid JSON.
+    Done,
+    /// Left to serde_json: not JSON (its message says why), or not sure.
+    Refused,
+    /// Still incomplete with the limit buffered: to be walked member by member.
+    TooBig,
+}
+
+/// The length of the resource object at the start of `t` (a values
+/// representation's) when it is valid JSON and marks nothing sensitive: its
+/// `sensitive_values` absent, or made of objects, arrays, `false` and `null`
+/// only. The secret collector finds nothing in such a resource, so nothing
+/// of it need reach serde. `Refused` when it marks something, or a key holds
+/// an escape (`sensitive\u005fvalues` is the same key), or the key comes twice.
+fn unmarked_resource(t: &[u8]) -> Skip {
+    const MARKS: &[u8] = b"\"sensitive_values\"";
+    let mut i = crate::scan::blanks(t, 0);
+    match t.get(i) {
+        None => return Skip::Incomplete,
+        Some(b'{') => {}
+        Some(_) => return Skip::Refused,
+    }
+    // Valid JSON, and where it ends: then its members are walked without checks.
+    let end = match crate::scan::skip(&t[i..]) {
+        Skip::End(n) => i + n,
+        other => return other,
+    };
+    let mut marks = false;
+    i = crate::scan::blanks(t, i + 1);
+    while t[i] == b'"' {
+        let key_end = crate::scan::string_end(t, i + 1);
+        let key = &t[i..=key_end];
+        if key.contains(&b'\\') {
+            return Skip::Refused;
+        }
+        i = crate::scan::blanks(t, key_end + 1) + 1; // the colon
+        i = crate::scan::blanks(t, i);
+        let Skip::End(n) = crate::scan::skip(&t[i..end]) else { return Skip::Refused };
+        if key == MARKS {
+            if marks || !marks_nothing(&t[i..i + n]) {
+                return Skip::Refused;
+            }
+            marks = true;
+        }
+        i = crate::scan::blanks(t, i + n);
+        if t[i] == b',' {
+            i = crate::scan::blanks(t, i + 1);
+        }
+    }
+    Skip::End(end)
+}
+
+/// A marker (valid JSON) that marks nothing: objects, arrays, `false` and
+/// `null` only (strings only as keys). Anything else may mark something.
+fn marks_nothing(m: &[u8]) -> bool {
+    let mut i = 0;
+    while i < m.len() {
+        match m[i] {
+            b'"' => {
+                i = crate::scan::string_end(m, i + 1) + 1;
+                // A key, never a value.
+                if m.get(crate::scan::blanks(m, i)) != Some(&b':') {
+                    return false;
+                }
+            }
+            b'{' | b'}' | b'[' | b']' | b',' | b':' | b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b'f' if m[i..].starts_with(b"false") => i += 5,
+            b'n' if m[i..].starts_with(b"null") => i += 4,
+            _ => return false,
+        }
+    }
+    true
 }
 
 #[cfg(test)]

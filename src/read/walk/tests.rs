@@ -27,6 +27,9 @@ impl PlanVisitor for Collect {
     fn on_values_resource(&mut self, r: &ResourceValue<'_>) {
         self.values.push(r.address.clone());
     }
+    fn needs_every_values_resource(&self) -> bool {
+        true
+    }
 }
 
 /// A reader that returns one byte per read: every boundary is exercised.
