@@ -1,0 +1,27 @@
+//! The structural index (`src/scan.rs`, compiled here as it is) against its
+//! references, on arbitrary bytes: every way of classifying a 64-byte run
+//! (SSE2, `u64` words, byte by byte) gives the same bits; the in-string mask
+//! and the brackets outside strings, carried from run to run, are what a
+//! byte-by-byte scan sees; and the skip over the index accepts only what
+//! serde_json accepts, ending where serde_json ends.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../../src/scan.rs"]
+#[allow(dead_code)]
+mod scan;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(e) = scan::index_agrees(data) {
+        panic!("{e}");
+    }
+    if let scan::Skip::End(n) = scan::skip(data) {
+        let text = std::str::from_utf8(data).expect("skip reads valid UTF-8 only here");
+        let mut it = serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
+        match it.next() {
+            Some(Ok(_)) if it.byte_offset() == n => {}
+            other => panic!("skip ended at {n}, serde_json: {:?} at {}", other.map(|r| r.map(|_| ())), it.byte_offset()),
+        }
+    }
+});
