@@ -7,13 +7,18 @@
 //! borrowed [`ResourceChange`] a whole-document read produces, then drops it.
 //! The resources of `planned_values` and `prior_state` go, one at a time, to
 //! [`PlanVisitor::on_values_resource`] (their secrets are collected there);
-//! their outputs stay in the skeleton. The parts no query needs
-//! (`proposed_unknown`, unknown keys) are checked and skipped piece by piece. Everything else (version, outputs, checks, flags, and a
-//! state's `values`, `configuration`) is kept in a small *skeleton* document, which the caller
+//! their outputs stay in the skeleton; a resource whose `sensitive_values`
+//! mark nothing is skipped over the structural index ([`crate::scan::skip`])
+//! unless a visitor needs every one. The parts no query needs
+//! (`proposed_unknown`, unknown keys) are checked and skipped over the index.
+//! Everything else (version, outputs, checks, flags, and a state's `values`,
+//! `configuration`) is kept in a small *skeleton* document, which the caller
 //! parses with [`crate::read::parse`] so detection, the version gate and every
-//! error message stay the same as for files.
+//! error message stay the same as for files. Which key is which is the one
+//! table of top-level keys, [`crate::model::document::KEYS`].
 //!
-//! Each element is parsed by serde_json from the in-memory chunk (`from_str`, as
+//! Where the index refuses a value (not JSON, or not sure), serde_json reads
+//! it, so every message is serde_json's. Each element is parsed by serde_json from the in-memory chunk (`from_str`, as
 //! fast as a whole-file parse); when it does not fit yet, more input is read
 //! (as much again as is buffered, so that an element spanning many pieces is
 //! parsed a few times, not once per piece) and the element is parsed again.
@@ -23,48 +28,12 @@
 use super::window::Reader;
 use super::{after_document, too_deep, too_long_trailer, ReadOptions, MAX_TRAILER, SKIP_WINDOW};
 use crate::error::InputError;
+use crate::model::document::Streamed;
 use crate::model::visit::{PlanVisitor, Prior};
 use crate::model::{CheckObject, ResourceChange, ResourceValue};
 use crate::scan::Skip;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
-
-/// Top-level keys whose arrays are streamed element by element.
-const STREAMED: &[&str] = &["resource_changes", "resource_drift"];
-/// Top-level keys kept (verbatim) in the skeleton. `configuration` stays: it
-/// says which variables are sensitive (for masking), and it grows with the
-/// configuration, not with the number of instances.
-const KEPT: &[&str] = &[
-    "configuration",
-    "format_version",
-    "plan_format_version",
-    "terraform_version",
-    "variables",
-    "output_changes",
-    "relevant_attributes",
-    "checks",
-    "condition_results",
-    "deferred_changes",
-    "action_invocations",
-    "deferred_action_invocations",
-    "timestamp",
-    "applyable",
-    "complete",
-    "errored",
-    "values",
-];
-
-/// A top-level key holding a values representation (`planned_values`, or
-/// `prior_state`'s `values`): its resources are streamed to
-/// [`PlanVisitor::on_values_resource`], its `outputs` kept in the skeleton.
-struct ValuesHolder {
-    key: &'static str,
-    /// The member that holds the values representation (`None`: the key itself).
-    inner: Option<&'static str>,
-}
-
-const VALUES_HOLDERS: &[ValuesHolder] =
-    &[ValuesHolder { key: "planned_values", inner: None }, ValuesHolder { key: "prior_state", inner: Some("values") }];
 
 pub(super) fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
     r.start(opts)?;
@@ -86,24 +55,25 @@ pub(super) fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mu
         }
         skel.push_str(&serde_json::to_string(&key).unwrap_or_default());
         skel.push(':');
-        if STREAMED.contains(&key.as_str()) {
-            let drift = key == "resource_drift";
-            r.stream_array(|rc, text| {
-                if drift {
-                    visitor.on_drift(rc)
-                } else {
-                    visitor.on_resource_change(rc)
-                }
-                visitor.on_element(drift, rc, text);
-            })?;
-            skel.push_str("null");
-        } else if let Some(holder) = VALUES_HOLDERS.iter().find(|h| h.key == key) {
-            skel.push_str(&r.walk_values_holder(holder, visitor)?);
-        } else if KEPT.contains(&key.as_str()) {
-            r.keep_indexed(&mut skel)?;
-        } else {
-            r.skip_value(0)?;
-            skel.push_str("null");
+        match crate::model::document::streamed(&key) {
+            Streamed::Elements => {
+                let drift = key == "resource_drift";
+                r.stream_array(|rc, text| {
+                    if drift {
+                        visitor.on_drift(rc)
+                    } else {
+                        visitor.on_resource_change(rc)
+                    }
+                    visitor.on_element(drift, rc, text);
+                })?;
+                skel.push_str("null");
+            }
+            Streamed::Values { inner } => skel.push_str(&r.walk_values_holder(inner, visitor)?),
+            Streamed::Kept => r.keep_indexed(&mut skel)?,
+            Streamed::Skipped => {
+                r.skip_value(0)?;
+                skel.push_str("null");
+            }
         }
     }
     skel.push('}');
@@ -256,8 +226,8 @@ impl Reader<'_> {
     /// `planned_values` or `prior_state`: resources to the visitor, and the
     /// skeleton's text for the key (`{"outputs":…}`, or `{"values":{"outputs":…}}`;
     /// `null` for a value that is no object, which a whole read could not use either).
-    fn walk_values_holder(&mut self, holder: &ValuesHolder, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
-        let prior = holder.inner.is_some();
+    fn walk_values_holder(&mut self, inner: Option<&'static str>, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+        let prior = inner.is_some();
         if self.peek()? != Some(b'{') {
             if prior && self.peek()? != Some(b'n') {
                 // `null` is no prior state; anything else but an object cannot be one.
@@ -267,7 +237,7 @@ impl Reader<'_> {
             self.skip_value(0)?;
             return Ok("null".into());
         }
-        let Some(inner) = holder.inner else { return self.walk_values(visitor, false) };
+        let Some(inner) = inner else { return self.walk_values(visitor, false) };
         let mut kept = None;
         let mut fields = Fields::new(&["format_version", "terraform_version", "values", "checks"]);
         self.members(|r, key| {
