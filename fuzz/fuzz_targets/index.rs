@@ -1,4 +1,4 @@
-//! The structural index (`src/scan.rs`, compiled here as it is) against its
+//! The structural index (`src/index.rs`, compiled here as it is) against its
 //! references, on arbitrary bytes: every way of classifying a 64-byte run
 //! (SSE2, `u64` words, byte by byte) gives the same bits; the in-string mask
 //! and the brackets outside strings, carried from run to run, are what a
@@ -8,15 +8,15 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../src/scan.rs"]
+#[path = "../../src/index.rs"]
 #[allow(dead_code)]
-mod scan;
+mod index;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = scan::index_agrees(data) {
+    if let Err(e) = index::index_agrees(data) {
         panic!("{e}");
     }
-    if let scan::Skip::End(n) = scan::skip(data) {
+    if let index::Skip::End(n) = index::skip(data) {
         let text = std::str::from_utf8(data).expect("skip reads valid UTF-8 only here");
         let mut it = serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
         match it.next() {

@@ -8,7 +8,7 @@
 //! The resources of `planned_values` and `prior_state` go, one at a time, to
 //! [`PlanVisitor::on_values_resource`] (their secrets are collected there);
 //! their outputs stay in the skeleton; a resource whose `sensitive_values`
-//! mark nothing is skipped over the structural index ([`crate::scan::skip`])
+//! mark nothing is skipped over the structural index ([`crate::index::skip`])
 //! unless a visitor needs every one. The parts no query needs
 //! (`proposed_unknown`, unknown keys) are checked and skipped over the index.
 //! Everything else (version, outputs, checks, flags, and a state's `values`,
@@ -28,10 +28,10 @@
 use super::window::Reader;
 use super::{after_document, too_deep, too_long_trailer, ReadOptions, MAX_TRAILER, SKIP_WINDOW};
 use crate::error::InputError;
+use crate::index::Skip;
 use crate::model::document::Streamed;
 use crate::model::visit::{PlanVisitor, Prior};
 use crate::model::{CheckObject, ResourceChange, ResourceValue};
-use crate::scan::Skip;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 
@@ -132,10 +132,10 @@ impl Reader<'_> {
         }
     }
 
-    /// Skip the value at `pos` over the structural index ([`crate::scan::skip`]),
+    /// Skip the value at `pos` over the structural index ([`crate::index::skip`]),
     /// reading more while it is incomplete and fewer than `limit` bytes are buffered.
     fn skip_indexed(&mut self, limit: usize) -> Result<Indexed, InputError> {
-        self.indexed(limit, crate::scan::skip)
+        self.indexed(limit, crate::index::skip)
     }
 
     /// `f` (a skip over the index) on the text from `pos`, refilled while it
@@ -523,37 +523,37 @@ enum Indexed {
 /// an escape (`sensitive\u005fvalues` is the same key), or the key comes twice.
 fn unmarked_resource(t: &[u8]) -> Skip {
     const MARKS: &[u8] = b"\"sensitive_values\"";
-    let mut i = crate::scan::blanks(t, 0);
+    let mut i = crate::index::blanks(t, 0);
     match t.get(i) {
         None => return Skip::Incomplete,
         Some(b'{') => {}
         Some(_) => return Skip::Refused,
     }
     // Valid JSON, and where it ends: then its members are walked without checks.
-    let end = match crate::scan::skip(&t[i..]) {
+    let end = match crate::index::skip(&t[i..]) {
         Skip::End(n) => i + n,
         other => return other,
     };
     let mut marks = false;
-    i = crate::scan::blanks(t, i + 1);
+    i = crate::index::blanks(t, i + 1);
     while t[i] == b'"' {
         let key_end = crate::scan::string_end(t, i + 1);
         let key = &t[i..=key_end];
         if key.contains(&b'\\') {
             return Skip::Refused;
         }
-        i = crate::scan::blanks(t, key_end + 1) + 1; // the colon
-        i = crate::scan::blanks(t, i);
-        let Skip::End(n) = crate::scan::skip(&t[i..end]) else { return Skip::Refused };
+        i = crate::index::blanks(t, key_end + 1) + 1; // the colon
+        i = crate::index::blanks(t, i);
+        let Skip::End(n) = crate::index::skip(&t[i..end]) else { return Skip::Refused };
         if key == MARKS {
             if marks || !marks_nothing(&t[i..i + n]) {
                 return Skip::Refused;
             }
             marks = true;
         }
-        i = crate::scan::blanks(t, i + n);
+        i = crate::index::blanks(t, i + n);
         if t[i] == b',' {
-            i = crate::scan::blanks(t, i + 1);
+            i = crate::index::blanks(t, i + 1);
         }
     }
     Skip::End(end)
@@ -568,7 +568,7 @@ fn marks_nothing(m: &[u8]) -> bool {
             b'"' => {
                 i = crate::scan::string_end(m, i + 1) + 1;
                 // A key, never a value.
-                if m.get(crate::scan::blanks(m, i)) != Some(&b':') {
+                if m.get(crate::index::blanks(m, i)) != Some(&b':') {
                     return false;
                 }
             }

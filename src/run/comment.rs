@@ -36,7 +36,7 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
     let vis = Visibility { show_sensitive: false, masker: None };
     // Directories become the plans below them; inputs holding several documents are split.
     let roots = crate::read::expand(&config.inputs, &config.find, &config.read.notes);
-    let items: Vec<PerFile<Review>> = crate::pipeline::each_root_raw_with(&roots, &config.read, |raw, doc, m| {
+    let items: Vec<PerFile<Review>> = crate::read::pool::each_root_raw_with(&roots, &config.read, |raw, doc, m| {
         // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
         // in the comment's hidden lines for a later job to read back.
         let fingerprint = match doc {

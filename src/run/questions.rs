@@ -8,8 +8,8 @@ use super::{across, finish_locating, keep_none, named, question, start_locating}
 use crate::config::Config;
 use crate::error::Error;
 use crate::outcome::Status;
-use crate::pipeline::each_root_with;
 use crate::query::values::Visibility;
+use crate::read::pool::each_root_with;
 use crate::read::{self, Root};
 use crate::secrets::Masker;
 use crate::{model, query, render};
