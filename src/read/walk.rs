@@ -521,46 +521,75 @@ enum Indexed {
 /// only. The secret collector finds nothing in such a resource, so nothing
 /// of it need reach serde. `Refused` when it marks something, or a key holds
 /// an escape (`sensitive\u005fvalues` is the same key), or the key comes twice.
+///
+/// The members are found over the index first (brackets matched 64 bytes at
+/// a time, [`value_end`]), so a resource that marks something goes to serde
+/// after one quick pass; only one that marks nothing is checked in full
+/// ([`crate::index::skip`]), which also holds the member walk to valid JSON.
 fn unmarked_resource(t: &[u8]) -> Skip {
     const MARKS: &[u8] = b"\"sensitive_values\"";
-    let mut i = crate::index::blanks(t, 0);
-    match t.get(i) {
+    let start = crate::index::blanks(t, 0);
+    match t.get(start) {
         None => return Skip::Incomplete,
         Some(b'{') => {}
         Some(_) => return Skip::Refused,
     }
-    // Valid JSON, and where it ends: then its members are walked without checks.
-    let end = match crate::index::skip(&t[i..]) {
-        Skip::End(n) => i + n,
-        other => return other,
-    };
+    let Some(end) = value_end(t, start) else { return Skip::Incomplete };
     let mut marks = false;
-    i = crate::index::blanks(t, i + 1);
-    while t[i] == b'"' {
+    let mut i = crate::index::blanks(t, start + 1);
+    while i < end && t[i] == b'"' {
         let key_end = crate::scan::string_end(t, i + 1);
-        let key = &t[i..=key_end];
+        let Some(key) = t.get(i..=key_end) else { return Skip::Refused };
         if key.contains(&b'\\') {
             return Skip::Refused;
         }
-        i = crate::index::blanks(t, key_end + 1) + 1; // the colon
-        i = crate::index::blanks(t, i);
-        let Skip::End(n) = crate::index::skip(&t[i..end]) else { return Skip::Refused };
+        i = crate::index::blanks(t, key_end + 1);
+        if t.get(i) != Some(&b':') {
+            return Skip::Refused;
+        }
+        i = crate::index::blanks(t, i + 1);
+        let Some(v_end) = value_end(&t[..end], i) else { return Skip::Refused };
         if key == MARKS {
-            if marks || !marks_nothing(&t[i..i + n]) {
+            if marks || !marks_nothing(&t[i..v_end]) {
                 return Skip::Refused;
             }
             marks = true;
         }
-        i = crate::index::blanks(t, i + n);
-        if t[i] == b',' {
+        i = crate::index::blanks(t, v_end);
+        if t.get(i) == Some(&b',') {
             i = crate::index::blanks(t, i + 1);
         }
     }
-    Skip::End(end)
+    // Marks nothing: valid JSON, ending where the walk says?
+    match crate::index::skip(&t[start..]) {
+        Skip::End(n) if start + n == end => Skip::End(end),
+        _ => Skip::Refused,
+    }
 }
 
-/// A marker (valid JSON) that marks nothing: objects, arrays, `false` and
-/// `null` only (strings only as keys). Anything else may mark something.
+/// Where the value starting at `t[i]` ends, over the index: a container's
+/// matching bracket, a string's closing quote, a scalar's last byte. Not a
+/// check: what it finds is checked afterwards. `None` when `t` ends first.
+fn value_end(t: &[u8], i: usize) -> Option<usize> {
+    match *t.get(i)? {
+        b'{' | b'[' => {
+            let mut walk = crate::scan::Walk { text: crate::scan::Text::Value, depth: 1 };
+            let (at, met) = walk.run(t, i + 1, true);
+            (met == crate::scan::Met::Close).then_some(at)
+        }
+        b'"' => {
+            let e = crate::scan::string_end(t, i + 1);
+            (e < t.len()).then_some(e + 1)
+        }
+        _ => {
+            let n = t[i..].iter().position(|&b| matches!(b, b',' | b'}' | b']') || crate::index::is_json_ws(b))?;
+            Some(i + n)
+        }
+    }
+}
+
+/// A marker that marks nothing: objects, arrays, `false` and `null` only
+/// (strings only as keys). Anything else may mark something.
 fn marks_nothing(m: &[u8]) -> bool {
     let mut i = 0;
     while i < m.len() {
