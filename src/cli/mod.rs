@@ -141,7 +141,7 @@ pub struct CommentArgs {
     #[arg(long, value_enum, default_value_t = Platform::Github)]
     pub platform: Platform,
 
-    /// The budget in bytes, whatever --platform says (at least 1024).
+    /// The budget in bytes, whatever --platform says (at least 1000).
     #[arg(long, value_name = "N", value_parser = parse_max_bytes)]
     pub max_bytes: Option<usize>,
 
@@ -272,9 +272,8 @@ pub struct ShowArgs {
 
     /// Markdown only: keep the output within N bytes (at least 1000; GitHub's
     /// comment limit by default); changes that do not fit are left out and counted.
-    #[arg(long, value_name = "N", default_value_t = crate::render::show::MARKDOWN_CAP as u64,
-          value_parser = clap::value_parser!(u64).range(1000..))]
-    pub max_bytes: u64,
+    #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
+    pub max_bytes: usize,
 }
 
 /// How the commands that print tables show their output: colour, secrets, width
@@ -660,6 +659,8 @@ fn parse_max(s: &str) -> Result<(crate::query::gate::GateAction, u64), String> {
     Ok((action, n))
 }
 
+/// `--max-bytes N`, the one cap on markdown of `summary`, `gate`, `show` and
+/// `comment`: at least [`crate::render::fit::MIN_MAX_BYTES`].
 pub(crate) fn parse_max_bytes(s: &str) -> Result<usize, String> {
     let min = crate::render::fit::MIN_MAX_BYTES;
     match s.parse::<usize>() {
@@ -841,7 +842,7 @@ impl Cli {
             Command::State(a) => (CommandKind::State { prior: a.prior }, "state", a.common, a.filters, default_max),
             Command::Show(a) => {
                 let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
-                let max_bytes = usize::try_from(a.max_bytes).unwrap_or(usize::MAX);
+                let max_bytes = a.max_bytes;
                 (CommandKind::Show(ShowConfig { options, max_bytes }), "show", a.common, none, max_bytes)
             }
             Command::Gate(a) => return gate_config(a, env, bare(CommandKind::Replace)),

@@ -406,93 +406,60 @@ fn cut_note(max: usize, whole: &str) -> String {
     format!("\n> [!NOTE]\n> Cut short to fit {max} bytes. The whole review: {whole}.\n")
 }
 
-/// Join the parts within `max` bytes (see the module doc). The result is
-/// never longer than `max` (for `max` of at least [`crate::render::fit::MIN_MAX_BYTES`])
-/// and every `<details>` and code fence in it is closed.
+/// `comment`'s notes: how many diffs and list rows were left out, and where
+/// the whole review is.
+struct CommentNotes<'a> {
+    /// Whether block `i` is a list of diffs (else rows or no list).
+    diffs: Vec<bool>,
+    max: usize,
+    whole: &'a str,
+}
+
+impl crate::render::fit::Notes for CommentNotes<'_> {
+    fn trimmed(&self, left_out: &[usize], totals: &[usize]) -> String {
+        let sum = |diffs: bool, of: &[usize]| -> usize { of.iter().zip(&self.diffs).filter(|(_, d)| **d == diffs).map(|(n, _)| n).sum() };
+        note(self.max, (sum(true, left_out), sum(true, totals)), (sum(false, left_out), sum(false, totals)), self.whole)
+    }
+    fn cut(&self, _end: usize, _len: usize) -> String {
+        cut_note(self.max, self.whole)
+    }
+}
+
+/// Join the parts within `max` bytes with the one fitter
+/// ([`crate::render::fit::fit_ranked`]): lists of diffs of changes that change
+/// nothing go first, then the other diffs, then list rows, each kind the
+/// least important first. The result is never longer than `max` (for `max`
+/// of at least [`crate::render::fit::MIN_MAX_BYTES`]) and every `<details>`
+/// and code fence in it is closed.
 fn fit(head: &str, parts: &[Part], max: usize, whole: &str) -> String {
-    let size = |l: &List, kept: usize| {
-        if kept == 0 {
-            0
-        } else {
-            l.open.len() + l.close.len() + l.items[..kept].iter().map(String::len).sum::<usize>()
-        }
-    };
-    let lists: Vec<Option<&List>> = parts.iter().map(|p| if let Part::List(l) = p { Some(l) } else { None }).collect();
-    let keeps: usize = parts.iter().map(|p| if let Part::Keep(s) = p { s.len() } else { 0 }).sum();
-    let mut kept: Vec<usize> = lists.iter().map(|l| l.map_or(0, |l| l.items.len())).collect();
-    let mut total = head.len() + keeps + lists.iter().zip(&kept).map(|(l, k)| l.map_or(0, |l| size(l, *k))).sum::<usize>();
-    let assemble = |kept: &[usize]| {
-        let mut out = String::with_capacity(max);
-        out.push_str(head);
-        for (i, p) in parts.iter().enumerate() {
-            match p {
-                Part::Keep(s) => out.push_str(s),
-                Part::List(l) if kept[i] > 0 => {
-                    out.push_str(&l.open);
-                    l.items[..kept[i]].iter().for_each(|s| out.push_str(s));
-                    out.push_str(&l.close);
-                }
-                Part::List(_) => {}
+    use crate::render::fit::{fit_ranked, Block, Rank};
+    let mut blocks = Vec::with_capacity(parts.len());
+    let mut ranks = Vec::with_capacity(parts.len());
+    let mut diffs = Vec::with_capacity(parts.len());
+    for p in parts {
+        match p {
+            Part::Keep(s) => {
+                blocks.push(Block::Keep(s.clone()));
+                ranks.push(Rank::default());
+                diffs.push(false);
             }
-        }
-        out
-    };
-    if total <= max {
-        return assemble(&kept);
-    }
-    let count = |pick: &dyn Fn(Kind) -> bool| -> usize { lists.iter().flatten().filter(|l| pick(l.kind)).map(|l| l.items.len()).sum() };
-    let all_diffs = count(&|k| k != Kind::Row);
-    let all_rows = count(&|k| k == Kind::Row);
-    let reserve = note(max, (all_diffs, all_diffs), (all_rows, all_rows), whole).len().max(cut_note(max, whole).len());
-    let budget = max.saturating_sub(reserve);
-    // Every item, the first to go first.
-    let mut order: Vec<(Kind, usize, std::cmp::Reverse<usize>, std::cmp::Reverse<usize>)> = Vec::new();
-    for (i, l) in lists.iter().enumerate() {
-        if let Some(l) = l {
-            for j in 0..l.items.len() {
-                order.push((l.kind, l.importance, std::cmp::Reverse(i), std::cmp::Reverse(j)));
+            Part::List(l) => {
+                let what = String::new();
+                blocks.push(Block::Rows { open: l.open.clone(), rows: l.items.clone(), close: l.close.clone(), what });
+                ranks.push(Rank(l.kind as u8, l.importance));
+                diffs.push(l.kind != Kind::Row);
             }
         }
     }
-    order.sort();
-    for (_, _, std::cmp::Reverse(i), std::cmp::Reverse(j)) in order {
-        if total <= budget {
-            break;
-        }
-        let Some(l) = lists[i] else { continue };
-        debug_assert_eq!(kept[i], j + 1, "items go from the end of their list");
-        total -= l.items[j].len();
-        kept[i] -= 1;
-        if kept[i] == 0 {
-            total -= l.open.len() + l.close.len();
-        }
-    }
-    if total <= budget {
-        let left = |pick: &dyn Fn(Kind) -> bool| -> usize {
-            lists.iter().zip(&kept).filter_map(|(l, k)| l.filter(|l| pick(l.kind)).map(|l| l.items.len() - k)).sum()
-        };
-        let mut out = assemble(&kept);
-        out.push_str(&note(max, (left(&|k| k != Kind::Row), all_diffs), (left(&|k| k == Kind::Row), all_rows), whole));
-        return out;
-    }
-    // Even what is always kept does not fit: cut it at a line end (it holds
-    // no `<details>` and no code fence; every list is left out by now).
-    let text = assemble(&kept);
-    let mut end = budget.min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let end = text[..end].rfind('\n').map_or(0, |i| i + 1).max(head.len().min(end));
-    let mut out = text[..end].to_string();
-    out.push_str(&cut_note(max, whole));
-    out
+    fit_ranked(head, &blocks, &ranks, max, &CommentNotes { diffs, max, whole })
 }
 
 /// The body: the parts of every input's review (secrets were masked where the
 /// review took values from the input), fitted within `opts.max_bytes`.
 pub(crate) fn body(items: &mut [PerFile<Review>], policy: &PolicyReport, opts: &BodyOptions) -> String {
-    // One diff never takes more than a quarter of the budget (`show` cuts it short).
-    let diff_cap = (opts.max_bytes / 4).clamp(crate::render::fit::MIN_MAX_BYTES, 65_536);
+    // One diff never takes more than a quarter of the budget (`show` cuts it
+    // short), nor less than 1,024 bytes.
+    let diff_cap = (opts.max_bytes / 4).clamp(1_024, 65_536);
     let parts: Vec<Part> = parts_of(items, policy, diff_cap);
     // The marker is planview's own: never masked. Below it, each plan's
     // fingerprint, hidden, for a later job to read back (`gate --expect-fingerprint`).
@@ -573,8 +540,8 @@ mod tests {
     #[test]
     fn keeps_too_long_are_cut_at_a_line_end() {
         let parts = vec![Part::Keep("k\n".repeat(3_000)), list(Kind::Row, 1, 10, 10)];
-        let s = fit("<!-- planview:x -->\n", &parts, 1_024, "w");
-        assert!(s.len() <= 1_024 && s.starts_with("<!-- planview:x -->\n") && s.contains("Cut short"), "{s}");
+        let s = fit("<!-- planview:x -->\n", &parts, crate::render::fit::MIN_MAX_BYTES, "w");
+        assert!(s.len() <= crate::render::fit::MIN_MAX_BYTES && s.starts_with("<!-- planview:x -->\n") && s.contains("Cut short"), "{s}");
         assert!(!s.contains("<details>"));
     }
 
@@ -583,7 +550,7 @@ mod tests {
         fn never_longer_than_the_budget_and_always_balanced(
             keeps in proptest::collection::vec(0usize..400, 1..5),
             lists in proptest::collection::vec((0usize..3, 0usize..10, 0usize..300, 1usize..300), 0..8),
-            max in 1_024usize..40_000,
+            max in crate::render::fit::MIN_MAX_BYTES..40_000,
         ) {
             let mut parts = Vec::new();
             for (i, k) in keeps.iter().enumerate() {

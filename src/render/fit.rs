@@ -1,13 +1,17 @@
-//! Fitting markdown into a size cap (a pull-request comment: GitHub takes at
-//! most 65,536 characters). A report is a list of blocks; when the whole does
-//! not fit, table rows are left out from the end, and a note says how many.
+//! THE markdown size fitter (a pull-request comment: GitHub takes at most
+//! 65,536 characters), used by `summary`, `gate`, `comment` and `show`. A
+//! report is a list of blocks; when the whole does not fit, table rows are
+//! left out, the least important first ([`fit_ranked`]; from the end for
+//! `summary` and `gate`), and a note in the caller's words says how many.
+//! `show`, which streams, keeps the longest prefix that fits ([`Stream`]).
 
 /// The default cap: GitHub's limit on a comment body (characters; bytes are
 /// never fewer, so a byte cap is safe).
 pub(crate) const DEFAULT_MAX_BYTES: usize = 65_536;
 
-/// The smallest cap accepted: room for a verdict line and the trim note.
-pub(crate) const MIN_MAX_BYTES: usize = 1_024;
+/// The smallest cap accepted by every `--max-bytes` (`summary`, `gate`,
+/// `show`, `comment`): room for a verdict line and the trim note.
+pub(crate) const MIN_MAX_BYTES: usize = 1_000;
 
 /// One piece of a markdown report.
 #[derive(Debug, Clone)]
@@ -25,60 +29,213 @@ pub(crate) enum Block {
     },
 }
 
-/// Join the blocks, leaving out rows if the whole is longer than `max` bytes.
-/// The pieces are final (secrets were masked where their values were
-/// rendered), so what is measured is what is written. The result is never
-/// longer than `max` (for `max` at least [`MIN_MAX_BYTES`]).
-pub(crate) fn fit(blocks: &[Block], max: usize) -> String {
-    let full: String = blocks.iter().map(whole).collect();
-    if full.len() <= max {
-        return full;
-    }
-    let total_rows: Vec<usize> = blocks.iter().map(|b| if let Block::Rows { rows, .. } = b { rows.len() } else { 0 }).collect();
-    // The longest note possible: every row left out (fewer left out never
-    // needs more digits).
-    let reserve = note(blocks, &total_rows, &total_rows, max).len();
-    let skeleton: usize = blocks
-        .iter()
-        .map(|b| match b {
-            Block::Keep(s) => s.len(),
-            Block::Rows { open, close, .. } => open.len() + close.len(),
-        })
-        .sum();
-    if skeleton + reserve > max {
-        return cut(&full, max);
-    }
-    let mut budget = max - skeleton - reserve;
-    let mut kept = vec![0usize; blocks.len()];
-    'outer: for (i, b) in blocks.iter().enumerate() {
-        if let Block::Rows { rows, .. } = b {
-            for r in rows {
-                if r.len() > budget {
-                    break 'outer;
-                }
-                budget -= r.len();
-                kept[i] += 1;
-            }
-        }
-    }
-    let left_out: Vec<usize> = total_rows.iter().zip(&kept).map(|(t, k)| t - k).collect();
-    let mut out = String::with_capacity(max);
-    for (i, b) in blocks.iter().enumerate() {
-        match b {
-            Block::Keep(s) => out.push_str(s),
-            Block::Rows { open, rows, close, .. } => {
-                if kept[i] > 0 {
-                    out.push_str(open);
-                    rows[..kept[i]].iter().for_each(|r| out.push_str(r));
-                    out.push_str(close);
-                }
-            }
-        }
-    }
-    out.push_str(&note(blocks, &left_out, &total_rows, max));
-    out
+/// How soon a table's rows go when the whole does not fit: the lowest rank
+/// first (`Rank(kind, importance)`: by kind, then by importance), and among
+/// tables of one rank the last table's last row first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Rank(pub u8, pub usize);
+
+/// What a fitted report says when it left something out: the caller's words.
+pub(crate) trait Notes {
+    /// The closing note when rows were left out: `left_out[i]` of `totals[i]`
+    /// rows of block `i` (0 for a block that is no table).
+    fn trimmed(&self, left_out: &[usize], totals: &[usize]) -> String;
+    /// The closing note when even what is always kept did not fit: cut at
+    /// byte `end` of `len`.
+    fn cut(&self, end: usize, len: usize) -> String;
 }
 
+/// `summary`'s and `gate`'s notes: rows of which table, and where the rest is.
+struct TableNotes<'a> {
+    blocks: &'a [Block],
+    max: usize,
+}
+
+impl Notes for TableNotes<'_> {
+    fn trimmed(&self, left_out: &[usize], totals: &[usize]) -> String {
+        note(self.blocks, left_out, totals, self.max)
+    }
+    fn cut(&self, end: usize, len: usize) -> String {
+        format!("\n> [!NOTE]\n> Cut at {end} of {len} bytes to fit {}. The full report: `--format json`.\n", self.max)
+    }
+}
+
+/// Join the blocks, leaving out rows from the end if the whole is longer than
+/// `max` bytes (`summary` and `gate`: every table of one rank; see
+/// [`fit_ranked`]).
+pub(crate) fn fit(blocks: &[Block], max: usize) -> String {
+    fit_ranked("", blocks, &vec![Rank::default(); blocks.len()], max, &TableNotes { blocks, max })
+}
+
+/// THE markdown size fitter (`summary`, `gate`, `comment`; `show`, which
+/// streams, keeps to the same rule through [`Stream`]): `head`, then the
+/// blocks, within `max` bytes. When the whole is longer, table rows are left
+/// out one at a time, the lowest [`Rank`] first (`ranks[i]` is block `i`'s),
+/// a table none of whose rows is kept is left out whole (`open` and `close`
+/// too), and the caller's note says what was left out. When even `head` and
+/// the kept blocks do not fit, they are cut at a line end (`head` is always
+/// kept), any `<details>` left open is closed, and the cut note says so. The
+/// pieces are final (secrets were masked where their values were rendered),
+/// so what is measured is what is written; the result is never longer than
+/// `max` (for `max` at least [`MIN_MAX_BYTES`]).
+pub(crate) fn fit_ranked(head: &str, blocks: &[Block], ranks: &[Rank], max: usize, notes: &dyn Notes) -> String {
+    let size = |b: &Block, kept: usize| match b {
+        Block::Keep(s) => s.len(),
+        Block::Rows { open, rows, close, .. } if kept > 0 => open.len() + close.len() + rows[..kept].iter().map(String::len).sum::<usize>(),
+        Block::Rows { .. } => 0,
+    };
+    let totals: Vec<usize> = blocks.iter().map(|b| if let Block::Rows { rows, .. } = b { rows.len() } else { 0 }).collect();
+    let mut kept = totals.clone();
+    let mut total = head.len() + blocks.iter().zip(&kept).map(|(b, k)| size(b, *k)).sum::<usize>();
+    let whole = total;
+    let assemble = |kept: &[usize]| {
+        let mut out = String::with_capacity(max.min(1 << 20));
+        out.push_str(head);
+        for (b, k) in blocks.iter().zip(kept) {
+            match b {
+                Block::Keep(s) => out.push_str(s),
+                Block::Rows { open, rows, close, .. } if *k > 0 => {
+                    out.push_str(open);
+                    rows[..*k].iter().for_each(|r| out.push_str(r));
+                    out.push_str(close);
+                }
+                Block::Rows { .. } => {}
+            }
+        }
+        out
+    };
+    if total <= max {
+        return assemble(&kept);
+    }
+    // Room for the longest note possible: every row left out, or a cut of
+    // the whole (fewer never needs more digits).
+    let reserve = notes.trimmed(&totals, &totals).len().max(notes.cut(whole, whole).len());
+    let budget = max.saturating_sub(reserve);
+    // Every row, the first to go first.
+    let mut order: Vec<(Rank, std::cmp::Reverse<usize>, std::cmp::Reverse<usize>)> = Vec::new();
+    for (i, n) in totals.iter().enumerate() {
+        let rank = ranks.get(i).copied().unwrap_or_default();
+        order.extend((0..*n).map(|j| (rank, std::cmp::Reverse(i), std::cmp::Reverse(j))));
+    }
+    order.sort();
+    for (_, std::cmp::Reverse(i), std::cmp::Reverse(j)) in order {
+        if total <= budget {
+            break;
+        }
+        let Block::Rows { open, rows, close, .. } = &blocks[i] else { continue };
+        debug_assert_eq!(kept[i], j + 1, "rows go from the end of their table");
+        total -= rows[j].len();
+        kept[i] -= 1;
+        if kept[i] == 0 {
+            total -= open.len() + close.len();
+        }
+    }
+    let mut text = assemble(&kept);
+    if total <= budget {
+        let left_out: Vec<usize> = totals.iter().zip(&kept).map(|(t, k)| t - k).collect();
+        text.push_str(&notes.trimmed(&left_out, &totals));
+        return text;
+    }
+    cut(&text, head.len(), whole, budget, max, notes)
+}
+
+/// Last resort when even what is always kept does not fit: cut `text` at a
+/// line end within `budget` (its first `keep` bytes stay), close any
+/// `<details>` left open, and say so (of the `whole` report's length).
+fn cut(text: &str, keep: usize, whole: usize, budget: usize, max: usize, notes: &dyn Notes) -> String {
+    const CLOSE: &str = "\n</details>\n";
+    let mut room = budget.min(text.len());
+    loop {
+        let mut end = room;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let end = text[..end].rfind('\n').map_or(0, |i| i + 1).max(keep.min(end));
+        let head = &text[..end];
+        let open = head.matches("<details>").count().saturating_sub(head.matches("</details>").count());
+        let note = notes.cut(end, whole);
+        if end + open * CLOSE.len() + note.len() <= max || end <= keep {
+            let mut out = head.to_string();
+            (0..open).for_each(|_| out.push_str(CLOSE));
+            out.push_str(&note);
+            return out;
+        }
+        room = end - 1;
+    }
+}
+
+/// The same rule for markdown written as it is decided (`show`, which streams
+/// a plan's changes and never holds them all): each piece is taken if it fits
+/// with room left for the closing note ([`Stream::RESERVE`]); once one does
+/// not, nothing after it is (order is kept: [`fit_ranked`] with every piece
+/// of one rank, deciding without looking ahead), and the caller counts what
+/// was left out.
+pub(crate) struct Stream {
+    max: usize,
+    used: usize,
+    stopped: bool,
+}
+
+impl Stream {
+    /// Room kept for the note saying what was left out.
+    pub(crate) const RESERVE: usize = 400;
+
+    pub(crate) fn new(max: usize) -> Stream {
+        Stream { max, used: 0, stopped: false }
+    }
+
+    /// Whether `n` more bytes fit (never once stopped).
+    pub(crate) fn fits(&self, n: usize) -> bool {
+        !self.stopped && self.room(n)
+    }
+
+    fn room(&self, n: usize) -> bool {
+        self.used + n + Self::RESERVE <= self.max
+    }
+
+    /// Take `n` bytes if they fit, else stop: true when taken.
+    pub(crate) fn take(&mut self, n: usize) -> bool {
+        if self.fits(n) {
+            self.used += n;
+            true
+        } else {
+            self.stopped = true;
+            false
+        }
+    }
+
+    /// Take `n` bytes if there is room, stopped or not, and without stopping
+    /// when there is none (a footer, dropped alone).
+    pub(crate) fn take_if_room(&mut self, n: usize) -> bool {
+        let room = self.room(n);
+        if room {
+            self.used += n;
+        }
+        room
+    }
+
+    /// Stop: nothing more is taken.
+    pub(crate) fn stop(&mut self) {
+        self.stopped = true;
+    }
+
+    /// The largest `k` in `0..=most` whose piece (`size(k)` bytes, growing
+    /// with `k`) fits: how many of a piece's first lines can be kept.
+    pub(crate) fn longest(&self, most: usize, size: impl Fn(usize) -> usize) -> usize {
+        let (mut lo, mut hi) = (0usize, most);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if self.fits(size(mid)) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        lo
+    }
+}
+
+#[cfg(test)]
 fn whole(b: &Block) -> String {
     match b {
         Block::Keep(s) => s.clone(),
@@ -120,25 +277,6 @@ fn note(blocks: &[Block], left_out: &[usize], totals: &[usize], max: usize) -> S
     )
 }
 
-/// Last resort when even the headings do not fit: cut at a line end and close
-/// any `<details>` left open.
-fn cut(full: &str, max: usize) -> String {
-    let tail_room = 200;
-    let mut end = max.saturating_sub(tail_room).min(full.len());
-    while !full.is_char_boundary(end) {
-        end -= 1;
-    }
-    let end = full[..end].rfind('\n').map_or(0, |i| i + 1);
-    let head = &full[..end];
-    let open = head.matches("<details>").count().saturating_sub(head.matches("</details>").count());
-    let mut out = head.to_string();
-    for _ in 0..open {
-        out.push_str("\n</details>\n");
-    }
-    out.push_str(&format!("\n> [!NOTE]\n> Cut at {end} of {} bytes to fit {max}. The full report: `--format json`.\n", full.len()));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,7 +302,7 @@ mod tests {
 
     #[test]
     fn long_reports_are_trimmed_below_the_cap_and_say_so() {
-        for max in [1_024, 2_000, 5_000, 65_536] {
+        for max in [MIN_MAX_BYTES, 1_024, 2_000, 5_000, 65_536] {
             let s = fit(&report(20_000), max);
             assert!(s.len() <= max, "{} > {max}", s.len());
             assert!(s.starts_with("## verdict\n"));
@@ -177,8 +315,8 @@ mod tests {
     #[test]
     fn headings_alone_too_long_are_cut_and_closed() {
         let blocks = vec![Block::Keep("<details>\n".into()), Block::Keep("x\n".repeat(5_000))];
-        let s = fit(&blocks, 1_024);
-        assert!(s.len() <= 1_024);
+        let s = fit(&blocks, MIN_MAX_BYTES);
+        assert!(s.len() <= MIN_MAX_BYTES);
         assert!(s.contains("</details>"));
         assert!(s.contains("Cut at"));
     }
@@ -188,7 +326,7 @@ mod tests {
         fn never_longer_than_the_cap(
             keeps in proptest::collection::vec(0usize..300, 1..6),
             tables in proptest::collection::vec((0usize..400, 1usize..200), 0..6),
-            max in 1_024usize..20_000,
+            max in MIN_MAX_BYTES..20_000,
         ) {
             let mut blocks = Vec::new();
             for (i, k) in keeps.iter().enumerate() {

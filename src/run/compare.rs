@@ -59,7 +59,9 @@ fn read_indexed(src: &Source, read: &ReadOptions, digests: bool, whole: bool) ->
 
 /// The fingerprint of a plan in a regular file, streamed with at most
 /// `budget` bytes of entries waiting for their turn (tests use 0: every
-/// entry that comes early is left to another pass).
+/// entry that comes early is left to another pass). A test oracle's
+/// entry: the `oracles` feature.
+#[cfg(feature = "oracles")]
 pub fn fingerprint_streamed(path: &std::path::Path, read: &ReadOptions, budget: usize) -> Result<String, InputError> {
     let src = Source::File(path.to_path_buf());
     read_file(&src.name(), &src, read, false, budget).map(|(ix, _)| ix.index.fingerprint)
@@ -200,7 +202,7 @@ pub(super) fn run_diff(
         }
     });
     let comparison = match comparison {
-        Ok(c) => mask_across(c, masker),
+        Ok(c) => c.masked(masker),
         Err(errs) => {
             if config.format == Format::Json {
                 let written = json_errors(out, &errs.iter().collect::<Vec<_>>());
@@ -218,43 +220,6 @@ pub(super) fn run_diff(
     let written = render::format::write(config.format, &render::format::Answer::Diff(&report), false, ctx, out);
     out.written(written)?;
     Ok(if report.comparison.same { Status::Success } else { Status::Failed })
-}
-
-/// A comparison's values masked by the secrets of both plans: a value marked
-/// sensitive in one plan and held unmarked by the other is masked in both
-/// (each plan's model masked only its own).
-fn mask_across(mut c: crate::query::intent::Comparison, masker: &secrets::Masker) -> crate::query::intent::Comparison {
-    use crate::query::values::Shown;
-    if masker.is_empty() {
-        return c;
-    }
-    for f in c.entries.iter_mut().flat_map(|e| e.fields.iter_mut()) {
-        // A map key on the path that is a secret.
-        let mut keys = false;
-        for step in &mut f.path {
-            if let crate::model::PathStep::Key(k) = step {
-                if masker.value_holds_secret(&serde_json::Value::String(k.clone())) {
-                    *k = secrets::MASK.to_string();
-                    keys = true;
-                }
-            }
-        }
-        if keys {
-            f.path_text = crate::query::path::under(&f.field, &f.path);
-        }
-        for side in [&mut f.old, &mut f.new] {
-            if let Some(Shown::Value(text)) = side {
-                let holds = match serde_json::from_str::<serde_json::Value>(text) {
-                    Ok(v) => masker.value_holds_secret(&v),
-                    Err(_) => masker.value_holds_secret(&serde_json::Value::String(text.clone())),
-                };
-                if holds {
-                    *side = Some(Shown::Sensitive);
-                }
-            }
-        }
-    }
-    c
 }
 
 /// `fingerprint`: one plan's fingerprint (`--format json`: with its canonical form).

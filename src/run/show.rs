@@ -35,7 +35,7 @@ use crate::error::Error;
 use crate::model::ResourceChange;
 use crate::outcome::{PerFile, Status};
 use crate::query::show::collect::{Collected, Collector, Keep};
-use crate::query::show::{self, ShowOptions, ShowReport};
+use crate::query::show::{self, ShowOptions};
 use crate::query::values::Visibility;
 use crate::read::pool::stream_one;
 use crate::read::Root;
@@ -127,8 +127,8 @@ pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -
 
 /// [`show`] writing to `out`, as a run does ([`tail::verdict_over_output`]):
 /// the entry by which the integration tests hold the streamed `show` to
-/// [`run_show_whole`].
-#[doc(hidden)]
+/// [`run_show_whole`] (a test oracle: the `oracles` feature).
+#[cfg(feature = "oracles")]
 pub fn run_show(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> Result<Status, Error> {
     let mut sink = Sink::new(out);
     let status = show(run, &mut sink, masker);
@@ -394,14 +394,15 @@ impl Resources for Spooled<'_> {
 }
 
 /// `show` as it was before it streamed: every input read whole, every report
-/// built in full, then rendered. Kept to hold the streamed one to it (tests).
-#[doc(hidden)]
+/// built in full, then rendered. Kept to hold the streamed one to it (a test
+/// oracle: the `oracles` feature).
+#[cfg(feature = "oracles")]
 pub fn run_show_whole(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> Result<Status, Error> {
     let &ShowRun { roots, read, show, format, style, show_sensitive } = run;
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
     let items = crate::read::pool::each_root_with(roots, read, |doc, m| show::show(doc, opts, &vis.with(m)));
-    let items: Vec<PerFile<ShowReport>> = items
+    let items: Vec<PerFile<crate::query::show::ShowReport>> = items
         .into_iter()
         .map(|mut i| {
             if let Ok(r) = &mut i.result {

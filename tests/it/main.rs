@@ -30,6 +30,7 @@ mod hostile;
 mod layout;
 mod locations;
 mod markers;
+mod max_bytes;
 mod moves_fixtures;
 mod out_of_memory;
 mod plan_diff;

@@ -249,9 +249,15 @@ fn streamed_agrees(old_json: &str, new: &Value) -> Result<(), String> {
     }
     let name = |i: usize| files[i].0.display().to_string();
     for (a, b) in [(0, 1), (1, 0), (0, 2), (2, 1)] {
-        let (Some(old), Some(new)) = (model(files[a].1), model(files[b].1)) else { continue };
+        let (Some((old, mut secrets)), Some((new, theirs))) = (model_masked(files[a].1), model_masked(files[b].1)) else { continue };
         let version = |json: &str| serde_json::from_str::<Value>(json).ok()?.get("terraform_version")?.as_str().map(str::to_string);
-        let report = planview::query::intent::DiffReport::new((&name(a), version(files[a].1), &old), (&name(b), version(files[b].1), &new));
+        let mut report =
+            planview::query::intent::DiffReport::new((&name(a), version(files[a].1), &old), (&name(b), version(files[b].1), &new));
+        // Each model masks its own plan's secrets; what is printed masks both
+        // plans' (a secret of one plan held unmarked by the other, even as a
+        // map key) and never a hash under the run's key.
+        secrets.merge(&theirs);
+        report.comparison = report.comparison.masked(&secrets);
         for format in ["json", "markdown"] {
             let mut want = Vec::new();
             match format {
@@ -311,9 +317,14 @@ fn streamed_fingerprints_equal_whole_ones_over_every_testdata_plan() {
 }
 
 fn model(json: &str) -> Option<Intent> {
+    model_masked(json).map(|(intent, _)| intent)
+}
+
+/// The model of a generated document (a plan) and the document's secrets.
+fn model_masked(json: &str) -> Option<(Intent, planview::secrets::Masker)> {
     let doc = planview::read::parse("gen.json", json.as_bytes()).ok()?;
     let masker = planview::secrets::Masker::collect(&doc);
-    intent_of(&doc, &masker).ok()
+    intent_of(&doc, &masker).ok().map(|i| (i, masker))
 }
 
 /// A change to a document: a random scalar somewhere replaced, or only its
@@ -364,11 +375,7 @@ fn mutate(v: &mut Value, pick: &mut impl FnMut(usize) -> usize) -> bool {
 }
 
 proptest! {
-    // A fixed seed: a random run found a case (a map key that is a secret in
-    // one plan, shown whole by the in-memory diff and as a run-keyed name by
-    // the streamed one) that the closing note of this stop hands on to be
-    // fixed; until then the property runs the same 64 cases every time.
-    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(0x706c_616e), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Fingerprints are equal exactly when the comparison finds nothing, over
     /// generated plans and their variants (the same plan re-serialised with
@@ -544,4 +551,53 @@ fn an_action_invocation_changes_the_fingerprint_and_the_diff() {
     // The gate refuses a plan with another invocation than the one reviewed.
     let o = planview(&["gate", "--expect-fingerprint", &fps[1], fixture]);
     assert_eq!(o.status.code(), Some(1));
+}
+
+/// A secret of one plan that the other holds unmarked as a map key, and a map
+/// key that is a secret of its own plan: every format of `diff`, both ways
+/// round and from stdin, masks the key, and never prints the hash of a secret
+/// under the run's own key (which changes from run to run and is never printed).
+#[test]
+fn a_secret_held_as_a_map_key_is_masked_in_every_format_of_diff() {
+    let plan = |secret: &str, key: &str| {
+        format!(
+            r#"{{"format_version":"1.2","resource_changes":[
+            {{"address":"terraform_data.s","mode":"managed","type":"terraform_data","name":"s",
+              "change":{{"actions":["create"],"before":null,"after":{{"input":"{secret}"}},"after_sensitive":{{"input":true}}}}}},
+            {{"address":"terraform_data.m","mode":"managed","type":"terraform_data","name":"m",
+              "change":{{"actions":["create"],"before":null,"after":{{"input":{{"{key}":"1"}}}},"after_sensitive":{{}}}}}}]}}"#
+        )
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("plan-diff-key");
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: String| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    // Its own secret as a key; the other plan's secret as a key; no secret.
+    let own = write("own.json", plan("Hunter2Key", "Hunter2Key"));
+    let changed = write("changed.json", plan("Hunter2Keyx", "Hunter2Key"));
+    let other = write("other.json", plan("Hunter2Key", "plain"));
+    let holder = write("holder.json", plan("unrelated", "Hunter2Key").replace(r#""input":true"#, r#""input":false"#));
+    for (a, b) in [(&own, &changed), (&other, &holder)] {
+        for (old, new) in [(a, b), (b, a)] {
+            for format in ["table", "markdown", "json"] {
+                let o = planview(&["diff", "--format", format, old, new]);
+                assert_eq!(o.status.code(), Some(1), "{format} {old} {new}");
+                let text = String::from_utf8_lossy(&o.stdout);
+                assert!(!text.contains("Hunter2Key"), "{format} {old} {new}: {text}");
+                assert!(!text.contains("$sensitive:run:"), "{format} {old} {new}: {text}");
+                assert!(text.contains("[\\\"(sensitive value)\\\"]") || text.contains("[\"(sensitive value)\"]"), "{format}: {text}");
+                let bytes = std::fs::read(new).unwrap();
+                let piped = planview_with_stdin(&["diff", "--format", format, old, "-"], Some(&bytes));
+                let text = String::from_utf8_lossy(&piped.stdout);
+                assert!(!text.contains("Hunter2Key") && !text.contains("$sensitive:run:"), "{format} {old} -: {text}");
+            }
+        }
+    }
+    // The control: where no plan marks it, the key is printed.
+    let plain = write("plain.json", plan("unrelated", "plain").replace(r#""input":true"#, r#""input":false"#));
+    let o = planview(&["diff", &plain, &holder]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Hunter2Key"), "{}", String::from_utf8_lossy(&o.stdout));
 }

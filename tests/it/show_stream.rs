@@ -218,9 +218,12 @@ fn a_secret_marked_sensitive_only_after_it_was_printed_is_masked() {
             assert_eq!(o.status.code(), Some(0), "{flag}: {}", stderr(&o));
             assert!(out.contains("aws_x.r0") && out.contains("aws_x.r3999"), "{flag} stdin={from_stdin}: every change shown");
             assert!(!out.contains(secret), "{flag} stdin={from_stdin}: the secret is printed");
-            // Shown, it is there (the test would pass vacuously otherwise).
-            let o = planview_with_stdin(&[&args[..], &["--show-sensitive"]].concat(), from_stdin.then_some(plan.as_bytes()));
-            assert!(String::from_utf8_lossy(&o.stdout).contains(secret), "{flag} stdin={from_stdin}: --show-sensitive");
+            // Shown, it is there (the test would pass vacuously otherwise):
+            // once per format, from the file (the input is the same bytes).
+            if !from_stdin {
+                let o = planview(&[&args[..], &["--show-sensitive"]].concat());
+                assert!(String::from_utf8_lossy(&o.stdout).contains(secret), "{flag}: --show-sensitive");
+            }
         }
     }
     std::fs::remove_dir_all(&dir).ok();

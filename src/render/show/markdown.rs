@@ -84,12 +84,10 @@ pub(crate) fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max
 /// text is written as it is decided (nothing written is taken back), and
 /// once something is left out the resources after it are counted, not built.
 pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: usize) -> io::Result<()> {
-    // Room kept for the note saying what was left out.
-    const RESERVE: usize = 400;
-    let mut used = 0usize;
+    // Once something is left out or cut short, everything after it is left
+    // out (order is kept): the one fitter's rule, streamed.
+    let mut stream = crate::render::fit::Stream::new(max_bytes);
     let (mut left_res, mut left_out, mut cut_short) = (0usize, 0usize, 0usize);
-    // Once something is left out or cut short, everything after it is left out (order is kept).
-    let mut stopped = false;
     for item in items {
         let Ok(r) = item.result else { continue };
         let mut resources = item.resources.borrow_mut();
@@ -97,49 +95,37 @@ pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: u
         let scrub = item.masker.scrubber();
         // Secrets are scrubbed from the output afterwards: count the longer form.
         let size = |s: &str| s.len().max(scrub.scrub(s.as_bytes()).len());
-        let fits = |used: usize, n: usize| used + n + RESERVE <= max_bytes;
         let mut head = format!("### planview show: {}\n\n", md_code(&r.file));
         if r.errored {
             head.push_str(&format!("> **{}**\n\n", md_cell(ERRORED)));
         }
-        if stopped || !fits(used, size(&head)) {
-            stopped = true;
+        if !stream.take(size(&head)) {
             left_res += count;
             left_out += r.outputs.len();
             continue;
         }
-        used += size(&head);
         w.write_all(head.as_bytes())?;
         let mut seen = 0usize;
         resources.each(&mut |res| {
             seen += 1;
             let (h, lines) = resource_md_parts(res, &r.invocations);
             let whole = resource_md_block(&h, &lines, None);
-            if fits(used, size(&whole)) {
-                used += size(&whole);
+            if stream.fits(size(&whole)) {
+                stream.take(size(&whole));
                 w.write_all(whole.as_bytes())?;
                 return Ok(true);
             }
             // Too big: keep as many of its first lines as fit, if a useful part does.
-            let fit_k = |k: usize| fits(used, size(&resource_md_block(&h, &lines, Some(k))));
-            let (mut lo, mut hi) = (0usize, lines.len());
-            while lo < hi {
-                let mid = (lo + hi).div_ceil(2);
-                if fit_k(mid) {
-                    lo = mid;
-                } else {
-                    hi = mid - 1;
-                }
-            }
+            let lo = stream.longest(lines.len(), |k| size(&resource_md_block(&h, &lines, Some(k))));
             if lo >= 3 {
                 let b = resource_md_block(&h, &lines, Some(lo));
-                used += size(&b);
+                stream.take_if_room(size(&b));
                 w.write_all(b.as_bytes())?;
                 cut_short += 1;
             } else {
                 left_res += 1;
             }
-            stopped = true;
+            stream.stop();
             Ok(false)
         })?;
         // The ones after a stop were not built: all left out.
@@ -147,21 +133,17 @@ pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: u
         let invoked: Vec<String> = invoked_lines(&r.invocations).iter().map(md_line).collect();
         if !invoked.is_empty() {
             let b = format!("#### {INVOKED_HEADING}\n\n{}\n", diff_block(&invoked));
-            if !stopped && fits(used, size(&b)) {
-                used += size(&b);
+            if stream.take(size(&b)) {
                 w.write_all(b.as_bytes())?;
             } else {
-                stopped = true;
                 left_res += InvocationDiff::invoked(&r.invocations).len();
             }
         }
         if !r.outputs.is_empty() {
             let b = outputs_md(&r.outputs);
-            if !stopped && fits(used, size(&b)) {
-                used += size(&b);
+            if stream.take(size(&b)) {
                 w.write_all(b.as_bytes())?;
             } else {
-                stopped = true;
                 left_out += r.outputs.len();
             }
         }
@@ -172,8 +154,8 @@ pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: u
         if !tail.is_empty() {
             tail.push('\n');
         }
-        if fits(used, size(&tail)) {
-            used += size(&tail);
+        // The footer is dropped alone: it stops nothing.
+        if stream.take_if_room(size(&tail)) {
             w.write_all(tail.as_bytes())?;
         }
     }

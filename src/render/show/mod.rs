@@ -28,9 +28,6 @@ use serde_json::value::RawValue;
 use std::cell::RefCell;
 use std::io::{self, Write};
 
-/// GitHub's limit on a comment body, in characters (we count bytes, which is stricter).
-pub(crate) const MARKDOWN_CAP: usize = 65_536;
-
 /// One printed line of a diff: a symbol (or none), a depth, the text.
 #[derive(Debug, Clone)]
 struct Line {
