@@ -9,7 +9,7 @@
 #
 #   bench/index.sh                         # the 113 MB plan (gen_sensitive.py 10500 full), RUNS=5
 #   RUNS=7 PLAN=/tmp/other.json bench/index.sh
-#   PV=/path/to/other/planview bench/index.sh   # another build (no cargo build then)
+#   PV=/path/to/planview COMMIT=abc1234 bench/index.sh   # a build made before (no cargo build; name its commit)
 #
 # On a shared machine read the ratios and CPU seconds, not the wall seconds.
 set -euo pipefail
@@ -43,7 +43,8 @@ run() {
 # stats VALUES...: min median max
 stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{printf "%s %s %s", v[1], v[int((NR+1)/2)], v[NR]}'; }
 
-echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $PLAN ($((bytes / 1000000)) MB), $RUNS interleaved rounds"
+COMMIT=${COMMIT:-$(git rev-parse --short HEAD)}
+echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $COMMIT, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $PLAN ($((bytes / 1000000)) MB), $RUNS interleaved rounds"
 echo
 echo "| command | wall min s | wall median s | wall max s | CPU median s | wall / skip (median) | CPU / skip (median) | peak RSS MB |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
