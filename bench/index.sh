@@ -41,7 +41,7 @@ run() {
 }
 
 # stats VALUES...: min median max
-stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{printf "%s %s %s", v[1], v[int((NR+1)/2)], v[NR]}'; }
+stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{printf "%s %s %s\n", v[1], v[int((NR+1)/2)], v[NR]}'; }
 
 COMMIT=${COMMIT:-$(git rev-parse --short HEAD)}
 echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $COMMIT, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $PLAN ($((bytes / 1000000)) MB), $RUNS interleaved rounds"
