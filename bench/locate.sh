@@ -2,8 +2,9 @@
 # Issue 29's benchmark: what reading the configuration adds to `gate`. A
 # generated root of 1,000 .tf files with 20 resource blocks each (20,000 blocks)
 # and its plan (20,000 creates), through `gate --format json` without the
-# configuration, with `--locations` (every violation located: `--deny create`),
-# and `--format sarif`.
+# configuration (`--no-locations`), with it (read by default: every violation
+# located, `--deny create`), `--format sarif`, and `summary --format json`
+# without and with it (every change located).
 #
 #   bench/locate.sh            # RUNS=5 FILES=1000 BLOCKS=20
 #
@@ -47,7 +48,11 @@ echo
 echo "| command | min s | median s | max s | MB/s (median) | / no configuration | peak RSS MB |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 BASE=""
-measure "gate --deny create --format json (no configuration read)" "$bytes" "$PV gate --deny create --format json $DIR/plan.json"
+measure "gate --deny create --format json --no-locations (no configuration read)" "$bytes" "$PV gate --deny create --format json --no-locations $DIR/plan.json"
 BASE=$MED
-measure "gate --deny create --format json --locations" "$bytes" "$PV gate --deny create --format json --locations --chdir $DIR/root $DIR/plan.json"
+measure "gate --deny create --format json (configuration read by default)" "$bytes" "$PV gate --deny create --format json --chdir $DIR/root $DIR/plan.json"
 measure "gate --deny create --format sarif" "$bytes" "$PV gate --deny create --format sarif --chdir $DIR/root $DIR/plan.json"
+BASE=""
+measure "summary --format json --no-locations" "$bytes" "$PV summary --format json --no-locations $DIR/plan.json"
+BASE=$MED
+measure "summary --format json (every change located)" "$bytes" "$PV summary --format json --chdir $DIR/root $DIR/plan.json"

@@ -3,8 +3,8 @@
 # in the same run: wall time (min/median/max of RUNS), peak RSS, and the ratios
 # (issue 28). The policy set, ~10 typical conftest rules, is generated here.
 #
-#   bench/rego.sh                       # SIZE=110M (113 MB), RUNS=3
-#   SIZE=20M RUNS=5 bench/rego.sh
+#   bench/rego.sh                       # SIZE=110M (113 MB), RUNS=5
+#   SIZE=20M RUNS=3 bench/rego.sh
 #   BENCH_DIR=/var/tmp/pv bench/rego.sh # where the plan is generated (default /tmp/planview-bench)
 #   PV=target/release/planview GEN=target/debug/examples/gen_plan bench/rego.sh  # no build
 #
@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZE=${SIZE:-110M}
 DIR=${BENCH_DIR:-/tmp/planview-bench}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 TARGET=${CARGO_TARGET_DIR:-target}
 mkdir -p "$DIR"
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) is needed: apt-get install time" >&2; exit 2; }
@@ -118,6 +118,28 @@ warn_drift contains msg if {
 }
 REGO
 
+# The same rules and one that reads `input` whole: the engine then gets the
+# whole plan, where the ten alone name only resource_changes and
+# resource_drift (the other top-level keys are never converted).
+WHOLE="$DIR/rego-policy-whole"
+rm -rf "$WHOLE" && mkdir -p "$WHOLE"
+cp "$POL/policy.rego" "$WHOLE/policy.rego"
+cat >>"$WHOLE/policy.rego" <<'REGO'
+
+warn_keys contains msg if {
+	count(object.keys(input)) > 100
+	msg := "a plan with over 100 top-level keys"
+}
+REGO
+
+# What dominates: a rule that reads no input (the plan read whole, the
+# engine given nothing), and one that reads resource_changes and never fires
+# (their conversion, next to nothing evaluated).
+NONE="$DIR/rego-policy-none" ONE="$DIR/rego-policy-one"
+rm -rf "$NONE" "$ONE" && mkdir -p "$NONE" "$ONE"
+printf 'package main\n\ndeny contains "never" if {\n\tfalse\n}\n' >"$NONE/policy.rego"
+printf 'package main\n\ndeny contains rc.address if {\n\tsome rc in input.resource_changes\n\trc.type == "never"\n}\n' >"$ONE/policy.rego"
+
 # shellcheck source=bench/measure.sh
 . bench/measure.sh
 cat "$PLAN" >/dev/null
@@ -129,6 +151,9 @@ BASE=""
 measure '`gate`' "$BYTES" "$PV gate --allow '*' $PLAN"
 BASE=$MED
 measure '`gate --expect-fingerprint` (read whole, no Rego)' "$BYTES" "$PV gate --allow '*' --expect-fingerprint sha256:$(printf 0%.0s {1..64}) $PLAN"
-measure '`gate --policy DIR` (10 Rego rules)' "$BYTES" "$PV gate --allow '*' --policy $POL $PLAN"
+measure '`gate --policy DIR` (1 rule, reads no input)' "$BYTES" "$PV gate --allow '*' --policy $NONE $PLAN"
+measure '`gate --policy DIR` (1 rule on resource_changes, never fires)' "$BYTES" "$PV gate --allow '*' --policy $ONE $PLAN"
+measure '`gate --policy DIR` (10 Rego rules; input: the 2 keys they name)' "$BYTES" "$PV gate --allow '*' --policy $POL $PLAN"
+measure '`gate --policy DIR` (11 rules, one reads `input` whole)' "$BYTES" "$PV gate --allow '*' --policy $WHOLE $PLAN"
 echo
 echo "Input: $BYTES bytes. RSS / input for \`gate --policy\`: see the last row's peak RSS over $((BYTES / 1000000)) MB."

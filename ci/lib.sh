@@ -315,3 +315,23 @@ read_fingerprint() {
   [ -n "$fp" ] || pv_fail "the comment by $me with $(pv_inert "$marker") holds no fingerprint${name:+ for $(pv_inert "$name")}"
   printf '%s\n' "$fp"
 }
+
+# pv_gate_args WORD...: the words of `planview comment`'s flags that `planview
+# gate` takes too (the policy flags, --chdir, --locations, ...), in the array
+# pv_gate_words: comment's own (--platform, --id, --summary-file,
+# --outputs-file, each with its value) are left out.
+pv_gate_args() {
+  pv_gate_words=()
+  local skip=0 w
+  for w in "$@"; do
+    if [ "$skip" -eq 1 ]; then
+      skip=0
+      continue
+    fi
+    case "$w" in
+      --platform | --id | --summary-file | --outputs-file) skip=1 ;;
+      --platform=* | --id=* | --summary-file=* | --outputs-file=*) ;;
+      *) pv_gate_words+=("$w") ;;
+    esac
+  done
+}

@@ -34,9 +34,24 @@ pub struct Config {
     pub progress: bool,
     /// How directories given as inputs are searched (`--plan-glob`).
     pub find: crate::read::FindOptions,
-    /// Read the configuration (in `read.chdir`, else `.`) to locate findings:
-    /// `--locations`, or a format that puts findings on source lines.
-    pub locations: bool,
+    /// Whether the configuration (each root's directory, else `read.chdir`,
+    /// else `.`) is read to locate what the run lists.
+    pub locations: Locations,
+}
+
+/// When the configuration is read to say where each change and finding is
+/// declared (`--locations`, `--no-locations`; docs/source-locations.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Locations {
+    /// Not read (`--no-locations`, or an output that shows no location).
+    #[default]
+    Off,
+    /// Read by default (JSON, the PR comment): where there is no
+    /// configuration, locations are simply absent, without a note.
+    Quiet,
+    /// Asked for (`--locations`, or a format that puts findings on source
+    /// lines): a directory without configuration is a warning.
+    Asked,
 }
 
 /// `show`'s own options, as plain data.
@@ -53,6 +68,8 @@ pub enum CommandKind {
     Summary {
         /// `--skip-unchanged`: roots without changes left out of the table of roots.
         skip_unchanged: bool,
+        /// `--ignore-attr`: updates that only change these attributes are noise.
+        ignore_attr: Vec<String>,
     },
     Drift {
         /// `--all`: every drifted object, not only the relevant ones.
@@ -104,4 +121,6 @@ pub struct CommentOptions {
     pub skip_unchanged: bool,
     pub summary_file: Option<PathBuf>,
     pub outputs_file: Option<PathBuf>,
+    /// Where a source location links to on the forge (from the CI's environment).
+    pub forge: Option<crate::render::link::Forge>,
 }

@@ -127,6 +127,12 @@ pub struct RegoPolicy {
     pub rules: Vec<RuleRef>,
     /// Per namespace queried: does it declare `exception`?
     exceptions: Vec<String>,
+    /// Some policy reads `data.planview` (the helper document, given per plan).
+    pub uses_helper: bool,
+    /// The plan's top-level keys the policies read, when every use of
+    /// `input` names one ([`input_keys`]): the others are not given to the
+    /// engine. `None`: the whole plan.
+    input_keys: Option<Vec<String>>,
 }
 
 impl std::fmt::Debug for RegoPolicy {
@@ -408,7 +414,9 @@ impl RegoPolicy {
                 .hint("conftest's rule names: deny, violation, warn, or those with a suffix (deny_public_bucket)"));
         }
         rules.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
-        Ok(RegoPolicy { engine, files, rules, exceptions })
+        let uses_helper = sources.iter().any(|(_, _, text)| text.contains("data.planview"));
+        let input_keys = input_keys(sources.iter().map(|(_, _, text)| text.as_str()));
+        Ok(RegoPolicy { engine, files, rules, exceptions, uses_helper, input_keys })
     }
 
     /// Every rule of this policy on one plan (`plan_json`, the document as
@@ -416,10 +424,29 @@ impl RegoPolicy {
     /// that is not a string or an object with a string `msg` is an error
     /// naming the rule.
     pub fn evaluate(&self, plan_json: &str) -> Result<Vec<Finding>, InputError> {
+        self.evaluate_with(plan_json, None)
+    }
+
+    /// [`RegoPolicy::evaluate`], with `helper` (JSON text of an object) merged
+    /// under `data.` for this plan only (`data.planview.changes`).
+    pub fn evaluate_with(&self, plan_json: &str, helper: Option<&str>) -> Result<Vec<Finding>, InputError> {
         let mut engine = self.engine.clone();
-        let input = regorus::Value::from_json_str(plan_json)
-            .map_err(|e| InputError::new("<input>", format!("the plan cannot be given to the policies: {e}")))?;
+        let cannot = |e: &dyn std::fmt::Display| InputError::new("<input>", format!("the plan cannot be given to the policies: {e}"));
+        let input = match &self.input_keys {
+            None => regorus::Value::from_json_str(plan_json).map_err(|e| cannot(&e))?,
+            Some(keys) => pruned_input(plan_json, keys).map_err(|e| cannot(&e))?,
+        };
         engine.set_input(input);
+        if let Some(h) = helper {
+            let v = regorus::Value::from_json_str(h).map_err(|e| cannot(&e))?;
+            engine.add_data(v).map_err(|e| {
+                InputError::new(
+                    &self.files.join(", "),
+                    format!("cannot give data.planview to the policies: {}", crate::sanitize::line(&format!("{e:#}"))),
+                )
+                .hint("a --data document defines `planview` too: rename its key")
+            })?;
+        }
         let mut excepted: Vec<(String, String)> = Vec::new();
         for ns in &self.exceptions {
             let v = engine.eval_rule(format!("data.{ns}.exception")).map_err(|e| engine_error(&self.files.join(", "), &e))?;
@@ -482,6 +509,56 @@ impl RegoPolicy {
         }
         Ok(out)
     }
+}
+
+/// The plan's top-level keys that `sources` read, when each use of `input`
+/// in them (code, strings and comments alike, word by word) names one:
+/// `input.KEY`, `input["KEY"]`, or `object.get(input, "KEY", ...)`. Any other
+/// use (`input[k]`, `walk(input)`, `x := input`, the word in a message) needs
+/// the whole plan: `None`.
+fn input_keys<'a>(sources: impl Iterator<Item = &'a str>) -> Option<Vec<String>> {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut keys: Vec<String> = Vec::new();
+    for src in sources {
+        let b = src.as_bytes();
+        let mut from = 0;
+        while let Some(i) = src[from..].find("input").map(|i| i + from) {
+            from = i + 5;
+            if (i > 0 && ident(b[i - 1])) || b.get(from).is_some_and(|c| ident(*c)) {
+                continue;
+            }
+            let rest = &src[from..];
+            let key = if let Some(r) = rest.strip_prefix('.') {
+                let n = r.bytes().take_while(|c| ident(*c)).count();
+                Some(&r[..n]).filter(|k| !k.is_empty())
+            } else if let Some(r) = rest.strip_prefix("[\"") {
+                r.split_once("\"]").map(|(k, _)| k).filter(|k| k.bytes().all(ident))
+            } else if src[..i].trim_end().ends_with("object.get(") {
+                rest.strip_prefix(", \"").and_then(|r| r.split_once('"')).map(|(k, _)| k).filter(|k| k.bytes().all(ident))
+            } else {
+                None
+            };
+            let key = key?;
+            if !keys.iter().any(|k| k == key) {
+                keys.push(key.to_string());
+            }
+        }
+    }
+    Some(keys)
+}
+
+/// The plan as the engine's value, with only its top-level `keys` (each
+/// converted on its own: the others are never built).
+fn pruned_input(plan_json: &str, keys: &[String]) -> anyhow::Result<regorus::Value> {
+    let top: std::collections::BTreeMap<String, &serde_json::value::RawValue> = serde_json::from_str(plan_json)?;
+    let mut out = regorus::Value::new_object();
+    let map = out.as_object_mut()?;
+    for (k, raw) in top {
+        if keys.contains(&k) {
+            map.insert(regorus::Value::from(k.as_str()), regorus::Value::from_json_str(raw.get())?);
+        }
+    }
+    Ok(out)
 }
 
 /// How one policy test ended.
@@ -741,6 +818,32 @@ mod tests {
         assert_eq!(got, [("test_denied", &Outcome::Pass), ("test_wrong", &Outcome::Fail)]);
         let none = dir("verify-none", &[("p.rego", "package main\n\ndeny contains \"x\" if true\n")]);
         assert!(verify(std::slice::from_ref(&none), &RegoOptions::default()).unwrap_err().message.contains("no test_ rule"));
+    }
+
+    #[test]
+    fn only_the_top_level_keys_policies_name_are_given() {
+        let keys = |src: &str| input_keys(std::iter::once(src));
+        let named = "some rc in input.resource_changes\nx := input[\"variables\"]\ny := object.get(input, \"resource_drift\", [])\nz := my_input.a\n";
+        assert_eq!(keys(named), Some(vec!["resource_changes".to_string(), "variables".into(), "resource_drift".into()]));
+        for whole in ["x := input", "walk(input, [p, v])", "input[k]", "msg := \"bad input\"", "import input\n", "input.\"a\""] {
+            assert_eq!(keys(whole), None, "{whole}");
+        }
+        let d = dir(
+            "pruned",
+            &[("p.rego", "package main\n\ndeny contains rc.address if {\n  some rc in input.resource_changes\n}\n\ndeny contains \"prior\" if input.prior_state\n")],
+        );
+        let p = RegoPolicy::load(std::slice::from_ref(&d), &RegoOptions::default()).unwrap();
+        assert_eq!(p.input_keys.as_deref(), Some(&["resource_changes".to_string(), "prior_state".into()][..]));
+        let plan = r#"{"format_version":"1.2","planned_values":{"huge":[1,2,3]},"resource_changes":[{"address":"a.b"}],"prior_state":{}}"#;
+        let msgs: Vec<String> = p.evaluate(plan).unwrap().into_iter().map(|f| f.msg).collect();
+        assert_eq!(msgs, ["a.b", "prior"], "the keys named are given whole");
+        let helper = r#"{"planview":{"changes":[{"address":"x.y"}]}}"#;
+        let d = dir("helper", &[("h.rego", "package main\n\ndeny contains c.address if {\n  some c in data.planview.changes\n}\n")]);
+        let p = RegoPolicy::load(std::slice::from_ref(&d), &RegoOptions::default()).unwrap();
+        assert!(p.uses_helper);
+        assert_eq!(p.input_keys.as_deref(), Some(&[][..]), "no input at all");
+        assert_eq!(p.evaluate_with("{}", Some(helper)).unwrap()[0].msg, "x.y");
+        assert!(p.evaluate("{}").unwrap().is_empty(), "data.planview is per plan, not kept");
     }
 
     #[test]

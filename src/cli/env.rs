@@ -29,6 +29,9 @@ pub struct Env {
     /// default marker names each input from there: [`checkout_root`]).
     pub cwd: Option<PathBuf>,
     pub checkout: Option<PathBuf>,
+    /// Where `comment` links a source location to (GitHub's or GitLab's
+    /// variables: [`crate::render::link::Forge::from_env`]).
+    pub forge: Option<crate::render::link::Forge>,
 }
 
 impl Env {
@@ -46,7 +49,16 @@ impl Env {
             github_output: std::env::var_os("GITHUB_OUTPUT").filter(|v| !v.is_empty()).map(PathBuf::from),
             cwd: std::env::current_dir().ok(),
             checkout: checkout_root(|k| std::env::var_os(k), std::env::current_dir().ok().as_deref()),
+            forge: None,
         }
+        .with_forge()
+    }
+
+    /// [`Env::forge`] from the environment, the cwd and the checkout.
+    fn with_forge(self) -> Env {
+        let get = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let forge = crate::render::link::Forge::from_env(&get, self.cwd.as_deref(), self.checkout.as_deref());
+        Env { forge, ..self }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Command-line definitions (clap types stay here) and their conversion into a
 //! plain [`Config`], once.
 
-use crate::config::{CommandKind, CommentOptions, Config, GateOptions, MovesConfig, ShowConfig};
+use crate::config::{CommandKind, CommentOptions, Config, GateOptions, Locations, MovesConfig, ShowConfig};
 use crate::read::{ReadOptions, Source};
 use crate::render::comment::Platform;
 use crate::render::{Format, Offer};
@@ -166,6 +166,9 @@ pub struct CommentArgs {
 
     #[command(flatten)]
     pub rules: PolicyArgs,
+
+    #[command(flatten)]
+    pub locations: NoLocationArgs,
 }
 
 /// `planview diff OLD NEW`.
@@ -274,6 +277,14 @@ pub struct ShowArgs {
     /// comment limit by default); changes that do not fit are left out and counted.
     #[arg(long, value_name = "N", default_value_t = crate::render::fit::DEFAULT_MAX_BYTES, value_parser = parse_max_bytes)]
     pub max_bytes: usize,
+
+    /// The provider schemas (`terraform providers schema -json` saved to FILE):
+    /// nested blocks, sets, maps and write-only attributes shown as the CLI shows
+    /// them. Without it, a saved plan given with --chdir has them fetched there.
+    #[arg(long, value_name = "FILE")]
+    pub schemas: Option<PathBuf>,
+    #[command(flatten)]
+    pub locations: NoLocationArgs,
 }
 
 /// How the commands that print tables show their output: colour, secrets, width
@@ -438,6 +449,14 @@ pub struct SummaryArgs {
     /// roots (and say how many).
     #[arg(long)]
     pub skip_unchanged: bool,
+
+    /// An in-place update whose only changed attributes match PATH is noise:
+    /// counted apart and one line in the table and markdown, marked `"noise":
+    /// true` in JSON (repeatable; globs like `tags`, `tags_all`, `metadata.annotations.*`).
+    #[arg(long, value_name = "PATH")]
+    pub ignore_attr: Vec<String>,
+    #[command(flatten)]
+    pub locations: NoLocationArgs,
 }
 
 /// The policy flags, shared by `gate` and `comment` (one declaration, one reading).
@@ -504,6 +523,13 @@ pub struct PolicyArgs {
     /// lifecycle invocation without on_failure (before Terraform 1.16) fails it.
     #[arg(long, value_name = "MODE[@EVENT]", value_parser = parse_on_failure)]
     pub deny_on_failure: Vec<crate::query::gate::OnFailureRule>,
+
+    /// An in-place update whose only changed attributes match PATH is noise:
+    /// counted apart, never judged as an update (`--deny update`, `--max
+    /// update`), one line in the report (repeatable; globs like `tags`,
+    /// `tags_all`, `metadata.annotations.*`).
+    #[arg(long, value_name = "PATH")]
+    pub ignore_attr: Vec<String>,
 
     /// A JSON policy file (schema: schemas/gate-policy.schema.json), or a Rego
     /// file or directory of them (`.rego`, recursively, `_test.rego` skipped;
@@ -594,6 +620,7 @@ impl PolicyArgs {
             },
             rego: None,
             deny_on_failure: self.deny_on_failure.clone(),
+            ignore_attributes: self.ignore_attr.clone(),
         })
     }
 
@@ -730,10 +757,46 @@ pub struct StateArgs {
 #[derive(Debug, Args, Default)]
 pub struct LocationArgs {
     /// Read the configuration in --chdir (default `.`, the directory where
-    /// `plan` ran) and show where each finding is declared (`file:line`) in
-    /// every format. `sarif`, `gitlab-codequality` and `github` always read it.
-    #[arg(long)]
+    /// `plan` ran; each root's own directory in a directory of roots) and show
+    /// where each finding is declared (`file:line`) in every format. `json`,
+    /// `sarif`, `gitlab-codequality` and `github` read it unasked.
+    #[arg(long, conflicts_with = "no_locations")]
     pub locations: bool,
+    /// Do not read the configuration: no source locations (JSON and the PR
+    /// comment read it by default, where --chdir says, to locate each change).
+    #[arg(long)]
+    pub no_locations: bool,
+}
+
+/// Not reading the configuration (the outputs that read it by default).
+#[derive(Debug, Args, Default)]
+pub struct NoLocationArgs {
+    /// Do not read the configuration: no source locations (JSON and the PR
+    /// comment read it by default, where --chdir says, to locate each change).
+    #[arg(long)]
+    pub no_locations: bool,
+}
+
+impl LocationArgs {
+    /// Whether the configuration is read, in `format`.
+    fn decide(&self, format: Format) -> Locations {
+        if !self.no_locations && (self.locations || locating_format(format)) {
+            Locations::Asked
+        } else {
+            NoLocationArgs { no_locations: self.no_locations }.decide(format)
+        }
+    }
+}
+
+impl NoLocationArgs {
+    /// JSON reads the configuration by default (quietly: none is no note).
+    fn decide(&self, format: Format) -> Locations {
+        if self.no_locations || format != Format::Json {
+            Locations::Off
+        } else {
+            Locations::Quiet
+        }
+    }
 }
 
 /// A `--format` parser into the one [`Format`] enum, accepting the formats of
@@ -822,26 +885,40 @@ impl Cli {
             read: ReadOptions { tf_bin: env.tf_bin.clone(), ..Default::default() },
             progress: false,
             find: crate::read::FindOptions::default(),
-            locations: false,
+            locations: Locations::Off,
         };
         let none = FilterArgs::default();
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
-        let mut locations = false;
+        let mut locations = Locations::Off;
         let (kind, name, common, filters, max_bytes) = match self.command {
             Command::Summary(a) => {
+                locations = a.locations.decide(a.format);
                 let common = CommonArgs { files: a.files, format: a.format, view: a.view, read: a.read, roots: a.roots };
-                (CommandKind::Summary { skip_unchanged: a.skip_unchanged }, "summary", common, none, a.max_bytes)
+                (
+                    CommandKind::Summary { skip_unchanged: a.skip_unchanged, ignore_attr: a.ignore_attr },
+                    "summary",
+                    common,
+                    none,
+                    a.max_bytes,
+                )
             }
             Command::Drift(a) => (CommandKind::Drift { all: a.all }, "drift", a.common, a.filters, default_max),
             Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, default_max),
             Command::Checks(a) => {
-                locations = a.locations.locations || locating_format(a.common.format);
+                locations = a.locations.decide(a.common.format);
                 (CommandKind::Checks { all: a.all, no_fail: a.no_fail }, "checks", a.common, a.filters, default_max)
             }
             Command::Outputs(a) => (CommandKind::Outputs, "outputs", a.common, none, default_max),
             Command::State(a) => (CommandKind::State { prior: a.prior }, "state", a.common, a.filters, default_max),
             Command::Show(a) => {
-                let options = crate::query::show::ShowOptions { filter: a.filter.to_filter(), all: a.all, full: a.full };
+                locations = a.locations.decide(a.common.format);
+                let options = crate::query::show::ShowOptions {
+                    filter: a.filter.to_filter(),
+                    all: a.all,
+                    full: a.full,
+                    schemas_file: a.schemas,
+                    schemas: None,
+                };
                 let max_bytes = a.max_bytes;
                 (CommandKind::Show(ShowConfig { options, max_bytes }), "show", a.common, none, max_bytes)
             }
@@ -944,7 +1021,7 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
         max_bytes: a.max_bytes,
         read: a.read.to_options(env),
         find: crate::read::FindOptions { prefer: crate::read::Prefer::PlansOnly, ..a.roots.to_options() },
-        locations: a.locations.locations || locating_format(a.format),
+        locations: a.locations.decide(a.format),
         ..bare
     })
 }
@@ -965,6 +1042,7 @@ fn comment_config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, Str
         skip_unchanged: a.skip_unchanged,
         summary_file: non_empty(&a.summary_file).or_else(|| non_empty(&env.step_summary)),
         outputs_file: non_empty(&a.outputs_file).or_else(|| non_empty(&env.github_output)),
+        forge: env.forge.clone(),
     };
     Ok(Config {
         inputs,
@@ -973,6 +1051,8 @@ fn comment_config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, Str
         max_bytes: options.max_bytes,
         find: crate::read::FindOptions { prefer: crate::read::Prefer::PlansOnly, ..common.roots.to_options() },
         command: CommandKind::Comment(Box::new(options)),
+        // The comment links each change to its lines: read by default, quietly.
+        locations: if a.locations.no_locations { Locations::Off } else { Locations::Quiet },
         ..bare
     })
 }

@@ -69,7 +69,7 @@ impl Module {
     /// Add an object's block. An override file (`override`) never moves a
     /// declaration: its blocks merge into the primary file's, which stays
     /// where the object is declared.
-    fn declare(&mut self, key: String, d: Declared, source: Option<Option<String>>, overriding: bool) {
+    pub(crate) fn declare(&mut self, key: String, d: Declared, source: Option<Option<String>>, overriding: bool) {
         if self.objects.contains_key(&key) || overriding {
             return;
         }
@@ -84,10 +84,10 @@ impl Module {
 pub(crate) type ParseError = (u32, u32, String);
 
 /// Line numbers of byte offsets in one text.
-struct Lines(Vec<usize>);
+pub(crate) struct Lines(Vec<usize>);
 
 impl Lines {
-    fn new(text: &str) -> Lines {
+    pub(crate) fn new(text: &str) -> Lines {
         Lines(std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect())
     }
 
@@ -97,7 +97,7 @@ impl Lines {
     }
 
     /// The span of `range` (its last byte's line ends it).
-    fn span(&self, file: u32, range: std::ops::Range<usize>) -> Span {
+    pub(crate) fn span(&self, file: u32, range: std::ops::Range<usize>) -> Span {
         Span { file, line: self.of(range.start), end_line: self.of(range.end.saturating_sub(1).max(range.start)) }
     }
 }
@@ -109,7 +109,7 @@ pub(crate) fn squeeze(text: &str) -> String {
 
 /// What a template's text (between its quotes) lets one recognise: all of it
 /// when it has no `${`/`%{`, else the literal text before the first one.
-fn template_message(raw: &str) -> Message {
+pub(crate) fn template_message(raw: &str) -> Message {
     let mut out = String::new();
     let mut chars = raw.chars().peekable();
     while let Some(c) = chars.next() {

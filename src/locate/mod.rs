@@ -10,6 +10,7 @@
 //! that removes it, else nowhere: a location is never guessed.
 
 mod config;
+mod fast;
 mod json;
 
 use config::{Declared, Module, Span};
@@ -32,6 +33,9 @@ pub struct SourceMap {
     /// What the reader could not do (unparsable files, modules not installed),
     /// one sentence each, for stderr.
     pub notes: Vec<String>,
+    /// Said when the directory holds no configuration at all: a warning when
+    /// locations were asked for, nothing when they are read by default.
+    pub absent: Option<String>,
 }
 
 /// Is `name` a configuration file, and an override file? (Terraform skips
@@ -80,7 +84,7 @@ fn display(path: &Path, cwd: Option<&Path>) -> String {
 }
 
 /// A file's text: a BOM dropped, bytes that are not UTF-8 replaced (lines are kept).
-fn text_of(bytes: &[u8]) -> String {
+pub(crate) fn text_of(bytes: &[u8]) -> String {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -102,7 +106,10 @@ fn parse_file(job: &Job, index: u32) -> Parsed {
     let mut m = Module::default();
     let r = if job.json {
         config::read_json(&text, index, job.overriding, &mut m)
+    } else if fast::read_fast(&text, index, job.overriding, &mut m).is_some() {
+        Ok(())
     } else {
+        // What the fast reading does not model: a full parse (and its error, if any).
         config::read_hcl(&text, index, job.overriding, &mut m)
     };
     r.map(|()| m).map_err(|(line, col, msg)| {
@@ -221,7 +228,7 @@ impl SourceMap {
             depth += 1;
         }
         if map.files.is_empty() && map.notes.is_empty() {
-            map.notes.push(format!(
+            map.absent = Some(format!(
                 "no Terraform configuration (*.tf, *.tf.json) in {}: findings have no source location (give the directory where `plan` ran with --chdir)",
                 display(root, cwd)
             ));

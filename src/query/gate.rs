@@ -8,11 +8,14 @@
 use crate::glob::Glob;
 use crate::model::visit::PlanVisitor;
 use crate::model::{ChangeKind, CheckKind, CheckStatus, Mode, OnFailure, Plan, ResourceChange, TriggerEvent};
+use crate::query::noise::{Noise, NoiseCount};
 use crate::query::summary::{count_totals, mode_of, PlanAccumulator, Totals};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod helper;
 mod policy;
+pub use helper::{helper_document, HelperChange};
 pub use policy::{DriftPolicy, OnFailureRule, Policy, PolicyFile, PolicyReport, Rule, Severity};
 
 /// An action class a policy can deny or cap.
@@ -239,6 +242,10 @@ pub struct PlanVerdict {
     /// sentence it prints instead (see [`crate::query::summary::PlanSummary::plan_line`]).
     pub plan_line: String,
     pub counts: ActionCounts,
+    /// With `--ignore-attr`: the updates that only change ignored attributes
+    /// (left out of `counts`, never judged as updates).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<NoiseCount>,
     pub drift: u64,
     pub rules: Vec<RuleOutcome>,
     /// Errors and warnings, in rule order.
@@ -569,6 +576,9 @@ pub struct GateJudge<'p> {
     fingerprint: Option<String>,
     /// Check instances that did not pass.
     checks_not_passed: u64,
+    /// `--ignore-attr`, and the updates found to be noise.
+    noise: Noise,
+    noise_count: Option<NoiseCount>,
 }
 
 impl<'p> GateJudge<'p> {
@@ -597,12 +607,20 @@ impl<'p> GateJudge<'p> {
             plan_line: String::new(),
             fingerprint: None,
             checks_not_passed: 0,
+            noise: Noise::new(&policy.ignore_attributes),
+            noise_count: Noise::new(&policy.ignore_attributes).count(),
         }
     }
 
     /// One change (of `resource_changes`, or deferred for `deferred` reason) by every rule.
     fn judge(&mut self, rc: &ResourceChange<'_>, deferred: Option<&str>) {
-        let c = Classes::of(rc);
+        let mut c = Classes::of(rc);
+        // Noise is counted apart, as the `Plan:` line counts it (deferred
+        // changes are not in that line): no rule sees it as an update.
+        if let Some(n) = self.noise_count.as_mut().filter(|_| c.update && deferred.is_none() && self.noise.is_noise(rc)) {
+            n.count += 1;
+            c.update = false;
+        }
         self.counts.add(&c);
         let reason = |type_: Option<&str>| Reason::Change {
             words: ChangeWords::of(rc),
@@ -736,6 +754,7 @@ impl<'p> GateJudge<'p> {
             errored: self.errored,
             plan_line: self.plan_line,
             counts: self.counts,
+            noise: self.noise_count,
             drift: self.drift,
             rules: outcomes,
             violations,

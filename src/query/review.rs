@@ -7,7 +7,7 @@ use crate::model::Document;
 use crate::query::drift::{drift_plan, DriftEntry, DriftOptions};
 use crate::query::gate::{evaluate_with, PlanVerdict, Policy};
 use crate::query::show::{show_plan, OutputDiff, ResourceDiff, ShowOptions};
-use crate::query::summary::{summarize_plan, PlanSummary};
+use crate::query::summary::{summarize_plan_with, PlanSummary};
 use crate::query::values::Visibility;
 
 /// The review of one plan.
@@ -101,7 +101,7 @@ pub(crate) const NOT_A_PLAN: &str = "this is a state, not a plan: `comment` revi
 /// expects one. A state is refused, as the gate refuses it.
 pub(crate) fn review(doc: &Document<'_>, policy: &Policy, vis: &Visibility, fingerprint: Option<&str>) -> Result<Review, String> {
     let Document::Plan(p) = doc else { return Err(NOT_A_PLAN.to_string()) };
-    let mut summary = summarize_plan(p);
+    let mut summary = summarize_plan_with(p, &crate::query::noise::Noise::new(&policy.ignore_attributes));
     summary.mask_inputs(vis);
     let none = crate::secrets::Masker::default();
     let masker = vis.masker.filter(|_| !vis.show_sensitive).unwrap_or(&none);

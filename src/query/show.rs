@@ -7,10 +7,14 @@ use crate::filter::Filter;
 use crate::model::Document;
 use crate::model::{Change, ChangeKind, PathStep, Plan, ResourceChange};
 use crate::query::diff::{self, DiffOptions, FlatChange, Marks, Node};
+use crate::query::schema::{self, Block, Schemas};
 use crate::query::values::{parse_raw, Visibility};
 use serde_json::Value;
+use std::collections::BTreeSet;
+use std::sync::Arc;
 
 pub mod actions;
+pub(crate) mod blocks;
 pub(crate) mod collect;
 
 /// What to show.
@@ -21,6 +25,11 @@ pub struct ShowOptions {
     pub all: bool,
     /// Show unchanged attributes (`--full`).
     pub full: bool,
+    /// The provider schemas (`--schemas`, or fetched where a saved plan was
+    /// planned): with its type's schema, a change reads as the CLI shows it.
+    pub schemas: Option<Arc<Schemas>>,
+    /// `--schemas FILE`: read by the runner into `schemas`.
+    pub schemas_file: Option<std::path::PathBuf>,
 }
 
 /// The report of one plan.
@@ -39,6 +48,9 @@ pub struct ShowReport {
     /// Action invocations (Terraform 1.14+) to render with the resources
     /// that trigger them, or after them (`apply -invoke`).
     pub invocations: Vec<actions::InvocationDiff>,
+    /// The provider resource types shown without their schema whose values
+    /// hold lists or objects (nested blocks and sets then show as JSON values).
+    pub without_schema: BTreeSet<String>,
 }
 
 /// One resource change.
@@ -150,7 +162,7 @@ pub fn report_head(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> Sho
                 hidden_noop += 1;
                 continue;
             }
-            let (root, changes, _) = diff_change(ch, opts, vis, None);
+            let (root, changes, _) = diff_change(ch, opts, vis, None, None);
             outputs.push(OutputDiff { name: name.clone(), width, kind, root, changes });
         }
     }
@@ -169,7 +181,40 @@ pub fn report_head(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> Sho
             .into_iter()
             .filter(|i| outputs_wanted && f.actions.is_empty() || matches!(i.trigger, actions::Trigger::Lifecycle { .. }))
             .collect(),
+        without_schema: BTreeSet::new(),
     }
+}
+
+/// The schema of `rc`'s type, when the schemas have it.
+pub(crate) fn schema_of<'s>(rc: &ResourceChange<'_>, opts: &'s ShowOptions) -> Option<&'s Block> {
+    opts.schemas.as_deref()?.block(rc.provider_name.as_deref(), rc.mode.as_str() == "data", &rc.type_)
+}
+
+/// True when `rc` (shown) is a provider's resource without its schema whose
+/// values hold lists or objects: they may be nested blocks or sets, which
+/// only the schema tells (the built-in provider's types, terraform_data's
+/// and terraform_remote_state's, are shown as the CLI shows them anyway).
+pub fn lacks_schema(rc: &ResourceChange<'_>, opts: &ShowOptions) -> bool {
+    let nested = |r: Option<&crate::model::RawValue>| {
+        r.is_some_and(|r| {
+            let t = r.get().trim();
+            t.len() > 2 && t[1..t.len() - 1].contains(['[', '{'])
+        })
+    };
+    let builtin = rc.type_ == TERRAFORM_DATA || rc.provider_name.as_deref().is_some_and(|p| p.starts_with("terraform.io/builtin/"));
+    !builtin && (nested(rc.change.before) || nested(rc.change.after)) && schema_of(rc, opts).is_none()
+}
+
+/// The warning a run without the schemas it needs prints once (stderr).
+pub fn without_schema_note(types: &BTreeSet<String>) -> String {
+    let mut names: Vec<&str> = types.iter().map(String::as_str).take(3).collect();
+    if types.len() > 3 {
+        names.push("...");
+    }
+    format!(
+        "no provider schema for {}: nested blocks and sets are shown as JSON values (give `terraform providers schema -json` with --schemas FILE, or a saved plan with --chdir DIR)",
+        names.join(", ")
+    )
 }
 
 pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowReport {
@@ -178,7 +223,12 @@ pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowR
         match pick(rc, opts) {
             Pick::FilteredOut => report.filtered_out += 1,
             Pick::HiddenNoop => report.hidden_noop += 1,
-            Pick::Shown => report.resources.push(resource_diff(rc, opts, vis)),
+            Pick::Shown => {
+                if lacks_schema(rc, opts) {
+                    report.without_schema.insert(rc.type_.clone());
+                }
+                report.resources.push(resource_diff(rc, opts, vis))
+            }
         }
     }
     report
@@ -186,7 +236,7 @@ pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowR
 
 /// The diff of one resource change that [`pick`] shows.
 pub fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) -> ResourceDiff {
-    let (root, changes, identifying) = diff_change(&rc.change, opts, vis, Some(&rc.type_));
+    let (root, changes, identifying) = diff_change(&rc.change, opts, vis, Some(&rc.type_), schema_of(rc, opts));
     ResourceDiff {
         address: rc.address.clone(),
         previous_address: rc.previous_address.clone(),
@@ -218,7 +268,13 @@ pub fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibili
 ///
 /// A forget leaves the object as it is (only the state lets go of it), so its
 /// before is shown as unchanged, as the CLI does.
-fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility, resource_type: Option<&str>) -> (Node, Vec<FlatChange>, usize) {
+fn diff_change(
+    ch: &Change<'_>,
+    opts: &ShowOptions,
+    vis: &Visibility,
+    resource_type: Option<&str>,
+    schema: Option<&Block>,
+) -> (Node, Vec<FlatChange>, usize) {
     let identifying = resource_type.is_some();
     // terraform_data's attributes are values of any type (its schema is
     // built in): its lists are lists. Any other resource's lists of objects
@@ -238,9 +294,27 @@ fn diff_change(ch: &Change<'_>, opts: &ShowOptions, vis: &Visibility, resource_t
     let bs = fail_closed(ch.before_sensitive, bs);
     let au = if forget { None } else { au };
     let as_ = if forget { bs.clone() } else { fail_closed(ch.after_sensitive, as_) };
+    // What the schema declares sensitive is masked too, as the CLI masks it.
+    let (bs, as_) = match schema {
+        Some(b) => (schema::mark_sensitive(b, before.as_ref(), bs), schema::mark_sensitive(b, after.as_ref(), as_)),
+        None => (bs, as_),
+    };
     let marks = Marks { before_sensitive: bs.as_ref(), after_sensitive: as_.as_ref(), after_unknown: au.as_ref() };
     let replace_paths: &[Vec<PathStep>] = &ch.replace_paths;
-    let dopts = DiffOptions { vis, full: opts.full, replace_paths, block_root: identifying, objects_by_content };
+    let dopts = DiffOptions { vis, full: opts.full, replace_paths, block_root: identifying, objects_by_content, legacy: false };
+    if let Some(block) = schema {
+        // The CLI's block differ: everything the schema tells.
+        let legacy = DiffOptions { legacy: true, objects_by_content: false, ..dopts };
+        let mut root = blocks::block_node(before.as_ref(), after.as_ref(), marks, block, &legacy, &mut Vec::new());
+        let mut changes = diff::flatten(&root, before.as_ref(), after.as_ref(), vis);
+        diff::mask_keys(&mut root, &mut changes, vis);
+        // The identifying attributes shown unchanged (`id`, `name`, `tags`).
+        let shown = match &root.kind {
+            diff::Kind::Block(b) => b.attributes.iter().filter(|e| e.node.op == diff::Op::Same).count(),
+            _ => 0,
+        };
+        return (root, changes, shown);
+    }
     let mut root = diff::diff(before.as_ref(), after.as_ref(), marks, &dopts);
     let mut changes = diff::flatten(&root, before.as_ref(), after.as_ref(), vis);
     let shown = if identifying { diff::show_identifying(&mut root, before.as_ref(), after.as_ref(), marks, &dopts) } else { 0 };

@@ -3,6 +3,7 @@
 use crate::model::visit::PlanVisitor;
 use crate::model::{ActionInvocation, Change, ChangeKind, CheckObject, Mode, Plan, ReplaceOrder, ResourceChange};
 use crate::model::{Document, StateDoc};
+use crate::query::noise::{Noise, NoiseCount};
 use crate::query::values::{OutputReport, Visibility};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -101,6 +102,14 @@ pub struct ResourceEntry {
     /// Entries of `deferred_changes` only: why Terraform deferred the change.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deferred_reason: Option<String>,
+    /// With `--ignore-attr`: an update that only changes ignored attributes
+    /// (present only when true).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub noise: bool,
+    /// Where the object is declared in the configuration, when it was read
+    /// and holds it (set by the run: `crate::locate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::model::Location>,
 }
 
 /// One action invocation (Terraform 1.14+), deferred or not.
@@ -160,6 +169,9 @@ pub struct OutputChangeEntry {
     /// (absent when none): a deprecated output that changes is worth a line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deprecated: Option<String>,
+    /// Its `output` block, when the configuration was read (set by the run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::model::Location>,
 }
 
 /// Summary of a plan.
@@ -190,6 +202,10 @@ pub struct PlanSummary {
     /// while the configuration declares resources, or drift).
     pub refresh_only: bool,
     pub totals: Totals,
+    /// With `--ignore-attr`: how many of `totals.change` only change ignored
+    /// attributes (each such entry of `resources` has `"noise": true`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<NoiseCount>,
     /// Every `resource_changes` entry (all modes) counted by kind.
     pub actions: BTreeMap<String, u64>,
     pub moved: u64,
@@ -421,6 +437,8 @@ pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
         recognised: !matches!(kind, ChangeKind::Unknown(_)),
         index_unknown: rc.index_unknown,
         deferred_reason: None,
+        noise: false,
+        location: None,
     }
 }
 
@@ -433,6 +451,8 @@ pub struct FailingCheck {
     pub status: String,
     /// The first line of its first problem message (empty when it has none).
     pub problem: String,
+    /// Its check or condition block, when the configuration was read (set by the run).
+    pub location: Option<crate::model::Location>,
 }
 
 /// The check instances that did not pass: every status but `pass` and
@@ -445,6 +465,7 @@ pub fn failing_checks(items: &[crate::model::checks::CheckItem]) -> Vec<FailingC
             address: c.address.clone(),
             status: c.status.clone(),
             problem: c.problems.first().and_then(|p| p.lines().next()).unwrap_or_default().to_string(),
+            location: None,
         })
         .collect()
 }
@@ -454,7 +475,12 @@ pub fn check_counts(checks: Option<&Vec<CheckObject>>) -> BTreeMap<String, u64> 
 }
 
 pub fn summarize_plan(p: &Plan<'_>) -> PlanSummary {
-    let mut acc = PlanAccumulator::default();
+    summarize_plan_with(p, &Noise::default())
+}
+
+/// [`summarize_plan`], updates that only change what `noise` ignores marked.
+pub fn summarize_plan_with(p: &Plan<'_>, noise: &Noise) -> PlanSummary {
+    let mut acc = PlanAccumulator::with_noise(noise.clone());
     crate::model::visit::visit_plan(p, &mut acc);
     acc.finish(p)
 }
@@ -484,6 +510,9 @@ pub struct PlanAccumulator {
     listing: bool,
     /// Something only OpenTofu writes was seen (see [`opentofu_mark`]).
     opentofu: bool,
+    /// `--ignore-attr`, and the updates found to be noise.
+    noise: Noise,
+    noise_count: Option<NoiseCount>,
 }
 
 /// True for what only OpenTofu writes in a change: the action list
@@ -518,6 +547,11 @@ impl PlanAccumulator {
     pub(crate) fn counting() -> Self {
         PlanAccumulator { listing: false, ..Default::default() }
     }
+
+    /// An accumulator that marks the updates `noise` makes noise.
+    pub fn with_noise(noise: Noise) -> Self {
+        PlanAccumulator { noise_count: noise.count(), noise, ..Default::default() }
+    }
 }
 
 impl Default for PlanAccumulator {
@@ -540,6 +574,8 @@ impl Default for PlanAccumulator {
             drifted: Vec::new(),
             listing: true,
             opentofu: false,
+            noise: Noise::default(),
+            noise_count: None,
         }
     }
 }
@@ -587,8 +623,12 @@ impl PlanVisitor for PlanAccumulator {
         if !(plain_noop || kind == ChangeKind::Delete && !managed) {
             self.listed += 1;
         }
+        let noise = kind == ChangeKind::Update && self.noise_count.is_some() && self.noise.is_noise(rc);
+        if let Some(n) = self.noise_count.as_mut().filter(|_| noise) {
+            n.count += 1;
+        }
         if !plain_noop && self.listing {
-            self.resources.push(entry(rc));
+            self.resources.push(ResourceEntry { noise, ..entry(rc) });
         }
     }
 
@@ -609,6 +649,7 @@ impl PlanVisitor for PlanAccumulator {
             action: key,
             sensitive: crate::model::markers::raw_any(ch.before_sensitive) || crate::model::markers::raw_any(ch.after_sensitive),
             deprecated: None,
+            location: None,
         });
     }
 }
@@ -669,6 +710,7 @@ impl PlanAccumulator {
             incomplete: p.complete == Some(false) || !deferred_changes.is_empty() || deferred_invocations,
             refresh_only,
             totals: t,
+            noise: self.noise_count,
             actions: self.actions,
             moved: self.moved,
             imported: self.imported,

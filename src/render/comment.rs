@@ -13,6 +13,7 @@ use crate::query::review::Review;
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
 use crate::query::summary::{PlanSummary, ResourceEntry, Totals};
 use crate::render::gate::{rule_name, verdict_head};
+use crate::render::link::{md_address, Forge};
 use crate::render::summary::{action_words, details, INCOMPLETE_BANNER};
 use crate::secrets::Masker;
 
@@ -51,6 +52,8 @@ pub(crate) struct BodyOptions {
     pub marker: Option<String>,
     /// Where the whole review is, for the closing note when parts are left out.
     pub whole: String,
+    /// Where addresses link to (their source lines on the forge), from the CI's environment.
+    pub forge: Option<Forge>,
 }
 
 /// The marker ID made of `raw` (an `--id`, or the input names): letters,
@@ -140,8 +143,9 @@ fn importance(g: usize) -> usize {
     GROUPS.len() + 1 - g
 }
 
-fn resource_row(r: &ResourceEntry) -> String {
-    format!("| {} | {} | {} |\n", md_cell(&action_words(r)), md_code(&r.address), md_cell(&details(r).join("; ")))
+fn resource_row(r: &ResourceEntry, forge: Option<&Forge>) -> String {
+    let address = md_address(md_code(&r.address), r.location.as_ref(), forge);
+    format!("| {} | {address} | {} |\n", md_cell(&action_words(r)), md_cell(&details(r).join("; ")))
 }
 
 /// `show`'s markdown of one resource (or of the output changes), without
@@ -158,6 +162,7 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
         hidden_noop: 0,
         filtered_out: 0,
         invocations: Vec::new(),
+        without_schema: Default::default(),
     };
     let mut buf = Vec::new();
     let items = [PerFile { file: String::new(), result: Ok(report), masker: Masker::default() }];
@@ -177,6 +182,9 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
 
 fn banners(p: &PlanSummary) -> String {
     let mut s = String::new();
+    if let Some(n) = crate::query::noise::NoiseCount::line_of(p.noise.as_ref()) {
+        s.push_str(&format!("{}.\n", md_cell(&n)));
+    }
     if p.errored {
         s.push_str(
             "\n> [!CAUTION]\n> **This plan errored** and cannot be applied. Only the changes planned before the error are listed.\n",
@@ -199,7 +207,7 @@ fn banners(p: &PlanSummary) -> String {
 
 /// The parts of one input's review (after the verdict): its changes by
 /// group with their diffs, failing checks, relevant drift, outputs.
-fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
+fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize, forge: Option<&Forge>) {
     let Review { summary: p, diffs, outputs, drift, drift_hidden, .. } = r;
     let drift_hidden = *drift_hidden;
     if p.deferred > 0 {
@@ -209,7 +217,14 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
     let checks: Vec<String> = p
         .failing_checks
         .iter()
-        .map(|c| format!("- **{}** {}: {}\n", md_cell(&c.status), md_code(&c.address), md_cell(&c.problem)))
+        .map(|c| {
+            format!(
+                "- **{}** {}: {}\n",
+                md_cell(&c.status),
+                md_address(md_code(&c.address), c.location.as_ref(), forge),
+                md_cell(&c.problem)
+            )
+        })
         .collect();
     if !checks.is_empty() {
         parts.push(Part::List(List {
@@ -223,7 +238,8 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
     // Changes, grouped destructive-first; each group's diffs in `<details>`.
     type Member<'r> = (&'r ResourceEntry, &'r mut Option<ResourceDiff>);
     let mut groups: Vec<(usize, Vec<Member>)> = Vec::new();
-    let mut entries: Vec<Member> = p.resources.iter().zip(diffs.iter_mut()).collect();
+    // Noise (`--ignore-attr`) is one line after the groups, not rows and diffs.
+    let mut entries: Vec<Member> = p.resources.iter().zip(diffs.iter_mut()).filter(|(e, _)| !e.noise).collect();
     entries.sort_by_key(|(e, _)| group_of(&e.action));
     for (e, d) in entries {
         let g = group_of(&e.action);
@@ -234,7 +250,7 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
     }
     for (g, members) in groups {
         let title = group_title(g);
-        let rows: Vec<String> = members.iter().map(|(e, _)| resource_row(e)).collect();
+        let rows: Vec<String> = members.iter().map(|(e, _)| resource_row(e, forge)).collect();
         parts.push(Part::List(List {
             open: format!("\n**{title}** ({})\n\n| action | address | details |\n|---|---|---|\n", rows.len()),
             items: rows,
@@ -253,6 +269,13 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
                 importance: importance(g),
             }));
         }
+    }
+    if let Some(n) = p.noise.as_ref().filter(|n| n.count > 0) {
+        parts.push(Part::Keep(format!(
+            "\n**Noise** ({}): in-place updates that {}, not listed (`planview summary --format json` with the same `--ignore-attr` lists them).\n",
+            n.count,
+            md_cell(&n.what())
+        )));
     }
     // Action invocations (Terraform 1.14+), with what triggers them and their on_failure.
     if !p.action_invocations.is_empty() {
@@ -305,7 +328,7 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize) {
 }
 
 /// Every part of the body, in order (not yet scrubbed or fitted).
-fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usize) -> Vec<Part> {
+fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usize, forge: Option<&Forge>) -> Vec<Part> {
     let t: GateTotal = total(items.iter().map(|i| i.result.as_ref().ok().map(|r| &r.verdict)));
     let unreadable = items.iter().filter_map(|i| i.result.as_ref().err().map(|e| (i.file.as_str(), e)));
     let (heading, errors) = verdict_head("planview", &t, policy, unreadable);
@@ -343,21 +366,21 @@ fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usiz
     // Violations of the plan as a whole first; those of one change repeat a
     // row of the changes below, so they are the first rows to go.
     for severity in [Severity::Error, Severity::Warning] {
-        violation_parts(&mut parts, items, many, severity);
+        violation_parts(&mut parts, items, many, severity, forge);
     }
     for i in items.iter_mut() {
         let Ok(r) = &mut i.result else { continue };
         if many {
             parts.push(Part::Keep(format!("\n### {} — {}\n{}", md_code(&i.file), md_cell(&r.summary.plan_line), banners(&r.summary))));
         }
-        review_parts(&mut parts, r, diff_cap);
+        review_parts(&mut parts, r, diff_cap, forge);
     }
     parts
 }
 
 /// The violations of one severity: errors (**Violations**), then warnings
 /// (**Warnings**), below the verdict and never in its place.
-fn violation_parts(parts: &mut Vec<Part>, items: &[PerFile<Review>], many: bool, severity: Severity) {
+fn violation_parts(parts: &mut Vec<Part>, items: &[PerFile<Review>], many: bool, severity: Severity, forge: Option<&Forge>) {
     let mut violations: Vec<(bool, String)> = items
         .iter()
         .filter_map(|i| i.result.as_ref().ok().map(|r| (&i.file, r)))
@@ -367,7 +390,7 @@ fn violation_parts(parts: &mut Vec<Part>, items: &[PerFile<Review>], many: bool,
                 let row = format!(
                     "| {plan}{} | {} | {} | {} |\n",
                     md_code(rule_name(&x.rule)),
-                    x.address.as_deref().map(md_code).unwrap_or_else(|| "-".into()),
+                    x.address.as_deref().map(|a| md_address(md_code(a), x.location.as_ref(), forge)).unwrap_or_else(|| "-".into()),
                     md_cell(&x.action),
                     md_cell(&x.reason)
                 );
@@ -460,7 +483,7 @@ pub(crate) fn body(items: &mut [PerFile<Review>], policy: &PolicyReport, opts: &
     // One diff never takes more than a quarter of the budget (`show` cuts it
     // short), nor less than 1,024 bytes.
     let diff_cap = (opts.max_bytes / 4).clamp(1_024, 65_536);
-    let parts: Vec<Part> = parts_of(items, policy, diff_cap);
+    let parts: Vec<Part> = parts_of(items, policy, diff_cap, opts.forge.as_ref());
     // The marker is planview's own: never masked. Below it, each plan's
     // fingerprint, hidden, for a later job to read back (`gate --expect-fingerprint`).
     let mut head = opts.marker.as_deref().map(marker_line).unwrap_or_default();

@@ -18,6 +18,7 @@ pub(crate) mod findings;
 pub(crate) mod fit;
 pub(crate) mod gate;
 pub(crate) mod layout;
+pub(crate) mod link;
 pub(crate) mod moves;
 pub(crate) mod outputs;
 pub(crate) mod replace;

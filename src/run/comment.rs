@@ -36,6 +36,8 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
     let vis = Visibility { show_sensitive: false, masker: None };
     // Directories become the plans below them; inputs holding several documents are split.
     let roots = crate::read::expand(&config.inputs, &config.find, &config.read.notes);
+    // The configuration is read while the plans are: each change links to its lines.
+    let sources = super::locating::start(config, &roots);
     let items: Vec<PerFile<Review>> = crate::read::pool::each_root_raw_with(&roots, &config.read, |raw, doc, m| {
         // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
         // in the comment's hidden lines for a later job to read back.
@@ -44,7 +46,9 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
             _ => None,
         };
         let mut r = review(doc, &policy, &vis.with(m), fingerprint.as_deref())?;
-        super::gate::judge_rego(&policy, raw, &mut r.verdict, m)?;
+        if let Document::Plan(p) = doc {
+            super::gate::judge_rego(&policy, raw, p, &mut r.verdict, m)?;
+        }
         Ok(r)
     });
     let mut items: Vec<PerFile<Review>> = items
@@ -57,6 +61,17 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
             i
         })
         .collect();
+    if let Some(located) = super::locating::finish(sources, config, &items) {
+        for i in &mut items {
+            let map = located.of(&i.file);
+            if let Ok(r) = &mut i.result {
+                super::locating::summary(map, &mut r.summary);
+                for v in &mut r.verdict.violations {
+                    v.location = super::locating::violation(map, v);
+                }
+            }
+        }
+    }
     // Errors quote the input: every input's secrets are masked in them.
     let mut masker = secrets::Masker::default();
     items.iter().for_each(|i| masker.merge(&i.masker));
@@ -72,8 +87,12 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
     let report = policy.describe();
     // The same review twice: the comment within its budget, the job summary within 1 MiB.
     let summary_body = opts.summary_file.as_ref().map(|_| {
-        let o =
-            BodyOptions { max_bytes: SUMMARY_MAX_BYTES, marker: None, whole: "`planview show` and `planview summary` on the plan".into() };
+        let o = BodyOptions {
+            max_bytes: SUMMARY_MAX_BYTES,
+            marker: None,
+            whole: "`planview show` and `planview summary` on the plan".into(),
+            forge: opts.forge.clone(),
+        };
         body(&mut items, &report, &o)
     });
     let whole = if opts.summary_file.is_some() {
@@ -81,7 +100,7 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
     } else {
         "`planview comment --summary-file`, `planview show` on the plan".to_string()
     };
-    let o = BodyOptions { max_bytes: opts.max_bytes, marker: Some(opts.id.clone()), whole };
+    let o = BodyOptions { max_bytes: opts.max_bytes, marker: Some(opts.id.clone()), whole, forge: opts.forge.clone() };
     if !(opts.skip_unchanged && unchanged) {
         // A closed output stops the body, never the job summary or the CI outputs.
         let written = out.write_all(body(&mut items, &report, &o).as_bytes());

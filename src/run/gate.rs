@@ -4,7 +4,7 @@
 
 use super::streamed::{gate_streamed, NOT_A_PLAN};
 use super::tail::{finish, Sink};
-use super::{answer, finish_locating, named, roots_table, start_locating};
+use super::{answer, locating, named, roots_table};
 use crate::config::{self, Config};
 use crate::error::{Error, InputError};
 use crate::outcome::{PerFile, Status};
@@ -42,18 +42,23 @@ pub(super) fn policy_with_files(flags: &query::gate::Policy, files: &[std::path:
     Ok(policy)
 }
 
-/// The Rego policies' results on one plan (its JSON text `raw`) added to
-/// `verdict`, masked with `masker`. An evaluation that fails is the plan's
-/// error: the message names the policy's file, line and column.
+/// The Rego policies' results on one plan (`plan`, its JSON text `raw`)
+/// added to `verdict`, masked with `masker`; `data.planview.changes` made for
+/// the policies that read it. An evaluation that fails is the plan's error:
+/// the message names the policy's file, line and column.
 pub(super) fn judge_rego(
     policy: &query::gate::Policy,
     raw: &[u8],
+    plan: &crate::model::Plan<'_>,
     verdict: &mut query::gate::PlanVerdict,
     masker: &secrets::Masker,
 ) -> Result<(), String> {
     let Some(rego) = &policy.rego else { return Ok(()) };
     let text = std::str::from_utf8(raw).map_err(|_| "the plan is not UTF-8: the Rego policies cannot read it".to_string())?;
-    let findings = rego.evaluate(text).map_err(|e| masker.mask_text(&format!("{}: {}", e.location(), e.message)).into_owned())?;
+    let helper = rego.uses_helper.then(|| query::gate::helper_document(plan, &query::noise::Noise::new(&policy.ignore_attributes)));
+    let findings = rego
+        .evaluate_with(text, helper.as_deref())
+        .map_err(|e| masker.mask_text(&format!("{}: {}", e.location(), e.message)).into_owned())?;
     verdict.add_rego(rego, &findings, masker, policy.fail_on_warn);
     Ok(())
 }
@@ -74,7 +79,7 @@ pub(super) fn gate(
     let policy = policy_with_files(&opts.policy, &opts.policy_files)?;
     let show_sensitive = config.show_sensitive;
     // The configuration is read while the plans are.
-    let sources = start_locating(config);
+    let sources = locating::start(config, roots);
     let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() || policy.rego.is_some() {
         pipeline::each_root_raw_with(roots, &config.read, |raw, doc, m| match doc {
             read::Document::Plan(p) => {
@@ -82,7 +87,7 @@ pub(super) fn gate(
                 let shown = if show_sensitive { &none } else { m };
                 let fingerprint = policy.expect_fingerprint.as_ref().map(|_| query::intent::Intent::of(p, m).fingerprint());
                 let mut verdict = query::gate::evaluate_with(p, &policy, fingerprint.as_deref(), shown);
-                judge_rego(&policy, raw, &mut verdict, shown)?;
+                judge_rego(&policy, raw, p, &mut verdict, shown)?;
                 Ok(verdict)
             }
             read::Document::State(_) => Err(NOT_A_PLAN.to_string()),
@@ -91,9 +96,12 @@ pub(super) fn gate(
         read::stream_roots(roots, &config.read, &|name, r, ahead, read| gate_streamed(name, r, ahead, read, &policy, show_sensitive))
     };
     let mut items = named(items);
-    if let Some(map) = finish_locating(sources, config, &items) {
-        for v in items.iter_mut().filter_map(|i| i.result.as_mut().ok()).flat_map(|v| v.violations.iter_mut()) {
-            v.location = locate_violation(&map, v);
+    if let Some(located) = locating::finish(sources, config, &items) {
+        for i in &mut items {
+            let map = located.of(&i.file);
+            for v in i.result.iter_mut().flat_map(|v| v.violations.iter_mut()) {
+                v.location = locating::violation(map, v);
+            }
         }
     }
     let report = policy.describe();
@@ -141,17 +149,5 @@ fn verify(config: &Config, opts: &config::GateOptions, out: &mut Sink<'_>) -> Re
         Ok(Status::Failed)
     } else {
         Ok(Status::Success)
-    }
-}
-
-/// Where a violation's object is declared: an `import` block for `deny
-/// import`, the check or condition block for failing checks, else the
-/// object's block (or the `removed` block of an object that is gone).
-fn locate_violation(map: &crate::locate::SourceMap, v: &query::gate::Violation) -> Option<crate::locate::Location> {
-    let address = v.address.as_deref()?;
-    match v.rule.as_str() {
-        "fail-on-checks" => map.locate_check(address, std::slice::from_ref(&v.reason)),
-        "deny import" => map.locate_import(address).or_else(|| map.locate(address)),
-        _ => map.locate(address),
     }
 }

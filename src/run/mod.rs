@@ -15,8 +15,10 @@ use std::io::Write;
 pub(crate) mod comment;
 pub mod compare;
 mod gate;
+mod locating;
 mod moves;
 mod questions;
+mod schemas;
 pub mod show;
 pub(crate) mod streamed;
 mod summary;
@@ -79,7 +81,7 @@ fn execute(config: &Config, out: &mut Sink<'_>, masker: &mut secrets::Masker) ->
     };
     let read = &config.read;
     match &config.command {
-        CommandKind::Summary { skip_unchanged } => summary::summary(config, &roots, *skip_unchanged, out, masker),
+        CommandKind::Summary { skip_unchanged, ignore_attr } => summary::summary(config, &roots, *skip_unchanged, ignore_attr, out, masker),
         CommandKind::Gate(opts) => gate::gate(config, opts, &roots, out, masker),
         CommandKind::Drift { all } => questions::drift(config, &roots, *all, out, masker),
         CommandKind::Replace => questions::replace(config, &roots, out, masker),
@@ -87,11 +89,14 @@ fn execute(config: &Config, out: &mut Sink<'_>, masker: &mut secrets::Masker) ->
         CommandKind::Outputs => questions::outputs(config, &roots, out, masker),
         CommandKind::State { prior } => questions::state(config, &roots, *prior, out, masker),
         CommandKind::Show(show) => {
+            // With the provider schemas when given (or fetched for a saved plan).
+            let with = schemas::with_schemas(show, read, &roots)?;
+            let show = with.as_ref().unwrap_or(show);
             // Streamed: shown changes spooled, each diffed and written once every secret is known.
             let style = render::Style::new(config.color);
             let run =
                 show::ShowRun { roots: &roots, read, show, format: config.format, style: &style, show_sensitive: config.show_sensitive };
-            show::show(&run, out, masker)
+            show::show_with(&run, Some(config), out, masker)
         }
         CommandKind::Moves(moves) => moves::moves(config, moves, out, masker),
         CommandKind::Diff => compare::run_diff(config, out, masker, &ctx(config)),
@@ -213,32 +218,4 @@ fn answer<T>(
     answer: &Answer<'_, '_>,
 ) -> Result<(), Error> {
     tail::answer(config.format, &ctx(config), items, answer, out, masker)
-}
-
-/// Start reading the configuration (`--chdir`, else `.`) on a thread of its
-/// own, when the run shows where findings are declared.
-fn start_locating(config: &Config) -> Option<std::thread::JoinHandle<crate::locate::SourceMap>> {
-    if !config.locations {
-        return None;
-    }
-    let dir = config.read.chdir.clone().unwrap_or_else(|| std::path::PathBuf::from("."));
-    std::thread::Builder::new().name("locate".into()).spawn(move || crate::locate::SourceMap::load(&dir)).ok()
-}
-
-/// The configuration read by [`start_locating`]; what could not be read is a
-/// warning on stderr (the findings are then reported without a location).
-/// When no input could be read there is nothing to locate: no warning.
-fn finish_locating<T>(
-    handle: Option<std::thread::JoinHandle<crate::locate::SourceMap>>,
-    config: &Config,
-    items: &[PerFile<T>],
-) -> Option<crate::locate::SourceMap> {
-    let map = handle?.join().ok()?;
-    if items.iter().all(|i| i.result.is_err()) {
-        return None;
-    }
-    for note in &map.notes {
-        config.read.notes.push("source locations", note);
-    }
-    Some(map)
 }

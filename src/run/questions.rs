@@ -4,7 +4,7 @@
 
 use super::streamed::{self, streamed};
 use super::tail::{finish, Sink};
-use super::{across, finish_locating, keep_none, named, question, start_locating};
+use super::{across, keep_none, locating, named, question};
 use crate::config::Config;
 use crate::error::Error;
 use crate::outcome::Status;
@@ -55,13 +55,16 @@ pub(super) fn checks(
     let read = &config.read;
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
     let opts = query::checks::ChecksOptions { filter: &config.filter, all };
-    let sources = start_locating(config);
+    let sources = locating::start(config, roots);
     let mut items = named(across(config, roots, read, |read| {
         streamed(roots, read, &vis, keep_none, |doc, vis| Ok(query::checks::checks(doc, &opts, vis)))
     }));
-    if let Some(map) = finish_locating(sources, config, &items) {
-        for c in items.iter_mut().filter_map(|i| i.result.as_mut().ok()).flat_map(|r| r.checks.iter_mut()) {
-            c.location = map.locate_check(&c.address, &c.problems);
+    if let Some(located) = locating::finish(sources, config, &items) {
+        for i in &mut items {
+            let map = located.of(&i.file);
+            for c in i.result.iter_mut().flat_map(|r| r.checks.iter_mut()) {
+                c.location = map.locate_check(&c.address, &c.problems);
+            }
         }
     }
     let items = if matches!(config.format, render::Format::Sarif | render::Format::GitlabCodequality | render::Format::Github) {

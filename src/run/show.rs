@@ -75,7 +75,19 @@ pub struct ShowRun<'a> {
 /// `masker` receives the secrets of every input (for masking warnings and
 /// errors).
 pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -> Result<Status, Error> {
+    show_with(run, None, out, masker)
+}
+
+/// [`show`], reading the configuration as `config` says (JSON: each change
+/// at its block, [`super::locating`]).
+pub(super) fn show_with(
+    run: &ShowRun<'_>,
+    config: Option<&crate::config::Config>,
+    out: &mut Sink<'_>,
+    masker: &mut Masker,
+) -> Result<Status, Error> {
     let &ShowRun { roots, read, show, format, style, show_sensitive } = run;
+    let sources = config.and_then(|c| super::locating::start(c, roots));
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
     let shared = Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None), no_file: AtomicBool::new(false) };
@@ -91,6 +103,7 @@ pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -
         })
     });
     let spill = shared.file.into_inner().unwrap_or_else(|p| p.into_inner());
+    note_without_schema(items.iter().filter_map(|i| i.result.as_ref().ok()).map(|c| &c.report), read);
     for i in &mut items {
         if let Ok(c) = &mut i.result {
             c.report.file = i.file.clone();
@@ -110,6 +123,7 @@ pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -
             }
         }
     }
+    let located = config.and_then(|c| super::locating::finish(sources, c, &items));
     let reports: Vec<Item<'_>> = items
         .iter()
         .map(|i| {
@@ -117,12 +131,22 @@ pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -
                 Ok(c) => Box::new(Spooled { spool: &c.kept, file: spill.as_ref(), opts, vis: vis.with(&all) }),
                 Err(_) => Box::new(&[][..]),
             };
-            Item { result: i.result.as_ref().map(|c| &c.report), resources: RefCell::new(spooled), masker: &i.masker }
+            let locations = located.as_ref().map(|l| l.of(&i.file));
+            Item { result: i.result.as_ref().map(|c| &c.report), resources: RefCell::new(spooled), masker: &i.masker, locations }
         })
         .collect();
     let ctx = Ctx { style: style.clone(), max_bytes: show.max_bytes };
     tail::answer(format, &ctx, &items, &Answer::Show(&reports), out, masker)?;
     tail::finish(&items)
+}
+
+/// Once per run: the provider types shown without their schema (nested
+/// blocks and sets shown as JSON values), as a warning.
+fn note_without_schema<'r>(reports: impl Iterator<Item = &'r show::ShowReport>, read: &ReadOptions) {
+    let without: std::collections::BTreeSet<String> = reports.flat_map(|r| r.without_schema.iter().cloned()).collect();
+    if !without.is_empty() {
+        read.notes.push("show", show::without_schema_note(&without));
+    }
 }
 
 /// [`show`] writing to `out`, as a run does ([`tail::verdict_over_output`]):
@@ -411,6 +435,7 @@ pub fn run_show_whole(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Maske
             i
         })
         .collect();
+    note_without_schema(items.iter().filter_map(|i| i.result.as_ref().ok()), read);
     let reports: Vec<Item<'_>> = items.iter().map(Item::whole).collect();
     let mut sink = Sink::new(out);
     let ctx = Ctx { style: style.clone(), max_bytes: show.max_bytes };

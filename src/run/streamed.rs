@@ -19,7 +19,19 @@ pub fn summary_streamed(
     opts: &read::ReadOptions,
     vis: &Visibility,
 ) -> Result<(query::summary::Summary, secrets::Masker), InputError> {
-    stream_one(name, src, ahead, opts, query::summary::PlanAccumulator::default(), |acc, doc, masker| match doc {
+    summary_streamed_with(name, src, ahead, opts, vis, &query::noise::Noise::default())
+}
+
+/// [`summary_streamed`], the updates that only change what `noise` ignores marked.
+pub(crate) fn summary_streamed_with(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    ahead: read::ReadAhead,
+    opts: &read::ReadOptions,
+    vis: &Visibility,
+    noise: &query::noise::Noise,
+) -> Result<(query::summary::Summary, secrets::Masker), InputError> {
+    stream_one(name, src, ahead, opts, query::summary::PlanAccumulator::with_noise(noise.clone()), |acc, doc, masker| match doc {
         read::Document::Plan(p) => {
             let mut s = acc.finish(&p);
             s.mask_inputs(&vis.with(masker));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-creates plan.json / plan.txt / plan-line.txt of every scenario under
+# Re-creates plan.json / plan.txt / plan-line.txt / schemas.json of every scenario under
 # testdata/real-aws/ with the hashicorp/aws provider from a filesystem mirror
 # (no network: fake credentials, every provider-side check skipped, and
 # `-refresh=false`, so nothing is ever asked of AWS).
@@ -47,11 +47,13 @@ scenario() {
      >"$TMP/$name/plan-stdout.txt" 2>&1) || { cat "$TMP/$name/plan-stdout.txt" >&2; exit 1; }
   (cd "$wd" && "$TERRAFORM" show -json plan.out) >"$out/plan.json"
   (cd "$wd" && "$TERRAFORM" show -no-color plan.out) >"$out/plan.txt"
+  # The provider schemas, cut to the types the plan uses (see trim-schemas.py).
+  (cd "$wd" && "$TERRAFORM" providers schema -json) | python3 "$HERE/trim-schemas.py" "$out/plan.json" >"$out/schemas.json"
   grep -E '^(Plan: |No changes\.)' "$TMP/$name/plan-stdout.txt" >"$out/plan-line.txt"
   cat "$out/plan-line.txt" >&2
 }
 
-ALL=(sg-iam sg-iam-near)
+ALL=(sg-iam sg-iam-near blocks)
 todo=("$@")
 [ ${#todo[@]} -gt 0 ] || todo=("${ALL[@]}")
 for s in "${todo[@]}"; do scenario "$s"; done

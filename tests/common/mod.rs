@@ -22,6 +22,10 @@ pub fn planview_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
     cmd.args(args).current_dir(root()).env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
     // `comment` writes to these when set (a test run inside GitHub Actions).
     cmd.env_remove("GITHUB_STEP_SUMMARY").env_remove("GITHUB_OUTPUT");
+    // `comment` links source locations to the forge these name (a test run in CI).
+    for var in ["GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA", "CI_PROJECT_URL", "CI_COMMIT_SHA"] {
+        cmd.env_remove(var);
+    }
     // Fingerprints without a key unless a test gives one.
     cmd.env_remove("PLANVIEW_FINGERPRINT_KEY");
     cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });

@@ -846,3 +846,79 @@ fn readme_read_back_passes_a_reviewed_plan_that_deletes() {
     let run = apply_with_recipe(&server, &token, "testdata/first/live/app/plan.json");
     assert_eq!(run.code, Some(1), "{}", run.log);
 }
+
+#[test]
+#[ignore = "needs bash, curl and jq: run by .ci/run (`cargo test --locked -- --ignored`)"]
+fn the_review_steps_write_sarif_and_code_quality_when_asked() {
+    require_tools();
+    // A root as a checkout holds it: the plan beside its configuration.
+    let dir = scratch("upload");
+    for f in ["plan.json", "main.tf"] {
+        std::fs::copy(root().join("testdata/locate/roots/prod").join(f), dir.join(f)).unwrap();
+    }
+    let line = std::fs::read_to_string(dir.join("main.tf")).unwrap().lines().position(|l| l.starts_with("resource ")).unwrap() + 1;
+    let outputs = dir.join("outputs");
+    let sarif = dir.join("planview.sarif");
+    // `--id` is comment's own: left out of the gate's flags; `--deny create` is the policy of both.
+    let args = "--id 'my root' --deny create";
+    let env = [
+        ("PLANVIEW_PLAN", "plan.json"),
+        ("PLANVIEW_ARGS", args),
+        ("PLANVIEW_SARIF", sarif.to_str().unwrap()),
+        ("GITHUB_OUTPUT", outputs.to_str().unwrap()),
+    ];
+    let run = run_bash(&root().join("ci/github/review.sh"), &[dir.join("body.md").to_str().unwrap()], &dir, &env);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    let out = std::fs::read_to_string(&outputs).unwrap();
+    assert!(out.contains("exit-code=1\n"), "{out}");
+    assert!(out.contains(&format!("sarif-file={}\n", sarif.display())), "{out}\n{}", run.log);
+    let v: Value = serde_json::from_slice(&std::fs::read(&sarif).unwrap()).unwrap();
+    assert_valid("sarif-2.1.0.schema.json", &v, "review.sh's SARIF");
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{v}");
+    let at = &results[0]["locations"][0]["physicalLocation"];
+    assert_eq!((at["artifactLocation"]["uri"].as_str(), at["region"]["startLine"].as_u64()), (Some("main.tf"), Some(line as u64)), "{v}");
+    // Not asked: no report, no output.
+    std::fs::remove_file(&outputs).unwrap();
+    std::fs::remove_file(&sarif).unwrap();
+    let env = [("PLANVIEW_PLAN", "plan.json"), ("PLANVIEW_ARGS", args), ("GITHUB_OUTPUT", outputs.to_str().unwrap())];
+    let run = run_bash(&root().join("ci/github/review.sh"), &[dir.join("body.md").to_str().unwrap()], &dir, &env);
+    assert_eq!(run.code, Some(0), "{}", run.log);
+    assert!(!std::fs::read_to_string(&outputs).unwrap().contains("sarif-file") && !sarif.exists());
+
+    // GitLab: PLANVIEW_CODEQUALITY=true writes the Code Quality report.
+    let report = dir.join("gl-code-quality-report.json");
+    let env = [("PLANVIEW_PLAN", "plan.json"), ("PLANVIEW_ARGS", args), ("PLANVIEW_CODEQUALITY", "true")];
+    let run = run_bash(&root().join("ci/gitlab/review.sh"), &[], &dir, &env);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    let v: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let issues = v.as_array().unwrap();
+    assert_eq!(issues.len(), 1, "{v}");
+    assert_eq!(
+        (issues[0]["location"]["path"].as_str(), issues[0]["location"]["lines"]["begin"].as_u64()),
+        (Some("main.tf"), Some(line as u64))
+    );
+    std::fs::remove_file(&report).unwrap();
+    let env = [("PLANVIEW_PLAN", "plan.json"), ("PLANVIEW_ARGS", args)];
+    let run = run_bash(&root().join("ci/gitlab/review.sh"), &[], &dir, &env);
+    assert_eq!(run.code, Some(1), "{}", run.log);
+    assert!(!report.exists(), "not asked: no report");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// action.yml uploads SARIF only when asked, and the GitLab template's
+/// `.planview-codequality` uploads the Code Quality report the script writes.
+#[test]
+fn the_action_and_the_template_upload_reports_when_asked() {
+    let action = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    let upload =
+        action.split("\n    - name: ").find(|s| s.contains("uses: github/codeql-action/upload-sarif@")).expect("an upload-sarif step");
+    assert!(upload.contains("if: inputs.upload-sarif == 'true'"), "{upload}");
+    assert!(upload.contains("sarif_file: ${{ steps.review.outputs.sarif-file }}"), "{upload}");
+    assert!(action.contains("  upload-sarif:\n") && action.contains("default: \"false\""));
+    let template = std::fs::read_to_string(root().join("ci/gitlab/planview.gitlab-ci.yml")).unwrap();
+    let job = template.split("\n.planview-codequality:\n").nth(1).expect("a .planview-codequality job");
+    assert!(job.contains("PLANVIEW_CODEQUALITY: \"true\"") && job.contains("codequality: gl-code-quality-report.json"), "{job}");
+    let script = std::fs::read_to_string(root().join("ci/gitlab/review.sh")).unwrap();
+    assert!(script.contains(">gl-code-quality-report.json"));
+}

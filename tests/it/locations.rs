@@ -278,8 +278,8 @@ fn json_gains_a_location_object_where_the_configuration_has_one() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_valid("checks.schema.json", &v, "checks --locations");
     assert_eq!(v["checks"][0]["location"]["file"], "testdata/locate/root/checks.tf", "{v}");
-    // Without --locations, JSON is as it was: no configuration is read.
-    let out = planview(&["checks", "--format", "json", "--chdir", ROOT, ERRORED]);
+    // With --no-locations, JSON is as it was: no configuration is read.
+    let out = planview(&["checks", "--format", "json", "--no-locations", "--chdir", ROOT, ERRORED]);
     assert!(!String::from_utf8_lossy(&out.stdout).contains("\"location\""));
 }
 
@@ -379,4 +379,128 @@ fn every_configuration_in_the_test_corpus_parses() {
         assert!(bad.is_empty(), "{}: {bad:?}", d.display());
         assert!(map.file_count() > 0, "{}", d.display());
     }
+}
+
+/// `location` of the JSON entry whose `key` is `value` in `list`.
+fn location_of<'a>(list: &'a Value, key: &str, value: &str) -> &'a Value {
+    let entry = list.as_array().unwrap().iter().find(|x| x[key] == value).unwrap_or_else(|| panic!("{value} not in {list}"));
+    &entry["location"]
+}
+
+fn json_location(l: &Location) -> Value {
+    serde_json::json!({"file": l.file, "line": l.line, "end_line": l.end_line})
+}
+
+#[test]
+fn show_and_summary_json_locate_every_change_by_default() {
+    let count = json_location(&block("testdata/locate/root/main.tf", "resource \"terraform_data\" \"count\""));
+    let leaf = json_location(&block("testdata/locate/root/modules/net/sub/main.tf", "resource \"terraform_data\" \"leaf\""));
+    let each = json_location(&block("testdata/locate/root/main.tf", "resource \"terraform_data\" \"each\""));
+
+    let out = planview(&["show", "--format", "json", "--chdir", ROOT, PLAN]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid("show.schema.json", &v, "show --format json");
+    assert_eq!(location_of(&v["resources"], "address", "terraform_data.count[2]"), &count);
+    assert_eq!(location_of(&v["resources"], "address", "module.net.module.sub.terraform_data.leaf"), &leaf);
+    assert_eq!(location_of(&v["resources"], "address", "terraform_data.gone"), &Value::Null, "a block that is gone: no line");
+    assert!(v["outputs"].as_array().unwrap().iter().all(|o| o["location"]["file"].as_str().is_some()), "{}", v["outputs"]);
+
+    let out = planview(&["summary", "--format", "json", "--chdir", ROOT, PLAN]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid("summary.schema.json", &v, "summary --format json");
+    assert_eq!(location_of(&v["resources"], "address", "terraform_data.count[2]"), &count);
+    assert_eq!(location_of(&v["resources"], "address", "terraform_data.each[\"c\"]"), &each);
+    assert_eq!(location_of(&v["resources"], "address", "terraform_data.gone"), &Value::Null);
+    assert!(v["outputs"].as_array().unwrap().iter().all(|o| o["location"]["line"].as_u64().is_some()), "{}", v["outputs"]);
+
+    // The gate's and the checks' JSON too, unasked.
+    let out = planview(&["gate", "--format", "json", "--chdir", ROOT, PLAN]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(location_of(&v["files"][0]["violations"], "address", "terraform_data.count[2]"), &count);
+
+    // --no-locations: not read; where there is no configuration, the same
+    // bytes, and no note (nothing was asked).
+    let empty = scratch("json-default");
+    for cmd in ["show", "summary", "gate", "checks"] {
+        let off = planview(&[cmd, "--format", "json", "--no-locations", "--chdir", ROOT, PLAN]);
+        assert!(!String::from_utf8_lossy(&off.stdout).contains("\"location\""), "{cmd} --no-locations");
+        let none = planview(&[cmd, "--format", "json", "--chdir", empty.to_str().unwrap(), PLAN]);
+        assert_eq!(none.stdout, off.stdout, "{cmd}: no configuration, JSON as without it");
+        assert_eq!(none.status.code(), off.status.code(), "{cmd}");
+        assert!(none.stderr.is_empty(), "{cmd}: {}", String::from_utf8_lossy(&none.stderr));
+    }
+    // Asked for, a directory without configuration is a warning.
+    let asked = planview(&["gate", "--format", "json", "--locations", "--chdir", empty.to_str().unwrap(), PLAN]);
+    assert!(String::from_utf8_lossy(&asked.stderr).contains("no Terraform configuration"));
+    let both = planview(&["gate", "--locations", "--no-locations", PLAN]);
+    assert_eq!(both.status.code(), Some(2), "--locations and --no-locations conflict");
+}
+
+#[test]
+fn a_directory_of_roots_reads_each_roots_configuration_from_its_own_directory() {
+    // The two roots declare terraform_data.web on different lines.
+    let prod = block("testdata/locate/roots/prod/main.tf", "resource \"terraform_data\" \"web\"");
+    let staging = block("testdata/locate/roots/staging/main.tf", "resource \"terraform_data\" \"web\"");
+    assert_ne!(prod.line, staging.line);
+    let out = planview(&["gate", "--deny", "create", "--format", "json", "testdata/locate/roots"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid("gate.schema.json", &v, "gate on a directory of roots");
+    let files = v["files"].as_array().unwrap();
+    let of = |name: &str| &files.iter().find(|f| f["file"] == name).unwrap_or_else(|| panic!("{name} in {v}"))["violations"];
+    assert_eq!(location_of(of("prod"), "address", "terraform_data.web"), &json_location(&prod));
+    assert_eq!(location_of(of("staging"), "address", "terraform_data.web"), &json_location(&staging));
+    let out = planview(&["summary", "--format", "json", "testdata/locate/roots"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid("summary.schema.json", &v, "summary on a directory of roots");
+    let files = v["files"].as_array().unwrap();
+    let of = |name: &str| &files.iter().find(|f| f["file"] == name).unwrap()["resources"];
+    assert_eq!(location_of(of("staging"), "address", "terraform_data.web"), &json_location(&staging));
+    // SARIF: each on its own root's line.
+    let (v, _) = sarif(&["gate", "--deny", "create", "--format", "sarif", "testdata/locate/roots"]);
+    let mut at: Vec<(String, Option<u64>)> = results(&v).into_iter().map(|r| (r.1, r.2)).collect();
+    at.sort();
+    assert_eq!(at, vec![(prod.file.clone(), Some(u64::from(prod.line))), (staging.file.clone(), Some(u64::from(staging.line)))]);
+}
+
+/// `comment` in the environment `env` (GitHub's or GitLab's variables, or none).
+fn comment(env: &[(&str, &str)]) -> String {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_planview"));
+    cmd.args(["comment", "--chdir", ROOT, PLAN]).current_dir(root());
+    for var in
+        ["GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT", "GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA", "CI_PROJECT_URL", "CI_COMMIT_SHA"]
+    {
+        cmd.env_remove(var);
+    }
+    // The checkout's root is the repository's (its `.git`), not a CI variable's.
+    for var in ["GITHUB_WORKSPACE", "CI_PROJECT_DIR", "BITBUCKET_CLONE_DIR", "BUILD_SOURCESDIRECTORY"] {
+        cmd.env_remove(var);
+    }
+    cmd.envs(env.iter().copied());
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_comment_links_each_address_to_its_lines_on_the_forge() {
+    let count = block("testdata/locate/root/main.tf", "resource \"terraform_data\" \"count\"");
+    let check = block("testdata/locate/root/checks.tf", "check \"failing\"");
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+    let gh = comment(&[("GITHUB_SERVER_URL", "https://github.com"), ("GITHUB_REPOSITORY", "acme/infra"), ("GITHUB_SHA", sha)]);
+    let url = |l: &Location| format!("https://github.com/acme/infra/blob/{sha}/{}#L{}-L{}", l.file, l.line, l.end_line);
+    assert!(gh.contains(&format!("| destroy | [`terraform_data.count[2]`]({}) |", url(&count))), "{gh}");
+    assert!(gh.contains(&format!("[`check.failing`]({})", url(&check))), "{gh}");
+    let gl = comment(&[("CI_PROJECT_URL", "https://gitlab.example.com/g/infra"), ("CI_COMMIT_SHA", sha)]);
+    let want = format!(
+        "[`terraform_data.count[2]`](https://gitlab.example.com/g/infra/-/blob/{sha}/{}#L{}-{})",
+        count.file, count.line, count.end_line
+    );
+    assert!(gl.contains(&want), "{gl}");
+    // No forge: the address and its `file:line`; a block that is gone: the address alone.
+    let plain = comment(&[]);
+    assert!(plain.contains(&format!("| destroy | `terraform_data.count[2]` at `{}:{}` |", count.file, count.line)), "{plain}");
+    assert!(plain.contains("| `terraform_data.gone` |"), "{plain}");
+    // An environment that would inject markdown or a script: no link at all.
+    let bad = comment(&[("GITHUB_SERVER_URL", "javascript:alert(1)//"), ("GITHUB_REPOSITORY", "acme/infra"), ("GITHUB_SHA", sha)]);
+    assert_eq!(bad, plain);
 }

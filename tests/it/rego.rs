@@ -263,3 +263,34 @@ fn verify_runs_the_policies_tests() {
     assert_eq!(code, 2);
     assert!(err.contains("no test_ rule to run"), "{err}");
 }
+
+/// `data.planview.changes` (planview's helper document; conftest has none, so
+/// the expected answers come from the plan: `testdata/noise/plan.txt` shows
+/// `rotated` replaced for `triggers_replace`, and the attributes each update
+/// changes; `output` is terraform_data's, unknown until apply).
+#[test]
+fn the_helper_document_gives_planviews_reading_of_each_change() {
+    let plan = "testdata/noise/plan.json";
+    let policy = format!("{R}/helper");
+    let (code, v) = gate_json(&["--allow", "*", "--policy", &policy, plan]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        of_rule(&v, "rego main.deny_replace"),
+        ["terraform_data.rotated would be replaced (delete_before_create), forced by triggers_replace"]
+    );
+    let updates = of_rule(&v, "rego main.warn_update");
+    assert_eq!(updates.len(), 5, "{updates:?}");
+    assert!(updates.contains(&r#"terraform_data.tagged["d"] changes input.size, input.tags_all.Owner, output"#.to_string()), "{updates:?}");
+    assert!(of_rule(&v, "rego main.deny_moved_db").is_empty());
+    // With --ignore-attr the helper marks noise, and the rule leaves it out.
+    let (_, v) = gate_json(&["--allow", "*", "--policy", &policy, "--ignore-attr", "input.tags_all", "--ignore-attr", "output", plan]);
+    let mut updates = of_rule(&v, "rego main.warn_update");
+    updates.sort();
+    assert_eq!(
+        updates,
+        [
+            "terraform_data.renamed changes input.tags.Name, input.tags_all.Name, input.tags_all.Owner, output",
+            r#"terraform_data.tagged["d"] changes input.size, input.tags_all.Owner, output"#
+        ]
+    );
+}

@@ -13,6 +13,7 @@ mod align;
 
 use crate::model::markers::{self, child};
 use crate::model::PathStep;
+use crate::query::schema::Ty;
 use crate::query::values::{numbers_equal, value_at, Shown, Visibility};
 use align::cli_lcs;
 pub(crate) use align::{align, Slot};
@@ -65,8 +66,10 @@ impl Key {
 /// Brackets of a collection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Brackets {
-    /// An object or a map: `{ key = value }`.
+    /// An object, or a map without its type: `{ key = value }`.
     Object,
+    /// A map, by its type (the provider schema): `{ "key" = value }`, every key quoted.
+    Map,
     /// A list, set or tuple: `[ value, ]`.
     List,
 }
@@ -150,12 +153,52 @@ pub enum Kind {
     },
     /// A multi-line string as a line diff.
     Lines(Vec<LineItem>),
+    /// A block, by the provider schema: a resource's own, or a nested one.
+    Block(Box<BlockNode>),
+    /// A value changing type, shown as the CLI's type change: the before as
+    /// it would be removed, `->`, the after as it would be added (a JSON
+    /// string becoming text, or text becoming JSON).
+    Swap(Box<Node>, Box<Node>),
+    /// A write-only attribute (its value is never in the plan), by the
+    /// provider schema: `(write-only attribute)`.
+    WriteOnly { sensitive: bool },
     /// A JSON-encoded string, decoded and diffed structurally.
     Json(Box<Node>),
     /// A multi-line or JSON-encoded string that becomes unknown, shown as
     /// its block (the inner `Lines` with every line, or `Json` with every
     /// member removed), then `-> (known after apply)`, as the CLI shows it.
     ToUnknown(Box<Node>),
+}
+
+/// A block's attributes, then its nested blocks (the CLI's block renderer).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockNode {
+    /// Attributes shown, in key order.
+    pub attributes: Vec<Entry>,
+    /// Unchanged attributes left out.
+    pub hidden_attributes: usize,
+    /// The widest attribute key, hidden ones too.
+    pub width: usize,
+    /// Nested blocks shown, by type name, then as the block type orders them.
+    pub blocks: Vec<BlockEntry>,
+    /// Unchanged nested blocks left out.
+    pub hidden_blocks: usize,
+}
+
+/// One nested block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockEntry {
+    /// The block type's name.
+    pub name: String,
+    /// A map block's key (`name "key" {`).
+    pub map_key: Option<String>,
+    /// Its position after (a removed one's before) in a list or set block, or its map key.
+    pub key: Option<Key>,
+    /// Its position before.
+    pub before_key: Option<Key>,
+    /// A [`Kind::Block`]; a leaf for a block known only after apply
+    /// (`name (known after apply)`) or marked sensitive.
+    pub node: Node,
 }
 
 /// The markers of one side-by-side position in the tree.
@@ -179,6 +222,9 @@ pub(crate) struct DiffOptions<'a, 'm> {
     /// Lists of objects may be sets or nested blocks (a provider's resource
     /// without its schema): aligned by content ([`align`]), not by position.
     pub objects_by_content: bool,
+    /// With a typed value (the provider schema): the legacy SDK's `""`
+    /// stands for null, as the CLI reads it.
+    pub legacy: bool,
 }
 
 const TRUE: Value = Value::Bool(true);
@@ -190,17 +236,40 @@ pub(crate) fn diff(before: Option<&Value>, after: Option<&Value>, marks: Marks<'
     let before = before.filter(|v| !v.is_null());
     let after = after.filter(|v| !v.is_null());
     let mut path = Vec::new();
-    node(before, after, marks, opts, &mut path)
+    node(before, after, marks, opts, &mut path, None)
 }
 
-fn node(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &DiffOptions<'_, '_>, path: &mut Vec<PathStep>) -> Node {
+/// The diff of one value of type `ty` (the provider schema's; `None`: a
+/// value of any type) at `path`.
+pub(crate) fn typed(
+    before: Option<&Value>,
+    after: Option<&Value>,
+    m: Marks<'_>,
+    o: &DiffOptions<'_, '_>,
+    path: &mut Vec<PathStep>,
+    ty: Option<&Ty>,
+) -> Node {
+    node(before, after, m, o, path, ty)
+}
+
+fn node(
+    before: Option<&Value>,
+    after: Option<&Value>,
+    m: Marks<'_>,
+    o: &DiffOptions<'_, '_>,
+    path: &mut Vec<PathStep>,
+    ty: Option<&Ty>,
+) -> Node {
+    // The legacy SDK's `""` is null (the CLI's ComputeDiffForType).
+    let legacy_null = |v: Option<&Value>| !(o.legacy && ty.is_some() && v.and_then(Value::as_str) == Some(""));
+    let (before, after) = (before.filter(|_| legacy_null(before)), after.filter(|_| legacy_null(after)));
     let forces_replacement = !path.is_empty() && o.replace_paths.iter().any(|p| p == path);
     let sensitivity = sensitivity_change(before, after, m);
     let mut n = match sensitivity {
         // Below, both sides count as marked: the change is noted once, here
         // (with `--show-sensitive` the children are still expanded).
-        Some(_) => node_inner(before, after, Marks { before_sensitive: Some(&TRUE), after_sensitive: Some(&TRUE), ..m }, o, path),
-        None => node_inner(before, after, m, o, path),
+        Some(_) => node_inner(before, after, Marks { before_sensitive: Some(&TRUE), after_sensitive: Some(&TRUE), ..m }, o, path, ty),
+        None => node_inner(before, after, m, o, path, ty),
     };
     let value_unchanged = n.op == Op::Same;
     if sensitivity.is_some() && value_unchanged {
@@ -241,7 +310,14 @@ fn leaf(op: Op, before: Option<Shown>, after: Option<Shown>) -> Node {
     Node { op, forces_replacement: false, sensitivity: None, kind: Kind::Leaf { before, after } }
 }
 
-fn node_inner(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &DiffOptions<'_, '_>, path: &mut Vec<PathStep>) -> Node {
+fn node_inner(
+    before: Option<&Value>,
+    after: Option<&Value>,
+    m: Marks<'_>,
+    o: &DiffOptions<'_, '_>,
+    path: &mut Vec<PathStep>,
+    ty: Option<&Ty>,
+) -> Node {
     let unknown = markers::whole(m.after_unknown);
     let op = op_of(before, after, unknown);
     let hide = !o.vis.show_sensitive;
@@ -250,6 +326,11 @@ fn node_inner(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &D
     // Marked sensitive here or above, on either side: the whole node is masked.
     if hide && (markers::whole(m.before_sensitive) || markers::whole(m.after_sensitive)) {
         let side = |v: Option<&Value>| v.map(|v| if v.is_null() { Shown::Null } else { Shown::Sensitive });
+        // Typed (by the schema), as the CLI: a sensitive value is
+        // `(sensitive value)` even where it is known only after apply.
+        if ty.is_some() && unknown && markers::whole(m.after_sensitive) {
+            return leaf(op, side(before), Some(Shown::Sensitive));
+        }
         return leaf(op, side(before), unknown_or(side(after)));
     }
     // A side shown whole: masked when anything in it is marked or holds a known secret.
@@ -261,7 +342,9 @@ fn node_inner(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &D
         return leaf(op, whole(before, m.before_sensitive), unknown_or(whole(after, m.after_sensitive)));
     }
 
-    let b_coll = before.and_then(brackets_of);
+    // A map by its type: its keys are quoted.
+    let retype = |b: Brackets| if b == Brackets::Object && matches!(ty, Some(Ty::Map(_))) { Brackets::Map } else { b };
+    let b_coll = before.and_then(brackets_of).map(retype);
     let a_coll = if unknown {
         None
     } else {
@@ -271,30 +354,31 @@ fn node_inner(before: Option<&Value>, after: Option<&Value>, m: Marks<'_>, o: &D
             (None, Some(u)) if markers::any(Some(u)) => brackets_of(u),
             _ => None,
         }
+        .map(retype)
     };
     let absent_or_null = |v: Option<&Value>| !matches!(v, Some(x) if !x.is_null());
 
     match (b_coll, a_coll) {
-        (Some(bb), Some(ab)) if bb == ab => collection_node(op, bb, before, after, None, None, m, o, path),
+        (Some(bb), Some(ab)) if bb == ab => collection_node(op, bb, before, after, None, None, m, o, path, ty),
         (Some(bb), None) if absent_or_null(after) || unknown => {
             let after_shown = if unknown { Some(Shown::Unknown) } else { after.map(|_| Shown::Null) };
             let op = if after_shown.is_some() { Op::Update } else { op };
-            collection_node(op, bb, before, None, None, after_shown, m, o, path)
+            collection_node(op, bb, before, None, None, after_shown, m, o, path, ty)
         }
         (None, Some(ab)) if absent_or_null(before) => {
             let before_shown = before.map(|_| Shown::Null);
             let op = if before_shown.is_some() { Op::Update } else { op };
-            collection_node(op, ab, None, after, before_shown, None, m, o, path)
+            collection_node(op, ab, None, after, before_shown, None, m, o, path, ty)
         }
         // A type change between a scalar and a collection (`"*" -> [ + "a", ]`,
         // `[ - "a", ] -> "*"`), as the CLI shows one: the collection expanded.
         (None, Some(ab)) if !markers::any(m.before_sensitive) && !markers::any(m.after_sensitive) && !path.is_empty() => {
-            collection_node(Op::Update, ab, None, after, whole(before, m.before_sensitive), None, m, o, path)
+            collection_node(Op::Update, ab, None, after, whole(before, m.before_sensitive), None, m, o, path, ty)
         }
         (Some(bb), None)
             if after.is_some() && !unknown && !markers::any(m.before_sensitive) && !markers::any(m.after_sensitive) && !path.is_empty() =>
         {
-            collection_node(Op::Update, bb, before, None, None, whole(after, m.after_sensitive), m, o, path)
+            collection_node(Op::Update, bb, before, None, None, whole(after, m.after_sensitive), m, o, path, ty)
         }
         _ => {
             let marked_inside = hide && (markers::any(m.before_sensitive) || markers::any(m.after_sensitive));
@@ -356,12 +440,12 @@ pub(crate) fn show_identifying(
             Ok(i) => {
                 let e = &mut entries[i];
                 if e.node.op == Op::Update && matches!(e.node.kind, Kind::Collection { before: None, after: None, .. }) {
-                    let n = node(b, a, cm, &full, &mut path);
+                    let n = node(b, a, cm, &full, &mut path, None);
                     e.node = Node { forces_replacement: e.node.forces_replacement, ..n };
                 }
             }
             Err(i) if *hidden > 0 && b.is_some() && a.is_some() => {
-                let n = node(b, a, cm, &full, &mut path);
+                let n = node(b, a, cm, &full, &mut path, None);
                 if n.op == Op::Same {
                     entries.insert(i, Entry { key: key.clone(), before_key: Some(key), moved: false, node: n });
                     *hidden -= 1;
@@ -394,13 +478,16 @@ fn collection_node(
     m: Marks<'_>,
     o: &DiffOptions<'_, '_>,
     path: &mut Vec<PathStep>,
+    ty: Option<&Ty>,
 ) -> Node {
     // With the whole after unknown, the children have no after side.
     let child_unknown = if after_shown.is_some() { None } else { m.after_unknown };
     let m = Marks { after_unknown: child_unknown, ..m };
-    let by_content = brackets == Brackets::List && o.objects_by_content && list_of_objects(before, after);
+    let set = matches!(ty, Some(Ty::Set(_)));
+    let by_content = brackets == Brackets::List && ty.is_none() && o.objects_by_content && list_of_objects(before, after);
     let pairs = match brackets {
-        Brackets::Object => object_pairs(before, after, m.after_unknown),
+        Brackets::Object | Brackets::Map => object_pairs(before, after, m.after_unknown),
+        Brackets::List if set => set_pairs(before, after, m.after_unknown),
         Brackets::List if by_content => content_pairs(before, after, m.after_unknown),
         Brackets::List => list_pairs(before, after, m.after_unknown),
     };
@@ -408,13 +495,15 @@ fn collection_node(
     // out); in a value (an object inside an attribute, an output), null is a
     // value like any other (`~ drop = "d" -> null`, `- c = null`).
     let block_level = path.is_empty() && o.block_root;
+    // A typed object leaves out what is null on both sides, as a block does.
+    let skip_nulls = block_level || (brackets == Brackets::Object && matches!(ty, Some(Ty::Object(_))));
     let full = DiffOptions { full: true, ..*o };
     let mut entries = Vec::new();
     let mut hidden = 0;
     let mut width = 0;
     for (bkey, akey, b, a, moved) in pairs {
         let (b, a) =
-            if brackets == Brackets::Object && block_level { (b.filter(|v| !v.is_null()), a.filter(|v| !v.is_null())) } else { (b, a) };
+            if brackets == Brackets::Object && skip_nulls { (b.filter(|v| !v.is_null()), a.filter(|v| !v.is_null())) } else { (b, a) };
         let (bstep, astep) = (bkey.as_ref().map(Key::step), akey.as_ref().map(Key::step));
         let cm = Marks {
             before_sensitive: bstep.as_ref().and_then(|s| child(m.before_sensitive, s)),
@@ -426,18 +515,22 @@ fn collection_node(
         }
         let (Some(key), Some(step)) = (akey.clone().or_else(|| bkey.clone()), astep.or(bstep)) else { continue };
         if let Key::Attr(k) = &key {
-            width = width.max(key_width(k));
+            width = width.max(if brackets == Brackets::Map { quoted_width(k) } else { key_width(k) });
         }
+        let cty = ty.and_then(|t| match &key {
+            Key::Attr(k) => t.child(Some(k), None),
+            Key::Index(i) => t.child(None, Some(*i)),
+        });
         path.push(step);
-        let mut n = node(b, a, cm, o, path);
+        let mut n = node(b, a, cm, o, path, cty);
         // Shown unchanged: an important attribute of a nested object (`id`,
         // `name`, `tags`, as the CLI shows them), or a list element (context
         // around a change): with everything in it.
         let important = brackets == Brackets::Object && !block_level && matches!(&key, Key::Attr(k) if IDENTIFYING.contains(&k.as_str()));
-        let keep = !o.full && n.op == Op::Same && (important || (brackets == Brackets::List && !by_content));
+        let keep = !o.full && n.op == Op::Same && (important || (brackets == Brackets::List && !by_content && !set));
         let expand = important && !o.full && n.op == Op::Update && matches!(n.kind, Kind::Collection { before: None, after: None, .. });
         if keep || expand {
-            n = Node { forces_replacement: n.forces_replacement, ..node(b, a, cm, &full, path) };
+            n = Node { forces_replacement: n.forces_replacement, ..node(b, a, cm, &full, path, cty) };
         }
         path.pop();
         if n.op == Op::Same && !o.full && !n.forces_replacement && !moved && !keep {
@@ -458,7 +551,7 @@ fn collection_node(
             before: before_shown,
             after: after_shown,
             width,
-            context: !o.full && brackets == Brackets::List && !by_content,
+            context: !o.full && brackets == Brackets::List && !by_content && !set,
         },
     }
 }
@@ -472,8 +565,13 @@ pub(crate) fn key_width(k: &str) -> usize {
     }
 }
 
+/// A map key's printed width: always quoted.
+pub(crate) fn quoted_width(k: &str) -> usize {
+    serde_json::to_string(k).map_or(0, |q| q.chars().count())
+}
+
 /// Before key, after key, before value, after value, moved (an equal list element out of order).
-type Pair<'v> = (Option<Key>, Option<Key>, Option<&'v Value>, Option<&'v Value>, bool);
+pub(crate) type Pair<'v> = (Option<Key>, Option<Key>, Option<&'v Value>, Option<&'v Value>, bool);
 
 fn object_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: Option<&'v Value>) -> Vec<Pair<'v>> {
     let bo = before.and_then(Value::as_object);
@@ -489,6 +587,36 @@ fn object_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown
             (b.map(|_| Key::Attr(k.clone())), Some(Key::Attr(k.clone())), b, ao.and_then(|m| m.get(k)), false)
         })
         .collect()
+}
+
+/// A set's elements as the CLI pairs them (`processSet`): each before
+/// element with an equal after element (unchanged), or removed; then the
+/// after elements left, added. Never two different elements paired.
+pub(crate) fn set_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: Option<&'v Value>) -> Vec<Pair<'v>> {
+    static EMPTY: Vec<Value> = Vec::new();
+    let b = before.and_then(Value::as_array).unwrap_or(&EMPTY);
+    let a = after.and_then(Value::as_array).unwrap_or(&EMPTY);
+    let ua = unknown.and_then(Value::as_array);
+    let alen = a.len().max(ua.map_or(0, Vec::len));
+    let partly_unknown = |j: usize| markers::any(ua.and_then(|u| u.get(j)));
+    let mut taken = vec![false; alen];
+    let mut out = Vec::with_capacity(b.len().max(alen));
+    for (i, bv) in b.iter().enumerate() {
+        let found = (0..a.len()).find(|&j| !taken[j] && !partly_unknown(j) && a[j] == *bv);
+        match found {
+            Some(j) => {
+                taken[j] = true;
+                out.push((Some(Key::Index(i)), Some(Key::Index(j)), Some(bv), Some(&a[j]), false));
+            }
+            None => out.push((Some(Key::Index(i)), None, Some(bv), None, false)),
+        }
+    }
+    for (j, t) in taken.iter().enumerate() {
+        if !t {
+            out.push((None, Some(Key::Index(j)), None, a.get(j), false));
+        }
+    }
+    out
 }
 
 /// True when either side is a non-empty list of objects only.
@@ -726,6 +854,41 @@ fn string_node(op: Op, before: Option<&Value>, after: Option<&Value>, o: &DiffOp
         let inner = diff(bv.as_ref(), av.as_ref(), Marks::default(), &inner_opts);
         return Some(Node { op, forces_replacement: false, sensitivity: None, kind: Kind::Json(Box::new(inner)) });
     }
+    // JSON on one side only: the CLI's type change, each side as it would
+    // be removed or added (`jsonencode(...) -> "text"`, `"text" -> jsonencode(...)`).
+    if matches!((&bj, &aj), (Some(Some(_)), Some(_)) | (Some(_), Some(Some(_)))) {
+        let inner_opts = DiffOptions { replace_paths: &[], block_root: false, objects_by_content: false, ..*o };
+        let side = |text: &str, json: Option<Value>, add: bool| {
+            let op = if add { Op::Add } else { Op::Remove };
+            match json {
+                Some(v) => {
+                    let inner = if add {
+                        diff(None, Some(&v), Marks::default(), &inner_opts)
+                    } else {
+                        diff(Some(&v), None, Marks::default(), &inner_opts)
+                    };
+                    Node { op, forces_replacement: false, sensitivity: None, kind: Kind::Json(Box::new(inner)) }
+                }
+                None => {
+                    let shown = Some(Shown::of(Some(&Value::String(text.to_string())), false, false, o.vis));
+                    if add {
+                        leaf(op, None, shown)
+                    } else {
+                        leaf(op, shown, None)
+                    }
+                }
+            }
+        };
+        let (bt, at) = (b.unwrap_or_default(), a.unwrap_or_default());
+        let before_side = side(bt, bj.clone().flatten(), false);
+        let after_side = side(at, aj.clone().flatten(), true);
+        return Some(Node {
+            op,
+            forces_replacement: false,
+            sensitivity: None,
+            kind: Kind::Swap(Box::new(before_side), Box::new(after_side)),
+        });
+    }
     let multiline = b.is_some_and(|s| s.contains('\n')) || a.is_some_and(|s| s.contains('\n'));
     if multiline && op != Op::Same {
         return Some(Node {
@@ -849,7 +1012,7 @@ fn flat(
             push(out, path, side(before), side(after))
         }
         Kind::Leaf { before: b, after: a } => push(out, path, b.clone(), a.clone()),
-        Kind::Lines(_) | Kind::Json(_) => push(out, path, whole(before), whole(after)),
+        Kind::Lines(_) | Kind::Json(_) | Kind::Swap(..) => push(out, path, whole(before), whole(after)),
         Kind::ToUnknown(_) => push(out, path, whole(before), Some(Shown::Unknown)),
         Kind::Collection { before: bs, after: as_, .. } if bs.is_some() || as_.is_some() => {
             // A side shown whole is masked if anything inside was masked.
@@ -859,15 +1022,43 @@ fn flat(
             let a = as_.clone().or_else(|| side(after));
             push(out, path, b, a)
         }
-        Kind::Collection { entries, .. } => {
-            for e in entries {
-                let cb = e.before_key.as_ref().and_then(|k| value_at(before?, &[k.step()]));
-                let ca = if e.node.op == Op::Remove { None } else { after.and_then(|v| value_at(v, &[e.key.step()])) };
-                path.push(e.key.step());
+        Kind::Collection { entries, .. } => flat_entries(entries, before, after, vis, sensitivity, path, out),
+        Kind::Block(b) => {
+            flat_entries(&b.attributes, before, after, vis, sensitivity, path, out);
+            for e in &b.blocks {
+                let name = PathStep::Key(e.name.clone());
+                let mut bsteps = vec![name.clone()];
+                bsteps.extend(e.before_key.as_ref().map(Key::step));
+                let mut asteps = vec![name];
+                asteps.extend(e.key.as_ref().map(Key::step));
+                let cb = if e.node.op == Op::Add { None } else { before.and_then(|v| value_at(v, &bsteps)) };
+                let ca = if e.node.op == Op::Remove { None } else { after.and_then(|v| value_at(v, &asteps)) };
+                let n = path.len();
+                path.extend(asteps);
                 flat(&e.node, cb, ca, vis, sensitivity, path, out);
-                path.pop();
+                path.truncate(n);
             }
         }
+        // Its value is never in the plan.
+        Kind::WriteOnly { .. } => {}
+    }
+}
+
+fn flat_entries(
+    entries: &[Entry],
+    before: Option<&Value>,
+    after: Option<&Value>,
+    vis: &Visibility<'_>,
+    sensitivity: Option<SensitivityChange>,
+    path: &mut Vec<PathStep>,
+    out: &mut Vec<FlatChange>,
+) {
+    for e in entries {
+        let cb = e.before_key.as_ref().and_then(|k| before.and_then(|v| value_at(v, &[k.step()])));
+        let ca = if e.node.op == Op::Remove { None } else { after.and_then(|v| value_at(v, &[e.key.step()])) };
+        path.push(e.key.step());
+        flat(&e.node, cb, ca, vis, sensitivity, path, out);
+        path.pop();
     }
 }
 
@@ -876,6 +1067,9 @@ fn has_sensitive(n: &Node) -> bool {
         Kind::Leaf { before, after } => matches!(before, Some(Shown::Sensitive)) || matches!(after, Some(Shown::Sensitive)),
         Kind::Collection { entries, .. } => entries.iter().any(|e| has_sensitive(&e.node)),
         Kind::Json(inner) | Kind::ToUnknown(inner) => has_sensitive(inner),
+        Kind::Swap(b, a) => has_sensitive(b) || has_sensitive(a),
+        Kind::Block(b) => b.attributes.iter().any(|e| has_sensitive(&e.node)) || b.blocks.iter().any(|e| has_sensitive(&e.node)),
+        Kind::WriteOnly { sensitive } => *sensitive,
         Kind::Lines(_) => false,
     }
 }
@@ -907,7 +1101,29 @@ pub(crate) fn mask_keys(root: &mut Node, changes: &mut [FlatChange], vis: &Visib
                 }
             }
             Kind::Json(inner) | Kind::ToUnknown(inner) => walk(inner, vis),
-            Kind::Leaf { .. } | Kind::Lines(_) => {}
+            Kind::Swap(b, a) => {
+                walk(b, vis);
+                walk(a, vis);
+            }
+            Kind::Block(b) => {
+                for e in &mut b.attributes {
+                    key(&mut e.key, vis);
+                    if let Some(k) = &mut e.before_key {
+                        key(k, vis);
+                    }
+                    walk(&mut e.node, vis);
+                }
+                for e in &mut b.blocks {
+                    if let Some(k) = &mut e.map_key {
+                        mask(k, vis);
+                    }
+                    for k in [&mut e.key, &mut e.before_key].into_iter().flatten() {
+                        key(k, vis);
+                    }
+                    walk(&mut e.node, vis);
+                }
+            }
+            Kind::Leaf { .. } | Kind::Lines(_) | Kind::WriteOnly { .. } => {}
         }
     }
     walk(root, vis);

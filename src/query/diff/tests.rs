@@ -50,6 +50,13 @@ fn pic(n: &Node) -> String {
             let post = after.as_ref().map(|a| format!("->{}", side(&Some(a.clone())))).unwrap_or_default();
             format!("{pre}{o}{}{c}{post}", parts.join(" "))
         }
+        Kind::Block(b) => {
+            let mut parts: Vec<String> = b.attributes.iter().map(|e| format!("{}:{}", path_text(&[e.key.step()]), pic(&e.node))).collect();
+            parts.extend(b.blocks.iter().map(|e| format!("{} {}", e.name, pic(&e.node))));
+            format!("block{{{} #{}/{}}}", parts.join(" "), b.hidden_attributes, b.hidden_blocks)
+        }
+        Kind::WriteOnly { sensitive } => format!("wo{}", if *sensitive { "S" } else { "" }),
+        Kind::Swap(b, a) => format!("{}=>{}", pic(b), pic(a)),
         Kind::Lines(items) => {
             let parts: Vec<String> = items
                 .iter()
@@ -74,13 +81,13 @@ fn d(before: Value, after: Value) -> String {
 /// As a provider's resource without its schema: lists of objects aligned by content.
 fn dc(before: Value, after: Value) -> String {
     let vis = Visibility::default();
-    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: true };
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: true, legacy: false };
     pic(&diff(Some(&before), Some(&after), Marks::default(), &opts))
 }
 
 fn dm(before: Value, after: Value, m: Marks<'_>) -> String {
     let vis = Visibility::default();
-    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
     pic(&diff(Some(&before), Some(&after), m, &opts))
 }
 
@@ -155,7 +162,7 @@ fn multiline_and_json_strings_that_become_unknown_keep_their_block() {
     assert_eq!(got, "~{j:~~J(-{k:-1 l:-[-2]})->? one:~\"x\"->? s:~~L( a| b)->? secret:~S->?}");
     // JSON output: one change, the whole string before, unknown after.
     let vis = Visibility::default();
-    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
     let after = json!({});
     let root = diff(Some(&before), Some(&after), m, &opts);
     let flat = flatten(&root, Some(&before), Some(&after), &vis);
@@ -286,13 +293,13 @@ fn sensitivity_only_changes_are_updates_with_a_note() {
     assert_eq!(dm(json!({"o": {"pw": "s", "u": "a"}}), json!({"o": {"pw": "s", "u": "a"}}), m), "~{o:~{pw:~S+S->S #1}}");
     // A create or a destroy says nothing about it.
     let vis = Visibility::default();
-    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
     let as_ = json!({"pw": true});
     let m = Marks { after_sensitive: Some(&as_), ..Default::default() };
     assert_eq!(pic(&diff(None, Some(&json!({"pw": "s"})), m, &opts)), "+{pw:+S}");
     // With --show-sensitive the value shows, the note stays, and it is not repeated below.
     let vis = Visibility { show_sensitive: true, masker: None };
-    let opts = DiffOptions { vis: &vis, full: true, replace_paths: &[], block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: true, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
     let as_ = json!({"o": true});
     let m = Marks { after_sensitive: Some(&as_), ..Default::default() };
     assert_eq!(pic(&diff(Some(&json!({"o": {"k": 1}})), Some(&json!({"o": {"k": 1}})), m, &opts)), "~{o:~S+{k:=1}}");
@@ -317,7 +324,7 @@ fn deeply_nested_values_are_followed_to_the_change() {
 #[test]
 fn create_and_destroy_expand_every_attribute() {
     let vis = Visibility::default();
-    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
     let v = json!({"a": 1, "m": {"k": "v"}, "n": null});
     assert_eq!(pic(&diff(None, Some(&v), Marks::default(), &opts)), "+{a:+1 m:+{k:+\"v\"}}");
     assert_eq!(pic(&diff(Some(&v), Some(&Value::Null), Marks::default(), &opts)), "-{a:-1 m:-{k:-\"v\"}}");
@@ -352,7 +359,7 @@ fn sensitive_marks_mask_the_whole_marked_subtree_on_both_sides() {
 fn sensitive_marks_are_ignored_with_show_sensitive() {
     let bs = json!({"pw": true});
     let vis = Visibility { show_sensitive: true, masker: None };
-    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
     let m = Marks { before_sensitive: Some(&bs), after_sensitive: Some(&bs), ..Default::default() };
     assert_eq!(pic(&diff(Some(&json!({"pw": "a"})), Some(&json!({"pw": "b"})), m, &opts)), "~{pw:~\"a\"->\"b\"}");
 }
@@ -370,7 +377,7 @@ fn values_holding_a_secret_known_elsewhere_are_masked() {
     let mut masker = Masker::default();
     masker.add("copied-secret-1");
     let vis = Visibility { show_sensitive: false, masker: Some(&masker) };
-    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
     let got = pic(&diff(
         Some(&json!({"output": "copied-secret-1", "m": {"a": "copied-secret-1", "b": "ok"}})),
         Some(&json!({"output": "x", "m": {"a": "y", "b": "ok"}})),
@@ -384,7 +391,7 @@ fn values_holding_a_secret_known_elsewhere_are_masked() {
 fn replace_paths_mark_forcing_attributes() {
     let vis = Visibility::default();
     let rp: Vec<Vec<PathStep>> = serde_json::from_str(r#"[["triggers"], ["disk", 0, "size"]]"#).unwrap();
-    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &rp, block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &rp, block_root: true, objects_by_content: false, legacy: false };
     let got = pic(&diff(
         Some(&json!({"triggers": "a", "disk": [{"size": 1}], "x": 1})),
         Some(&json!({"triggers": "b", "disk": [{"size": 2}], "x": 1})),
@@ -397,7 +404,7 @@ fn replace_paths_mark_forcing_attributes() {
 #[test]
 fn full_keeps_unchanged_entries() {
     let vis = Visibility::default();
-    let opts = DiffOptions { vis: &vis, full: true, replace_paths: &[], block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: true, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
     let got = pic(&diff(Some(&json!({"a": 1, "b": [1, 2]})), Some(&json!({"a": 2, "b": [1, 2]})), Marks::default(), &opts));
     assert_eq!(got, "~{a:~1->2 b:=[=1 =2]}");
 }
@@ -412,7 +419,7 @@ fn multi_line_strings_are_line_diffs() {
     assert_eq!(got, "~{u:~L( a|+x| b| c)}");
     // A text added whole: its lines carry no symbol (the attribute's says it).
     let vis = Visibility::default();
-    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
     assert_eq!(pic(&diff(None, Some(&json!({"u": "a\nb"})), Marks::default(), &opts)), "+{u:+L( a| b)}");
 }
 
@@ -445,7 +452,7 @@ fn a_sensitive_json_string_is_not_decoded() {
 #[test]
 fn flatten_lists_changed_leaves_with_paths() {
     let vis = Visibility::default();
-    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
     let au = json!({"out": true});
     let before = json!({"tags": {"a": "1", "b": "2"}, "l": [1, 2, 3], "out": {"k": 1}});
     let after = json!({"tags": {"a": "1", "b": "3"}, "l": [2, 3]});
@@ -467,7 +474,7 @@ fn flatten_lists_changed_leaves_with_paths() {
 #[test]
 fn flatten_masks_a_whole_side_with_a_sensitive_part() {
     let vis = Visibility::default();
-    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false };
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
     let bs = json!({"o": {"pw": true}});
     let au = json!({"o": true});
     let before = json!({"o": {"pw": "SECRET-MARKER-x", "u": "admin"}});

@@ -71,6 +71,9 @@ pub struct Policy {
     /// `--deny-on-failure MODE[@EVENT]`: no action may be invoked by a
     /// lifecycle trigger with this `on_failure` (on these events).
     pub deny_on_failure: Vec<OnFailureRule>,
+    /// `--ignore-attr PATH`: an update that only changes these attributes is
+    /// noise ([`crate::query::noise`]), never judged as an update.
+    pub ignore_attributes: Vec<String>,
 }
 
 /// A `--deny-on-failure` rule: an `on_failure` mode, on any lifecycle event
@@ -173,6 +176,9 @@ pub struct PolicyFile {
     /// Like `--deny-on-failure` (`continue`, `continue@destroy`, ...).
     #[serde(default)]
     pub deny_on_failure: Vec<OnFailureRule>,
+    /// Like `--ignore-attr` (`tags`, `tags_all`, `metadata.annotations.*`).
+    #[serde(default)]
+    pub ignore_attributes: Vec<String>,
 }
 
 impl PolicyFile {
@@ -277,6 +283,7 @@ impl Policy {
             self.drift = f.drift;
         }
         self.deny_on_failure.extend(f.deny_on_failure.iter().cloned());
+        self.ignore_attributes.extend(f.ignore_attributes.iter().cloned());
     }
 
     /// Load the Rego policies named so far (once, before any plan is read):

@@ -89,7 +89,7 @@ fn invocation(a: &ActionInvocation<'_>, vis: &Visibility) -> InvocationDiff {
     let (config, config_leaves) = match &values {
         Some(v) if !v.is_null() => {
             let marks = Marks { before_sensitive: None, after_sensitive: sensitive.as_ref(), after_unknown: unknown.as_ref() };
-            let dopts = DiffOptions { vis, full: true, replace_paths: &[], block_root: true, objects_by_content: false };
+            let dopts = DiffOptions { vis, full: true, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
             // The configuration as a create: every value shown, none hidden.
             let mut root = diff::diff(None, Some(v), marks, &dopts);
             let mut leaves = diff::flatten(&root, None, Some(v), vis);

@@ -20,11 +20,12 @@ pub(crate) struct Collector<'a, K> {
     kept: K,
     hidden_noop: usize,
     filtered_out: usize,
+    without_schema: std::collections::BTreeSet<String>,
 }
 
 impl<'a, K: Keep> Collector<'a, K> {
     pub(crate) fn new(opts: &'a ShowOptions, kept: K) -> Self {
-        Collector { opts, kept, hidden_noop: 0, filtered_out: 0 }
+        Collector { opts, kept, hidden_noop: 0, filtered_out: 0, without_schema: Default::default() }
     }
 
     /// The report of the plan (the skeleton), once every secret is known.
@@ -32,6 +33,7 @@ impl<'a, K: Keep> Collector<'a, K> {
         let mut report = show::report_head(plan, self.opts, vis);
         report.hidden_noop += self.hidden_noop;
         report.filtered_out += self.filtered_out;
+        report.without_schema = self.without_schema;
         Collected { report, kept: self.kept, outputs: outputs_text(plan) }
     }
 }
@@ -44,7 +46,12 @@ impl<K: Keep> PlanVisitor for Collector<'_, K> {
         match show::pick(rc, self.opts) {
             Pick::FilteredOut => self.filtered_out += 1,
             Pick::HiddenNoop => self.hidden_noop += 1,
-            Pick::Shown => self.kept.keep(text),
+            Pick::Shown => {
+                if show::lacks_schema(rc, self.opts) {
+                    self.without_schema.insert(rc.type_.clone());
+                }
+                self.kept.keep(text)
+            }
         }
     }
 }

@@ -67,7 +67,10 @@ pub(crate) fn markdown_blocks(items: &[PerFile<PlanVerdict>], policy: &PolicyRep
                     "| {} | {} | {} | {} |\n",
                     md_code(&i.file),
                     if v.passed() { ":white_check_mark: pass" } else { ":x: fail" },
-                    md_cell(&v.plan_line),
+                    match crate::query::noise::NoiseCount::line_of(v.noise.as_ref()) {
+                        Some(n) => md_cell(&format!("{} ({n})", v.plan_line)),
+                        None => md_cell(&v.plan_line),
+                    },
                     match v.warnings {
                         0 => v.errors().to_string(),
                         w => format!("{} (+{w} warning(s))", v.errors()),

@@ -26,6 +26,9 @@ fn table_unfitted(w: &mut dyn Write, items: &[PerFile<PlanVerdict>], policy: &Po
                     style.paint(&format!("{word}{n}"), tone)
                 )?;
                 writeln!(w, "{}", v.plan_line)?;
+                if let Some(n) = crate::query::noise::NoiseCount::line_of(v.noise.as_ref()) {
+                    writeln!(w, "{}", line(&n))?;
+                }
                 if !v.violations.is_empty() {
                     // A severity column only when some violation is a warning.
                     let severities = v.warnings > 0;

@@ -1,6 +1,8 @@
 //! `show --format json` (schemas/show.schema.json).
 
 use super::*;
+use crate::locate::{Location, SourceMap};
+
 /// One side of a changed attribute.
 #[derive(Debug, Serialize)]
 struct JsonSide {
@@ -64,6 +66,9 @@ struct JsonResource<'a> {
     import_id: Option<&'a str>,
     changes: Vec<JsonChange>,
     unchanged_hidden: usize,
+    /// Its block in the configuration, when read and found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<Location>,
 }
 
 #[derive(Debug, Serialize)]
@@ -72,6 +77,8 @@ struct JsonOutput<'a> {
     action: String,
     symbol: &'static str,
     changes: Vec<JsonChange>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<Location>,
 }
 
 #[derive(Serialize)]
@@ -129,7 +136,7 @@ fn json_invocation(i: &InvocationDiff) -> JsonInvocation<'_> {
 }
 
 /// The `resources` array, each built and written in turn as the serializer gets to it.
-struct LazyResources<'a>(RefCell<&'a mut (dyn Resources + 'a)>);
+struct LazyResources<'a>(RefCell<&'a mut (dyn Resources + 'a)>, Option<&'a SourceMap>);
 
 impl Serialize for LazyResources<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -137,7 +144,7 @@ impl Serialize for LazyResources<'_> {
         let mut resources = self.0.borrow_mut();
         let mut seq = s.serialize_seq(Some(resources.count()))?;
         let mut failed: Option<S::Error> = None;
-        let done = resources.each(&mut |x| match seq.serialize_element(&json_resource(x)) {
+        let done = resources.each(&mut |x| match seq.serialize_element(&json_resource(x, self.1)) {
             Ok(()) => Ok(true),
             Err(e) => {
                 failed = Some(e);
@@ -155,11 +162,12 @@ impl Serialize for LazyResources<'_> {
 fn hidden_at_root(n: &Node) -> usize {
     match &n.kind {
         Kind::Collection { hidden, .. } => *hidden,
+        Kind::Block(b) => b.hidden_attributes,
         _ => 0,
     }
 }
 
-fn json_resource(x: &ResourceDiff) -> JsonResource<'_> {
+fn json_resource<'a>(x: &'a ResourceDiff, locations: Option<&SourceMap>) -> JsonResource<'a> {
     JsonResource {
         address: &x.address,
         previous_address: x.previous_address.as_deref(),
@@ -178,21 +186,28 @@ fn json_resource(x: &ResourceDiff) -> JsonResource<'_> {
         changes: json_changes(&x.changes),
         // As before identifying attributes were shown: the JSON lists changes only.
         unchanged_hidden: hidden_at_root(&x.root) + x.identifying,
+        location: locations.and_then(|m| m.locate(&x.address)),
     }
 }
 
-fn json_report<'a>(r: &'a ShowReport, resources: &'a mut (dyn Resources + 'a)) -> JsonReport<'a> {
+fn json_report<'a>(r: &'a ShowReport, resources: &'a mut (dyn Resources + 'a), locations: Option<&'a SourceMap>) -> JsonReport<'a> {
     JsonReport {
         kind: "show",
         file: &r.file,
         format_version: &r.format_version,
         terraform_version: r.terraform_version.as_deref(),
         errored: r.errored,
-        resources: LazyResources(RefCell::new(resources)),
+        resources: LazyResources(RefCell::new(resources), locations),
         outputs: r
             .outputs
             .iter()
-            .map(|o| JsonOutput { name: &o.name, action: o.kind.key(), symbol: o.kind.symbol(), changes: json_changes(&o.changes) })
+            .map(|o| JsonOutput {
+                name: &o.name,
+                action: o.kind.key(),
+                symbol: o.kind.symbol(),
+                changes: json_changes(&o.changes),
+                location: locations.and_then(|m| m.locate(&format!("output.{}", o.name))),
+            })
             .collect(),
         hidden_noop: r.hidden_noop,
         filtered_out: r.filtered_out,
@@ -220,7 +235,7 @@ pub(crate) fn json_items(w: &mut dyn Write, items: &[Item<'_>]) -> io::Result<()
         .iter()
         .zip(resources.iter_mut())
         .map(|(i, res)| match i.result {
-            Ok(r) => JsonItem::Ok(json_report(r, &mut ***res)),
+            Ok(r) => JsonItem::Ok(json_report(r, &mut ***res, i.locations)),
             Err(e) => JsonItem::Err(JsonInputError::new(e)),
         })
         .collect();

@@ -16,7 +16,8 @@ use crate::error::InputError;
 use crate::model::ChangeKind;
 use crate::outcome::PerFile;
 use crate::query::diff::{
-    is_ident, path_text, Brackets, Entry, FlatChange, Key, Kind, LineItem, Node, Op, SensitivityChange, SensitivityNote,
+    is_ident, path_text, BlockEntry, BlockNode, Brackets, Entry, FlatChange, Key, Kind, LineItem, Node, Op, SensitivityChange,
+    SensitivityNote,
 };
 use crate::query::show::actions::{InvocationDiff, Trigger};
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport, TERRAFORM_DATA};
@@ -184,7 +185,7 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
         }
         Kind::Collection { brackets, entries, hidden, before: before_whole, after: after_whole, width, context } => {
             let (open, close) = match brackets {
-                Brackets::Object => ("{", "}"),
+                Brackets::Object | Brackets::Map => ("{", "}"),
                 Brackets::List => ("[", "]"),
             };
             let tail = after_whole.as_ref().filter(|_| n.op == Op::Update).map(|a| format!(" -> {}", shown(a))).unwrap_or_default();
@@ -205,6 +206,7 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
                 Brackets::Object => {
                     object_entries(out, &keyed(entries), *hidden, *width, depth + 1, false);
                 }
+                Brackets::Map => map_entries(out, n.op, entries, *hidden, *width, depth + 1),
                 Brackets::List => {
                     list_entries(out, entries, *context, depth + 1);
                     if *hidden > 0 {
@@ -213,6 +215,40 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
                 }
             }
             out.push(Line::new(None, depth, format!("{close}{tail}{to_null}{trail}")));
+        }
+        Kind::Swap(before, after) => {
+            // The before as removed, ` -> `, the after as added, on the line
+            // where one ends and the other starts; the first line takes the
+            // change's own symbol.
+            let mut lines = Vec::new();
+            node_lines(&mut lines, key, before, depth, "", false);
+            let mut rest = Vec::new();
+            node_lines(&mut rest, None, after, depth, trail, false);
+            if let Some(first) = lines.first_mut() {
+                first.op = op;
+                first.note = note;
+            }
+            let mut rest = rest.into_iter();
+            if let (Some(last), Some(next)) = (lines.last_mut(), rest.next()) {
+                last.text.push_str(" -> ");
+                last.text.push_str(&next.text);
+            }
+            out.extend(lines);
+            out.extend(rest);
+        }
+        Kind::WriteOnly { sensitive } => {
+            let what = if *sensitive { "(sensitive, write-only attribute)" } else { "(write-only attribute)" };
+            let mut l = Line::new(op, depth, format!("{lead}{what}{to_null}{trail}"));
+            l.note = note;
+            out.push(l);
+        }
+        Kind::Block(b) => {
+            // Only a resource's root is a block outside a block's entries.
+            let mut l = Line::new(op, depth, format!("{lead}{{"));
+            l.note = note;
+            out.push(l);
+            block_lines(out, b, depth + 1);
+            out.push(Line::new(None, depth, format!("}}{trail}")));
         }
         Kind::Lines(items) => {
             let mut l = Line::new(op, depth, format!("{lead}<<-EOT"));
@@ -265,6 +301,90 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
     }
 }
 
+/// A map's elements, by its type: every key quoted, a removed element
+/// `-> null` unless the map itself goes, an object element followed by a
+/// comma (the CLI's map renderer).
+fn map_entries(out: &mut Vec<Line>, op: Op, entries: &[Entry], hidden: usize, width: usize, depth: usize) {
+    let keys: Vec<String> = entries
+        .iter()
+        .map(|e| match &e.key {
+            Key::Attr(a) => clean(&super::json_string(a)).into_owned(),
+            Key::Index(i) => format!("[{i}]"),
+        })
+        .collect();
+    let width = keys.iter().map(|k| k.chars().count()).max().unwrap_or(0).max(width);
+    for (k, e) in keys.iter().zip(entries) {
+        let object = matches!(e.node.kind, Kind::Collection { brackets: Brackets::Object, .. });
+        node_lines(out, Some(&format!("{k:<width$}")), &e.node, depth, if object { "," } else { "" }, op != Op::Remove);
+    }
+    if hidden > 0 {
+        out.push(Line::comment(depth, hidden_line(hidden, "element")));
+    }
+}
+
+/// A block's lines (the CLI's block renderer): its attributes, the unchanged
+/// ones counted; then each nested block shown, a blank line before each
+/// type's first; then the unchanged blocks counted.
+fn block_lines(out: &mut Vec<Line>, b: &BlockNode, depth: usize) {
+    object_entries(out, &keyed(&b.attributes), b.hidden_attributes, b.width, depth, true);
+    let has_attributes = !b.attributes.is_empty() || b.hidden_attributes > 0;
+    let mut previous: Option<&str> = None;
+    for e in &b.blocks {
+        if has_attributes && previous != Some(e.name.as_str()) {
+            out.push(Line::comment(depth, String::new()));
+        }
+        previous = Some(e.name.as_str());
+        block_entry_lines(out, e, depth);
+    }
+    if b.hidden_blocks > 0 {
+        out.push(Line::comment(depth, String::new()));
+        out.push(Line::comment(depth, hidden_line(b.hidden_blocks, "block")));
+    }
+}
+
+/// One nested block: `name {` ... `}`, `name "key" {` for a map block's,
+/// `name (known after apply)`, or a sensitive block's two comment lines.
+fn block_entry_lines(out: &mut Vec<Line>, e: &BlockEntry, depth: usize) {
+    let mut name = key_text(&e.name);
+    if let Some(k) = &e.map_key {
+        name.push(' ');
+        name.push_str(&clean(&super::json_string(k)));
+    }
+    let n = &e.node;
+    let note = n.forces_replacement.then_some("# forces replacement");
+    let open = |out: &mut Vec<Line>, text: String| {
+        let mut l = Line::new(Some(n.op), depth, text);
+        l.note = note;
+        out.push(l);
+    };
+    match &n.kind {
+        Kind::Block(b) if b.attributes.is_empty() && b.hidden_attributes == 0 && b.blocks.is_empty() && b.hidden_blocks == 0 => {
+            open(out, format!("{name} {{}}"));
+        }
+        Kind::Block(b) => {
+            open(out, format!("{name} {{"));
+            block_lines(out, b, depth + 1);
+            out.push(Line::new(None, depth, "}".into()));
+        }
+        Kind::Leaf { before, after } if matches!(before, Some(Shown::Sensitive)) || matches!(after, Some(Shown::Sensitive)) => {
+            open(out, format!("{name} {{"));
+            for w in ["# At least one attribute in this block is (or was) sensitive,", "# so its contents will not be displayed."] {
+                out.push(Line { warning: true, ..Line::comment(depth + 1, w.to_string()) });
+            }
+            out.push(Line::new(None, depth, "}".into()));
+        }
+        Kind::ToUnknown(inner) => {
+            let mut sub = Vec::new();
+            block_entry_lines(&mut sub, &BlockEntry { node: Node { op: n.op, ..(**inner).clone() }, ..e.clone() }, depth);
+            if let Some(last) = sub.last_mut() {
+                last.text.push_str(" -> (known after apply)");
+            }
+            out.extend(sub);
+        }
+        _ => open(out, format!("{name} (known after apply)")),
+    }
+}
+
 /// The attribute lines of a resource.
 fn resource_lines(r: &ResourceDiff) -> Vec<Line> {
     let mut lines = body_lines(&r.root);
@@ -299,6 +419,7 @@ fn body_lines(root: &Node) -> Vec<Line> {
         Kind::Collection { brackets: Brackets::Object, entries, hidden, width, .. } => {
             object_entries(&mut out, &keyed(entries), *hidden, *width, 0, true);
         }
+        Kind::Block(b) => block_lines(&mut out, b, 0),
         Kind::Leaf { before: None, after: None } => {}
         _ => node_lines(&mut out, None, root, 0, "", true),
     }
@@ -491,6 +612,8 @@ pub(crate) struct Item<'a> {
     pub result: Result<&'a ShowReport, &'a InputError>,
     pub resources: RefCell<Box<dyn Resources + 'a>>,
     pub masker: &'a Masker,
+    /// The configuration it was made from, when read: JSON gives each change its block.
+    pub locations: Option<&'a crate::locate::SourceMap>,
 }
 
 impl<'a> Item<'a> {
@@ -500,7 +623,7 @@ impl<'a> Item<'a> {
             Ok(r) => &r.resources,
             Err(_) => &[],
         };
-        Item { result: item.result.as_ref(), resources: RefCell::new(Box::new(resources)), masker: &item.masker }
+        Item { result: item.result.as_ref(), resources: RefCell::new(Box::new(resources)), masker: &item.masker, locations: None }
     }
 }
 

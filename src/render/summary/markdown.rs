@@ -50,6 +50,9 @@ pub(crate) fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
 
 pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
     let mut s = format!("### {} — {}\n\n", md_code(file), md_cell(&p.plan_line));
+    if let Some(n) = NoiseCount::line_of(p.noise.as_ref()) {
+        s.push_str(&format!("{}.\n\n", md_cell(&n)));
+    }
     for (o, msg) in deprecated_changes(p) {
         s.push_str(&format!(
             "> [!WARNING]\n> Output {} changes ({}) and is deprecated: {}\n\n",
@@ -111,8 +114,8 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
     }
     blocks.push(Block::Keep(s));
     let tables: [(&str, &str, Vec<String>); 4] = [
-        ("resource change(s)", "resource changes", resource_rows(&p.resources)),
-        ("deferred change(s)", "deferred changes", resource_rows(&p.deferred_changes)),
+        ("resource change(s)", "resource changes", resource_rows(&p.resources, p.noise.as_ref())),
+        ("deferred change(s)", "deferred changes", resource_rows(&p.deferred_changes, None)),
         (
             "action invocation(s)",
             "action invocations",
@@ -124,15 +127,18 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
         (
             "resource(s) changed outside of Terraform/OpenTofu (refresh-only)",
             "drift",
-            if p.refresh_only { resource_rows(&p.drifted) } else { Vec::new() },
+            if p.refresh_only { resource_rows(&p.drifted, None) } else { Vec::new() },
         ),
     ];
-    for (summary, what, rows) in tables {
+    // The noise row stands for that many changes.
+    let collapsed = NoiseCount::line_of(p.noise.as_ref()).and(p.noise.as_ref()).map_or(0, |n| n.count as usize - 1);
+    for (i, (summary, what, rows)) in tables.into_iter().enumerate() {
         if rows.is_empty() {
             continue;
         }
+        let n = rows.len() + if i == 0 { collapsed } else { 0 };
         blocks.push(Block::Rows {
-            open: format!("\n<details><summary>{} {summary}</summary>\n\n| action | address | details |\n|---|---|---|\n", rows.len()),
+            open: format!("\n<details><summary>{n} {summary}</summary>\n\n| action | address | details |\n|---|---|---|\n"),
             rows,
             close: "\n</details>\n".into(),
             what: format!("{what} of {}", md_code(file)),
@@ -140,11 +146,17 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
     }
 }
 
-pub(super) fn resource_rows(resources: &[ResourceEntry]) -> Vec<String> {
-    grouped(resources)
+/// One row per change; the noise entries (with `noise`'s patterns) collapsed into one last row.
+pub(super) fn resource_rows(resources: &[ResourceEntry], noise: Option<&NoiseCount>) -> Vec<String> {
+    let mut rows: Vec<String> = grouped(resources)
         .into_iter()
+        .filter(|r| !r.noise)
         .map(|r| format!("| {} | {} | {} |\n", md_cell(&action_words(r)), md_code(&r.address), md_cell(&details(r).join("; "))))
-        .collect()
+        .collect();
+    if let Some(n) = noise.filter(|n| n.count > 0) {
+        rows.push(format!("| update in-place | ({} resources) | noise: {} |\n", n.count, md_cell(&n.what())));
+    }
+    rows
 }
 
 pub(super) fn state_md(blocks: &mut Vec<Block>, file: &str, s: &StateSummary) {

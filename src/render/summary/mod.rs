@@ -13,6 +13,7 @@ pub(crate) use table::*;
 use super::fit::Block;
 use super::{action_tone, counts_line, md_cell, md_code, plain, write_json, JsonInputError, Style, Tone};
 use crate::outcome::PerFile;
+use crate::query::noise::NoiseCount;
 use crate::query::summary::{sum, InvocationEntry, PlanSummary, ResourceEntry, StateSummary, Summary, SummaryTotal};
 use crate::query::values::truncate;
 use crate::sanitize::line;

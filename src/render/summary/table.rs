@@ -103,6 +103,9 @@ pub(super) fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: 
     }
     // `plan_line` ends with the CLI's `Actions: N to invoke.` already.
     writeln!(w, "{}", style.paint(&p.plan_line, if p.has_changes { Tone::Bold } else { Tone::Good }))?;
+    if let Some(n) = NoiseCount::line_of(p.noise.as_ref()) {
+        writeln!(w, "{}", line(&n))?;
+    }
     if p.deferred > 0 {
         writeln!(w, "{}", style.paint(&format!("{} change(s) deferred to a later plan (not in the Plan line)", p.deferred), Tone::Warn))?;
     }
@@ -159,12 +162,12 @@ pub(super) fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: 
     }
     if !p.resources.is_empty() {
         writeln!(w)?;
-        resource_table(w, &p.resources, style)?;
+        resource_table(w, &p.resources, p.noise.as_ref(), style)?;
     }
     if !p.deferred_changes.is_empty() {
         writeln!(w)?;
         writeln!(w, "{}", style.paint("Deferred to a later plan:", Tone::Bold))?;
-        resource_table(w, &p.deferred_changes, style)?;
+        resource_table(w, &p.deferred_changes, None, style)?;
     }
     if !p.action_invocations.is_empty() {
         writeln!(w)?;
@@ -178,7 +181,7 @@ pub(super) fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: 
     if p.refresh_only && !p.drifted.is_empty() {
         writeln!(w)?;
         writeln!(w, "{}", style.paint("Changed outside of Terraform/OpenTofu (refresh-only):", Tone::Bold))?;
-        resource_table(w, &p.drifted, style)?;
+        resource_table(w, &p.drifted, None, style)?;
     }
     Ok(())
 }
@@ -237,9 +240,11 @@ pub(crate) fn invocation_details(a: &InvocationEntry) -> String {
     d.join("; ")
 }
 
-pub(super) fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], style: &Style) -> io::Result<()> {
-    let rows = grouped(resources)
+/// The table of changes; the noise entries (with `noise`'s patterns) collapsed into one last row.
+pub(super) fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], noise: Option<&NoiseCount>, style: &Style) -> io::Result<()> {
+    let mut rows: Vec<Vec<String>> = grouped(resources)
         .into_iter()
+        .filter(|r| !r.noise)
         .map(|r| {
             let sym = crate::model::ChangeKind::from_actions(&r.actions.iter().map(|a| crate::model::Action::parse(a)).collect::<Vec<_>>())
                 .symbol();
@@ -252,6 +257,10 @@ pub(super) fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], sty
             ]
         })
         .collect();
+    if let Some(n) = noise.filter(|n| n.count > 0) {
+        let what = format!("noise: {}", n.what());
+        rows.push(vec![style.paint("~ update in-place", Tone::Muted), format!("({} resources)", n.count), line(&what).into_owned()]);
+    }
     writeln!(w, "{}", style.table(&["action", "address", "details"], rows))
 }
 

@@ -1,0 +1,120 @@
+//! Reading the configuration to say where what a run lists is declared
+//! ([`crate::locate`]): started on a thread of its own while the plans are
+//! read, one [`SourceMap`] per directory (a root found in a directory of
+//! roots: its own directory; else `--chdir`; else `.`), then each input's
+//! answers given their locations.
+
+use crate::config::{Config, Locations};
+use crate::locate::{Location, SourceMap};
+use crate::outcome::PerFile;
+use crate::query;
+use crate::read::Root;
+use std::path::PathBuf;
+use std::thread::JoinHandle;
+
+/// The configuration being read.
+pub(super) struct Locating {
+    handle: JoinHandle<Vec<SourceMap>>,
+    /// Each root's name and the index of its directory's map.
+    by_root: Vec<(String, usize)>,
+    /// The map of inputs named after no root (`--chdir`, else `.`).
+    fallback: usize,
+}
+
+/// The configuration read, one map per directory.
+pub(super) struct Located {
+    maps: Vec<SourceMap>,
+    by_root: Vec<(String, usize)>,
+    fallback: usize,
+}
+
+/// Start reading the configuration of every root's directory, when the run
+/// shows locations ([`Config::locations`]).
+pub(super) fn start(config: &Config, roots: &[Root]) -> Option<Locating> {
+    if config.locations == Locations::Off {
+        return None;
+    }
+    let default = config.read.chdir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let mut dirs: Vec<PathBuf> = vec![default];
+    let mut by_root = Vec::with_capacity(roots.len());
+    for root in roots {
+        let dir = root.options(&config.read).chdir.unwrap_or_else(|| dirs[0].clone());
+        let i = match dirs.iter().position(|d| *d == dir) {
+            Some(i) => i,
+            None => {
+                dirs.push(dir);
+                dirs.len() - 1
+            }
+        };
+        by_root.push((root.name.clone(), i));
+    }
+    // The fallback directory is read only when an input may be named after no root (stdin).
+    let handle = std::thread::Builder::new().name("locate".into()).spawn(move || dirs.iter().map(|d| SourceMap::load(d)).collect()).ok()?;
+    Some(Locating { handle, by_root, fallback: 0 })
+}
+
+/// The configuration read by [`start`]; what could not be read is a warning
+/// on stderr (the answers are then given without a location), and so is a
+/// directory without any configuration when locations were asked for. When
+/// no input could be read there is nothing to locate: no warning.
+pub(super) fn finish<T>(locating: Option<Locating>, config: &Config, items: &[PerFile<T>]) -> Option<Located> {
+    let Locating { handle, by_root, fallback } = locating?;
+    let maps = handle.join().ok()?;
+    if items.iter().all(|i| i.result.is_err()) {
+        return None;
+    }
+    let located = Located { maps, by_root, fallback };
+    // The maps the inputs use, each once.
+    let mut used: Vec<usize> = items.iter().map(|i| located.index_of(&i.file)).collect();
+    used.sort_unstable();
+    used.dedup();
+    for &i in &used {
+        let map = &located.maps[i];
+        for note in &map.notes {
+            config.read.notes.push("source locations", note);
+        }
+        if let (Some(note), Locations::Asked) = (&map.absent, config.locations) {
+            config.read.notes.push("source locations", note);
+        }
+    }
+    Some(located)
+}
+
+impl Located {
+    /// The index of the map of the input named `file`: its root's (a root's
+    /// documents are named `NAME`, or `NAME#1`, `NAME#2`, ...).
+    fn index_of(&self, file: &str) -> usize {
+        let of_root = |(name, _): &&(String, usize)| file == name || file.strip_prefix(name.as_str()).is_some_and(|r| r.starts_with('#'));
+        self.by_root.iter().find(of_root).map_or(self.fallback, |(_, i)| *i)
+    }
+
+    /// The configuration of the input named `file`.
+    pub(super) fn of(&self, file: &str) -> &SourceMap {
+        &self.maps[self.index_of(file)]
+    }
+}
+
+/// Each change of a summary (and each output change) at its block.
+pub(super) fn summary(map: &SourceMap, s: &mut query::summary::PlanSummary) {
+    for e in s.resources.iter_mut().chain(s.deferred_changes.iter_mut()).chain(s.drifted.iter_mut()) {
+        e.location = map.locate(&e.address);
+    }
+    for o in &mut s.outputs {
+        o.location = map.locate(&format!("output.{}", o.name));
+    }
+    for c in &mut s.failing_checks {
+        c.location = map.locate_check(&c.address, std::slice::from_ref(&c.problem));
+    }
+}
+
+/// Where a violation's object is declared: an `import` block for `deny
+/// import`, the check or condition block for failing checks, else the
+/// object's block (or the `removed` block of an object that is gone).
+pub(super) fn violation(map: &SourceMap, v: &query::gate::Violation) -> Option<Location> {
+    let address = v.address.as_deref()?;
+    match v.rule.as_str() {
+        "fail-on-checks" => map.locate_check(address, std::slice::from_ref(&v.reason)),
+        "deny import" => map.locate_import(address).or_else(|| map.locate(address)),
+        _ => map.locate(address),
+    }
+}
