@@ -2,7 +2,7 @@
 //! what a plan will do, or what a state holds.
 //!
 //! `main.rs` parses arguments ([`cli`]) into a plain [`config::Config`] and
-//! calls [`run()`]: [`pipeline`] reads each input once, and [`run`] (the one
+//! calls [`run()`]: [`read`] reads each input once, and [`run`] (the one
 //! home of the command runners) answers with one query per command, rendered
 //! by one renderer per format ([`render::format`]) through one tail.
 
@@ -15,12 +15,12 @@ pub mod error;
 mod escape;
 pub mod filter;
 pub mod glob;
+mod index;
 pub mod locate;
 pub mod model;
 pub mod oom;
 mod outcome;
 mod par;
-mod pipeline;
 pub mod progress;
 pub mod query;
 pub mod read;

@@ -7,16 +7,8 @@
 //! read-ahead thread and a whole-file read runs it once over the slice; both
 //! find the same offsets.
 
-/// JSON's whitespace (RFC 8259): space, tab, newline, carriage return. Not
-/// form feed or vertical tab, which `u8::is_ascii_whitespace` counts.
-pub(crate) fn is_json_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// Deepest nesting of arrays and objects planview reads. serde_json refuses
-/// more than 127 levels when it builds values; with this limit checked over
-/// the whole text, every value planview parses later (on demand) parses.
-pub(crate) const MAX_DEPTH: usize = 127;
+pub(crate) use crate::index::{is_json_ws, Text, MAX_DEPTH};
+use crate::index::{Carry, Classes};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -105,17 +97,6 @@ impl Scanner {
             }
         }
     }
-}
-
-/// Where a scan of document text stands between two bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Text {
-    /// Outside strings.
-    Value,
-    /// Inside a string.
-    Str,
-    /// Just after a backslash in a string.
-    Escape,
 }
 
 /// What [`Walk::run`] stopped at.
@@ -231,25 +212,21 @@ impl Walk {
         stop
     }
 
-    /// 64 bytes at a time from `i`, while a run holds no backslash; stops
-    /// (`PieceEnd`) at the first run that does, or fewer than 64 bytes before the end.
-    #[cfg(target_arch = "x86_64")]
+    /// 64 bytes at a time from `i` over the structural index ([`Carry::block`]),
+    /// while no run holds a backslash outside strings; stops (`PieceEnd`) at
+    /// the first run that does, or fewer than 64 bytes before the end.
     fn blocks(&mut self, piece: &[u8], mut i: usize, deep: bool) -> (usize, Met) {
-        // All ones inside a string at the start of the run; 1 when its first byte is escaped.
-        let mut inside_before: u64 = if self.text == Text::Value { 0 } else { !0 };
-        let mut escape_before = u64::from(self.text == Text::Escape);
+        let mut carry = Carry::of_text(self.text);
         let mut depth = self.depth;
         let mut stop = None;
         while let Some(run) = piece.get(i..i + 64).and_then(|r| <&[u8; 64]>::try_from(r).ok()) {
-            let m = Classes::of(run);
-            let (escaped, escape_after) = if m.backslash | escape_before == 0 { (0, 0) } else { escaped(m.backslash, escape_before) };
-            // Inside strings: every byte after an odd number of quotes (opening quotes included).
-            let inside = prefix_xor(m.quote & !escaped) ^ inside_before;
-            if m.backslash & !inside != 0 {
+            let mut next = carry;
+            let b = next.block(Classes::of(run));
+            if b.classes.backslash & !b.inside != 0 {
                 // A backslash outside strings (not JSON): byte by byte, as the parser will see it.
                 break;
             }
-            let (open, close) = (m.open & !inside, m.close & !inside);
+            let (open, close) = (b.open, b.close);
             let (opens, closes) = match (open, close) {
                 (0, 0) => (0, 0),
                 _ => (open.count_ones() as usize, close.count_ones() as usize),
@@ -280,8 +257,7 @@ impl Walk {
                     break;
                 }
             }
-            inside_before = if inside >> 63 == 1 { !0 } else { 0 };
-            escape_before = escape_after;
+            carry = next;
             i += 64;
         }
         self.depth = depth;
@@ -291,7 +267,7 @@ impl Walk {
                 (at, met)
             }
             None => {
-                self.text = match (escape_before, inside_before) {
+                self.text = match (carry.escape, carry.inside) {
                     (1, _) => Text::Escape,
                     (_, 0) => Text::Value,
                     _ => Text::Str,
@@ -300,73 +276,6 @@ impl Walk {
             }
         }
     }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn blocks(&mut self, _piece: &[u8], i: usize, _deep: bool) -> (usize, Met) {
-        (i, Met::PieceEnd)
-    }
-}
-
-/// Bit `k` set where byte `k` of a 64-byte run is a quote, a backslash, an
-/// opening or a closing bracket.
-#[cfg(target_arch = "x86_64")]
-struct Classes {
-    quote: u64,
-    backslash: u64,
-    open: u64,
-    close: u64,
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Classes {
-    fn of(run: &[u8; 64]) -> Classes {
-        use safe_arch::{bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i};
-        let splat = |b: u8| set_splat_i8_m128i(i8::from_ne_bytes([b]));
-        // `[` | 0x20 is `{` and `]` | 0x20 is `}`: one comparison for both kinds.
-        let (quote, backslash, open, close, case) = (splat(b'"'), splat(b'\\'), splat(b'{'), splat(b'}'), splat(0x20));
-        let bits = |v: m128i, c: m128i, k: usize| u64::from(move_mask_i8_m128i(cmp_eq_mask_i8_m128i(v, c)) as u16) << (16 * k);
-        let mut m = Classes { quote: 0, backslash: 0, open: 0, close: 0 };
-        for (k, lane) in run.chunks_exact(16).enumerate() {
-            let Ok(lane) = <&[u8; 16]>::try_from(lane) else { continue };
-            let v = load_unaligned_m128i(lane);
-            let folded = bitor_m128i(v, case);
-            m.quote |= bits(v, quote, k);
-            m.backslash |= bits(v, backslash, k);
-            m.open |= bits(folded, open, k);
-            m.close |= bits(folded, close, k);
-        }
-        m
-    }
-}
-
-/// The bytes of a 64-byte run escaped by a backslash, given its backslashes
-/// and whether its first byte is escaped (1 or 0); and whether the next run's
-/// first byte is. A byte is escaped when an odd run of backslashes precedes it.
-#[cfg(target_arch = "x86_64")]
-fn escaped(backslash: u64, escape_before: u64) -> (u64, u64) {
-    const EVEN: u64 = 0x5555_5555_5555_5555;
-    // An escaped backslash escapes nothing.
-    let escapers = backslash & !escape_before;
-    let starts = escapers & !(escapers << 1);
-    // Adding a run's start carries past its end: the byte after the run.
-    // A run that starts on an even bit and ends before an odd one is odd, and
-    // the other way round.
-    let after_even = escapers.wrapping_add(starts & EVEN) & !escapers & !EVEN;
-    let (sum, carry) = escapers.overflowing_add(starts & !EVEN);
-    let after_odd = sum & !escapers & EVEN;
-    (after_even | after_odd | escape_before, u64::from(carry))
-}
-
-/// Bit `k` of the result: the parity of the bits `0..=k` of `x`.
-#[cfg(target_arch = "x86_64")]
-fn prefix_xor(mut x: u64) -> u64 {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    x
 }
 
 /// In a string from `i` on: the offset of its closing quote; `piece.len()` if
@@ -626,6 +535,7 @@ mod tests {
                     }
                 }
             }
+            assert_eq!(crate::index::index_agrees(&text), Ok(()), "case {case}");
             for piece in [1, 7, 63, 64, 65, 128, 200, text.len()] {
                 assert_eq!(stops(&text, piece, true), stops(&text, piece, false), "case {case}, pieces of {piece}");
             }

@@ -30,26 +30,55 @@ pub struct RawDocument<'a> {
     pub other_keys: Vec<String>,
 }
 
-/// Keys seen only in plans (REALITY: "Top-level plan keys seen").
-const PLAN_ONLY: &[&str] = &[
-    "planned_values",
-    "proposed_unknown",
-    "resource_drift",
-    "resource_changes",
-    "relevant_attributes",
-    "output_changes",
-    "prior_state",
-    "configuration",
-    "condition_results",
-    "deferred_changes",
-    "action_invocations",
-    "deferred_action_invocations",
-    "timestamp",
-    "applyable",
-    "complete",
-    "errored",
-    "variables",
+/// How a top-level key is read when a document streams by (`read::walk`); a
+/// whole read parses every key it knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Streamed {
+    /// An array whose elements (resource changes) go to the visitor one at a time.
+    Elements,
+    /// A values representation (`planned_values`, or its member `inner`:
+    /// `prior_state`'s `values`): its resources go to the visitor, its
+    /// outputs stay in the skeleton.
+    Values { inner: Option<&'static str> },
+    /// Kept verbatim in the skeleton (small, or needed whole: `configuration`
+    /// says which variables are sensitive).
+    Kept,
+    /// Checked and skipped (no query reads it).
+    Skipped,
+}
+
+/// THE table of the top-level keys planview knows: whether only plans have
+/// it (REALITY: "Top-level plan keys seen") and how a streamed read takes it.
+/// A key not here is skipped (and, read whole, named in `other_keys`).
+pub(crate) const KEYS: &[(&str, bool, Streamed)] = &[
+    ("format_version", false, Streamed::Kept),
+    ("plan_format_version", false, Streamed::Kept),
+    ("terraform_version", false, Streamed::Kept),
+    ("values", false, Streamed::Kept),
+    ("checks", false, Streamed::Kept),
+    ("planned_values", true, Streamed::Values { inner: None }),
+    ("proposed_unknown", true, Streamed::Skipped),
+    ("resource_drift", true, Streamed::Elements),
+    ("resource_changes", true, Streamed::Elements),
+    ("relevant_attributes", true, Streamed::Kept),
+    ("output_changes", true, Streamed::Kept),
+    ("prior_state", true, Streamed::Values { inner: Some("values") }),
+    ("configuration", true, Streamed::Kept),
+    ("condition_results", true, Streamed::Kept),
+    ("deferred_changes", true, Streamed::Kept),
+    ("action_invocations", true, Streamed::Kept),
+    ("deferred_action_invocations", true, Streamed::Kept),
+    ("timestamp", true, Streamed::Kept),
+    ("applyable", true, Streamed::Kept),
+    ("complete", true, Streamed::Kept),
+    ("errored", true, Streamed::Kept),
+    ("variables", true, Streamed::Kept),
 ];
+
+/// How a streamed read takes top-level `key` ([`KEYS`]).
+pub(crate) fn streamed(key: &str) -> Streamed {
+    KEYS.iter().find(|(k, _, _)| *k == key).map_or(Streamed::Skipped, |&(_, _, how)| how)
+}
 
 impl<'de: 'a, 'a> Deserialize<'de> for RawDocument<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -78,7 +107,7 @@ impl<'de: 'a, 'a> Visitor<'de> for DocVisitor<'a> {
                 let key = crate::sanitize::line(&key);
                 return Err(serde::de::Error::custom(format_args!("duplicate key `{key}` at the top level of the document")));
             }
-            if let Some(k) = PLAN_ONLY.iter().find(|k| **k == key.as_ref()) {
+            if let Some((k, _, _)) = KEYS.iter().find(|(k, plan_only, _)| *plan_only && *k == key.as_ref()) {
                 doc.plan_keys = true;
                 doc.first_plan_key = doc.first_plan_key.or(Some(k));
             }

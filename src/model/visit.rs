@@ -36,6 +36,15 @@ pub trait PlanVisitor {
     /// after its resources), and the first thing a whole read of `prior_state`
     /// would refuse ([`Prior::Refused`]).
     fn on_prior(&mut self, _event: Prior<'_>) {}
+    /// Whether every resource of `planned_values` and `prior_state` must reach
+    /// [`PlanVisitor::on_values_resource`] and [`PlanVisitor::on_prior`]. When
+    /// no visitor says so, the streaming walker skips those whose
+    /// `sensitive_values` mark nothing over its structural index, without
+    /// serde: the secret collector, the one user of their values, finds
+    /// nothing in them.
+    fn needs_every_values_resource(&self) -> bool {
+        false
+    }
 }
 
 /// What [`PlanVisitor::on_prior`] is told.
@@ -78,6 +87,9 @@ impl<A: PlanVisitor, B: PlanVisitor> PlanVisitor for (A, B) {
     fn on_header(&mut self, plan: &Plan<'_>) {
         self.0.on_header(plan);
         self.1.on_header(plan);
+    }
+    fn needs_every_values_resource(&self) -> bool {
+        self.0.needs_every_values_resource() || self.1.needs_every_values_resource()
     }
     fn on_prior(&mut self, event: Prior<'_>) {
         let again = match &event {

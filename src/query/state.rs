@@ -74,6 +74,9 @@ pub(crate) struct PriorResources {
 }
 
 impl crate::model::visit::PlanVisitor for PriorResources {
+    fn needs_every_values_resource(&self) -> bool {
+        true
+    }
     fn on_prior(&mut self, event: crate::model::visit::Prior<'_>) {
         use crate::model::visit::Prior;
         match event {

@@ -7,13 +7,18 @@
 //! borrowed [`ResourceChange`] a whole-document read produces, then drops it.
 //! The resources of `planned_values` and `prior_state` go, one at a time, to
 //! [`PlanVisitor::on_values_resource`] (their secrets are collected there);
-//! their outputs stay in the skeleton. The parts no query needs
-//! (`proposed_unknown`, unknown keys) are checked and skipped piece by piece. Everything else (version, outputs, checks, flags, and a
-//! state's `values`, `configuration`) is kept in a small *skeleton* document, which the caller
+//! their outputs stay in the skeleton; a resource whose `sensitive_values`
+//! mark nothing is skipped over the structural index ([`crate::index::skip`])
+//! unless a visitor needs every one. The parts no query needs
+//! (`proposed_unknown`, unknown keys) are checked and skipped over the index.
+//! Everything else (version, outputs, checks, flags, and a state's `values`,
+//! `configuration`) is kept in a small *skeleton* document, which the caller
 //! parses with [`crate::read::parse`] so detection, the version gate and every
-//! error message stay the same as for files.
+//! error message stay the same as for files. Which key is which is the one
+//! table of top-level keys, [`crate::model::document::KEYS`].
 //!
-//! Each element is parsed by serde_json from the in-memory chunk (`from_str`, as
+//! Where the index refuses a value (not JSON, or not sure), serde_json reads
+//! it, so every message is serde_json's. Each element is parsed by serde_json from the in-memory chunk (`from_str`, as
 //! fast as a whole-file parse); when it does not fit yet, more input is read
 //! (as much again as is buffered, so that an element spanning many pieces is
 //! parsed a few times, not once per piece) and the element is parsed again.
@@ -23,47 +28,12 @@
 use super::window::Reader;
 use super::{after_document, too_deep, too_long_trailer, ReadOptions, MAX_TRAILER, SKIP_WINDOW};
 use crate::error::InputError;
+use crate::index::Skip;
+use crate::model::document::Streamed;
 use crate::model::visit::{PlanVisitor, Prior};
 use crate::model::{CheckObject, ResourceChange, ResourceValue};
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
-
-/// Top-level keys whose arrays are streamed element by element.
-const STREAMED: &[&str] = &["resource_changes", "resource_drift"];
-/// Top-level keys kept (verbatim) in the skeleton. `configuration` stays: it
-/// says which variables are sensitive (for masking), and it grows with the
-/// configuration, not with the number of instances.
-const KEPT: &[&str] = &[
-    "configuration",
-    "format_version",
-    "plan_format_version",
-    "terraform_version",
-    "variables",
-    "output_changes",
-    "relevant_attributes",
-    "checks",
-    "condition_results",
-    "deferred_changes",
-    "action_invocations",
-    "deferred_action_invocations",
-    "timestamp",
-    "applyable",
-    "complete",
-    "errored",
-    "values",
-];
-
-/// A top-level key holding a values representation (`planned_values`, or
-/// `prior_state`'s `values`): its resources are streamed to
-/// [`PlanVisitor::on_values_resource`], its `outputs` kept in the skeleton.
-struct ValuesHolder {
-    key: &'static str,
-    /// The member that holds the values representation (`None`: the key itself).
-    inner: Option<&'static str>,
-}
-
-const VALUES_HOLDERS: &[ValuesHolder] =
-    &[ValuesHolder { key: "planned_values", inner: None }, ValuesHolder { key: "prior_state", inner: Some("values") }];
 
 pub(super) fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
     r.start(opts)?;
@@ -85,24 +55,25 @@ pub(super) fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mu
         }
         skel.push_str(&serde_json::to_string(&key).unwrap_or_default());
         skel.push(':');
-        if STREAMED.contains(&key.as_str()) {
-            let drift = key == "resource_drift";
-            r.stream_array(|rc, text| {
-                if drift {
-                    visitor.on_drift(rc)
-                } else {
-                    visitor.on_resource_change(rc)
-                }
-                visitor.on_element(drift, rc, text);
-            })?;
-            skel.push_str("null");
-        } else if let Some(holder) = VALUES_HOLDERS.iter().find(|h| h.key == key) {
-            skel.push_str(&r.walk_values_holder(holder, visitor)?);
-        } else if KEPT.contains(&key.as_str()) {
-            r.keep_value(&mut skel)?;
-        } else {
-            r.skip_value(0)?;
-            skel.push_str("null");
+        match crate::model::document::streamed(&key) {
+            Streamed::Elements => {
+                let drift = key == "resource_drift";
+                r.stream_array(|rc, text| {
+                    if drift {
+                        visitor.on_drift(rc)
+                    } else {
+                        visitor.on_resource_change(rc)
+                    }
+                    visitor.on_element(drift, rc, text);
+                })?;
+                skel.push_str("null");
+            }
+            Streamed::Values { inner } => skel.push_str(&r.walk_values_holder(inner, visitor)?),
+            Streamed::Kept => r.keep_indexed(&mut skel)?,
+            Streamed::Skipped => {
+                r.skip_value(0)?;
+                skel.push_str("null");
+            }
         }
     }
     skel.push('}');
@@ -143,8 +114,15 @@ impl Reader<'_> {
             return Err(too_deep(self.name, l, c));
         }
         let container = matches!(self.peek()?, Some(b'{' | b'['));
-        if self.with_value::<IgnoredAny, _>(|_| {}, if container { SKIP_WINDOW } else { usize::MAX })? {
-            return Ok(());
+        match self.skip_indexed(if container { SKIP_WINDOW } else { usize::MAX })? {
+            Indexed::Done => return Ok(()),
+            // serde_json says what is wrong, and where (or reads what the index left to it).
+            Indexed::Refused => {
+                if self.with_value::<IgnoredAny, _>(|_| {}, if container { SKIP_WINDOW } else { usize::MAX })? {
+                    return Ok(());
+                }
+            }
+            Indexed::TooBig => {}
         }
         // Too big: walk its members.
         if self.peek()? == Some(b'{') {
@@ -152,6 +130,51 @@ impl Reader<'_> {
         } else {
             self.elements(|r| r.skip_value(depth + 1))
         }
+    }
+
+    /// Skip the value at `pos` over the structural index ([`crate::index::skip`]),
+    /// reading more while it is incomplete and fewer than `limit` bytes are buffered.
+    fn skip_indexed(&mut self, limit: usize) -> Result<Indexed, InputError> {
+        self.indexed(limit, crate::index::skip)
+    }
+
+    /// `f` (a skip over the index) on the text from `pos`, refilled while it
+    /// says the text is incomplete: doubling what is buffered each time, as
+    /// [`Reader::with_value`] does, up to `limit` bytes.
+    fn indexed(&mut self, limit: usize, f: impl Fn(&[u8]) -> Skip) -> Result<Indexed, InputError> {
+        loop {
+            let text = &self.buf.as_bytes()[self.pos..];
+            let tried = text.len();
+            match f(text) {
+                Skip::End(n) => {
+                    self.pos += n;
+                    return Ok(Indexed::Done);
+                }
+                Skip::Refused => return Ok(Indexed::Refused),
+                // At the end of the input serde_json says what is missing.
+                Skip::Incomplete if self.eof => return Ok(Indexed::Refused),
+                Skip::Incomplete if tried >= limit => return Ok(Indexed::TooBig),
+                Skip::Incomplete => self.fill_more(tried, limit)?,
+            }
+        }
+    }
+
+    /// A kept value checked over the index and copied once from the window
+    /// (serde_json's checks and messages where the index refuses it).
+    fn keep_indexed(&mut self, out: &mut String) -> Result<(), InputError> {
+        let from = self.dropped + self.pos;
+        if self.skip_indexed(usize::MAX)? == Indexed::Done {
+            out.push_str(&self.buf[from - self.dropped..self.pos]);
+            return Ok(());
+        }
+        self.keep_value(out)
+    }
+
+    /// A resource of a values representation that marks nothing sensitive,
+    /// skipped over the index without serde: `Ok(true)`. `Ok(false)` (nothing
+    /// consumed) for anything else, which the caller parses.
+    fn skip_unmarked_resource(&mut self) -> Result<bool, InputError> {
+        Ok(self.indexed(usize::MAX, unmarked_resource)? == Indexed::Done)
     }
 
     /// Walk the object at `pos`: for each member, `f` is called with the key,
@@ -203,8 +226,8 @@ impl Reader<'_> {
     /// `planned_values` or `prior_state`: resources to the visitor, and the
     /// skeleton's text for the key (`{"outputs":…}`, or `{"values":{"outputs":…}}`;
     /// `null` for a value that is no object, which a whole read could not use either).
-    fn walk_values_holder(&mut self, holder: &ValuesHolder, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
-        let prior = holder.inner.is_some();
+    fn walk_values_holder(&mut self, inner: Option<&'static str>, visitor: &mut dyn PlanVisitor) -> Result<String, InputError> {
+        let prior = inner.is_some();
         if self.peek()? != Some(b'{') {
             if prior && self.peek()? != Some(b'n') {
                 // `null` is no prior state; anything else but an object cannot be one.
@@ -214,7 +237,7 @@ impl Reader<'_> {
             self.skip_value(0)?;
             return Ok("null".into());
         }
-        let Some(inner) = holder.inner else { return self.walk_values(visitor, false) };
+        let Some(inner) = inner else { return self.walk_values(visitor, false) };
         let mut kept = None;
         let mut fields = Fields::new(&["format_version", "terraform_version", "values", "checks"]);
         self.members(|r, key| {
@@ -306,6 +329,9 @@ impl Reader<'_> {
             }
             match key.as_str() {
                 "resources" if r.peek()? == Some(b'[') => r.elements(|r| {
+                    if !visitor.needs_every_values_resource() && r.skip_unmarked_resource()? {
+                        return Ok(());
+                    }
                     if r.values_resource(visitor, prior)? {
                         return Ok(());
                     }
@@ -476,6 +502,112 @@ impl Fields {
             }
         }
     }
+}
+
+/// What a skip over the structural index did ([`Reader::skip_indexed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Indexed {
+    /// Skipped: the value is valid JSON.
+    Done,
+    /// Left to serde_json: not JSON (its message says why), or not sure.
+    Refused,
+    /// Still incomplete with the limit buffered: to be walked member by member.
+    TooBig,
+}
+
+/// The length of the resource object at the start of `t` (a values
+/// representation's) when it is valid JSON and marks nothing sensitive: its
+/// `sensitive_values` absent, or made of objects, arrays, `false` and `null`
+/// only. The secret collector finds nothing in such a resource, so nothing
+/// of it need reach serde. `Refused` when it marks something, or a key holds
+/// an escape (`sensitive\u005fvalues` is the same key), or the key comes twice.
+///
+/// The members are found over the index first (brackets matched 64 bytes at
+/// a time, [`value_end`]), so a resource that marks something goes to serde
+/// after one quick pass; only one that marks nothing is checked in full
+/// ([`crate::index::skip`]), which also holds the member walk to valid JSON.
+fn unmarked_resource(t: &[u8]) -> Skip {
+    const MARKS: &[u8] = b"\"sensitive_values\"";
+    let start = crate::index::blanks(t, 0);
+    match t.get(start) {
+        None => return Skip::Incomplete,
+        Some(b'{') => {}
+        Some(_) => return Skip::Refused,
+    }
+    let Some(end) = value_end(t, start) else { return Skip::Incomplete };
+    let mut marks = false;
+    let mut i = crate::index::blanks(t, start + 1);
+    while i < end && t[i] == b'"' {
+        let key_end = crate::scan::string_end(t, i + 1);
+        let Some(key) = t.get(i..=key_end) else { return Skip::Refused };
+        if key.contains(&b'\\') {
+            return Skip::Refused;
+        }
+        i = crate::index::blanks(t, key_end + 1);
+        if t.get(i) != Some(&b':') {
+            return Skip::Refused;
+        }
+        i = crate::index::blanks(t, i + 1);
+        let Some(v_end) = value_end(&t[..end], i) else { return Skip::Refused };
+        if key == MARKS {
+            if marks || !marks_nothing(&t[i..v_end]) {
+                return Skip::Refused;
+            }
+            marks = true;
+        }
+        i = crate::index::blanks(t, v_end);
+        if t.get(i) == Some(&b',') {
+            i = crate::index::blanks(t, i + 1);
+        }
+    }
+    // Marks nothing: valid JSON, ending where the walk says?
+    match crate::index::skip(&t[start..]) {
+        Skip::End(n) if start + n == end => Skip::End(end),
+        _ => Skip::Refused,
+    }
+}
+
+/// Where the value starting at `t[i]` ends, over the index: a container's
+/// matching bracket, a string's closing quote, a scalar's last byte. Not a
+/// check: what it finds is checked afterwards. `None` when `t` ends first.
+fn value_end(t: &[u8], i: usize) -> Option<usize> {
+    match *t.get(i)? {
+        b'{' | b'[' => {
+            let mut walk = crate::scan::Walk { text: crate::scan::Text::Value, depth: 1 };
+            let (at, met) = walk.run(t, i + 1, true);
+            (met == crate::scan::Met::Close).then_some(at)
+        }
+        b'"' => {
+            let e = crate::scan::string_end(t, i + 1);
+            (e < t.len()).then_some(e + 1)
+        }
+        _ => {
+            let n = t[i..].iter().position(|&b| matches!(b, b',' | b'}' | b']') || crate::index::is_json_ws(b))?;
+            Some(i + n)
+        }
+    }
+}
+
+/// A marker that marks nothing: objects, arrays, `false` and `null` only
+/// (strings only as keys). Anything else may mark something.
+fn marks_nothing(m: &[u8]) -> bool {
+    let mut i = 0;
+    while i < m.len() {
+        match m[i] {
+            b'"' => {
+                i = crate::scan::string_end(m, i + 1) + 1;
+                // A key, never a value.
+                if m.get(crate::index::blanks(m, i)) != Some(&b':') {
+                    return false;
+                }
+            }
+            b'{' | b'}' | b'[' | b']' | b',' | b':' | b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b'f' if m[i..].starts_with(b"false") => i += 5,
+            b'n' if m[i..].starts_with(b"null") => i += 4,
+            _ => return false,
+        }
+    }
+    true
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
         schemas: super::schemas::schemas_for("comment", opts.schemas_file.as_deref(), &config.read, &roots)?,
         ..Default::default()
     };
-    let items: Vec<PerFile<Review>> = crate::pipeline::each_root_raw_with(&roots, &config.read, |raw, doc, m| {
+    let items: Vec<PerFile<Review>> = crate::read::pool::each_root_raw_with(&roots, &config.read, |raw, doc, m| {
         // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
         // in the comment's hidden lines for a later job to read back.
         let fingerprint = match doc {

@@ -70,7 +70,7 @@ pub fn fingerprint_streamed(path: &std::path::Path, read: &ReadOptions, budget: 
 fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget: usize) -> Result<(Indexed, secrets::Masker), InputError> {
     let ahead = read::ReadAhead::Joined;
     let ((collect, rest, version), masker) =
-        crate::pipeline::stream_one(name, read::open(src, read)?, ahead, read, Collect::default(), |c, doc, m| match doc {
+        crate::read::pool::stream_one(name, read::open(src, read)?, ahead, read, Collect::default(), |c, doc, m| match doc {
             // The skeleton's model: flags, outputs and checks (no changes, no drift).
             Document::Plan(p) => Ok((c, Intent::of(&p, m), p.terraform_version.clone())),
             Document::State(_) => Err(NOT_A_PLAN.to_string()),
@@ -101,11 +101,11 @@ fn read_again(read: &ReadOptions) -> ReadOptions {
 }
 
 fn read_once(name: &str, src: &Source, read: &ReadOptions) -> Result<(Indexed, secrets::Masker), InputError> {
-    let ahead = crate::pipeline::read_ahead_for(src);
+    let ahead = crate::read::pool::read_ahead_for(src);
     let keep =
         read::Keep::new(|drift: bool, _: usize, _: usize, rc: &crate::model::ResourceChange<'_>| drift || crate::query::intent::counts(rc));
     let ((intent, version), masker) =
-        crate::pipeline::stream_one(name, read::open(src, read)?, ahead, read, keep, |kept, doc, m| match doc {
+        crate::read::pool::stream_one(name, read::open(src, read)?, ahead, read, keep, |kept, doc, m| match doc {
             Document::Plan(p) => {
                 let mut plan = *p;
                 kept.fill(&mut plan)?;

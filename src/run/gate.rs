@@ -8,9 +8,10 @@ use super::{answer, locating, named, roots_table};
 use crate::config::{self, Config};
 use crate::error::{Error, InputError};
 use crate::outcome::{PerFile, Status};
+use crate::read::pool as pipeline;
 use crate::read::{self, Source};
 use crate::render::format::Answer;
-use crate::{pipeline, query, render, secrets};
+use crate::{query, render, secrets};
 
 /// Read a `--policy` file; any problem is an input error (exit 2), never a pass.
 fn load_policy(path: &std::path::Path) -> Result<query::gate::PolicyFile, Error> {

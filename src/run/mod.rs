@@ -1,11 +1,11 @@
 //! The answer half of the one pipeline: each command is one query over the
-//! documents [`crate::pipeline`] reads, giving one [`Answer`], which the
+//! documents [`crate::read::pool`] reads, giving one [`Answer`], which the
 //! format's renderer ([`render::format`]) writes to the output as it renders.
 
 use crate::config::{self, CommandKind, Config};
 use crate::error::Error;
 use crate::outcome::{PerFile, Status};
-use crate::pipeline;
+use crate::read::pool as pipeline;
 use crate::read::{self, Source};
 use crate::render::format::{Answer, Ctx, Roots};
 use crate::render::report::Named;

@@ -5,8 +5,9 @@ use super::tail::Sink;
 use crate::config::{Config, MovesConfig};
 use crate::error::Error;
 use crate::outcome::Status;
+use crate::read::pool as pipeline;
 use crate::secrets::Masker;
-use crate::{model, pipeline, query, read, render};
+use crate::{model, query, read, render};
 
 /// `moves`: exit 0 whether or not moves were found.
 pub(super) fn moves(config: &Config, moves: &MovesConfig, out: &mut Sink<'_>, masker: &mut Masker) -> Result<Status, Error> {

@@ -7,7 +7,7 @@
 //! streams by. Instead:
 //!
 //! 1. Every input is streamed once ([`crate::read::stream_roots`],
-//!    [`crate::pipeline::stream_one`]): the secret collector sees every part of it, and
+//!    [`crate::read::pool::stream_one`]): the secret collector sees every part of it, and
 //!    [`Collector`] counts the changes `show` leaves out ([`show::pick`]) and
 //!    *spools* the text of each change it shows, in document order: in memory
 //!    while a small budget shared by all inputs lasts ([`MEMORY`]), then in
@@ -34,10 +34,10 @@ use crate::config::ShowConfig;
 use crate::error::Error;
 use crate::model::ResourceChange;
 use crate::outcome::{PerFile, Status};
-use crate::pipeline::stream_one;
 use crate::query::show::collect::{Collected, Collector, Keep};
 use crate::query::show::{self, ShowOptions};
 use crate::query::values::Visibility;
+use crate::read::pool::stream_one;
 use crate::read::Root;
 use crate::read::{self, ReadOptions};
 use crate::render::format::{Answer, Ctx};
@@ -425,7 +425,7 @@ pub fn run_show_whole(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Maske
     let &ShowRun { roots, read, show, format, style, show_sensitive } = run;
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
-    let items = crate::pipeline::each_root_with(roots, read, |doc, m| show::show(doc, opts, &vis.with(m)));
+    let items = crate::read::pool::each_root_with(roots, read, |doc, m| show::show(doc, opts, &vis.with(m)));
     let items: Vec<PerFile<crate::query::show::ShowReport>> = items
         .into_iter()
         .map(|mut i| {

@@ -4,8 +4,8 @@
 
 use crate::error::InputError;
 use crate::outcome::PerFile;
-use crate::pipeline::stream_one;
 use crate::query::values::Visibility;
+use crate::read::pool::stream_one;
 use crate::secrets;
 use crate::{model, query, read};
 

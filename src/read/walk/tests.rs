@@ -27,6 +27,9 @@ impl PlanVisitor for Collect {
     fn on_values_resource(&mut self, r: &ResourceValue<'_>) {
         self.values.push(r.address.clone());
     }
+    fn needs_every_values_resource(&self) -> bool {
+        true
+    }
 }
 
 /// A reader that returns one byte per read: every boundary is exercised.
@@ -270,5 +273,52 @@ fn leading_blanks_are_dropped_as_they_arrive() {
                 }
             }
         }
+    }
+}
+
+/// Resources of `planned_values` and `prior_state` skipped over the index
+/// when they mark nothing: the secrets found are those of a whole read, for
+/// every shape of marker (nested, whole, malformed, escaped or repeated key).
+#[test]
+fn resources_skipped_over_the_index_hide_no_secret() {
+    let resources = [
+        r#"{"address":"a.plain","values":{"k":"plain-value-000001"},"sensitive_values":{"tags":{},"l":[],"f":false,"n":null}}"#,
+        r#"{"address":"a.none","values":{"k":"plain-value-000002"}}"#,
+        r#"{"address":"a.nested","values":{"k":{"p":"nested-secret-0001"}},"sensitive_values":{"k":{"p":true}}}"#,
+        r#"{"address":"a.whole","values":{"k":"whole-secret-000001"},"sensitive_values":true}"#,
+        r#"{"address":"a.bad","values":{"k":"malformed-secret-01"},"sensitive_values":{"k":"yes"}}"#,
+        r#"{"address":"a.num","values":{"k":"number-secret-0001"},"sensitive_values":{"k":1}}"#,
+        r#"{"address":"a.esc","values":{"k":"escaped-key-secret1"},"sensitive\u005fvalues":{"k":true}}"#,
+        r#"{"address":"a.array","values":{"k":["array-secret-00001"]},"sensitive_values":{"k":[true]}}"#,
+        r#"{"address":"a.key","values":{"true":"key-named-true-01"},"sensitive_values":{"true":false}}"#,
+    ]
+    .join(",");
+    let plan = format!(
+        r#"{{"format_version":"1.2","planned_values":{{"root_module":{{"resources":[{resources}]}}}},
+        "prior_state":{{"values":{{"root_module":{{"resources":[{resources}]}}}}}},"resource_changes":[]}}"#
+    );
+    let text: String = ["plain-value-000001", "plain-value-000002", "nested-secret-0001", "whole-secret-000001", "malformed-secret-01"]
+        .into_iter()
+        .chain(["number-secret-0001", "escaped-key-secret1", "array-secret-00001", "key-named-true-01"])
+        .collect::<Vec<_>>()
+        .join(" ");
+    let whole = crate::secrets::Masker::collect(&parse("p", plan.as_bytes()).unwrap());
+    let want = whole.scrubber().scrub(text.as_bytes()).into_owned();
+    assert!(!String::from_utf8_lossy(&want).contains("nested-secret-0001"), "the yardstick masks: {}", String::from_utf8_lossy(&want));
+    assert!(String::from_utf8_lossy(&want).contains("plain-value-000001"), "the yardstick leaves plain values");
+    struct Nothing;
+    impl PlanVisitor for Nothing {}
+    for chunk in [1, 7, 64, 200, CHUNK] {
+        let opts = ReadOptions::default();
+        let src = Trickle(plan.clone().into_bytes(), 0);
+        let read = |_: &str, src: Trickle| -> Result<crate::secrets::Masker, InputError> {
+            let mut both = (Nothing, crate::secrets::Masker::default());
+            let skel = stream_chunked("p", src, ReadAhead::Joined, &opts, &mut both, chunk)?;
+            let mut m = both.1;
+            m.merge(&crate::secrets::Masker::collect(&parse("p", skel.as_bytes()).unwrap()));
+            Ok(m)
+        };
+        let streamed = read("p", src).unwrap();
+        assert_eq!(streamed.scrubber().scrub(text.as_bytes()).into_owned(), want, "pieces of {chunk}");
     }
 }

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Issue 31's benchmark: planview's commands against the serde `IgnoredAny`
+# skip-only pass (examples/skip_pass.rs, the yardstick) over the same file,
+# runs interleaved (skip, command, skip, command, ...) so that a busy machine
+# slows both alike. For each command: min/median/max wall seconds, median CPU
+# seconds (user + system: a second thread can hide work from wall time), the
+# median of the per-round ratios wall(command)/wall(skip) and of
+# CPU(command)/CPU(skip), and peak RSS.
+#
+#   bench/index.sh                         # the 113 MB plan (gen_sensitive.py 10500 full), RUNS=5
+#   RUNS=7 PLAN=/tmp/other.json bench/index.sh
+#   PV=/path/to/planview COMMIT=abc1234 bench/index.sh   # a build made before (no cargo build; name its commit)
+#
+# On a shared machine read the ratios and CPU seconds, not the wall seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-5}
+DIR=${BENCH_DIR:-/tmp/planview-bench}
+PLAN=${PLAN:-$DIR/sensitive-full-10500.json}
+mkdir -p "$DIR"
+command -v /usr/bin/time >/dev/null || { echo "needs GNU time (/usr/bin/time)" >&2; exit 2; }
+if [ -z "${PV:-}" ]; then
+  cargo build --release --locked --bin planview --example skip_pass >&2
+  PV=target/release/planview
+fi
+SKIP=${SKIP:-target/release/examples/skip_pass}
+[ -x "$SKIP" ] || cargo build --release --locked --example skip_pass >&2
+[ -s "$PLAN" ] || python3 bench/gen_sensitive.py 10500 "$PLAN" full
+bytes=$(stat -c %s "$PLAN")
+cat "$PLAN" >/dev/null
+
+# run COMMAND: prints "wall cpu rss_kb" of one run (wall to the 0.1 ms).
+run() {
+  local t start end
+  t=$(mktemp)
+  start=$EPOCHREALTIME
+  /usr/bin/time -o "$t" -f "%U %S %M" bash -c "$1" >/dev/null 2>&1 || true
+  end=$EPOCHREALTIME
+  read -r u s r < <(tail -n1 "$t"); rm -f "$t"
+  awk -v a="$start" -v b="$end" -v u="$u" -v s="$s" -v r="$r" 'BEGIN{printf "%.4f %.2f %d\n", b-a, u+s, r}'
+}
+
+# stats VALUES...: min median max
+stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{printf "%s %s %s\n", v[1], v[int((NR+1)/2)], v[NR]}'; }
+
+COMMIT=${COMMIT:-$(git rev-parse --short HEAD)}
+echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $COMMIT, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $PLAN ($((bytes / 1000000)) MB), $RUNS interleaved rounds"
+echo
+echo "| command | wall min s | wall median s | wall max s | CPU median s | wall / skip (median) | CPU / skip (median) | peak RSS MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+ADDR=${ADDR:-aws_x.r7}
+declare -a CMDS=(
+  "summary --format json"
+  "gate --format json"
+  "checks --format json"
+  "show --format json --address $ADDR"
+  "fingerprint"
+  "comment"
+)
+skip_walls=() skip_cpus=()
+declare -A walls cpus ratios cratios rss
+for _ in $(seq "$RUNS"); do
+  for i in "${!CMDS[@]}"; do
+    read -r sw sc _ < <(run "$SKIP $PLAN")
+    skip_walls+=("$sw"); skip_cpus+=("$sc")
+    read -r w c r < <(run "$PV ${CMDS[$i]} $PLAN")
+    walls[$i]="${walls[$i]:-} $w"; cpus[$i]="${cpus[$i]:-} $c"
+    ratios[$i]="${ratios[$i]:-} $(awk -v a="$w" -v b="$sw" 'BEGIN{printf "%.3f", a/(b>0?b:0.001)}')"
+    cratios[$i]="${cratios[$i]:-} $(awk -v a="$c" -v b="$sc" 'BEGIN{printf "%.3f", a/(b>0?b:0.01)}')"
+    [ "$r" -gt "${rss[$i]:-0}" ] && rss[$i]=$r
+  done
+done
+read -r a b c < <(stats "${skip_walls[@]}")
+read -r _ sc _ < <(stats "${skip_cpus[@]}")
+echo "| skip-only pass (serde IgnoredAny) | $a | $b | $c | $sc | 1.00x | 1.00x | - |"
+for i in "${!CMDS[@]}"; do
+  # shellcheck disable=SC2086
+  read -r a b c < <(stats ${walls[$i]})
+  # shellcheck disable=SC2086
+  read -r _ cm _ < <(stats ${cpus[$i]})
+  # shellcheck disable=SC2086
+  read -r _ rm _ < <(stats ${ratios[$i]})
+  # shellcheck disable=SC2086
+  read -r _ crm _ < <(stats ${cratios[$i]})
+  printf '| `%s` | %s | %s | %s | %s | %.2fx | %.2fx | %.0f |\n' "${CMDS[$i]}" "$a" "$b" "$c" "$cm" "$rm" "$crm" "$(awk -v r="${rss[$i]}" 'BEGIN{print r/1024}')"
+done
