@@ -73,13 +73,8 @@ pub struct ShowRun<'a> {
 /// reported in place (in JSON) and returned as errors after the others (exit
 /// 2); a single unreadable input prints nothing on stdout except in JSON.
 /// `masker` receives the secrets of every input (for masking warnings and
-/// errors).
-pub(super) fn show(run: &ShowRun<'_>, out: &mut Sink<'_>, masker: &mut Masker) -> Result<Status, Error> {
-    show_with(run, None, out, masker)
-}
-
-/// [`show`], reading the configuration as `config` says (JSON: each change
-/// at its block, [`super::locating`]).
+/// errors). The configuration is read as `config` says (JSON: each change at
+/// its block, [`super::locating`]); without one, none is read.
 pub(super) fn show_with(
     run: &ShowRun<'_>,
     config: Option<&crate::config::Config>,
@@ -149,13 +144,13 @@ fn note_without_schema<'r>(reports: impl Iterator<Item = &'r show::ShowReport>, 
     }
 }
 
-/// [`show`] writing to `out`, as a run does ([`tail::verdict_over_output`]):
+/// [`show_with`] (without a run's configuration) writing to `out`, as a run does ([`tail::verdict_over_output`]):
 /// the entry by which the integration tests hold the streamed `show` to
 /// [`run_show_whole`] (a test oracle: the `oracles` feature).
 #[cfg(feature = "oracles")]
 pub fn run_show(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> Result<Status, Error> {
     let mut sink = Sink::new(out);
-    let status = show(run, &mut sink, masker);
+    let status = show_with(run, None, &mut sink, masker);
     tail::verdict_over_output(status, sink.take_error().map_or(Ok(()), Err))
 }
 
