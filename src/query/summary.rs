@@ -841,6 +841,9 @@ pub struct SummaryTotal {
     pub incomplete: u64,
     pub checks: BTreeMap<String, u64>,
     pub state_resources: u64,
+    /// With `--ignore-attr`: the noise of every plan summed (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<NoiseCount>,
 }
 
 pub fn sum(items: &[&Summary], failed: u64) -> SummaryTotal {
@@ -872,6 +875,11 @@ pub fn sum(items: &[&Summary], failed: u64) -> SummaryTotal {
                 t.incomplete += u64::from(p.incomplete);
                 for (k, v) in &p.checks {
                     *t.checks.entry(k.clone()).or_default() += v;
+                }
+                if let Some(n) = &p.noise {
+                    // One run's patterns: every plan has the same.
+                    let sum = t.noise.get_or_insert_with(|| NoiseCount { count: 0, ignore_attributes: n.ignore_attributes.clone() });
+                    sum.count += n.count;
                 }
             }
             Summary::State(st) => {

@@ -131,3 +131,26 @@ fn the_comment_collapses_noise_into_one_line() {
     assert!(!body.contains(r#"tagged["a"]"#), "neither a row nor a diff: {body}");
     assert!(body.contains(r#"tagged["d"]"#) && body.contains("**Update in-place** (2)"), "{body}");
 }
+
+#[test]
+fn the_total_over_several_plans_sums_the_noise() {
+    // The same plan under two names: two inputs, each with three noise updates.
+    let dir = std::env::temp_dir().join(format!("planview-noise-total-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.json"), dir.join("b.json"));
+    std::fs::copy(root().join(PLAN), &a).unwrap();
+    std::fs::copy(root().join(PLAN), &b).unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let (_, t) = run(&strs(&with(&["summary", "--color", "never", a, b], &IGNORE)));
+    let total = &t[t.find("== total over 2 files ==").unwrap_or_else(|| panic!("{t}"))..];
+    assert!(total.contains("\n6 of them only change input.tags_all or output\n"), "{total}");
+    let (_, md) = run(&strs(&with(&["summary", "--format", "markdown", a, b], &IGNORE)));
+    assert!(md.contains("6 of them only change input.tags_all or output."), "{md}");
+    let (_, v) = json(&strs(&with(&["summary", "--format", "json", a, b], &IGNORE)), "summary.schema.json");
+    assert_eq!(v["total"]["noise"]["count"], 6, "{v}");
+    // Without the flag the total says nothing of noise.
+    let (_, v) = json(&["summary", "--format", "json", a, b], "summary.schema.json");
+    assert!(v["total"].get("noise").is_none(), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,6 +14,9 @@ pub(crate) fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
         let mut s = String::new();
         let verdict = if t.plans > 0 { t.totals.plan_line() } else { format!("{} states", t.states) };
         s.push_str(&format!("### Total over {} files — {verdict}\n\n", t.files));
+        if let Some(n) = NoiseCount::line_of(t.noise.as_ref()) {
+            s.push_str(&format!("{n}.\n\n"));
+        }
         if t.plans > 0 {
             s.push_str(&format!(
                 "{} plans · moved {} · forgotten {} · read {} · deposed {} · drifted {}\n",

@@ -41,6 +41,9 @@ pub(super) fn table_unfitted(w: &mut dyn Write, items: &[PerFile<Summary>], styl
 pub(super) fn total_lines(w: &mut dyn Write, t: &SummaryTotal, style: &Style) -> io::Result<()> {
     if t.plans > 0 {
         writeln!(w, "{}", style.paint(&t.totals.plan_line(), Tone::Bold))?;
+        if let Some(n) = NoiseCount::line_of(t.noise.as_ref()) {
+            writeln!(w, "{n}")?;
+        }
         writeln!(
             w,
             "{} plans: moved {} · forgotten {} · read {} · deposed {} · drifted {} · checks: {}",
