@@ -241,18 +241,7 @@ pub(crate) fn diff(before: Option<&Value>, after: Option<&Value>, marks: Marks<'
 
 /// The diff of one value of type `ty` (the provider schema's; `None`: a
 /// value of any type) at `path`.
-pub(crate) fn typed(
-    before: Option<&Value>,
-    after: Option<&Value>,
-    m: Marks<'_>,
-    o: &DiffOptions<'_, '_>,
-    path: &mut Vec<PathStep>,
-    ty: Option<&Ty>,
-) -> Node {
-    node(before, after, m, o, path, ty)
-}
-
-fn node(
+pub(crate) fn node(
     before: Option<&Value>,
     after: Option<&Value>,
     m: Marks<'_>,

@@ -102,7 +102,7 @@ pub(crate) fn block_node(
         let n = if legacy_nil(b) && legacy_nil(a) && known {
             leaf(Op::Same, None, None)
         } else {
-            diff::typed(b, a, cm, if important { &full } else { &lo }, path, Some(&ty))
+            diff::node(b, a, cm, if important { &full } else { &lo }, path, Some(&ty))
         };
         path.pop();
         width = width.max(diff::key_width(name));
