@@ -666,6 +666,12 @@ impl<'p> GateJudge<'p> {
     }
 
     /// The verdict, once the whole plan has been seen.
+    /// The plan's fingerprint, for `--expect-fingerprint`, when it is computed
+    /// apart (streamed: it needs every secret of the plan, `crate::run::compare`).
+    pub fn set_fingerprint(&mut self, fingerprint: Option<String>) {
+        self.fingerprint = fingerprint;
+    }
+
     /// Text quoted from the plan (import ids, check messages) is masked with
     /// `masker`, the plan's secrets.
     pub fn finish(mut self, masker: &crate::secrets::Masker) -> PlanVerdict {

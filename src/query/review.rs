@@ -1,6 +1,7 @@
 //! `comment`: everything a pull-request review says about one plan, from one
 //! reading of it: the summary, the gate's verdict, `show`'s diffs and the drift
-//! relevant to the plan.
+//! relevant to the plan ([`review`] over a plan read whole; `crate::run::comment`
+//! builds the same [`Review`] from a plan streamed, with [`line_up`]).
 
 use crate::filter::Filter;
 use crate::model::Document;
@@ -113,9 +114,7 @@ pub(crate) fn review(
     let masker = vis.masker.filter(|_| !vis.show_sensitive).unwrap_or(&none);
     let verdict = evaluate_with(p, policy, fingerprint, masker);
     let show = show_plan(p, show, vis);
-    let lined_up = show.resources.len() == summary.resources.len()
-        && show.resources.iter().zip(&summary.resources).all(|(d, e)| d.address == e.address && d.deposed == e.deposed);
-    let diffs = if lined_up { show.resources.into_iter().map(Some).collect() } else { summary.resources.iter().map(|_| None).collect() };
+    let diffs = line_up(show.resources, &summary);
     let filter = Filter::default();
     let drift = drift_plan(p, &DriftOptions { filter: &filter, all: false }, vis);
     Ok(Review {
@@ -127,6 +126,18 @@ pub(crate) fn review(
         drift_hidden: drift.hidden,
         fingerprint: fingerprint.map(str::to_string),
     })
+}
+
+/// `show`'s diffs as [`Review::diffs`] holds them: one per entry of
+/// `summary.resources`, or none at all when the two lists do not line up.
+pub(crate) fn line_up(diffs: Vec<ResourceDiff>, summary: &PlanSummary) -> Vec<Option<ResourceDiff>> {
+    let lined_up = diffs.len() == summary.resources.len()
+        && diffs.iter().zip(&summary.resources).all(|(d, e)| d.address == e.address && d.deposed == e.deposed);
+    if lined_up {
+        diffs.into_iter().map(Some).collect()
+    } else {
+        summary.resources.iter().map(|_| None).collect()
+    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! The run of `planview comment`: read each plan once ([`crate::query::review`]),
+//! The run of `planview comment`: read each plan once ([`crate::query::review`];
+//! streamed, no whole document held, unless Rego policies are loaded),
 //! judge it with the gate's policy, and print one markdown body within the
 //! platform's budget ([`crate::render::comment`]); write the job summary (the
 //! whole review, within 1 MiB) and the CI outputs (`name=value` lines).
@@ -7,13 +8,24 @@
 //! input (as every command masks them); the body's own syntax (the hidden
 //! marker, `<details>`, code fences) is never touched.
 
+use super::show::{Shared, Spool, Spooling};
 use super::tail::Sink;
 use crate::config::{CommentOptions, Config};
 use crate::error::{Error, InputError};
-use crate::model::Document;
+use crate::filter::Filter;
+use crate::model::{ChangeKind, Document, ResourceChange};
 use crate::outcome::{PerFile, Status};
-use crate::query::review::{review, CiOutputs, Review};
+use crate::query::drift::{drift_plan, DriftOptions};
+use crate::query::gate::{GateJudge, Policy};
+use crate::query::intent::streamed::Collect;
+use crate::query::noise::Noise;
+use crate::query::review::{line_up, review, CiOutputs, Review, NOT_A_PLAN};
+use crate::query::show::collect::{Collected, Collector};
+use crate::query::show::ShowOptions;
+use crate::query::summary::PlanAccumulator;
 use crate::query::values::Visibility;
+use crate::read::pool::stream_one;
+use crate::read::{self, Root};
 use crate::render::comment::{body, BodyOptions, SUMMARY_MAX_BYTES};
 use crate::secrets;
 use std::io::Write;
@@ -29,11 +41,124 @@ fn append(path: &std::path::Path, text: &str, what: &str) -> Result<(), Error> {
         .map_err(|e| Error::Usage(format!("cannot write the {what} {}: {e}", crate::sanitize::line(&path.display().to_string()))))
 }
 
+/// Each plan read whole and reviewed ([`review`]): the road of a run with
+/// Rego policies, whose input is the whole document (memory grows with the
+/// plan: its text, its parse and its model are held together).
+fn reviews_whole(roots: &[Root], config: &Config, policy: &Policy, show: &ShowOptions) -> Vec<PerFile<Review>> {
+    let vis = Visibility { show_sensitive: false, masker: None };
+    crate::read::pool::each_root_raw_with(roots, &config.read, |raw, doc, m| {
+        // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
+        // in the comment's hidden lines for a later job to read back.
+        let fingerprint = match doc {
+            Document::Plan(p) => Some(crate::query::intent::Intent::of(p, m).fingerprint()),
+            _ => None,
+        };
+        let mut r = review(doc, policy, show, &vis.with(m), fingerprint.as_deref())?;
+        if let Document::Plan(p) = doc {
+            super::gate::judge_rego(policy, raw, p, &mut r.verdict, m)?;
+        }
+        Ok(r)
+    })
+}
+
+/// A review streamed but for its diffs: the changes it shows, spooled.
+struct Streamed {
+    review: Review,
+    spool: Spool,
+}
+
+/// Each plan streamed and reviewed, no whole document held: the summary,
+/// the gate's judge, `show`'s collector (each change shown spooled, as
+/// `show` spools it: [`super::show`]), the drift and the first pass of the
+/// fingerprint see each change as it streams by; the fingerprint's later
+/// passes read a copy of the document written as it was read
+/// ([`super::tee`]). The diffs are made from the spool once every plan was
+/// read, each with its plan's secrets (as [`review`] masks them). The same
+/// [`Review`] as [`reviews_whole`] without Rego.
+fn reviews_streamed(roots: &[Root], config: &Config, policy: &Policy, show: &ShowOptions) -> Vec<PerFile<Review>> {
+    let vis = Visibility { show_sensitive: false, masker: None };
+    let noise = Noise::new(&policy.ignore_attributes);
+    let shared = Shared::new();
+    // The drift, and as much of the changes as tells whether the plan changes anything (as `drift` keeps).
+    let keep = |drift: bool, i: usize, kept: usize, rc: &ResourceChange<'_>| {
+        drift || i == 0 || (kept < 2 && (rc.kind() != ChangeKind::NoOp || rc.is_move()))
+    };
+    let items = read::stream_roots(roots, &config.read, &|name, src, ahead, read| {
+        let (tee, copy) = super::tee::tee(src).map_err(|e| InputError::new(name, format!("cannot make a temporary file: {e}")))?;
+        let visitor = (
+            PlanAccumulator::with_noise(noise.clone()),
+            (GateJudge::new(policy), (Collector::new(show, Spooling::new(&shared)), (read::Keep::new(keep), Collect::default()))),
+        );
+        stream_one(name, tee, ahead, read, visitor, |(acc, (mut judge, (collector, (kept, collect)))), doc, m| {
+            let read::Document::Plan(p) = doc else { return Err(NOT_A_PLAN.to_string()) };
+            let vis = vis.with(m);
+            let rest = crate::query::intent::Intent::of(&p, m);
+            let fingerprint = super::compare::fingerprint_of_copy(name, &copy, collect, rest, m, read).map_err(|e| e.message)?;
+            judge.set_fingerprint(Some(fingerprint.clone()));
+            let verdict = judge.finish(m);
+            let mut summary = acc.finish(&p);
+            summary.mask_inputs(&vis);
+            let Collected { report, kept: Spooling { mut spool, shared }, .. } = collector.finish(&p, &vis);
+            spool.flush(shared);
+            let mut plan = *p;
+            kept.fill(&mut plan)?;
+            let drift = drift_plan(&plan, &DriftOptions { filter: &Filter::default(), all: false }, &vis);
+            let review = Review {
+                summary,
+                verdict,
+                diffs: Vec::new(),
+                outputs: report.outputs,
+                drift: drift.entries,
+                drift_hidden: drift.hidden,
+                fingerprint: Some(fingerprint),
+            };
+            Ok(Streamed { review, spool })
+        })
+    });
+    let spill = shared.into_spill();
+    items
+        .into_iter()
+        .map(|i| {
+            let result = i.result.and_then(|Streamed { mut review, spool }| {
+                let vis = vis.with(&i.masker);
+                let mut diffs = Vec::with_capacity(review.summary.resources.len());
+                spool
+                    .each_text(spill.as_ref(), &mut |text| {
+                        let rc: ResourceChange<'_> = serde_json::from_str(text).map_err(std::io::Error::other)?;
+                        diffs.push(crate::query::show::resource_diff(&rc, show, &vis));
+                        Ok(true)
+                    })
+                    .map_err(|e| InputError::new(&i.file, format!("cannot read the temporary file back: {e}")))?;
+                review.diffs = line_up(diffs, &review.summary);
+                Ok(review)
+            });
+            PerFile { file: i.file, result, masker: i.masker }
+        })
+        .collect()
+}
+
 /// `comment`: exit 0 when every plan passes, 1 when one breaks a rule, 2 when
 /// an input cannot be read (the body is printed in every case but a usage error).
 pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>) -> Result<Status, Error> {
+    comment_with(config, opts, out, false)
+}
+
+/// [`run_comment`] with every plan read whole ([`reviews_whole`], the road of
+/// a run with Rego policies) writing to `out`: the oracle the integration
+/// tests hold the streamed road to (the `oracles` feature).
+#[cfg(feature = "oracles")]
+pub fn run_comment_whole(config: &Config, out: &mut dyn Write) -> Result<Status, Error> {
+    let crate::config::CommandKind::Comment(opts) = &config.command else {
+        return Err(Error::Usage("not a `comment` run".into()));
+    };
+    let mut sink = Sink::new(out);
+    let status = comment_with(config, opts, &mut sink, true);
+    super::tail::verdict_over_output(status, sink.take_error().map_or(Ok(()), Err))
+}
+
+/// `comment`, its plans read whole when `whole` (or Rego policies are loaded), else streamed.
+fn comment_with(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>, whole: bool) -> Result<Status, Error> {
     let policy = super::gate::policy_with_files(&opts.policy, &opts.policy_files)?;
-    let vis = Visibility { show_sensitive: false, masker: None };
     // Directories become the plans below them; inputs holding several documents are split.
     let roots = crate::read::expand(&config.inputs, &config.find, &config.read.notes);
     // The configuration is read while the plans are: each change links to its lines.
@@ -43,19 +168,11 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
         schemas: super::schemas::schemas_for("comment", opts.schemas_file.as_deref(), &config.read, &roots)?,
         ..Default::default()
     };
-    let items: Vec<PerFile<Review>> = crate::read::pool::each_root_raw_with(&roots, &config.read, |raw, doc, m| {
-        // Every plan's fingerprint: judged by `--expect-fingerprint`, and shown
-        // in the comment's hidden lines for a later job to read back.
-        let fingerprint = match doc {
-            Document::Plan(p) => Some(crate::query::intent::Intent::of(p, m).fingerprint()),
-            _ => None,
-        };
-        let mut r = review(doc, &policy, &show, &vis.with(m), fingerprint.as_deref())?;
-        if let Document::Plan(p) = doc {
-            super::gate::judge_rego(&policy, raw, p, &mut r.verdict, m)?;
-        }
-        Ok(r)
-    });
+    let items: Vec<PerFile<Review>> = if whole || policy.rego.is_some() {
+        reviews_whole(&roots, config, &policy, &show)
+    } else {
+        reviews_streamed(&roots, config, &policy, &show)
+    };
     let mut items: Vec<PerFile<Review>> = items
         .into_iter()
         .map(|mut i| {

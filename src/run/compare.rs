@@ -22,8 +22,11 @@ struct Indexed {
 enum Again {
     /// A regular file of JSON: streamed again (bounded memory).
     File,
-    /// Stdin, a pipe or a saved plan (which cannot be read again, or only by
-    /// running `show -json` again): its model, kept whole from the one read.
+    /// Stdin, a pipe or a saved plan, copied to a temporary file as it was
+    /// read once ([`super::tee`]): the copy streamed again (bounded memory).
+    Copy(super::tee::Copy),
+    /// `fingerprint --format json`, which prints the whole canonical form:
+    /// the model, kept whole from the one read.
     Whole(Intent),
 }
 
@@ -42,15 +45,21 @@ pub(crate) fn rereadable(src: &Source) -> bool {
 }
 
 /// Read one plan for `diff` (`digests`: each entry's hash kept) or
-/// `fingerprint`. A regular file is streamed (see
-/// [`crate::query::intent::streamed`]): once for its keys and secrets, then
-/// for its entries' canonical forms, memory bounded whatever its size. Any
-/// other input is streamed once and its changes kept: memory grows with it.
-/// `whole`: keep the model anyway (`fingerprint --format json` prints it all).
+/// `fingerprint`. It is streamed (see [`crate::query::intent::streamed`]):
+/// once for its keys and secrets, then for its entries' canonical forms,
+/// memory bounded whatever its size: a regular file is read again, any other
+/// input (stdin, a pipe, a saved plan) is copied to a temporary file as it
+/// is read and the copy read again ([`super::tee`]). `whole`: keep the model
+/// (`fingerprint --format json` prints it all; memory grows with the plan).
 fn read_indexed(src: &Source, read: &ReadOptions, digests: bool, whole: bool) -> PerFile<Indexed> {
     let file = src.name();
-    let result =
-        if !whole && rereadable(src) { read_file(&file, src, read, digests, streamed::ORDER_BUDGET) } else { read_once(&file, src, read) };
+    let result = if whole {
+        read_once(&file, src, read)
+    } else if rereadable(src) {
+        read_file(&file, src, read, digests, streamed::ORDER_BUDGET)
+    } else {
+        read_copy(&file, src, read, digests)
+    };
     match result {
         Ok((indexed, masker)) => PerFile { file, result: Ok(indexed), masker },
         Err(e) => PerFile { file, result: Err(e), masker: secrets::Masker::default() },
@@ -75,13 +84,35 @@ fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget
             Document::Plan(p) => Ok((c, Intent::of(&p, m), p.terraform_version.clone())),
             Document::State(_) => Err(NOT_A_PLAN.to_string()),
         })?;
-    let (mut changes, mut drift) = collect.finish();
     let again = read_again(read);
+    let index = fingerprint_passes(name, collect, rest, &masker, &again, digests, budget, || read::open(src, &again))?;
+    Ok((Indexed { index, version, again: Again::File }, masker))
+}
+
+/// Passes 2 and more of a streamed fingerprint ([`streamed`]'s module
+/// documentation), once pass 1 (`collect`, beside the secret collector that
+/// found `masker`; `rest`, the skeleton's model) is done: `open` gives the
+/// document again for each pass (`read` as [`read_again`] makes it). With
+/// `digests`, each entry's hash is kept (`diff`). At most `budget` bytes of
+/// entries wait for their turn.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn fingerprint_passes<R: std::io::Read + Send + 'static>(
+    name: &str,
+    collect: Collect,
+    rest: Intent,
+    masker: &secrets::Masker,
+    read: &ReadOptions,
+    digests: bool,
+    budget: usize,
+    mut open: impl FnMut() -> Result<R, InputError>,
+) -> Result<Index, InputError> {
+    let ahead = read::ReadAhead::Joined;
+    let (mut changes, mut drift) = collect.finish();
     let mut sink = Ordered::new(&rest, drift.len(), changes.len(), budget);
     let mut first = true;
     loop {
-        let mut hasher = Hasher::new(&mut changes, &mut drift, &masker, &mut sink, digests && first);
-        read::stream(name, read::open(src, &again)?, ahead, &again, &mut hasher)?;
+        let mut hasher = Hasher::new(&mut changes, &mut drift, masker, &mut sink, digests && first);
+        read::stream(name, open()?, ahead, read, &mut hasher)?;
         if !hasher.saw_all() {
             return Err(InputError::new(name, streamed::CHANGED));
         }
@@ -90,8 +121,40 @@ fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget
             break;
         }
     }
-    let index = Index { rest, changes, drift, fingerprint: sink.finish() };
-    Ok((Indexed { index, version, again: Again::File }, masker))
+    Ok(Index { rest, changes, drift, fingerprint: sink.finish() })
+}
+
+/// The fingerprint of a document streamed once through a [`super::tee`]
+/// (pass 1: `collect` and `rest`, as [`fingerprint_passes`] takes them), its
+/// later passes over the copy: memory bounded whatever the input.
+pub(super) fn fingerprint_of_copy(
+    name: &str,
+    copy: &super::tee::Copy,
+    collect: Collect,
+    rest: Intent,
+    masker: &secrets::Masker,
+    read: &ReadOptions,
+) -> Result<String, InputError> {
+    let again = read_again(read);
+    let open = || copy.reader().map_err(|e| InputError::new(name, format!("cannot read the input again for its fingerprint: {e}")));
+    fingerprint_passes(name, collect, rest, masker, &again, false, streamed::ORDER_BUDGET, open).map(|ix| ix.fingerprint)
+}
+
+/// [`read_file`] for an input that cannot be read twice: teed to a temporary
+/// file as it is read once ([`super::tee`]), the later passes over the copy.
+fn read_copy(name: &str, src: &Source, read: &ReadOptions, digests: bool) -> Result<(Indexed, secrets::Masker), InputError> {
+    let ahead = crate::read::pool::read_ahead_for(src);
+    let (tee, copy) =
+        super::tee::tee(read::open(src, read)?).map_err(|e| InputError::new(name, format!("cannot make a temporary file: {e}")))?;
+    let ((collect, rest, version), masker) =
+        crate::read::pool::stream_one(name, tee, ahead, read, Collect::default(), |c, doc, m| match doc {
+            Document::Plan(p) => Ok((c, Intent::of(&p, m), p.terraform_version.clone())),
+            Document::State(_) => Err(NOT_A_PLAN.to_string()),
+        })?;
+    let again = read_again(read);
+    let open = || copy.reader().map_err(|e| InputError::new(name, format!("cannot read the input again: {e}")));
+    let index = fingerprint_passes(name, collect, rest, &masker, &again, digests, streamed::ORDER_BUDGET, open)?;
+    Ok((Indexed { index, version, again: Again::Copy(copy) }, masker))
 }
 
 /// The options of a file's second and later reads: what `--lenient` skipped
@@ -132,10 +195,16 @@ fn details(item: &PerFile<Indexed>, src: &Source, read: &ReadOptions, wanted: &W
             }
             Ok(out)
         }
-        Again::File => {
+        Again::File | Again::Copy(_) => {
             let mut fetch = Fetch::new(&ix.index, wanted, &item.masker);
             let again = read_again(read);
-            read::stream(&item.file, read::open(src, &again)?, read::ReadAhead::Joined, &again, &mut fetch)?;
+            let reader: Box<dyn std::io::Read + Send> = match &ix.again {
+                Again::Copy(copy) => {
+                    Box::new(copy.reader().map_err(|e| InputError::new(&item.file, format!("cannot read the input again: {e}")))?)
+                }
+                _ => read::open(src, &again)?,
+            };
+            read::stream(&item.file, reader, read::ReadAhead::Joined, &again, &mut fetch)?;
             if fetch.changed {
                 return Err(InputError::new(&item.file, streamed::CHANGED));
             }

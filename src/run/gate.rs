@@ -1,8 +1,8 @@
-//! `gate`: the verdicts on each plan (streamed, or read whole for a
-//! fingerprint or Rego policies), with the policy files and Rego policies
+//! `gate`: the verdicts on each plan (streamed, a fingerprint too; read
+//! whole for Rego policies, whose input is the whole document), with the policy files and Rego policies
 //! loaded, and `gate --verify` (the Rego policies' own tests).
 
-use super::streamed::{gate_streamed, NOT_A_PLAN};
+use super::streamed::{gate_fingerprinted, gate_streamed, NOT_A_PLAN};
 use super::tail::{finish, Sink};
 use super::{answer, locating, named, roots_table};
 use crate::config::{self, Config};
@@ -63,9 +63,9 @@ pub(super) fn judge_rego(
     Ok(())
 }
 
-/// `gate`: the verdicts, streamed (read whole to check a fingerprint, which
-/// is computed over the whole plan, `query::intent`, and for Rego policies,
-/// whose input is the whole document).
+/// `gate`: the verdicts, streamed (`--expect-fingerprint`: the fingerprint
+/// computed while streaming, [`gate_fingerprinted`]; read whole for Rego
+/// policies, whose input is the whole document).
 pub(super) fn gate(
     config: &Config,
     opts: &config::GateOptions,
@@ -80,7 +80,7 @@ pub(super) fn gate(
     let show_sensitive = config.show_sensitive;
     // The configuration is read while the plans are.
     let sources = locating::start(config, roots);
-    let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.expect_fingerprint.is_some() || policy.rego.is_some() {
+    let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.rego.is_some() {
         pipeline::each_root_raw_with(roots, &config.read, |raw, doc, m| match doc {
             read::Document::Plan(p) => {
                 let none = secrets::Masker::default();
@@ -92,6 +92,8 @@ pub(super) fn gate(
             }
             read::Document::State(_) => Err(NOT_A_PLAN.to_string()),
         })
+    } else if policy.expect_fingerprint.is_some() {
+        read::stream_roots(roots, &config.read, &|name, r, ahead, read| gate_fingerprinted(name, r, ahead, read, &policy, show_sensitive))
     } else {
         read::stream_roots(roots, &config.read, &|name, r, ahead, read| gate_streamed(name, r, ahead, read, &policy, show_sensitive))
     };

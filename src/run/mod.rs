@@ -12,7 +12,7 @@ use crate::render::report::Named;
 use crate::{model, query, render, sanitize, secrets};
 use std::io::Write;
 
-pub(crate) mod comment;
+pub mod comment;
 pub mod compare;
 mod gate;
 mod locating;
@@ -23,6 +23,7 @@ pub mod show;
 pub(crate) mod streamed;
 mod summary;
 mod tail;
+mod tee;
 
 pub use tail::verdict_over_output;
 use tail::{finish, scrub_error, Sink};

@@ -85,7 +85,7 @@ pub(super) fn show_with(
     let sources = config.and_then(|c| super::locating::start(c, roots));
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
-    let shared = Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None), no_file: AtomicBool::new(false) };
+    let shared = Shared::new();
     let mut items: Vec<PerFile<Collected<Spool>>> = read::stream_roots(roots, read, &|name, src, ahead, read| {
         let spooling = Spooling { spool: Spool::default(), shared: &shared };
         stream_one(name, src, ahead, read, Collector::new(opts, spooling), |c, doc, m| match doc {
@@ -97,7 +97,7 @@ pub(super) fn show_with(
             read::Document::State(_) => Err(show::NOT_A_PLAN.to_string()),
         })
     });
-    let spill = shared.file.into_inner().unwrap_or_else(|p| p.into_inner());
+    let spill = shared.into_spill();
     note_without_schema(items.iter().filter_map(|i| i.result.as_ref().ok()).map(|c| &c.report), read);
     for i in &mut items {
         if let Ok(c) = &mut i.result {
@@ -155,7 +155,7 @@ pub fn run_show(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> 
 }
 
 /// What the inputs of a run share: the memory budget left and the temporary file.
-struct Shared {
+pub(super) struct Shared {
     memory: AtomicUsize,
     file: Mutex<Option<Spill>>,
     /// The temporary file could not be made or written: what does not fit
@@ -164,6 +164,16 @@ struct Shared {
 }
 
 impl Shared {
+    /// [`MEMORY`] to spend, no file yet.
+    pub(super) fn new() -> Shared {
+        Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None), no_file: AtomicBool::new(false) }
+    }
+
+    /// The temporary file, once every input was read.
+    pub(super) fn into_spill(self) -> Option<Spill> {
+        self.file.into_inner().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// Take `n` bytes of the memory budget, if that many are left.
     fn take(&self, n: usize) -> bool {
         self.memory.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(n)).is_ok()
@@ -195,7 +205,7 @@ impl Shared {
 }
 
 /// The temporary file and how much is written to it.
-struct Spill {
+pub(super) struct Spill {
     file: File,
     len: u64,
 }
@@ -203,7 +213,7 @@ struct Spill {
 /// A new file in the temporary directory that only this process can read
 /// and that no name leads to: removed as soon as it is open (unix), or when
 /// it is closed (Windows).
-fn anonymous_file() -> io::Result<File> {
+pub(super) fn anonymous_file() -> io::Result<File> {
     let dir = std::env::temp_dir();
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
     let mut last = None;
@@ -236,9 +246,15 @@ fn anonymous_file() -> io::Result<File> {
 }
 
 /// The collector's [`Keep`]: each change shown spooled ([`Spool::push`]).
-struct Spooling<'a> {
-    spool: Spool,
-    shared: &'a Shared,
+pub(super) struct Spooling<'a> {
+    pub(super) spool: Spool,
+    pub(super) shared: &'a Shared,
+}
+
+impl<'a> Spooling<'a> {
+    pub(super) fn new(shared: &'a Shared) -> Self {
+        Spooling { spool: Spool::default(), shared }
+    }
 }
 
 impl Keep for Spooling<'_> {
@@ -252,7 +268,7 @@ impl Keep for Spooling<'_> {
 /// file, each change there written as its length (8 bytes, little-endian)
 /// and its text.
 #[derive(Debug, Default)]
-struct Spool {
+pub(super) struct Spool {
     memory: Vec<String>,
     blocks: Vec<Block>,
     /// The block being filled.
@@ -285,7 +301,7 @@ impl Spool {
         }
     }
 
-    fn flush(&mut self, shared: &Shared) {
+    pub(super) fn flush(&mut self, shared: &Shared) {
         if self.block.is_empty() {
             return;
         }
@@ -299,6 +315,42 @@ impl Spool {
             }
             Err(_) => self.blocks.push(Block::Memory(std::mem::take(&mut self.block))),
         }
+    }
+}
+
+impl Spool {
+    /// Each spooled change's text, in document order (`file`: the run's
+    /// temporary file), until `f` wants no more.
+    pub(super) fn each_text(&self, file: Option<&Spill>, f: &mut dyn FnMut(&str) -> io::Result<bool>) -> io::Result<()> {
+        for text in &self.memory {
+            if !f(text)? {
+                return Ok(());
+            }
+        }
+        let mut buf = Vec::new();
+        for block in &self.blocks {
+            let mut rest = match block {
+                Block::File(at, len) => {
+                    let Some(spill) = file else { return Err(io::Error::other("the temporary file is gone")) };
+                    let mut file = &spill.file;
+                    file.seek(SeekFrom::Start(*at))?;
+                    buf.clear();
+                    file.take(*len as u64).read_to_end(&mut buf)?;
+                    &buf[..]
+                }
+                Block::Memory(b) => &b[..],
+            };
+            while !rest.is_empty() {
+                let (n, tail) = rest.split_at_checked(8).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
+                let n = usize::try_from(u64::from_le_bytes(n.try_into().map_err(io::Error::other)?)).map_err(io::Error::other)?;
+                let (text, tail) = tail.split_at_checked(n).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
+                if !f(std::str::from_utf8(text).map_err(io::Error::other)?)? {
+                    return Ok(());
+                }
+                rest = tail;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -359,54 +411,19 @@ impl Resources for Spooled<'_> {
     fn each(&mut self, f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>) -> io::Result<()> {
         let mut batch: Vec<Cow<'_, str>> = Vec::new();
         let mut bytes = 0usize;
-        let this = &*self;
-        // Add a change to the batch; diff the batch once it is full.
-        fn add<'t>(
-            this: &Spooled<'_>,
-            batch: &mut Vec<Cow<'t, str>>,
-            bytes: &mut usize,
-            text: Cow<'t, str>,
-            f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>,
-        ) -> io::Result<bool> {
-            *bytes += text.len();
-            batch.push(text);
-            if *bytes < BATCH_BYTES && batch.len() < BATCH_LEN {
-                return Ok(true);
+        let mut more = true;
+        // Each change added to the batch; the batch diffed once it is full.
+        self.spool.each_text(self.file, &mut |text| {
+            bytes += text.len();
+            batch.push(Cow::Owned(text.to_string()));
+            if bytes >= BATCH_BYTES || batch.len() >= BATCH_LEN {
+                bytes = 0;
+                more = self.batch(&mut batch, f)?;
             }
-            *bytes = 0;
-            this.batch(batch, f)
-        }
-        for text in &this.spool.memory {
-            if !add(this, &mut batch, &mut bytes, Cow::Borrowed(text.as_str()), f)? {
-                return Ok(());
-            }
-        }
-        let mut buf = Vec::new();
-        for block in &this.spool.blocks {
-            let mut rest = match block {
-                Block::File(at, len) => {
-                    let Some(spill) = this.file else { return Err(io::Error::other("the temporary file is gone")) };
-                    let mut file = &spill.file;
-                    file.seek(SeekFrom::Start(*at))?;
-                    buf.clear();
-                    file.take(*len as u64).read_to_end(&mut buf)?;
-                    &buf[..]
-                }
-                Block::Memory(b) => &b[..],
-            };
-            while !rest.is_empty() {
-                let (n, tail) = rest.split_at_checked(8).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
-                let n = usize::try_from(u64::from_le_bytes(n.try_into().map_err(io::Error::other)?)).map_err(io::Error::other)?;
-                let (text, tail) = tail.split_at_checked(n).ok_or_else(|| io::Error::other("the temporary file is cut short"))?;
-                let text = std::str::from_utf8(text).map_err(io::Error::other)?;
-                if !add(this, &mut batch, &mut bytes, Cow::Owned(text.to_string()), f)? {
-                    return Ok(());
-                }
-                rest = tail;
-            }
-        }
-        if !batch.is_empty() {
-            this.batch(&mut batch, f)?;
+            Ok(more)
+        })?;
+        if more && !batch.is_empty() {
+            self.batch(&mut batch, f)?;
         }
         Ok(())
     }

@@ -59,6 +59,34 @@ pub fn gate_streamed(
     })
 }
 
+/// [`gate_streamed`] for `--expect-fingerprint`: the plan's fingerprint
+/// computed while it streams (pass 1 beside the judge, the later passes over
+/// a copy of the document written as it was read: [`super::tee`],
+/// [`super::compare::fingerprint_of_copy`]), so that no whole document is
+/// held. A fingerprint that cannot be computed is the input's error: the
+/// gate fails.
+pub(crate) fn gate_fingerprinted(
+    name: &str,
+    src: impl std::io::Read + Send + 'static,
+    ahead: read::ReadAhead,
+    opts: &read::ReadOptions,
+    policy: &query::gate::Policy,
+    show_sensitive: bool,
+) -> Result<(query::gate::PlanVerdict, secrets::Masker), InputError> {
+    let (tee, copy) = super::tee::tee(src).map_err(|e| InputError::new(name, format!("cannot make a temporary file: {e}")))?;
+    let visitor = (query::gate::GateJudge::new(policy), query::intent::streamed::Collect::default());
+    stream_one(name, tee, ahead, opts, visitor, |(mut judge, collect), doc, masker| match doc {
+        read::Document::Plan(p) => {
+            let rest = query::intent::Intent::of(&p, masker);
+            let fingerprint = super::compare::fingerprint_of_copy(name, &copy, collect, rest, masker, opts).map_err(|e| e.message)?;
+            judge.set_fingerprint(Some(fingerprint));
+            let none = secrets::Masker::default();
+            Ok(judge.finish(if show_sensitive { &none } else { masker }))
+        }
+        read::Document::State(_) => Err(NOT_A_PLAN.to_string()),
+    })
+}
+
 /// Why the gate refuses a state.
 pub(crate) const NOT_A_PLAN: &str = "this is a state, not a plan: the gate judges plans (`tofu show -json PLANFILE`)";
 

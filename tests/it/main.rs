@@ -32,6 +32,7 @@ mod layout;
 mod locations;
 mod markers;
 mod max_bytes;
+mod memory;
 mod moves_fixtures;
 mod out_of_memory;
 mod plan_diff;

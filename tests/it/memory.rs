@@ -1,0 +1,191 @@
+//! Issue 31's memory half: `comment`, `fingerprint`, `gate --expect-fingerprint`
+//! and `diff` never hold a whole document. `comment` streamed writes the same
+//! bytes as `comment` read whole (`run_comment_whole`, the road of a run with
+//! Rego policies) on every real plan and on a plan whose secret is marked
+//! only after it was printed, from a file and from stdin; a piped plan far
+//! bigger than the address space the process is allowed is fingerprinted,
+//! gated against its fingerprint and commented on.
+
+use crate::common::*;
+use std::path::PathBuf;
+
+/// `comment ARGS` in-process, read whole (the oracle) or as the CLI runs it: body and outcome.
+fn comment_in_process(args: &[&str], whole: bool) -> (String, String) {
+    use clap::Parser;
+    let argv: Vec<String> = ["planview", "comment"].iter().chain(args).map(|s| s.to_string()).collect();
+    let cli = planview::cli::Cli::try_parse_from(&argv).unwrap();
+    let config = cli.into_config(&planview::cli::Env::default()).unwrap();
+    let mut out = Vec::new();
+    let status = if whole {
+        planview::run::comment::run_comment_whole(&config, &mut out)
+    } else {
+        planview::run(&config, &mut out, &mut Vec::new())
+    };
+    (String::from_utf8_lossy(&out).into_owned(), format!("{status:?}"))
+}
+
+/// A plan of `n` updates whose first change prints `secret` in plain text and
+/// whose last marks it sensitive, with drift, an output and a replacement.
+fn late_secret_plan(n: usize, secret: &str) -> String {
+    let mut rcs = Vec::new();
+    for i in 0..n {
+        let (copy, marks) = match i {
+            0 => (format!(r#","copy":"{secret}""#), "{}".to_string()),
+            _ if i == n - 1 => (format!(r#","password":"{secret}""#), r#"{"password":true}"#.to_string()),
+            _ => (String::new(), "{}".to_string()),
+        };
+        let actions = if i % 7 == 3 { r#"["delete","create"]"# } else { r#"["update"]"# };
+        rcs.push(format!(
+            r#"{{"address":"aws_x.r{i}","mode":"managed","type":"aws_x","name":"r{i}","change":{{"actions":{actions},
+            "before":{{"n":{i}}},"after":{{"n":{}{copy}}},"before_sensitive":{marks},"after_sensitive":{marks}}}}}"#,
+            i + 1
+        ));
+    }
+    format!(
+        r#"{{"format_version":"1.2","terraform_version":"1.9.0",
+        "resource_drift":[{{"address":"aws_x.r1","mode":"managed","type":"aws_x","name":"r1","change":{{"actions":["update"],"before":{{"n":0}},"after":{{"n":9}}}}}}],
+        "resource_changes":[{}],
+        "output_changes":{{"o":{{"actions":["create"],"before":null,"after":"{secret}","after_unknown":false}}}},
+        "relevant_attributes":[{{"resource":"aws_x.r1","attribute":["n"]}}],"errored":false}}"#,
+        rcs.join(",\n")
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("planview-memory-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn streamed_comment_writes_what_comment_read_whole_wrote() {
+    let dir = scratch("oracle");
+    let late = dir.join("late.json");
+    let secret = "s3cr3t-Marked-Late-41";
+    std::fs::write(&late, late_secret_plan(300, secret)).unwrap();
+    let mut plans: Vec<PathBuf> = real_plans();
+    plans.push(late.clone());
+    assert!(plans.len() > 5);
+    let mut compared = 0;
+    for plan in &plans {
+        let p = plan.to_str().unwrap();
+        for extra in [&[][..], &["--max-bytes", "2000"][..], &["--expect-fingerprint", "sha256:00"][..]] {
+            let args = [&[p][..], extra].concat();
+            let whole = comment_in_process(&args, true);
+            let streamed = comment_in_process(&args, false);
+            assert_eq!(streamed, whole, "{p} {extra:?}");
+            assert!(whole.0.contains("planview-fingerprint sha256:"), "{p}: the fingerprint line");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, plans.len() * 3);
+    // From stdin, the binary writes the same body as from the file.
+    let text = std::fs::read(&late).unwrap();
+    let from_file = planview(&["comment", late.to_str().unwrap()]);
+    let from_stdin = planview_with_stdin(&["comment", "-"], Some(&text));
+    let (a, b) = (String::from_utf8_lossy(&from_file.stdout), String::from_utf8_lossy(&from_stdin.stdout));
+    assert!(a.contains("aws_x.r299") && !a.contains(secret), "{a}");
+    assert_eq!(a.replace(late.to_str().unwrap(), "-"), b, "stdin");
+    assert_eq!(from_file.status.code(), from_stdin.status.code());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `fingerprint` and `diff` from stdin (copied to a temporary file as they
+/// are read, then read again) say what they say of the file.
+#[test]
+fn fingerprint_and_diff_from_stdin_agree_with_the_file() {
+    let dir = scratch("stdin");
+    let a = dir.join("a.json");
+    let b = dir.join("b.json");
+    std::fs::write(&a, late_secret_plan(50, "pw-one-1234567")).unwrap();
+    std::fs::write(&b, late_secret_plan(51, "pw-one-1234567")).unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let text = std::fs::read(a).unwrap();
+    let file = planview(&["fingerprint", a]);
+    let piped = planview_with_stdin(&["fingerprint", "-"], Some(&text));
+    assert_eq!(file.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&file.stdout).starts_with("sha256:"));
+    assert_eq!(file.stdout, piped.stdout);
+    for format in ["table", "json"] {
+        let file = planview(&["diff", a, b, "--format", format]);
+        let piped = planview_with_stdin(&["diff", "-", b, "--format", format], Some(&text));
+        assert_eq!(file.status.code(), Some(1), "{format}: the plans differ");
+        assert_eq!(piped.status.code(), Some(1), "{format}");
+        let out = String::from_utf8_lossy(&file.stdout).into_owned();
+        assert!(out.contains("aws_x.r50"), "{format}: {out}");
+        assert_eq!(out.replace(a, "-"), String::from_utf8_lossy(&piped.stdout), "{format}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Run `planview ARGS` with its input piped in and at most 400 MB of address
+/// space; the input: one change printing `secret`, `mb` megabytes of
+/// `prior_state` resources, and one marking `secret` sensitive at the end.
+#[cfg(target_os = "linux")]
+fn piped_big_plan(args: &str, mb: usize, secret: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_planview");
+    let mut child = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("ulimit -v 400000 && exec '{bin}' {args}"))
+        .env("MALLOC_ARENA_MAX", "2")
+        .current_dir(root())
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_OUTPUT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let secret = secret.to_string();
+    let writer = std::thread::spawn(move || -> std::io::Result<usize> {
+        let pad = "p".repeat(64 << 10);
+        let mut n = 0;
+        let mut put = |s: &str| -> std::io::Result<()> {
+            n += s.len();
+            stdin.write_all(s.as_bytes())
+        };
+        put(r#"{"format_version":"1.2","resource_changes":["#)?;
+        put(&format!(
+            r#"{{"address":"aws_x.r0","mode":"managed","type":"aws_x","name":"r0","change":{{"actions":["update"],"before":{{"v":"{secret}","n":1}},"after":{{"v":"{secret}","n":2}}}}}}"#
+        ))?;
+        put(r#"],"prior_state":{"format_version":"1.0","values":{"root_module":{"resources":["#)?;
+        for i in 0..(mb << 20) / pad.len() {
+            put(&format!(
+                r#"{{"address":"aws_x.p{i}","mode":"managed","type":"aws_x","name":"p{i}","values":{{"pad":"{pad}"}},"sensitive_values":{{}}}},"#
+            ))?;
+        }
+        put(&format!(
+            r#"{{"address":"aws_x.last","mode":"managed","type":"aws_x","name":"last","values":{{"pw":"{secret}"}},"sensitive_values":{{"pw":true}}}}]}}}},"errored":false}}"#
+        ))?;
+        Ok(n)
+    });
+    let o = child.wait_with_output().unwrap();
+    let sent = writer.join().unwrap().unwrap();
+    assert!(sent > mb << 20, "{sent}");
+    o
+}
+
+/// The whole read of a 450 MB plan cannot fit in 400 MB of address space:
+/// these commands stream it (and mask the secret marked at its end).
+#[test]
+#[cfg(target_os = "linux")]
+fn fingerprint_gate_and_comment_of_a_plan_bigger_than_their_memory_limit_stream() {
+    let secret = "pw-marked-at-the-end-88";
+    let o = piped_big_plan("fingerprint -", 450, secret);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let fingerprint = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    assert!(fingerprint.starts_with("sha256:") && fingerprint.len() == 71, "{fingerprint}");
+    let o = piped_big_plan(&format!("gate - --expect-fingerprint {fingerprint}"), 450, secret);
+    assert_eq!(o.status.code(), Some(0), "the same plan passes: {}", String::from_utf8_lossy(&o.stderr));
+    let wrong = format!("sha256:{}", "0".repeat(64));
+    let o = piped_big_plan(&format!("gate - --expect-fingerprint {wrong}"), 450, secret);
+    assert_eq!(o.status.code(), Some(1), "another fingerprint fails: {}", String::from_utf8_lossy(&o.stderr));
+    let o = piped_big_plan("comment -", 450, secret);
+    let body = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(body.contains("aws_x.r0") && body.contains(&format!("planview-fingerprint {fingerprint}")), "{body}");
+    assert!(!body.contains(secret), "{body}");
+}
