@@ -101,6 +101,30 @@ impl Fed {
     }
 }
 
+impl Fed {
+    /// This document's text also written to `copy` as it comes, by a thread
+    /// between the reading thread and the parser (which gets each piece once
+    /// it is written): for a caller that reads the document again
+    /// (`crate::run::tee`). Only text is copied: a document with a piece
+    /// that is not text fails its parse, and its copy is never read.
+    pub(crate) fn copied(mut self, mut copy: impl std::io::Write + Send + 'static) -> Fed {
+        let Some(rx) = self.rx.take() else { return self };
+        let (tx, relayed) = std::sync::mpsc::sync_channel(1);
+        std::thread::spawn(move || {
+            for piece in rx {
+                if let Piece::Text(t) = &piece {
+                    // The writer records its own failure (the copy is then refused).
+                    let _ = copy.write_all(t.as_bytes());
+                }
+                if tx.send(piece).is_err() {
+                    break;
+                }
+            }
+        });
+        Fed::new(relayed)
+    }
+}
+
 impl Read for Fed {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
         while self.pos >= self.cur.len() {

@@ -84,7 +84,7 @@ fn reviews_streamed(roots: &[Root], config: &Config, policy: &Policy, show: &Sho
         drift || i == 0 || (kept < 2 && (rc.kind() != ChangeKind::NoOp || rc.is_move()))
     };
     let items = read::stream_roots(roots, &config.read, &|name, src, ahead, read| {
-        let (tee, copy) = super::tee::tee(src).map_err(|e| InputError::new(name, format!("cannot make a temporary file: {e}")))?;
+        let (tee, copy) = super::tee::tee_fed(src).map_err(|e| InputError::new(name, format!("cannot make a temporary file: {e}")))?;
         let visitor = (
             PlanAccumulator::with_noise(noise.clone()),
             (GateJudge::new(policy), (Collector::new(show, Spooling::new(&shared)), (read::Keep::new(keep), Collect::default()))),

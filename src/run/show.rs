@@ -19,7 +19,10 @@
 //!    spooled change is parsed again, diffed ([`show::resource_diff`]) with
 //!    all of its input's secrets known, written, and dropped
 //!    ([`render::show::Resources`]). Changes are diffed in batches (at most
-//!    [`BATCH_BYTES`] of text), each batch split over the cores.
+//!    [`BATCH_BYTES`] of text), each batch split over the cores; the first
+//!    batches are small ([`FIRST_BATCH_LEN`]), so that `show | head` writes
+//!    its first changes as soon as the input was read, and stops there (the
+//!    next write fails), never diffing the rest.
 //!
 //! The input is read once, whether it is a file, a pipe, stdin or a saved plan
 //! (whose `show -json` output [`crate::read::open`] holds, as for every
@@ -366,6 +369,8 @@ struct Spooled<'a> {
 const BATCH_BYTES: usize = 2 << 20;
 /// ...and this many changes.
 const BATCH_LEN: usize = 512;
+/// The first batch's length, at most.
+const FIRST_BATCH_LEN: usize = 8;
 
 impl Spooled<'_> {
     fn build(&self, text: &str) -> io::Result<show::ResourceDiff> {
@@ -412,12 +417,16 @@ impl Resources for Spooled<'_> {
         let mut batch: Vec<Cow<'_, str>> = Vec::new();
         let mut bytes = 0usize;
         let mut more = true;
+        // The first batches are small, so that the first changes are written
+        // at once (`show | head`); then each twice the last, up to BATCH_LEN.
+        let mut len = FIRST_BATCH_LEN;
         // Each change added to the batch; the batch diffed once it is full.
         self.spool.each_text(self.file, &mut |text| {
             bytes += text.len();
             batch.push(Cow::Owned(text.to_string()));
-            if bytes >= BATCH_BYTES || batch.len() >= BATCH_LEN {
+            if bytes >= BATCH_BYTES || batch.len() >= len {
                 bytes = 0;
+                len = (len * 2).min(BATCH_LEN);
                 more = self.batch(&mut batch, f)?;
             }
             Ok(more)

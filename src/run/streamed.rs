@@ -67,13 +67,13 @@ pub fn gate_streamed(
 /// gate fails.
 pub(crate) fn gate_fingerprinted(
     name: &str,
-    src: impl std::io::Read + Send + 'static,
+    src: read::Fed,
     ahead: read::ReadAhead,
     opts: &read::ReadOptions,
     policy: &query::gate::Policy,
     show_sensitive: bool,
 ) -> Result<(query::gate::PlanVerdict, secrets::Masker), InputError> {
-    let (tee, copy) = super::tee::tee(src).map_err(|e| InputError::new(name, format!("cannot make a temporary file: {e}")))?;
+    let (tee, copy) = super::tee::tee_fed(src).map_err(|e| InputError::new(name, format!("cannot make a temporary file: {e}")))?;
     let visitor = (query::gate::GateJudge::new(policy), query::intent::streamed::Collect::default());
     stream_one(name, tee, ahead, opts, visitor, |(mut judge, collect), doc, masker| match doc {
         read::Document::Plan(p) => {

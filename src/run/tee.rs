@@ -31,6 +31,34 @@ pub(super) fn tee<R: Read>(inner: R) -> io::Result<(Tee<R>, Copy)> {
     Ok((Tee { inner, file, failed }, copy))
 }
 
+/// A document of [`crate::read::stream_roots`] teed to a new anonymous
+/// temporary file: its text is copied as its pieces pass
+/// ([`crate::read::Fed::copied`]), so that it is still parsed as it comes.
+pub(super) fn tee_fed(fed: crate::read::Fed) -> io::Result<(crate::read::Fed, Copy)> {
+    let file = super::show::anonymous_file()?;
+    let failed = Arc::new(AtomicBool::new(false));
+    let copy = Copy { file: file.try_clone()?, failed: Arc::clone(&failed) };
+    Ok((fed.copied(Writer { file, failed }), copy))
+}
+
+/// Writes to the copy, a failure recorded (and every later write skipped).
+struct Writer {
+    file: File,
+    failed: Arc<AtomicBool>,
+}
+
+impl Write for Writer {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !self.failed.load(Ordering::Relaxed) && self.file.write_all(buf).is_err() {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 impl<R: Read> Read for Tee<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
