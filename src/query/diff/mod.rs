@@ -317,7 +317,7 @@ fn node_inner(
         let side = |v: Option<&Value>| v.map(|v| if v.is_null() { Shown::Null } else { Shown::Sensitive });
         // Typed (by the schema), as the CLI: a sensitive value is
         // `(sensitive value)` even where it is known only after apply.
-        if ty.is_some() && unknown && markers::whole(m.after_sensitive) {
+        if unknown && markers::whole(m.after_sensitive) {
             return leaf(op, side(before), Some(Shown::Sensitive));
         }
         return leaf(op, side(before), unknown_or(side(after)));
@@ -476,7 +476,7 @@ fn collection_node(
     let by_content = brackets == Brackets::List && ty.is_none() && o.objects_by_content && list_of_objects(before, after);
     let pairs = match brackets {
         Brackets::Object | Brackets::Map => object_pairs(before, after, m.after_unknown),
-        Brackets::List if set => set_pairs(before, after, m.after_unknown),
+        Brackets::List if set => set_pairs(before, after, m),
         Brackets::List if by_content => content_pairs(before, after, m.after_unknown),
         Brackets::List => list_pairs(before, after, m.after_unknown),
     };
@@ -500,6 +500,23 @@ fn collection_node(
             after_unknown: astep.as_ref().and_then(|s| child(m.after_unknown, s)),
         };
         if b.is_none() && a.is_none() && !markers::any(cm.after_unknown) {
+            // Without a schema, a write-only attribute known by its providers'
+            // name (`X_wo` beside its `X_wo_version`): shown as the CLI shows one.
+            if let Some(Key::Attr(k)) = akey.as_ref().filter(|_| block_level && ty.is_none()) {
+                if write_only_by_name(k, before, after) {
+                    let op = match op {
+                        Op::Add | Op::Remove => op,
+                        _ => Op::Same,
+                    };
+                    width = width.max(key_width(k));
+                    if op == Op::Same && !o.full {
+                        hidden += 1;
+                    } else {
+                        let node = Node { op, forces_replacement: false, sensitivity: None, kind: Kind::WriteOnly { sensitive: false } };
+                        entries.push(Entry { key: Key::Attr(k.clone()), before_key: None, moved: false, node });
+                    }
+                }
+            }
             continue;
         }
         let (Some(key), Some(step)) = (akey.clone().or_else(|| bkey.clone()), astep.or(bstep)) else { continue };
@@ -545,6 +562,15 @@ fn collection_node(
     }
 }
 
+/// Without a schema: whether a resource's attribute `k`, null on both sides,
+/// is write-only by the name the providers give one (`password_wo`, with its
+/// `password_wo_version` beside it). A write-only value is never in the plan.
+fn write_only_by_name(k: &str, before: Option<&Value>, after: Option<&Value>) -> bool {
+    let version = format!("{k}_version");
+    let has = |v: Option<&Value>| v.and_then(Value::as_object).is_some_and(|o| o.contains_key(&version));
+    k.len() > 3 && k.ends_with("_wo") && (has(before) || has(after))
+}
+
 /// A key's printed width: an identifier as it is, any other key quoted.
 pub(crate) fn key_width(k: &str) -> usize {
     if is_ident(k) {
@@ -581,17 +607,22 @@ fn object_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown
 /// A set's elements as the CLI pairs them (`processSet`): each before
 /// element with an equal after element (unchanged), or removed; then the
 /// after elements left, added. Never two different elements paired.
-pub(crate) fn set_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, unknown: Option<&'v Value>) -> Vec<Pair<'v>> {
+pub(crate) fn set_pairs<'v>(before: Option<&'v Value>, after: Option<&'v Value>, m: Marks<'v>) -> Vec<Pair<'v>> {
     static EMPTY: Vec<Value> = Vec::new();
     let b = before.and_then(Value::as_array).unwrap_or(&EMPTY);
     let a = after.and_then(Value::as_array).unwrap_or(&EMPTY);
-    let ua = unknown.and_then(Value::as_array);
+    let ua = m.after_unknown.and_then(Value::as_array);
     let alen = a.len().max(ua.map_or(0, Vec::len));
     let partly_unknown = |j: usize| markers::any(ua.and_then(|u| u.get(j)));
+    // The CLI pairs two elements only when their sensitivity is the same too
+    // (`processSet`): a value that becomes sensitive is removed and added.
+    let sensitive = |marker: Option<&Value>, i: usize| markers::whole(child(marker, &PathStep::Index(i as u64)));
     let mut taken = vec![false; alen];
     let mut out = Vec::with_capacity(b.len().max(alen));
     for (i, bv) in b.iter().enumerate() {
-        let found = (0..a.len()).find(|&j| !taken[j] && !partly_unknown(j) && a[j] == *bv);
+        let found = (0..a.len()).find(|&j| {
+            !taken[j] && !partly_unknown(j) && a[j] == *bv && sensitive(m.before_sensitive, i) == sensitive(m.after_sensitive, j)
+        });
         match found {
             Some(j) => {
                 taken[j] = true;

@@ -142,7 +142,7 @@ pub(crate) fn block_node(
                 let mut group = default_action(b, a);
                 let mut elements = Vec::new();
                 if !unknown {
-                    for (bk, ak, eb, ea) in element_pairs(bt.nesting_mode, b, a, cm.after_unknown) {
+                    for (bk, ak, eb, ea) in element_pairs(bt.nesting_mode, b, a, cm) {
                         let (bstep, astep) = (bk.as_ref().map(Key::step), ak.as_ref().map(Key::step));
                         let em = marks_at(cm, bstep.as_ref(), astep.as_ref());
                         let pushed = astep.clone().or(bstep.clone());
@@ -219,12 +219,7 @@ type ElementPair<'v> = (Option<Key>, Option<Key>, Option<&'v Value>, Option<&'v 
 
 /// The elements of a list, set or map of blocks, paired as the CLI pairs
 /// them: a list by position, a set by equality ([`diff::set_pairs`]), a map by key.
-fn element_pairs<'v>(
-    mode: Nesting,
-    before: Option<&'v Value>,
-    after: Option<&'v Value>,
-    unknown: Option<&'v Value>,
-) -> Vec<ElementPair<'v>> {
+fn element_pairs<'v>(mode: Nesting, before: Option<&'v Value>, after: Option<&'v Value>, m: Marks<'v>) -> Vec<ElementPair<'v>> {
     match mode {
         Nesting::Map => {
             let b = before.and_then(Value::as_object);
@@ -239,7 +234,7 @@ fn element_pairs<'v>(
                 })
                 .collect()
         }
-        Nesting::Set => diff::set_pairs(before, after, unknown).into_iter().map(|(bk, ak, b, a, _)| (bk, ak, b, a)).collect(),
+        Nesting::Set => diff::set_pairs(before, after, m).into_iter().map(|(bk, ak, b, a, _)| (bk, ak, b, a)).collect(),
         _ => {
             let b = before.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
             let a = after.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
