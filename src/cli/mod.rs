@@ -712,6 +712,8 @@ pub struct DriftArgs {
     /// Show every drifted object and every changed attribute, not only what is relevant to this plan.
     #[arg(long)]
     pub all: bool,
+    #[command(flatten)]
+    pub locations: NoLocationArgs,
 }
 
 #[derive(Debug, Args)]
@@ -720,6 +722,8 @@ pub struct ReplaceArgs {
     pub common: CommonArgs,
     #[command(flatten)]
     pub filters: FilterArgs,
+    #[command(flatten)]
+    pub locations: NoLocationArgs,
 }
 
 /// `--action` is refused here (checks are not changes), so it is hidden from the help.
@@ -745,6 +749,8 @@ pub struct ChecksArgs {
 pub struct OutputsArgs {
     #[command(flatten)]
     pub common: CommonArgs,
+    #[command(flatten)]
+    pub locations: NoLocationArgs,
 }
 
 /// `--action` is refused here (state resources are not changes), so it is hidden from the help.
@@ -778,8 +784,9 @@ pub struct LocationArgs {
 /// Not reading the configuration (the outputs that read it by default).
 #[derive(Debug, Args, Default)]
 pub struct NoLocationArgs {
-    /// Do not read the configuration: no source locations (JSON and the PR
-    /// comment read it by default, where --chdir says, to locate each change).
+    /// Do not read the configuration: no source locations (JSON, the PR
+    /// comment, and summary's and show's table and markdown read it by
+    /// default, where --chdir says, to locate each change).
     #[arg(long)]
     pub no_locations: bool,
 }
@@ -802,6 +809,15 @@ impl NoLocationArgs {
             Locations::Off
         } else {
             Locations::Quiet
+        }
+    }
+
+    /// A list of changes (`summary`, `show`): its table and markdown read the
+    /// configuration by default too, for their `file:line` column.
+    fn decide_listing(&self, format: Format) -> Locations {
+        match format {
+            Format::Table | Format::Markdown if !self.no_locations => Locations::Quiet,
+            _ => self.decide(format),
         }
     }
 }
@@ -899,7 +915,7 @@ impl Cli {
         let mut locations = Locations::Off;
         let (kind, name, common, filters, max_bytes) = match self.command {
             Command::Summary(a) => {
-                locations = a.locations.decide(a.format);
+                locations = a.locations.decide_listing(a.format);
                 let common = CommonArgs { files: a.files, format: a.format, view: a.view, read: a.read, roots: a.roots };
                 (
                     CommandKind::Summary { skip_unchanged: a.skip_unchanged, ignore_attr: a.ignore_attr },
@@ -909,16 +925,25 @@ impl Cli {
                     a.max_bytes,
                 )
             }
-            Command::Drift(a) => (CommandKind::Drift { all: a.all }, "drift", a.common, a.filters, default_max),
-            Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, default_max),
+            Command::Drift(a) => {
+                locations = a.locations.decide(a.common.format);
+                (CommandKind::Drift { all: a.all }, "drift", a.common, a.filters, default_max)
+            }
+            Command::Replace(a) => {
+                locations = a.locations.decide(a.common.format);
+                (CommandKind::Replace, "replace", a.common, a.filters, default_max)
+            }
             Command::Checks(a) => {
                 locations = a.locations.decide(a.common.format);
                 (CommandKind::Checks { all: a.all, no_fail: a.no_fail }, "checks", a.common, a.filters, default_max)
             }
-            Command::Outputs(a) => (CommandKind::Outputs, "outputs", a.common, none, default_max),
+            Command::Outputs(a) => {
+                locations = a.locations.decide(a.common.format);
+                (CommandKind::Outputs, "outputs", a.common, none, default_max)
+            }
             Command::State(a) => (CommandKind::State { prior: a.prior }, "state", a.common, a.filters, default_max),
             Command::Show(a) => {
-                locations = a.locations.decide(a.common.format);
+                locations = a.locations.decide_listing(a.common.format);
                 let options = crate::query::show::ShowOptions {
                     filter: a.filter.to_filter(),
                     all: a.all,
