@@ -10,9 +10,11 @@ use std::path::PathBuf;
 
 mod env;
 mod help;
+mod locations;
 use env::default_id;
 pub use env::Env;
 use help::*;
+pub use locations::{LocationArgs, NoLocationArgs};
 
 /// Answers what a Terraform/OpenTofu plan or state (from `show -json`) will do.
 #[derive(Debug, Parser)]
@@ -766,62 +768,6 @@ pub struct StateArgs {
     pub prior: bool,
 }
 
-/// Where findings are declared in the configuration (`gate`, `checks`).
-#[derive(Debug, Args, Default)]
-pub struct LocationArgs {
-    /// Read the configuration in --chdir (default `.`, the directory where
-    /// `plan` ran; each root's own directory in a directory of roots) and show
-    /// where each finding is declared (`file:line`) in every format. `json`,
-    /// `sarif`, `gitlab-codequality` and `github` read it unasked.
-    #[arg(long, conflicts_with = "no_locations")]
-    pub locations: bool,
-    /// Do not read the configuration: no source locations (JSON and the PR
-    /// comment read it by default, where --chdir says, to locate each change).
-    #[arg(long)]
-    pub no_locations: bool,
-}
-
-/// Not reading the configuration (the outputs that read it by default).
-#[derive(Debug, Args, Default)]
-pub struct NoLocationArgs {
-    /// Do not read the configuration: no source locations (JSON, the PR
-    /// comment, and summary's and show's table and markdown read it by
-    /// default, where --chdir says, to locate each change).
-    #[arg(long)]
-    pub no_locations: bool,
-}
-
-impl LocationArgs {
-    /// Whether the configuration is read, in `format`.
-    fn decide(&self, format: Format) -> Locations {
-        if !self.no_locations && (self.locations || locating_format(format)) {
-            Locations::Asked
-        } else {
-            NoLocationArgs { no_locations: self.no_locations }.decide(format)
-        }
-    }
-}
-
-impl NoLocationArgs {
-    /// JSON reads the configuration by default (quietly: none is no note).
-    fn decide(&self, format: Format) -> Locations {
-        if self.no_locations || format != Format::Json {
-            Locations::Off
-        } else {
-            Locations::Quiet
-        }
-    }
-
-    /// A list of changes (`summary`, `show`): its table and markdown read the
-    /// configuration by default too, for their `file:line` column.
-    fn decide_listing(&self, format: Format) -> Locations {
-        match format {
-            Format::Table | Format::Markdown if !self.no_locations => Locations::Quiet,
-            _ => self.decide(format),
-        }
-    }
-}
-
 /// A `--format` parser into the one [`Format`] enum, accepting the formats of
 /// `offer`'s row of the matrix ([`Offer::formats`]) only (and listing only those in the help).
 fn formats(offer: Offer) -> impl clap::builder::TypedValueParser<Value = Format> {
@@ -1029,11 +975,6 @@ fn prefer_of(kind: &CommandKind) -> crate::read::Prefer {
         CommandKind::Summary { .. } | CommandKind::Checks { .. } | CommandKind::Outputs => Prefer::Plans,
         _ => Prefer::PlansOnly,
     }
-}
-
-/// Formats that put findings on source lines read the configuration unasked.
-fn locating_format(format: Format) -> bool {
-    matches!(format, Format::Sarif | Format::GitlabCodequality | Format::Github)
 }
 
 fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
