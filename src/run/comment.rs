@@ -111,6 +111,7 @@ fn reviews_streamed(roots: &[Root], config: &Config, policy: &Policy, show: &Sho
                 drift: drift.entries,
                 drift_hidden: drift.hidden,
                 fingerprint: Some(fingerprint),
+                without_schema: report.without_schema,
             };
             Ok(Streamed { review, spool })
         })
