@@ -15,10 +15,12 @@
 //! otherwise a reference to a local counts as a reference to everything its module declares
 //! (never fewer dependents than the truth), and the report says so once.
 //!
-//! Use: [`Builder::new`], then [`Builder::change`] for every resource change (and
-//! [`Builder::output`] for output changes), then [`Builder::finish`]; or [`of_plan`].
+//! Use: [`of_plan`] on a whole plan; or collect [`Changes`] as the plan streams by (it is a
+//! [`PlanVisitor`]) and then [`Dependents::compute`] with the configuration; or [`Builder::new`],
+//! [`Builder::change`] for every resource change (and [`Builder::output`]), [`Builder::finish`].
 
 use crate::model::config::{BlockExpressions, Expression, ExpressionNode, ModuleConfig};
+use crate::model::visit::PlanVisitor;
 use crate::model::{Change, ChangeKind, Configuration, Mode, Plan, ResourceChange};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -117,12 +119,72 @@ enum Key {
 }
 
 /// One change, reduced to what the blast radius needs.
+#[derive(Debug, Clone)]
 struct Rec {
     address: String,
-    node: Option<Node>,
+    /// Module path without keys, and `[data.]TYPE.NAME`.
+    module: String,
+    name: String,
     key: Option<Key>,
     /// Top-level attributes the plan says become unknown.
     unknown: Vec<String>,
+}
+
+/// The changes of a plan reduced to what the blast radius needs, collected
+/// as they stream by (a [`PlanVisitor`]) or from a whole plan: a few small
+/// strings per change, never its values.
+#[derive(Debug, Default, Clone)]
+pub struct Changes {
+    recs: Vec<Rec>,
+    outputs: Vec<String>,
+}
+
+impl Changes {
+    /// Take one resource change (no-ops and deposed objects are left out:
+    /// nothing refers to an old object on its way out).
+    pub fn change(&mut self, rc: &ResourceChange<'_>) {
+        if rc.kind() == ChangeKind::NoOp || rc.deposed.is_some() {
+            return;
+        }
+        let key = match &rc.index {
+            Some(serde_json::Value::Number(n)) => n.as_u64().map(Key::Int),
+            Some(serde_json::Value::String(s)) => Some(Key::Str(s.clone())),
+            _ => None,
+        };
+        self.recs.push(Rec {
+            address: rc.address.clone(),
+            module: module_of(&rc.address, rc.module_address.as_deref()),
+            name: resource_name(&rc.mode, &rc.type_, &rc.name),
+            key,
+            unknown: rc.change.after_unknown.map(|raw| unknown_attributes(raw.get())).unwrap_or_default(),
+        });
+    }
+
+    /// Take one root output change.
+    pub fn output(&mut self, name: &str, change: &Change<'_>) {
+        if change.kind() != ChangeKind::NoOp {
+            self.outputs.push(name.to_string());
+        }
+    }
+}
+
+impl PlanVisitor for Changes {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        self.change(rc);
+    }
+
+    fn on_output_change(&mut self, name: &str, change: &Change<'_>) {
+        self.output(name, change);
+    }
+}
+
+impl Dependents {
+    /// The blast radius of `changes` in `config` (none: no dependents, said once).
+    pub fn compute(config: Option<&Configuration<'_>>, locals: Option<&Locals>, changes: &Changes) -> Dependents {
+        let mut b = Builder::new(config, locals);
+        b.changes = changes.clone();
+        b.finish()
+    }
 }
 
 /// Builds the graph from a configuration, takes the changes, then answers.
@@ -141,8 +203,8 @@ pub struct Builder {
     attrs: HashMap<Node, Vec<(String, Vec<(Node, Option<Key>)>)>>,
     configured: bool,
     guessed_locals: bool,
-    changes: Vec<Rec>,
-    /// Resource node -> indices into `changes` of its changing instances.
+    changes: Changes,
+    /// Resource node -> indices into `changes.recs` of its changing instances.
     changing: HashMap<Node, Vec<usize>>,
     changing_outputs: Vec<Node>,
 }
@@ -162,7 +224,7 @@ impl Builder {
             attrs: HashMap::new(),
             configured: config.is_some(),
             guessed_locals: false,
-            changes: Vec::new(),
+            changes: Changes::default(),
             changing: HashMap::new(),
             changing_outputs: Vec::new(),
         };
@@ -388,42 +450,33 @@ impl Builder {
         out
     }
 
-    /// Take one resource change (no-ops are kept as non-changing).
+    /// Take one resource change (no-ops are left out).
     pub fn change(&mut self, rc: &ResourceChange<'_>) {
-        // A deposed object is an old one on its way out: nothing refers to it.
-        if rc.kind() == ChangeKind::NoOp || rc.deposed.is_some() {
-            return;
-        }
-        let module = module_of(&rc.address, rc.module_address.as_deref());
-        let name = resource_name(&rc.mode, &rc.type_, &rc.name);
-        let node = self.modules.get(&module).and_then(|m| self.ids.get(&(*m, Kind::Resource, name))).copied();
-        let key = match &rc.index {
-            Some(serde_json::Value::Number(n)) => n.as_u64().map(Key::Int),
-            Some(serde_json::Value::String(s)) => Some(Key::Str(s.clone())),
-            _ => None,
-        };
-        let unknown = rc.change.after_unknown.map(|raw| unknown_attributes(raw.get())).unwrap_or_default();
-        let i = self.changes.len();
-        self.changes.push(Rec { address: rc.address.clone(), node, key, unknown });
-        if let Some(n) = node {
-            self.changing.entry(n).or_default().push(i);
-        }
+        self.changes.change(rc);
     }
 
     /// Take one root output change.
     pub fn output(&mut self, name: &str, change: &Change<'_>) {
-        if change.kind() == ChangeKind::NoOp {
-            return;
-        }
-        if let Some(root) = self.modules.get("") {
-            if let Some(n) = self.ids.get(&(*root, Kind::Output, name.to_string())) {
-                self.changing_outputs.push(*n);
-            }
-        }
+        self.changes.output(name, change);
     }
 
     /// The report.
-    pub fn finish(self) -> Dependents {
+    pub fn finish(mut self) -> Dependents {
+        let mut nodes = Vec::with_capacity(self.changes.recs.len());
+        for (i, rec) in self.changes.recs.iter().enumerate() {
+            let node = self.modules.get(&rec.module).and_then(|m| self.ids.get(&(*m, Kind::Resource, rec.name.clone()))).copied();
+            if let Some(n) = node {
+                self.changing.entry(n).or_default().push(i);
+            }
+            nodes.push(node);
+        }
+        if let Some(root) = self.modules.get("") {
+            for name in &self.changes.outputs {
+                if let Some(n) = self.ids.get(&(*root, Kind::Output, name.clone())) {
+                    self.changing_outputs.push(*n);
+                }
+            }
+        }
         let mut notes = Vec::new();
         if !self.configured {
             notes.push(NO_CONFIGURATION.to_string());
@@ -434,8 +487,8 @@ impl Builder {
         let mut seen = vec![0u32; self.rev.len()];
         let mut stamp = 0u32;
         let mut memo: HashMap<(Node, Option<Key>), Blast> = HashMap::new();
-        for rec in &self.changes {
-            let blast = match rec.node {
+        for (rec, node) in self.changes.recs.iter().zip(nodes) {
+            let blast = match node {
                 None => Blast::default(),
                 Some(start) => {
                     // Only a first step that names an instance key depends on it.
@@ -504,7 +557,7 @@ impl Builder {
                     .collect()
             });
             for &i in &self.changing[&n] {
-                let rec = &self.changes[i];
+                let rec = &self.changes.recs[i];
                 let unknown = rec.unknown.iter().filter(|u| linked.contains(&u.as_str())).cloned().collect();
                 dependents.push(Dependent { address: rec.address.clone(), unknown });
             }
