@@ -94,6 +94,30 @@ pub fn of_plan(plan: &Plan<'_>, locals: Option<&Locals>) -> serde_json::Result<D
     Ok(b.finish())
 }
 
+/// The blast radius of `changes` (collected from `plan`, or as it streamed by)
+/// in `plan`'s configuration. A configuration that cannot be read gives no
+/// dependents and says why once: never an error, never a partial answer.
+pub fn for_plan(plan: &Plan<'_>, locals: Option<&Locals>, changes: &Changes) -> Dependents {
+    match plan.configuration() {
+        Ok(config) => Dependents::compute(config.as_ref(), locals, changes),
+        Err(e) => {
+            let mut d = Dependents::compute(None, locals, changes);
+            d.notes = vec![format!("the plan's configuration cannot be read ({e}): dependents are not known")];
+            d
+        }
+    }
+}
+
+impl Changes {
+    /// Every change of a whole plan.
+    pub fn of_plan(plan: &Plan<'_>) -> Changes {
+        let mut c = Changes::default();
+        plan.resource_changes.iter().for_each(|rc| c.change(rc));
+        plan.output_changes.iter().for_each(|(n, ch)| c.output(n, ch));
+        c
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Kind {
     Resource,
