@@ -161,13 +161,15 @@ struct Rec {
 pub struct Changes {
     recs: Vec<Rec>,
     outputs: Vec<String>,
+    /// Takes nothing (a run that does not show dependents pays nothing).
+    off: bool,
 }
 
 impl Changes {
     /// Take one resource change (no-ops and deposed objects are left out:
     /// nothing refers to an old object on its way out).
     pub fn change(&mut self, rc: &ResourceChange<'_>) {
-        if rc.kind() == ChangeKind::NoOp || rc.deposed.is_some() {
+        if self.off || rc.kind() == ChangeKind::NoOp || rc.deposed.is_some() {
             return;
         }
         let key = match &rc.index {
@@ -186,9 +188,16 @@ impl Changes {
 
     /// Take one root output change.
     pub fn output(&mut self, name: &str, change: &Change<'_>) {
-        if change.kind() != ChangeKind::NoOp {
+        if !self.off && change.kind() != ChangeKind::NoOp {
             self.outputs.push(name.to_string());
         }
+    }
+}
+
+impl Changes {
+    /// A collector that takes nothing, when `on` is false.
+    pub fn when(on: bool) -> Changes {
+        Changes { off: !on, ..Changes::default() }
     }
 }
 

@@ -163,6 +163,7 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
         filtered_out: 0,
         invocations: Vec::new(),
         without_schema: Default::default(),
+        dependents: Default::default(),
     };
     let mut buf = Vec::new();
     let items = [PerFile { file: String::new(), result: Ok(report), masker: Masker::default() }];
