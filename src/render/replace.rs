@@ -5,8 +5,8 @@ use super::{md_cell, md_code, Shortened, Style, Tone};
 use crate::model::ReplaceOrder;
 use crate::query::dependents::Dependent;
 use crate::query::replace::{ReplaceReport, Replacement};
-use crate::sanitize::line;
 use crate::query::values::truncate;
+use crate::sanitize::line;
 use std::io::{self, Write};
 
 const TABLE_WIDTH: usize = 40;
@@ -151,7 +151,8 @@ impl Report for ReplaceReport {
             writeln!(w, "{} {}:", md_code(&x.address), also_changes(x.dependents.len()))?;
             writeln!(w)?;
             for d in &x.dependents {
-                let unknown = if d.unknown.is_empty() { String::new() } else { format!(" ({} known after apply)", md_cell(&d.unknown.join(", "))) };
+                let unknown =
+                    if d.unknown.is_empty() { String::new() } else { format!(" ({} known after apply)", md_cell(&d.unknown.join(", "))) };
                 writeln!(w, "- {}{unknown}", md_code(&d.address))?;
             }
         }
