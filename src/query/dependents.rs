@@ -221,6 +221,9 @@ enum Kind {
 
 type Node = u32;
 
+/// What an expression names: each node, and the instance key it names.
+type Targets = Vec<(Node, Option<Key>)>;
+
 /// A reference's instance key: a count index or a for_each key.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Key {
@@ -319,7 +322,7 @@ pub struct Builder {
     /// A root output's node -> its name.
     root_outputs: HashMap<Node, String>,
     /// A resource node -> each top-level attribute and the targets it names.
-    attrs: HashMap<Node, Vec<(String, Vec<(Node, Option<Key>)>)>>,
+    attrs: HashMap<Node, Vec<(String, Targets)>>,
     configured: bool,
     guessed_locals: bool,
     changes: Changes,
