@@ -3,8 +3,10 @@
 use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
 use super::{md_cell, md_code, Shortened, Style, Tone};
 use crate::model::ReplaceOrder;
+use crate::query::dependents::Dependent;
 use crate::query::replace::{ReplaceReport, Replacement};
 use crate::query::values::truncate;
+use crate::sanitize::line;
 use std::io::{self, Write};
 
 const TABLE_WIDTH: usize = 40;
@@ -30,6 +32,58 @@ fn order_cell(r: &Replacement) -> String {
         ReplaceOrder::DeleteBeforeCreate => "-/+ destroy then create".into(),
         ReplaceOrder::CreateBeforeDestroy => "+/- create before destroy".into(),
     }
+}
+
+/// `also changes 1 object` / `also changes 7 objects`; with `maybe`
+/// dependents reached only through locals, `..., and maybe 2 more through
+/// locals` (`may change 2 objects through locals` when none is certain).
+pub(crate) fn also_changes(n: usize, maybe: usize) -> String {
+    let objects = |n: usize| format!("{n} {}", if n == 1 { "object" } else { "objects" });
+    match (n, maybe) {
+        (n, 0) => format!("also changes {}", objects(n)),
+        (0, m) => format!("may change {} through locals", objects(m)),
+        (n, m) => format!("also changes {}, and maybe {m} more through locals", objects(n)),
+    }
+}
+
+/// One dependent in words: its address, and the attributes the plan says
+/// become unknown because of the replacement (or that it is a guess).
+pub(crate) fn dependent_words(d: &Dependent) -> String {
+    let mut notes = Vec::new();
+    if !d.unknown.is_empty() {
+        notes.push(format!("{} known after apply", d.unknown.join(", ")));
+    }
+    if d.through_locals {
+        notes.push("maybe: only through a local".to_string());
+    }
+    if notes.is_empty() {
+        d.address.clone()
+    } else {
+        format!("{} ({})", d.address, notes.join("; "))
+    }
+}
+
+fn counts(x: &Replacement) -> (usize, usize) {
+    let maybe = x.dependents.iter().filter(|d| d.through_locals).count();
+    (x.dependents.len() - maybe, maybe)
+}
+
+/// What each replacement drags along, after the table (nothing when no
+/// replacement has dependents), and the note said once.
+fn blast_lines(r: &ReplaceReport, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+    for x in r.replacements.iter().filter(|x| !x.dependents.is_empty()) {
+        writeln!(w)?;
+        let (n, maybe) = counts(x);
+        writeln!(w, "{} {}:", style.paint(&line(&x.address), Tone::Bold), also_changes(n, maybe))?;
+        for d in &x.dependents {
+            writeln!(w, "  {}", line(&dependent_words(d)))?;
+        }
+    }
+    if let Some(note) = &r.dependents_note {
+        writeln!(w)?;
+        writeln!(w, "{}", style.paint(&format!("note: {note}"), Tone::Muted))?;
+    }
+    Ok(())
 }
 
 fn details(r: &Replacement) -> Vec<String> {
@@ -81,7 +135,8 @@ impl Report for ReplaceReport {
                 ]
             })
             .collect();
-        writeln!(w, "{}", style.value_table(&["order", "address", "reason", "forced by", "before -> after"], rows, &short, WHOLE))
+        writeln!(w, "{}", style.value_table(&["order", "address", "reason", "forced by", "before -> after"], rows, &short, WHOLE))?;
+        blast_lines(self, w, style)
     }
 
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
@@ -110,6 +165,21 @@ impl Report for ReplaceReport {
                     md_code(&truncate(p.after.text(), MD_WIDTH))
                 )?;
             }
+        }
+        for x in self.replacements.iter().filter(|x| !x.dependents.is_empty()) {
+            writeln!(w)?;
+            let (n, maybe) = counts(x);
+            writeln!(w, "{} {}:", md_code(&x.address), also_changes(n, maybe))?;
+            writeln!(w)?;
+            for d in &x.dependents {
+                let words = dependent_words(d);
+                let notes = words.strip_prefix(d.address.as_str()).unwrap_or("");
+                writeln!(w, "- {}{}", md_code(&d.address), md_cell(notes))?;
+            }
+        }
+        if let Some(note) = &self.dependents_note {
+            writeln!(w)?;
+            writeln!(w, "_Note: {}_", md_cell(note))?;
         }
         Ok(())
     }

@@ -48,7 +48,9 @@ pub(super) fn replace(config: &Config, roots: &[Root], out: &mut Sink<'_>, maske
     };
     let sources = locating::start(config, roots);
     let mut items = named(across(config, roots, read, |read| {
-        streamed(roots, read, &vis, keep, |doc, vis| query::replace::replace(doc, &config.filter, vis))
+        streamed::streamed_with_changes(roots, read, &vis, keep, |doc, vis, changes| {
+            query::replace::replace_with_changes(doc, &config.filter, vis, changes)
+        })
     }));
     if let Some(located) = locating::finish(sources, config, &items) {
         for i in &mut items {
