@@ -238,7 +238,7 @@ impl Many {
 /// eight bytes before its whole text, costs a fraction of inserting the same
 /// strings into a tree one by one (hundreds of thousands of derived forms on
 /// a plan with ten thousand secrets).
-pub(super) fn sorted_distinct(mut v: Vec<String>) -> Vec<String> {
+pub(super) fn sorted_distinct(v: Vec<String>) -> Vec<String> {
     /// The first eight bytes, big-endian, zero-padded: ordered as the text
     /// (ties, which padding can make, are broken by the whole text).
     fn head(s: &str) -> u64 {
@@ -248,10 +248,12 @@ pub(super) fn sorted_distinct(mut v: Vec<String>) -> Vec<String> {
         h[..n].copy_from_slice(&b[..n]);
         u64::from_be_bytes(h)
     }
-    v.retain(|s| !s.is_empty());
-    v.sort_unstable_by(|a, b| head(a).cmp(&head(b)).then_with(|| a.cmp(b)));
-    v.dedup();
-    v
+    // Small keys sorted, not the strings: (head, index).
+    let mut keys: Vec<(u64, u32)> = v.iter().enumerate().filter(|(_, s)| !s.is_empty()).map(|(i, s)| (head(s), i as u32)).collect();
+    keys.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| v[a.1 as usize].cmp(&v[b.1 as usize])));
+    keys.dedup_by(|a, b| a.0 == b.0 && v[a.1 as usize] == v[b.1 as usize]);
+    let mut slots: Vec<Option<String>> = v.into_iter().map(Some).collect();
+    keys.iter().filter_map(|&(_, i)| slots[i as usize].take()).collect()
 }
 
 /// The shortest start of a secret, cut short by a `…`, that is masked.
