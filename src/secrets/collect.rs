@@ -491,15 +491,15 @@ impl Masker {
         let long = self.long.get_or_init(|| {
             // Each long secret as is, and as it stands inside a JSON-encoded
             // string (`jsonencode` writes `&<>` as `\u0026`, `\u003c`, `\u003e`).
-            let mut long: Vec<String> = Vec::new();
+            let mut long: Vec<Cow<'_, str>> = Vec::new();
             for k in self.long_sources() {
                 // Plain text (most secrets) is its own escaped forms.
                 if k.bytes().any(|b| b < 0x20 || b >= 0x7f || b"\"\\&<>".contains(&b)) {
-                    long.push(go_json_inner(k));
+                    long.push(Cow::Owned(go_json_inner(k)));
                     let json = crate::escape::json_string(k);
-                    long.push(json[1..json.len() - 1].to_string());
+                    long.push(Cow::Owned(json[1..json.len() - 1].to_string()));
                 }
-                long.push(k.clone());
+                long.push(Cow::Borrowed(k));
             }
             let long = sorted_distinct(long);
             if long.is_empty() {

@@ -7,11 +7,11 @@ use std::borrow::Cow;
 
 impl Masker {
     pub(super) fn build_scrubber(&self) -> Scrubber {
-        let mut patterns: Vec<String> = Vec::new();
+        let mut patterns: Vec<Cow<'_, str>> = Vec::new();
         for s in self.long_sources() {
             if s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-./+=@^()!?;".contains(&b)) {
                 // No escaper below changes these characters: every form is `s`.
-                patterns.push(s.clone());
+                patterns.push(Cow::Borrowed(s));
                 continue;
             }
             let (hcl, json) = (crate::escape::hcl_quote(s), crate::escape::json_string(s));
@@ -30,10 +30,10 @@ impl Masker {
             let bases = bases.into_iter().flat_map(|b| [shell_inner(&b), b]);
             for b in bases {
                 let json = crate::escape::json_string(&b);
-                patterns.push(json[1..json.len() - 1].to_string());
-                patterns.push(crate::sanitize::line(&b).into_owned());
-                patterns.push(crate::sanitize::text(&b).into_owned());
-                patterns.push(b);
+                patterns.push(Cow::Owned(json[1..json.len() - 1].to_string()));
+                patterns.push(Cow::Owned(crate::sanitize::line(&b).into_owned()));
+                patterns.push(Cow::Owned(crate::sanitize::text(&b).into_owned()));
+                patterns.push(Cow::Owned(b));
             }
         }
         let patterns = sorted_distinct(patterns);
@@ -120,13 +120,13 @@ pub(super) struct Many {
 
 impl Many {
     /// From sorted, distinct patterns (none empty: [`sorted_distinct`]).
-    pub(super) fn new(patterns: Vec<String>) -> Many {
-        let mut arena = Vec::with_capacity(patterns.iter().map(String::len).sum());
+    pub(super) fn new<S: AsRef<str>>(patterns: Vec<S>) -> Many {
+        let mut arena = Vec::with_capacity(patterns.iter().map(|p| p.as_ref().len()).sum());
         let mut ends = Vec::with_capacity(patterns.len());
         let (mut heads, mut short) = (Vec::new(), Vec::new());
         let mut longest = 0;
         for (i, p) in patterns.iter().enumerate() {
-            let i = i as u32;
+            let (i, p) = (i as u32, p.as_ref());
             match Self::head(p.as_bytes()) {
                 Some(h) => heads.push((h, i)),
                 None => short.push(i),
@@ -238,7 +238,7 @@ impl Many {
 /// eight bytes before its whole text, costs a fraction of inserting the same
 /// strings into a tree one by one (hundreds of thousands of derived forms on
 /// a plan with ten thousand secrets).
-pub(super) fn sorted_distinct(v: Vec<String>) -> Vec<String> {
+pub(super) fn sorted_distinct<S: AsRef<str>>(v: Vec<S>) -> Vec<S> {
     /// The first eight bytes, big-endian, zero-padded: ordered as the text
     /// (ties, which padding can make, are broken by the whole text).
     fn head(s: &str) -> u64 {
@@ -248,11 +248,13 @@ pub(super) fn sorted_distinct(v: Vec<String>) -> Vec<String> {
         h[..n].copy_from_slice(&b[..n]);
         u64::from_be_bytes(h)
     }
+    let text = |i: u32| v[i as usize].as_ref();
     // Small keys sorted, not the strings: (head, index).
-    let mut keys: Vec<(u64, u32)> = v.iter().enumerate().filter(|(_, s)| !s.is_empty()).map(|(i, s)| (head(s), i as u32)).collect();
-    keys.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| v[a.1 as usize].cmp(&v[b.1 as usize])));
-    keys.dedup_by(|a, b| a.0 == b.0 && v[a.1 as usize] == v[b.1 as usize]);
-    let mut slots: Vec<Option<String>> = v.into_iter().map(Some).collect();
+    let mut keys: Vec<(u64, u32)> =
+        v.iter().enumerate().filter(|(_, s)| !s.as_ref().is_empty()).map(|(i, s)| (head(s.as_ref()), i as u32)).collect();
+    keys.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| text(a.1).cmp(text(b.1))));
+    keys.dedup_by(|a, b| a.0 == b.0 && text(a.1) == text(b.1));
+    let mut slots: Vec<Option<S>> = v.into_iter().map(Some).collect();
     keys.iter().filter_map(|&(_, i)| slots[i as usize].take()).collect()
 }
 
