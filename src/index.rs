@@ -2,7 +2,9 @@
 //! (quotes, backslashes, brackets: [`Classes`]), strings found by the
 //! prefix-xor carry trick ([`Carry::block`]: the in-string mask and the
 //! brackets outside strings), and [`skip`], which steps over one whole value
-//! as serde_json's `IgnoredAny` would, without building it. The framing walk
+//! as serde_json's `IgnoredAny` would, without building it: a container over
+//! the index ([`skip_indexed`]: runs lexed at once by [`Lexes`], only the
+//! tokens looked at), as strictly as the byte-by-byte [`skip_bytes`]. The framing walk
 //! ([`crate::scan::Walk`]: depth, document ends) and the streaming walker's
 //! skips (`read::walk`) are built on it.
 //!
