@@ -494,7 +494,7 @@ impl Masker {
             let mut long: Vec<Cow<'_, str>> = Vec::new();
             for k in self.long_sources() {
                 // Plain text (most secrets) is its own escaped forms.
-                if k.bytes().any(|b| b < 0x20 || b >= 0x7f || b"\"\\&<>".contains(&b)) {
+                if k.bytes().any(|b| !(0x20..0x7f).contains(&b) || b"\"\\&<>".contains(&b)) {
                     long.push(Cow::Owned(go_json_inner(k)));
                     let json = crate::escape::json_string(k);
                     long.push(Cow::Owned(json[1..json.len() - 1].to_string()));
