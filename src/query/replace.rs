@@ -46,6 +46,10 @@ pub struct Replacement {
     pub importing: bool,
     /// The paths that force the replacement, with their values.
     pub paths: Vec<AttrChange>,
+    /// Where the object is declared in the configuration, when it was read
+    /// and holds it (set by the run: `crate::locate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::model::Location>,
 }
 
 pub fn order_words(o: ReplaceOrder) -> &'static str {
@@ -98,6 +102,7 @@ fn replacement(rc: &ResourceChange<'_>, vis: &Visibility) -> Option<Replacement>
         reason_words: rc.action_reason.as_ref().map_or_else(|| "no reason given in the plan".to_string(), |r| r.words()),
         importing: rc.change.importing.is_some(),
         paths: rc.change.replace_paths.iter().map(|path| AttrChange::at(&pc, path, vis)).collect(),
+        location: None,
     })
 }
 

@@ -244,10 +244,12 @@ pub(crate) fn invocation_details(a: &InvocationEntry) -> String {
 }
 
 /// The table of changes; the noise entries (with `noise`'s patterns) collapsed into one last row.
+/// A `source` column (`file:line` of each change's block) when the
+/// configuration was read, holds some of them, and the column fits ([`source_fits`]).
 pub(super) fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], noise: Option<&NoiseCount>, style: &Style) -> io::Result<()> {
-    let mut rows: Vec<Vec<String>> = grouped(resources)
-        .into_iter()
-        .filter(|r| !r.noise)
+    let shown: Vec<&ResourceEntry> = grouped(resources).into_iter().filter(|r| !r.noise).collect();
+    let mut rows: Vec<Vec<String>> = shown
+        .iter()
         .map(|r| {
             let sym = crate::model::ChangeKind::from_actions(&r.actions.iter().map(|a| crate::model::Action::parse(a)).collect::<Vec<_>>())
                 .symbol();
@@ -264,7 +266,29 @@ pub(super) fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], noi
         let what = format!("noise: {}", n.what());
         rows.push(vec![style.paint("~ update in-place", Tone::Muted), format!("({} resources)", n.count), line(&what).into_owned()]);
     }
+    if shown.iter().any(|r| r.location.is_some()) {
+        let sources: Vec<String> =
+            shown.iter().map(|r| r.location.as_ref().map_or_else(|| "-".to_string(), |l| line(&l.to_string()).into_owned())).collect();
+        if source_fits(&rows, &sources, style.width) {
+            for (i, row) in rows.iter_mut().enumerate() {
+                row.insert(2, sources.get(i).cloned().unwrap_or_else(|| "-".to_string()));
+            }
+            return writeln!(w, "{}", style.table(&["action", "address", "source", "details"], rows));
+        }
+    }
     writeln!(w, "{}", style.table(&["action", "address", "details"], rows))
+}
+
+/// Whether a `source` column fits beside the others: the action, address and
+/// source columns whole, and the details at least 20 columns wide (or whole),
+/// within `width` (no limit: always).
+fn source_fits(rows: &[Vec<String>], sources: &[String], width: Option<usize>) -> bool {
+    let Some(max) = width else { return true };
+    let widest =
+        |c: usize, heading: &str| rows.iter().map(|r| crate::render::layout::width(&r[c])).chain([heading.len()]).max().unwrap_or(0);
+    let source = sources.iter().map(|s| crate::render::layout::width(s)).chain(["source".len()]).max().unwrap_or(0);
+    let needed = widest(0, "action") + widest(1, "address") + source + widest(2, "details").min(20) + 3 * 4 + 1;
+    needed <= max
 }
 
 pub(super) fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -> io::Result<()> {
