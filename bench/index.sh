@@ -10,6 +10,7 @@
 #   bench/index.sh                         # the 113 MB plan (gen_sensitive.py 10500 full), RUNS=5
 #   RUNS=7 PLAN=/tmp/other.json bench/index.sh
 #   PV=/path/to/planview COMMIT=abc1234 bench/index.sh   # a build made before (no cargo build; name its commit)
+#   CMDS_ONLY='summary --format json|comment' bench/index.sh  # some of the commands
 #
 # On a shared machine read the ratios and CPU seconds, not the wall seconds.
 set -euo pipefail
@@ -49,14 +50,21 @@ echo
 echo "| command | wall min s | wall median s | wall max s | CPU median s | wall / skip (median) | CPU / skip (median) | peak RSS MB |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 ADDR=${ADDR:-aws_x.r7}
+# Every command issue 31 names (CMDS="summary --format json|fingerprint" picks some).
 declare -a CMDS=(
   "summary --format json"
   "gate --format json"
   "checks --format json"
+  "drift --format json"
+  "replace --format json"
+  "outputs --format json"
+  "state --prior --format json"
   "show --format json --address $ADDR"
+  "moves"
   "fingerprint"
   "comment"
 )
+if [ -n "${CMDS_ONLY:-}" ]; then IFS='|' read -r -a CMDS <<<"$CMDS_ONLY"; fi
 skip_walls=() skip_cpus=()
 declare -A walls cpus ratios cratios rss
 for _ in $(seq "$RUNS"); do

@@ -15,8 +15,8 @@ RUNS=${RUNS:-5}
 N=${N:-500}
 DIR=${BENCH_DIR:-/tmp/planview-bench}/roots-$N
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (/usr/bin/time)" >&2; exit 2; }
-cargo build --release --locked --bin planview --example skip_pass --example gen_plan >&2
-PV=target/release/planview
+[ -n "${PV:-}" ] || cargo build --release --locked --bin planview --example skip_pass --example gen_plan >&2
+PV=${PV:-target/release/planview}
 SKIP=target/release/examples/skip_pass
 GEN=target/release/examples/gen_plan
 if [ ! -s "$DIR/all.ndjson" ]; then

@@ -8,8 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-7}
 BATCH=${BATCH:-100}
-cargo build --release --locked --bin planview >&2
-PV=target/release/planview
+[ -n "${PV:-}" ] || cargo build --release --locked --bin planview >&2
+PV=${PV:-target/release/planview}
 F=testdata/real/replace/plan.json
 per_run=()
 for _ in $(seq "$RUNS"); do

@@ -2,7 +2,9 @@
 //! (quotes, backslashes, brackets: [`Classes`]), strings found by the
 //! prefix-xor carry trick ([`Carry::block`]: the in-string mask and the
 //! brackets outside strings), and [`skip`], which steps over one whole value
-//! as serde_json's `IgnoredAny` would, without building it. The framing walk
+//! as serde_json's `IgnoredAny` would, without building it: a container over
+//! the index ([`skip_indexed`]: runs lexed at once by [`Lexes`], only the
+//! tokens looked at), as strictly as the byte-by-byte [`skip_bytes`]. The framing walk
 //! ([`crate::scan::Walk`]: depth, document ends) and the streaming walker's
 //! skips (`read::walk`) are built on it.
 //!
@@ -269,13 +271,25 @@ pub(crate) enum Skip {
 }
 
 /// Skip one JSON value at the start of `t` (after blanks) without building
-/// it: what serde_json's `IgnoredAny` accepts, in one pass over the bytes,
-/// strings eight bytes at a time. It accepts only what serde_json accepts
-/// (proptest and the `index` fuzz target hold it to that); anything it
-/// refuses (and containers nested deeper than [`MAX_DEPTH`]) is left to
-/// serde_json, whose message names the fault. `t` is valid UTF-8 (checked
-/// once by the reading thread), so only ASCII is looked at.
+/// it: what serde_json's `IgnoredAny` accepts, and no more. An object or an
+/// array is skipped over the index ([`skip_indexed`], 64 bytes at a time);
+/// a string or a scalar byte by byte ([`skip_bytes`]). Both give the same
+/// answer on any text (proptest and the `index` fuzz target), and accept
+/// only what serde_json accepts, ending where it ends; anything refused (and
+/// containers nested deeper than [`MAX_DEPTH`]) is left to serde_json,
+/// whose message names the fault. `t` is valid UTF-8 (checked once by the
+/// reading thread), so only ASCII is looked at.
 pub(crate) fn skip(t: &[u8]) -> Skip {
+    let start = blanks(t, 0);
+    match t.get(start) {
+        Some(b'{' | b'[') => skip_indexed(t, start),
+        _ => skip_bytes(t),
+    }
+}
+
+/// [`skip`] one byte at a time (strings eight at a time): the reference
+/// [`skip_indexed`] is held to, and the skip of strings and scalars.
+pub(crate) fn skip_bytes(t: &[u8]) -> Skip {
     let n = t.len();
     let mut i = 0;
     // One bit per open container, 1 for an object; `depth` of them.
@@ -388,6 +402,275 @@ pub(crate) fn skip(t: &[u8]) -> Skip {
             stack >>= 1;
             depth -= 1;
         }
+    }
+}
+
+/// What [`skip_indexed`] needs of a 64-byte run beyond [`Classes`]: commas
+/// and colons, blanks, and control characters (below 0x20, blanks
+/// included), with the quotes, backslashes and brackets. Three ways give the
+/// same bits, as for [`Classes`]: SSE2 on x86-64, `u64` words, byte by byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Lexes {
+    pub(crate) classes: Classes,
+    /// `,` and `:`.
+    pub(crate) punct: u64,
+    /// JSON's blanks: space, tab, newline, carriage return.
+    pub(crate) blank: u64,
+    /// Bytes below 0x20.
+    pub(crate) control: u64,
+}
+
+impl Lexes {
+    /// The lexes of `run`, the fastest way this machine has.
+    #[inline]
+    pub(crate) fn of(run: &[u8; 64]) -> Lexes {
+        #[cfg(target_arch = "x86_64")]
+        {
+            Lexes::sse2(run)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Lexes::words(run)
+        }
+    }
+
+    /// Byte by byte: the reference.
+    #[allow(dead_code)] // the yardstick of the tests and of the `index` fuzz target
+    pub(crate) fn bytes(run: &[u8; 64]) -> Lexes {
+        let mut m = Lexes { classes: Classes::bytes(run), ..Lexes::default() };
+        for (k, &b) in run.iter().enumerate() {
+            let bit = 1u64 << k;
+            if matches!(b, b',' | b':') {
+                m.punct |= bit;
+            }
+            if is_json_ws(b) {
+                m.blank |= bit;
+            }
+            if b < 0x20 {
+                m.control |= bit;
+            }
+        }
+        m
+    }
+
+    /// Eight bytes at a time in a `u64` (any architecture).
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))] // held to the others by tests and fuzzing
+    pub(crate) fn words(run: &[u8; 64]) -> Lexes {
+        let mut m = Lexes { classes: Classes::words(run), ..Lexes::default() };
+        for (k, word) in run.chunks_exact(8).enumerate() {
+            let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            let shift = 8 * k;
+            m.punct |= gather(equal(w, b',') | equal(w, b':')) << shift;
+            m.blank |= gather(equal(w, b' ') | equal(w, b'\t') | equal(w, b'\n') | equal(w, b'\r')) << shift;
+            m.control |= gather(equal(w & 0xe0e0_e0e0_e0e0_e0e0, 0)) << shift;
+        }
+        m
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn sse2(run: &[u8; 64]) -> Lexes {
+        use safe_arch::{
+            bitand_m128i, bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i,
+        };
+        let splat = |b: u8| set_splat_i8_m128i(i8::from_ne_bytes([b]));
+        let (quote, backslash, open, close, case) = (splat(b'"'), splat(b'\\'), splat(b'{'), splat(b'}'), splat(0x20));
+        let (comma, colon, space, tab, nl, cr, high, zero) =
+            (splat(b','), splat(b':'), splat(b' '), splat(b'\t'), splat(b'\n'), splat(b'\r'), splat(0xe0), splat(0));
+        let eq = cmp_eq_mask_i8_m128i;
+        let bits = |v: m128i, k: usize| u64::from(move_mask_i8_m128i(v) as u16) << (16 * k);
+        let mut m = Lexes::default();
+        for (k, lane) in run.chunks_exact(16).enumerate() {
+            let Ok(lane) = <&[u8; 16]>::try_from(lane) else { continue };
+            let v = load_unaligned_m128i(lane);
+            let folded = bitor_m128i(v, case);
+            m.classes.quote |= bits(eq(v, quote), k);
+            m.classes.backslash |= bits(eq(v, backslash), k);
+            m.classes.open |= bits(eq(folded, open), k);
+            m.classes.close |= bits(eq(folded, close), k);
+            m.punct |= bits(bitor_m128i(eq(v, comma), eq(v, colon)), k);
+            m.blank |= bits(bitor_m128i(bitor_m128i(eq(v, space), eq(v, tab)), bitor_m128i(eq(v, nl), eq(v, cr))), k);
+            m.control |= bits(eq(bitand_m128i(v, high), zero), k);
+        }
+        m
+    }
+}
+
+/// What [`skip_indexed`] expects next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Want {
+    /// A value.
+    Value,
+    /// A value, or the `]` of an empty array.
+    ValueOrClose,
+    /// A key, or the `}` of an empty object.
+    KeyOrClose,
+    /// A key (after a `,` in an object).
+    Key,
+    /// The `:` after a key.
+    Colon,
+    /// A `,` or the closing bracket, after a value.
+    After,
+}
+
+/// [`skip_bytes`] for an object or an array at `t[start]`, over the index:
+/// each 64-byte run classified at once ([`Lexes`]), its strings found by the
+/// carry trick, and only its *tokens* looked at, in order: brackets, commas
+/// and colons outside strings, the opening quote of each string, the first
+/// byte of each number or literal (checked as [`skip_bytes`] checks it),
+/// each escape in a string (checked where its backslash stands) and each
+/// control character in a string (refused). A grammar of six states ([`Want`])
+/// and a stack of one bit per open container check the tokens' order. The
+/// bytes of strings are never looked at one by one; the answer is
+/// [`skip_bytes`]'s on any text, errors and incomplete text included, because
+/// the tokens are checked in the order that skip meets them.
+pub(crate) fn skip_indexed(t: &[u8], start: usize) -> Skip {
+    let n = t.len();
+    let mut carry = Carry::default();
+    // Whether the byte before the run is part of a number or literal.
+    let mut prev_other = 0u64;
+    let mut stack: u128 = 0;
+    let mut depth = 0usize;
+    let mut want = Want::Value;
+    // Just past the last escape checked: a backslash before this is part of it.
+    let mut escape_end = 0;
+    let mut pos = start;
+    let mut padded = [b' '; 64];
+    while pos < n {
+        let run: &[u8; 64] = match t.get(pos..pos + 64).and_then(|r| <&[u8; 64]>::try_from(r).ok()) {
+            Some(r) => r,
+            None => {
+                // The last run (met once), padded with blanks (which hold no token).
+                padded[..n - pos].copy_from_slice(&t[pos..]);
+                &padded
+            }
+        };
+        let l = Lexes::of(run);
+        let c = l.classes;
+        let (escaped, escape_after) = if c.backslash | carry.escape == 0 { (0, 0) } else { escaped(c.backslash, carry.escape) };
+        let quotes = c.quote & !escaped;
+        // Inside strings: opening quotes included, closing ones not.
+        let inside = prefix_xor(quotes) ^ carry.inside;
+        carry = Carry { inside: if inside >> 63 == 1 { !0 } else { 0 }, escape: escape_after };
+        let outside = !inside & !quotes;
+        let other = outside & !(l.blank | l.punct | c.open | c.close | c.backslash);
+        let scalar = other & !(other << 1 | prev_other);
+        prev_other = other >> 63;
+        let mut tokens = (quotes & inside)
+            | (c.backslash & inside)
+            | (l.control & inside)
+            | (outside & (l.punct | c.open | c.close | c.backslash))
+            | scalar;
+        while tokens != 0 {
+            let k = tokens.trailing_zeros() as usize;
+            tokens &= tokens - 1;
+            let p = pos + k;
+            let b = t[p];
+            if inside >> k & 1 == 1 {
+                match b {
+                    b'"' => {
+                        want = match want {
+                            Want::Value | Want::ValueOrClose => Want::After,
+                            Want::KeyOrClose | Want::Key => Want::Colon,
+                            Want::Colon | Want::After => return Skip::Refused,
+                        }
+                    }
+                    // A backslash that an escape before it holds is no escape of its own.
+                    b'\\' if p < escape_end => {}
+                    b'\\' => match escape(t, p) {
+                        Ok(end) => escape_end = end,
+                        Err(s) => return s,
+                    },
+                    // A control character in a string.
+                    _ => return Skip::Refused,
+                }
+                continue;
+            }
+            match b {
+                b'{' | b'[' => {
+                    if !matches!(want, Want::Value | Want::ValueOrClose) || depth == MAX_DEPTH {
+                        return Skip::Refused;
+                    }
+                    stack = stack << 1 | u128::from(b == b'{');
+                    depth += 1;
+                    want = if b == b'{' { Want::KeyOrClose } else { Want::ValueOrClose };
+                }
+                b'}' | b']' => {
+                    let object = stack & 1 == 1;
+                    let fits = match want {
+                        Want::After => object == (b == b'}'),
+                        Want::KeyOrClose => b == b'}',
+                        Want::ValueOrClose => b == b']',
+                        _ => false,
+                    };
+                    if !fits {
+                        return Skip::Refused;
+                    }
+                    stack >>= 1;
+                    depth -= 1;
+                    if depth == 0 {
+                        return Skip::End(p + 1);
+                    }
+                    want = Want::After;
+                }
+                b',' => {
+                    if want != Want::After {
+                        return Skip::Refused;
+                    }
+                    want = if stack & 1 == 1 { Want::Key } else { Want::Value };
+                }
+                b':' => {
+                    if want != Want::Colon {
+                        return Skip::Refused;
+                    }
+                    want = Want::Value;
+                }
+                _ => {
+                    // A number or a literal (or a byte that starts neither).
+                    if !matches!(want, Want::Value | Want::ValueOrClose) {
+                        return Skip::Refused;
+                    }
+                    let end = match b {
+                        b't' => literal(t, p, b"true"),
+                        b'f' => literal(t, p, b"false"),
+                        b'n' => literal(t, p, b"null"),
+                        b'-' | b'0'..=b'9' => number(t, p),
+                        _ => Err(Skip::Refused),
+                    };
+                    match end {
+                        Err(s) => return s,
+                        Ok(e) if e >= n => return Skip::Incomplete,
+                        // It must end where its run of such bytes ends.
+                        Ok(e) if !matches!(t[e], b' ' | b'\n' | b'\t' | b'\r' | b'"' | b'[' | b']' | b'{' | b'}' | b',' | b':') => {
+                            return Skip::Refused
+                        }
+                        Ok(_) => want = Want::After,
+                    }
+                }
+            }
+        }
+        pos += 64;
+    }
+    Skip::Incomplete
+}
+
+/// The escape whose backslash is at `t[p]` (in a string), as serde_json
+/// checks it: just past it.
+#[inline]
+fn escape(t: &[u8], p: usize) -> Result<usize, Skip> {
+    match t.get(p + 1) {
+        None => Err(Skip::Incomplete),
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(p + 2),
+        Some(b'u') => {
+            for k in p + 2..p + 6 {
+                match t.get(k) {
+                    None => return Err(Skip::Incomplete),
+                    Some(h) if h.is_ascii_hexdigit() => {}
+                    Some(_) => return Err(Skip::Refused),
+                }
+            }
+            Ok(p + 6)
+        }
+        Some(_) => Err(Skip::Refused),
     }
 }
 
@@ -629,6 +912,51 @@ mod tests {
                     .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
             ]
         })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn every_way_of_lexing_a_run_gives_the_same_bits(run in proptest::collection::vec(proptest::num::u8::ANY, 64)) {
+            let run: [u8; 64] = run.try_into().unwrap();
+            let want = Lexes::bytes(&run);
+            proptest::prop_assert_eq!(Lexes::of(&run), want);
+            proptest::prop_assert_eq!(Lexes::words(&run), want);
+        }
+
+        #[test]
+        fn the_indexed_skip_answers_as_the_byte_skip_on_any_text(
+            tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..60),
+            open in proptest::sample::select(&["{", "[", " [", "[[", "{\"k\":"][..]),
+        ) {
+            let text = format!("{open}{}", tokens.concat());
+            let t = text.as_bytes();
+            proptest::prop_assert_eq!(skip_indexed(t, blanks(t, 0)), skip_bytes(t), "{:?}", text);
+        }
+
+        #[test]
+        fn the_indexed_skip_answers_as_the_byte_skip_on_values_cut_anywhere(v in json(), pad in 0usize..70) {
+            // Padding moves the value across the 64-byte runs.
+            let text = format!("{}[{}]", " ".repeat(pad), serde_json::to_string(&v).unwrap());
+            let t = text.as_bytes();
+            proptest::prop_assert_eq!(skip(t), Skip::End(text.len()));
+            for cut in 0..=t.len() {
+                let t = &t[..cut];
+                proptest::prop_assert_eq!(skip_indexed(t, pad), skip_bytes(t), "cut at {}", cut);
+            }
+        }
+    }
+
+    #[test]
+    fn the_indexed_skip_refuses_what_the_byte_skip_refuses_in_long_strings() {
+        // Escapes, controls and quotes on both sides of a run's edge.
+        for at in 50..80 {
+            for bad in ["\\x", "\\u12G4", "\\u", "\\\\\\\"", "\u{1}", "\t", "\\\\", "\\u00e9", "\\\""] {
+                let text = format!("[\"{}{bad}{}\", 1, {{\"a\": [true, null, -1.5e3]}}]", "x".repeat(at), "y".repeat(40));
+                let t = text.as_bytes();
+                assert_eq!(skip_indexed(t, 0), skip_bytes(t), "{text:?}");
+                assert_eq!(skip_agrees(t).map(|_| ()), Ok(()), "{text:?}");
+            }
+        }
     }
 
     #[test]

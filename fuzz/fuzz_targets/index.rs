@@ -2,8 +2,9 @@
 //! references, on arbitrary bytes: every way of classifying a 64-byte run
 //! (SSE2, `u64` words, byte by byte) gives the same bits; the in-string mask
 //! and the brackets outside strings, carried from run to run, are what a
-//! byte-by-byte scan sees; and the skip over the index accepts only what
-//! serde_json accepts, ending where serde_json ends.
+//! byte-by-byte scan sees; every way of lexing a run (`Lexes`) agrees; the
+//! skip over the index answers as the byte-by-byte skip on any text; and the
+//! skip accepts only what serde_json accepts, ending where serde_json ends.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -15,6 +16,16 @@ mod index;
 fuzz_target!(|data: &[u8]| {
     if let Err(e) = index::index_agrees(data) {
         panic!("{e}");
+    }
+    for run in data.chunks_exact(64) {
+        let Ok(run) = <&[u8; 64]>::try_from(run) else { break };
+        let want = index::Lexes::bytes(run);
+        assert_eq!(index::Lexes::of(run), want);
+        assert_eq!(index::Lexes::words(run), want);
+    }
+    let start = index::blanks(data, 0);
+    if matches!(data.get(start), Some(b'{' | b'[')) {
+        assert_eq!(index::skip_indexed(data, start), index::skip_bytes(data), "{:?}", String::from_utf8_lossy(data));
     }
     // The skip is given validated text (the reading thread checks UTF-8 first).
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -522,10 +522,11 @@ enum Indexed {
 /// of it need reach serde. `Refused` when it marks something, or a key holds
 /// an escape (`sensitive\u005fvalues` is the same key), or the key comes twice.
 ///
-/// The members are found over the index first (brackets matched 64 bytes at
-/// a time, [`value_end`]), so a resource that marks something goes to serde
-/// after one quick pass; only one that marks nothing is checked in full
-/// ([`crate::index::skip`]), which also holds the member walk to valid JSON.
+/// The members are found over the index (brackets matched 64 bytes at a
+/// time, [`value_end`]), so a resource that marks something goes to serde
+/// after one quick pass, stopped at its marker; only one that marks nothing
+/// is checked in full ([`crate::index::skip`], over the index too), which
+/// also holds the member walk to valid JSON.
 fn unmarked_resource(t: &[u8]) -> Skip {
     const MARKS: &[u8] = b"\"sensitive_values\"";
     let start = crate::index::blanks(t, 0);
@@ -534,21 +535,22 @@ fn unmarked_resource(t: &[u8]) -> Skip {
         Some(b'{') => {}
         Some(_) => return Skip::Refused,
     }
-    let Some(end) = value_end(t, start) else { return Skip::Incomplete };
     let mut marks = false;
     let mut i = crate::index::blanks(t, start + 1);
-    while i < end && t[i] == b'"' {
+    while i < t.len() && t[i] == b'"' {
         let key_end = crate::scan::string_end(t, i + 1);
-        let Some(key) = t.get(i..=key_end) else { return Skip::Refused };
+        let Some(key) = t.get(i..=key_end) else { return Skip::Incomplete };
         if key.contains(&b'\\') {
             return Skip::Refused;
         }
         i = crate::index::blanks(t, key_end + 1);
-        if t.get(i) != Some(&b':') {
-            return Skip::Refused;
+        match t.get(i) {
+            Some(b':') => {}
+            None => return Skip::Incomplete,
+            Some(_) => return Skip::Refused,
         }
         i = crate::index::blanks(t, i + 1);
-        let Some(v_end) = value_end(&t[..end], i) else { return Skip::Refused };
+        let Some(v_end) = value_end(t, i) else { return Skip::Incomplete };
         if key == MARKS {
             if marks || !marks_nothing(&t[i..v_end]) {
                 return Skip::Refused;
@@ -562,7 +564,8 @@ fn unmarked_resource(t: &[u8]) -> Skip {
     }
     // Marks nothing: valid JSON, ending where the walk says?
     match crate::index::skip(&t[start..]) {
-        Skip::End(n) if start + n == end => Skip::End(end),
+        Skip::End(n) if t.get(i) == Some(&b'}') && start + n == i + 1 => Skip::End(i + 1),
+        Skip::Incomplete => Skip::Incomplete,
         _ => Skip::Refused,
     }
 }

@@ -9,7 +9,7 @@
 //! anything printed ([`Masker::scrubber`], applied by `run` to the whole output of
 //! every command and format).
 
-use super::scrub::{go_json_inner, Many};
+use super::scrub::{go_json_inner, sorted_distinct, Many};
 use super::{Scrubber, Seed};
 use crate::model::{Change, Plan, RawValue, ResourceChange, Values};
 use crate::model::{Document, StateDoc};
@@ -44,6 +44,33 @@ pub struct Masker {
     /// The forms derived from the secrets ([`crate::derive`]), built on first
     /// use (and dropped with `long`).
     derived: std::sync::OnceLock<Arc<Derived>>,
+    /// Markers read lately, by their text ([`Marks`]).
+    marks: Marks,
+}
+
+/// The markers parsed lately, by their text, with whether each marks
+/// anything: the resources of one type repeat one marker thousands of times,
+/// so it is parsed once (a few of them, first come; the rest parsed each time).
+#[derive(Debug, Default, Clone)]
+struct Marks(Vec<(Box<str>, Option<Arc<Value>>)>);
+
+impl Marks {
+    /// At most this many markers are kept.
+    const KEPT: usize = 32;
+
+    /// The marker `text` parsed, `None` when it marks nothing; `Err` when it is
+    /// no JSON (a parse of the model checked it, so never in practice).
+    fn get(&mut self, text: &str) -> Result<Option<Arc<Value>>, ()> {
+        if let Some((_, m)) = self.0.iter().find(|(t, _)| t.len() == text.len() && **t == *text) {
+            return Ok(m.clone());
+        }
+        let marker = serde_json::from_str::<Value>(text).map_err(|_| ())?;
+        let marker = crate::model::markers::any(Some(&marker)).then(|| Arc::new(marker));
+        if self.0.len() < Self::KEPT {
+            self.0.push((text.into(), marker.clone()));
+        }
+        Ok(marker)
+    }
 }
 
 /// The derived forms of a set of secrets.
@@ -55,8 +82,8 @@ struct Derived {
     /// that; two strings of one hash mask each other, which only over-masks).
     whole: Vec<u64>,
     /// Those of 8+ characters, and the long lines of multi-line secrets:
-    /// looked for inside text as the long secrets are.
-    long: BTreeSet<String>,
+    /// looked for inside text as the long secrets are (sorted, distinct).
+    long: Vec<String>,
 }
 
 /// The substring matcher of a [`Masker`].
@@ -158,13 +185,11 @@ impl Masker {
     /// of the whole value is built).
     fn collect_raw_marked(&mut self, value: Option<&RawValue>, marker: Option<&RawValue>) {
         let (Some(value), Some(marker)) = (value, marker) else { return };
-        let Ok(marker) = serde_json::from_str::<Value>(marker.get()) else {
+        match self.marks.get(marker.get()) {
+            Ok(Some(marker)) => self.walk_marked_text(value.get(), &marker),
+            Ok(None) => {}
             // Unreadable marker: fail closed, everything in the value is secret.
-            self.collect_text(value.get());
-            return;
-        };
-        if crate::model::markers::any(Some(&marker)) {
-            self.walk_marked_text(value.get(), &marker);
+            Err(()) => self.collect_text(value.get()),
         }
     }
 
@@ -375,19 +400,21 @@ impl Masker {
     fn derived(&self) -> &Derived {
         self.derived.get_or_init(|| {
             let mut d = Derived::default();
+            let mut long = Vec::new();
             for s in self.secrets.iter().chain(self.numbers.iter()) {
                 for (f, searched) in crate::derive::tagged(s) {
                     d.whole.push(form_hash(&f));
                     if searched && f.chars().count() >= MIN_SUBSTRING {
-                        d.long.insert(f);
+                        long.push(f);
                     }
                 }
             }
             d.whole.sort_unstable();
             d.whole.dedup();
             for s in self.secrets.iter() {
-                d.long.extend(crate::derive::lines(s));
+                long.extend(crate::derive::lines(s));
             }
+            d.long = sorted_distinct(long);
             Arc::new(d)
         })
     }
@@ -464,13 +491,17 @@ impl Masker {
         let long = self.long.get_or_init(|| {
             // Each long secret as is, and as it stands inside a JSON-encoded
             // string (`jsonencode` writes `&<>` as `\u0026`, `\u003c`, `\u003e`).
-            let mut long: BTreeSet<String> = BTreeSet::new();
+            let mut long: Vec<Cow<'_, str>> = Vec::new();
             for k in self.long_sources() {
-                long.insert(go_json_inner(k));
-                let json = crate::escape::json_string(k);
-                long.insert(json[1..json.len() - 1].to_string());
-                long.insert(k.clone());
+                // Plain text (most secrets) is its own escaped forms.
+                if k.bytes().any(|b| !(0x20..0x7f).contains(&b) || b"\"\\&<>".contains(&b)) {
+                    long.push(Cow::Owned(go_json_inner(k)));
+                    let json = crate::escape::json_string(k);
+                    long.push(Cow::Owned(json[1..json.len() - 1].to_string()));
+                }
+                long.push(Cow::Borrowed(k));
             }
+            let long = sorted_distinct(long);
             if long.is_empty() {
                 return Long::NoSecrets;
             }
