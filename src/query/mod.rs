@@ -3,6 +3,7 @@
 pub(crate) mod address;
 pub(crate) mod attr;
 pub mod checks;
+pub(crate) mod collapse;
 pub(crate) mod diff;
 pub mod drift;
 pub mod gate;
