@@ -28,6 +28,7 @@ mod gate_noise;
 mod gate_props;
 mod generated_plans;
 mod hostile;
+mod html_browser;
 mod layout;
 mod locations;
 mod markers;
