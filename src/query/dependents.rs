@@ -1,0 +1,747 @@
+//! Blast radius: for each change, the other changes of the plan whose configuration refers to it.
+//!
+//! Built from the plan's `configuration`: the `references` of every expression (nested blocks,
+//! `count`/`for_each`, provisioners), `depends_on`, module call arguments mapped to the child's
+//! variables, and the child's outputs to their expressions, across module boundaries and
+//! transitively. The graph is one of configuration objects (module paths without instance keys,
+//! as Terraform's own graph): a reference to `aws_instance.vm` covers every instance, one to
+//! `aws_instance.vm[0]` only that instance (on the first step). A dependent is listed only when it
+//! changes in the plan, and the walk goes on through a resource only when it changes too (a
+//! resource the plan leaves alone passes nothing on). Cycles do not loop: each object is visited
+//! once per change.
+//!
+//! `locals` are not in the plan's `configuration` (Terraform leaves them out). Their references are
+//! given by the caller ([`Locals`], read from the configuration's source) when it has them;
+//! otherwise a reference to a local counts as a reference to everything its module declares
+//! (never fewer dependents than the truth), and the report says so once.
+//!
+//! Use: [`of_plan`] on a whole plan; or collect [`Changes`] as the plan streams by (it is a
+//! [`PlanVisitor`]) and then [`Dependents::compute`] with the configuration; or [`Builder::new`],
+//! [`Builder::change`] for every resource change (and [`Builder::output`]), [`Builder::finish`].
+
+use crate::model::config::{BlockExpressions, Expression, ExpressionNode, ModuleConfig};
+use crate::model::visit::PlanVisitor;
+use crate::model::{Change, ChangeKind, Configuration, Mode, Plan, ResourceChange};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// The references of each local value, by module path (`""` for the root,
+/// `module.a.module.b` below it, no instance keys) and name.
+#[derive(Debug, Default, Clone)]
+pub struct Locals(pub BTreeMap<(String, String), Vec<String>>);
+
+/// The blast radius of every change of a plan.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Dependents {
+    /// The plan has a `configuration`. Without one (a state, an HCP redacted
+    /// plan) there are no dependents, and [`Dependents::notes`] says so once.
+    pub configured: bool,
+    /// Things to say once (no configuration; locals guessed).
+    pub notes: Vec<String>,
+    /// Each change but no-ops, by address: what changes with it.
+    pub changes: BTreeMap<String, Blast>,
+}
+
+/// What one change drags along.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+pub struct Blast {
+    /// Other resource changes whose configuration refers to this one (directly
+    /// or through variables, locals, module inputs and outputs), by address.
+    pub dependents: Vec<Dependent>,
+    /// Root module outputs that refer to it and change (names).
+    pub outputs: Vec<String>,
+}
+
+/// One dependent change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Dependent {
+    /// Its address.
+    pub address: String,
+    /// Its top-level attributes whose expressions lead to the change and that
+    /// the plan says become unknown (known after apply).
+    pub unknown: Vec<String>,
+}
+
+impl Dependents {
+    /// The dependents of the change at `address` (empty when none or unknown).
+    pub fn of(&self, address: &str) -> &[Dependent] {
+        self.changes.get(address).map_or(&[], |b| &b.dependents)
+    }
+
+    /// Every edge (change, dependent), in address order: for graphs.
+    pub fn edges(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.changes.iter().flat_map(|(a, b)| b.dependents.iter().map(move |d| (a.as_str(), d.address.as_str())))
+    }
+}
+
+/// The note said once when a plan has no configuration.
+pub const NO_CONFIGURATION: &str = "the plan has no configuration (a state or a redacted plan): dependents are not known";
+
+/// The note said once when locals had to be guessed.
+pub const LOCALS_GUESSED: &str = "the plan's configuration leaves out locals: a reference to a local counts as one to everything its module declares (give the configuration's source to follow locals exactly)";
+
+/// The dependents of every change of a whole plan. An unreadable
+/// configuration is an error (the plan is broken), no configuration is not.
+pub fn of_plan(plan: &Plan<'_>, locals: Option<&Locals>) -> serde_json::Result<Dependents> {
+    let config = plan.configuration()?;
+    let mut b = Builder::new(config.as_ref(), locals);
+    for rc in &plan.resource_changes {
+        b.change(rc);
+    }
+    for (name, ch) in &plan.output_changes {
+        b.output(name, ch);
+    }
+    Ok(b.finish())
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Kind {
+    Resource,
+    Var,
+    Local,
+    Output,
+    /// `module.NAME` as a whole (a reference or `depends_on` naming the call).
+    ModuleAll,
+    /// What every object of a module depends on (its call's `count`,
+    /// `for_each`, `depends_on`).
+    ModuleIn,
+    /// What a guessed local depends on: everything its module declares.
+    LocalsOf,
+}
+
+type Node = u32;
+
+/// A reference's instance key: a count index or a for_each key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Int(u64),
+    Str(String),
+}
+
+/// One change, reduced to what the blast radius needs.
+#[derive(Debug, Clone)]
+struct Rec {
+    address: String,
+    /// Module path without keys, and `[data.]TYPE.NAME`.
+    module: String,
+    name: String,
+    key: Option<Key>,
+    /// Top-level attributes the plan says become unknown.
+    unknown: Vec<String>,
+}
+
+/// The changes of a plan reduced to what the blast radius needs, collected
+/// as they stream by (a [`PlanVisitor`]) or from a whole plan: a few small
+/// strings per change, never its values.
+#[derive(Debug, Default, Clone)]
+pub struct Changes {
+    recs: Vec<Rec>,
+    outputs: Vec<String>,
+}
+
+impl Changes {
+    /// Take one resource change (no-ops and deposed objects are left out:
+    /// nothing refers to an old object on its way out).
+    pub fn change(&mut self, rc: &ResourceChange<'_>) {
+        if rc.kind() == ChangeKind::NoOp || rc.deposed.is_some() {
+            return;
+        }
+        let key = match &rc.index {
+            Some(serde_json::Value::Number(n)) => n.as_u64().map(Key::Int),
+            Some(serde_json::Value::String(s)) => Some(Key::Str(s.clone())),
+            _ => None,
+        };
+        self.recs.push(Rec {
+            address: rc.address.clone(),
+            module: module_of(&rc.address, rc.module_address.as_deref()),
+            name: resource_name(&rc.mode, &rc.type_, &rc.name),
+            key,
+            unknown: rc.change.after_unknown.map(|raw| unknown_attributes(raw.get())).unwrap_or_default(),
+        });
+    }
+
+    /// Take one root output change.
+    pub fn output(&mut self, name: &str, change: &Change<'_>) {
+        if change.kind() != ChangeKind::NoOp {
+            self.outputs.push(name.to_string());
+        }
+    }
+}
+
+impl PlanVisitor for Changes {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        self.change(rc);
+    }
+
+    fn on_output_change(&mut self, name: &str, change: &Change<'_>) {
+        self.output(name, change);
+    }
+}
+
+impl Dependents {
+    /// The blast radius of `changes` in `config` (none: no dependents, said once).
+    pub fn compute(config: Option<&Configuration<'_>>, locals: Option<&Locals>, changes: &Changes) -> Dependents {
+        let mut b = Builder::new(config, locals);
+        b.changes = changes.clone();
+        b.finish()
+    }
+}
+
+/// Builds the graph from a configuration, takes the changes, then answers.
+pub struct Builder {
+    ids: HashMap<(u32, Kind, String), Node>,
+    modules: HashMap<String, u32>,
+    paths: Vec<String>,
+    /// The locals each module's references name (until the module is walked).
+    module_locals: HashMap<u32, Vec<String>>,
+    /// target -> (referrer, instance key the reference names)
+    rev: Vec<Vec<(Node, Option<Key>)>>,
+    kinds: Vec<Kind>,
+    /// A root output's node -> its name.
+    root_outputs: HashMap<Node, String>,
+    /// A resource node -> each top-level attribute and the targets it names.
+    attrs: HashMap<Node, Vec<(String, Vec<(Node, Option<Key>)>)>>,
+    configured: bool,
+    guessed_locals: bool,
+    changes: Changes,
+    /// Resource node -> indices into `changes.recs` of its changing instances.
+    changing: HashMap<Node, Vec<usize>>,
+    changing_outputs: Vec<Node>,
+}
+
+impl Builder {
+    /// The graph of `config` (none: no dependents); `locals` when the
+    /// configuration's source was read.
+    pub fn new(config: Option<&Configuration<'_>>, locals: Option<&Locals>) -> Builder {
+        let mut b = Builder {
+            ids: HashMap::new(),
+            modules: HashMap::new(),
+            paths: Vec::new(),
+            module_locals: HashMap::new(),
+            rev: Vec::new(),
+            kinds: Vec::new(),
+            root_outputs: HashMap::new(),
+            attrs: HashMap::new(),
+            configured: config.is_some(),
+            guessed_locals: false,
+            changes: Changes::default(),
+            changing: HashMap::new(),
+            changing_outputs: Vec::new(),
+        };
+        if let Some(c) = config {
+            let mut locals_seen = Vec::new();
+            b.module(String::new(), &c.root_module, &mut locals_seen);
+            // Locals: exact when given, else guessed (everything the module declares).
+            let mut done = std::collections::HashSet::new();
+            while let Some((m, name)) = locals_seen.pop() {
+                if !done.insert((m, name.clone())) {
+                    continue;
+                }
+                let local = b.node(m, Kind::Local, &name);
+                let path = b.module_path(m).to_string();
+                match locals.map(|l| l.0.get(&(path, name))) {
+                    Some(Some(refs)) => {
+                        for (t, k) in b.targets(m, refs) {
+                            b.edge(t, local, k);
+                        }
+                        // A local naming another local: follow that one too.
+                        for (m2, names) in b.module_locals.drain() {
+                            locals_seen.extend(names.into_iter().map(|n| (m2, n)));
+                        }
+                    }
+                    Some(None) => {} // the source has no such local: it refers to nothing
+                    None => {
+                        b.guessed_locals = true;
+                        let all = b.node(m, Kind::LocalsOf, "");
+                        b.edge(all, local, None);
+                    }
+                }
+            }
+        }
+        b
+    }
+
+    fn module_id(&mut self, path: &str) -> u32 {
+        if let Some(id) = self.modules.get(path) {
+            return *id;
+        }
+        let id = self.paths.len() as u32;
+        self.paths.push(path.to_string());
+        self.modules.insert(path.to_string(), id);
+        id
+    }
+
+    fn module_path(&self, id: u32) -> &str {
+        &self.paths[id as usize]
+    }
+
+    /// The module call `call` below module `m`.
+    fn child(&mut self, m: u32, call: &str) -> u32 {
+        let path = self.module_path(m);
+        let child = if path.is_empty() { format!("module.{call}") } else { format!("{path}.module.{call}") };
+        self.module_id(&child)
+    }
+
+    fn node(&mut self, module: u32, kind: Kind, name: &str) -> Node {
+        if let Some(n) = self.ids.get(&(module, kind, name.to_string())) {
+            return *n;
+        }
+        let n = self.rev.len() as Node;
+        self.rev.push(Vec::new());
+        self.kinds.push(kind);
+        self.ids.insert((module, kind, name.to_string()), n);
+        n
+    }
+
+    /// `referrer` refers to `target` (so depends on it).
+    fn edge(&mut self, target: Node, referrer: Node, key: Option<Key>) {
+        if target != referrer || key.is_some() {
+            self.rev[target as usize].push((referrer, key));
+        }
+    }
+
+    /// Walk one module: returns the nodes it declares (for its `ModuleIn`,
+    /// `ModuleAll` and guessed locals).
+    fn module(&mut self, path: String, m: &ModuleConfig<'_>, locals_seen: &mut Vec<(u32, String)>) -> Vec<Node> {
+        let id = self.module_id(&path);
+        let mut declared = Vec::new();
+        for r in &m.resources {
+            let name = resource_name(&r.mode, &r.type_, &r.name);
+            let node = self.node(id, Kind::Resource, &name);
+            declared.push(node);
+            let mut attrs = Vec::new();
+            collect_block(&r.expressions, &mut |attr, refs| attrs.push((attr.to_string(), refs.to_vec())));
+            let mut other: Vec<Vec<String>> = Vec::new();
+            for e in [&r.count_expression, &r.for_each_expression].into_iter().flatten() {
+                other.push(e.references.clone());
+            }
+            for p in &r.provisioners {
+                collect_block(&p.expressions, &mut |_, refs| other.push(refs.to_vec()));
+            }
+            other.push(r.depends_on.clone());
+            let mut resolved = Vec::new();
+            for (attr, refs) in attrs {
+                let t = self.targets(id, &refs);
+                resolved.push((attr, t));
+            }
+            for refs in other {
+                for (t, k) in self.targets(id, &refs) {
+                    self.edge(t, node, k);
+                }
+            }
+            for (_, ts) in &resolved {
+                for (t, k) in ts.clone() {
+                    self.edge(t, node, k);
+                }
+            }
+            self.attrs.insert(node, resolved);
+            let inn = self.node(id, Kind::ModuleIn, "");
+            self.edge(inn, node, None);
+        }
+        for name in m.variables.keys() {
+            declared.push(self.node(id, Kind::Var, name));
+        }
+        for (name, o) in &m.outputs {
+            let node = self.node(id, Kind::Output, name);
+            if path.is_empty() {
+                self.root_outputs.insert(node, name.clone());
+            }
+            let mut refs = o.expression.references.clone();
+            refs.extend(o.depends_on.iter().cloned());
+            for (t, k) in self.targets(id, &refs) {
+                self.edge(t, node, k);
+            }
+        }
+        for (call, c) in &m.module_calls {
+            let cid = self.child(id, call);
+            // Arguments feed the child's variables.
+            let mut args = Vec::new();
+            collect_block(&c.expressions, &mut |attr, refs| args.push((attr.to_string(), refs.to_vec())));
+            for (arg, refs) in args {
+                let var = self.node(cid, Kind::Var, &arg);
+                for (t, k) in self.targets(id, &refs) {
+                    self.edge(t, var, k);
+                }
+            }
+            // count, for_each and depends_on reach every object of the child.
+            let inn = self.node(cid, Kind::ModuleIn, "");
+            let mut whole: Vec<String> = c.depends_on.clone();
+            for e in [&c.count_expression, &c.for_each_expression].into_iter().flatten() {
+                whole.extend(e.references.iter().cloned());
+            }
+            for (t, k) in self.targets(id, &whole) {
+                self.edge(t, inn, k);
+            }
+            let child = self.module_path(cid).to_string();
+            let inner = self.module(child, &c.module, locals_seen);
+            // The child's ModuleIn reaches its resources (added there); a
+            // grandchild's ModuleIn hangs off the child's.
+            let all = self.node(cid, Kind::ModuleAll, "");
+            for n in inner {
+                self.edge(n, all, None);
+            }
+            for name in c.module.outputs.keys() {
+                let out = self.node(cid, Kind::Output, name);
+                declared.push(out);
+            }
+        }
+        // Nested module calls: the parent's ModuleIn reaches the child's.
+        for call in m.module_calls.keys() {
+            let cid = self.child(id, call);
+            let parent_in = self.node(id, Kind::ModuleIn, "");
+            let child_in = self.node(cid, Kind::ModuleIn, "");
+            self.edge(parent_in, child_in, None);
+        }
+        // Locals named anywhere in this module, and what a guessed one reaches.
+        let mut local_names = self.module_locals.remove(&id).unwrap_or_default();
+        local_names.sort();
+        local_names.dedup();
+        if !local_names.is_empty() {
+            let all = self.node(id, Kind::LocalsOf, "");
+            for n in declared.clone() {
+                self.edge(n, all, None);
+            }
+            for name in local_names {
+                locals_seen.push((id, name));
+            }
+        }
+        // Everything this module declares, children included, for a parent's ModuleAll.
+        let mut everything = declared;
+        for call in m.module_calls.keys() {
+            let cid = self.child(id, call);
+            everything.push(self.node(cid, Kind::ModuleAll, ""));
+        }
+        everything
+    }
+
+    /// The nodes `refs` (one expression's references) name in module `m`;
+    /// references implied by a longer one in the same list are dropped.
+    fn targets(&mut self, m: u32, refs: &[String]) -> Vec<(Node, Option<Key>)> {
+        let mut out = Vec::new();
+        for r in refs {
+            let implied =
+                refs.iter().any(|o| o.len() > r.len() && o.starts_with(r.as_str()) && matches!(o.as_bytes()[r.len()], b'.' | b'['));
+            if implied {
+                continue;
+            }
+            let Some(parsed) = parse_reference(r) else { continue };
+            let node = match parsed {
+                Ref::Var(n) => self.node(m, Kind::Var, &n),
+                Ref::Local(n) => {
+                    self.module_locals.entry(m).or_default().push(n.clone());
+                    self.node(m, Kind::Local, &n)
+                }
+                Ref::Resource(n, key) => {
+                    let node = self.node(m, Kind::Resource, &n);
+                    out.push((node, key));
+                    continue;
+                }
+                Ref::ModuleOutput(call, out_name) => {
+                    let cid = self.child(m, &call);
+                    self.node(cid, Kind::Output, &out_name)
+                }
+                Ref::Module(call) => {
+                    let cid = self.child(m, &call);
+                    self.node(cid, Kind::ModuleAll, "")
+                }
+            };
+            out.push((node, None));
+        }
+        out
+    }
+
+    /// Take one resource change (no-ops are left out).
+    pub fn change(&mut self, rc: &ResourceChange<'_>) {
+        self.changes.change(rc);
+    }
+
+    /// Take one root output change.
+    pub fn output(&mut self, name: &str, change: &Change<'_>) {
+        self.changes.output(name, change);
+    }
+
+    /// The report.
+    pub fn finish(mut self) -> Dependents {
+        let mut nodes = Vec::with_capacity(self.changes.recs.len());
+        for (i, rec) in self.changes.recs.iter().enumerate() {
+            let node = self.modules.get(&rec.module).and_then(|m| self.ids.get(&(*m, Kind::Resource, rec.name.clone()))).copied();
+            if let Some(n) = node {
+                self.changing.entry(n).or_default().push(i);
+            }
+            nodes.push(node);
+        }
+        if let Some(root) = self.modules.get("") {
+            for name in &self.changes.outputs {
+                if let Some(n) = self.ids.get(&(*root, Kind::Output, name.clone())) {
+                    self.changing_outputs.push(*n);
+                }
+            }
+        }
+        let mut notes = Vec::new();
+        if !self.configured {
+            notes.push(NO_CONFIGURATION.to_string());
+        } else if self.guessed_locals {
+            notes.push(LOCALS_GUESSED.to_string());
+        }
+        let mut changes = BTreeMap::new();
+        let mut seen = vec![0u32; self.rev.len()];
+        let mut stamp = 0u32;
+        let mut memo: HashMap<(Node, Option<Key>), Blast> = HashMap::new();
+        for (rec, node) in self.changes.recs.iter().zip(nodes) {
+            let blast = match node {
+                None => Blast::default(),
+                Some(start) => {
+                    // Only a first step that names an instance key depends on it.
+                    let keyed = self.rev[start as usize].iter().any(|(_, k)| k.is_some());
+                    let mkey = (start, if keyed { rec.key.clone() } else { None });
+                    let mut blast = match memo.get(&mkey) {
+                        Some(b) => b.clone(),
+                        None => {
+                            stamp += 1;
+                            let b = self.walk(start, rec.key.as_ref(), &mut seen, stamp);
+                            memo.insert(mkey, b.clone());
+                            b
+                        }
+                    };
+                    blast.dependents.retain(|d| d.address != rec.address);
+                    blast
+                }
+            };
+            changes.insert(rec.address.clone(), blast);
+        }
+        Dependents { configured: self.configured, notes, changes }
+    }
+
+    fn walk(&self, start: Node, key: Option<&Key>, seen: &mut [u32], stamp: u32) -> Blast {
+        let mut stack = Vec::new();
+        seen[start as usize] = stamp;
+        for (r, k) in &self.rev[start as usize] {
+            if (k.is_none() || k.as_ref() == key) && seen[*r as usize] != stamp {
+                seen[*r as usize] = stamp;
+                stack.push(*r);
+            }
+        }
+        let mut reached = Vec::new();
+        while let Some(n) = stack.pop() {
+            if self.kinds[n as usize] == Kind::Resource {
+                if !self.changing.contains_key(&n) {
+                    continue; // unchanged: passes nothing on
+                }
+                reached.push(n);
+            }
+            for (r, _) in &self.rev[n as usize] {
+                if seen[*r as usize] != stamp {
+                    seen[*r as usize] = stamp;
+                    stack.push(*r);
+                }
+            }
+        }
+        let mut dependents = Vec::new();
+        for n in reached {
+            if n == start {
+                continue;
+            }
+            let linked: Vec<&str> = self.attrs.get(&n).map_or(Vec::new(), |attrs| {
+                attrs
+                    .iter()
+                    .filter(|(_, ts)| {
+                        ts.iter().any(|(t, k)| {
+                            if *t == start {
+                                k.is_none() || k.as_ref() == key
+                            } else {
+                                seen[*t as usize] == stamp && self.passes(*t)
+                            }
+                        })
+                    })
+                    .map(|(a, _)| a.as_str())
+                    .collect()
+            });
+            for &i in &self.changing[&n] {
+                let rec = &self.changes.recs[i];
+                let unknown = rec.unknown.iter().filter(|u| linked.contains(&u.as_str())).cloned().collect();
+                dependents.push(Dependent { address: rec.address.clone(), unknown });
+            }
+        }
+        dependents.sort_by(|a, b| a.address.cmp(&b.address));
+        let mut outputs: Vec<String> = self
+            .changing_outputs
+            .iter()
+            .filter(|n| seen[**n as usize] == stamp)
+            .filter_map(|n| self.root_outputs.get(n).cloned())
+            .collect();
+        outputs.sort();
+        Blast { dependents, outputs }
+    }
+
+    /// A visited node passes the change on (an unchanged resource does not).
+    fn passes(&self, n: Node) -> bool {
+        self.kinds[n as usize] != Kind::Resource || self.changing.contains_key(&n)
+    }
+}
+
+/// `TYPE.NAME`, `data.TYPE.NAME` or `MODE.TYPE.NAME`.
+fn resource_name(mode: &Mode, type_: &str, name: &str) -> String {
+    match mode {
+        Mode::Managed => format!("{type_}.{name}"),
+        Mode::Data => format!("data.{type_}.{name}"),
+        Mode::Other(m) => format!("{m}.{type_}.{name}"),
+    }
+}
+
+/// The module path of a change, without instance keys (`module.a.module.b`).
+fn module_of(address: &str, module_address: Option<&str>) -> String {
+    if let Ok(a) = super::address::Address::parse(address) {
+        let steps = &a.steps[..a.steps.len() - 1];
+        return steps.iter().map(|s| format!("module.{}", s.name)).collect::<Vec<_>>().join(".");
+    }
+    // Unparseable: strip `[...]` from the module address as written.
+    let Some(m) = module_address else { return String::new() };
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut in_str = false;
+    let mut esc = false;
+    for c in m.chars() {
+        match (depth, in_str, c) {
+            (_, true, '\\') if !esc => esc = true,
+            (_, true, '"') if !esc => in_str = false,
+            (_, true, _) => esc = false,
+            (_, false, '"') => in_str = true,
+            (_, false, '[') => depth += 1,
+            (d, false, ']') if d > 0 => depth -= 1,
+            (0, false, c) => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Call `f(attribute, references)` for each top-level attribute of a block,
+/// with the references of every expression nested under it.
+fn collect_block(b: &BlockExpressions<'_>, f: &mut dyn FnMut(&str, &[String])) {
+    for name in b.0.keys() {
+        let mut refs = Vec::new();
+        if let Some(Ok(node)) = b.node(name) {
+            node_refs(node, &mut refs);
+        }
+        f(name, &refs);
+    }
+}
+
+fn node_refs(node: ExpressionNode<'_>, out: &mut Vec<String>) {
+    match node {
+        ExpressionNode::Expression(Expression { references, .. }) => out.extend(references),
+        ExpressionNode::Block(b) => block_refs(&b, out),
+        ExpressionNode::Blocks(bs) => bs.iter().for_each(|b| block_refs(b, out)),
+    }
+}
+
+fn block_refs(b: &BlockExpressions<'_>, out: &mut Vec<String>) {
+    for name in b.0.keys() {
+        if let Some(Ok(node)) = b.node(name) {
+            node_refs(node, out);
+        }
+    }
+}
+
+/// The top-level attributes of an `after_unknown` object with a `true` at or below them.
+fn unknown_attributes(raw: &str) -> Vec<String> {
+    let Ok(map) = serde_json::from_str::<BTreeMap<String, serde_json::Value>>(raw) else { return Vec::new() };
+    fn any_true(v: &serde_json::Value) -> bool {
+        match v {
+            serde_json::Value::Bool(b) => *b,
+            serde_json::Value::Array(a) => a.iter().any(any_true),
+            serde_json::Value::Object(o) => o.values().any(any_true),
+            _ => false,
+        }
+    }
+    map.into_iter().filter(|(_, v)| any_true(v)).map(|(k, _)| k).collect()
+}
+
+/// What a reference names.
+#[derive(Debug, PartialEq, Eq)]
+enum Ref {
+    Var(String),
+    Local(String),
+    /// `TYPE.NAME` / `data.TYPE.NAME`, and the instance key if written.
+    Resource(String, Option<Key>),
+    ModuleOutput(String, String),
+    Module(String),
+}
+
+/// Parse a reference as the `references` list writes it; `None` for the ones
+/// that name no object (`count.index`, `each.key`, `self`, `path`, `terraform`).
+fn parse_reference(r: &str) -> Option<Ref> {
+    let mut p = RefParser { s: r, i: 0 };
+    let first = p.ident()?;
+    match first {
+        "count" | "each" | "self" | "path" | "terraform" => None,
+        "var" => Some(Ref::Var(p.dot_ident()?.to_string())),
+        "local" => Some(Ref::Local(p.dot_ident()?.to_string())),
+        "module" => {
+            let call = p.dot_ident()?.to_string();
+            let _ = p.key();
+            match p.dot_ident() {
+                Some(out) => Some(Ref::ModuleOutput(call, out.to_string())),
+                None => Some(Ref::Module(call)),
+            }
+        }
+        "data" | "ephemeral" => {
+            let t = p.dot_ident()?;
+            let n = p.dot_ident()?;
+            Some(Ref::Resource(format!("{first}.{t}.{n}"), p.key()))
+        }
+        t => {
+            let n = p.dot_ident()?;
+            Some(Ref::Resource(format!("{t}.{n}"), p.key()))
+        }
+    }
+}
+
+struct RefParser<'s> {
+    s: &'s str,
+    i: usize,
+}
+
+impl<'s> RefParser<'s> {
+    fn ident(&mut self) -> Option<&'s str> {
+        let b = self.s.as_bytes();
+        let start = self.i;
+        while self.i < b.len() && (b[self.i].is_ascii_alphanumeric() || b[self.i] == b'_' || b[self.i] == b'-') {
+            self.i += 1;
+        }
+        (self.i > start).then(|| &self.s[start..self.i])
+    }
+
+    fn dot_ident(&mut self) -> Option<&'s str> {
+        if self.s.as_bytes().get(self.i) != Some(&b'.') {
+            return None;
+        }
+        self.i += 1;
+        self.ident()
+    }
+
+    /// `[0]` or `["key"]`; anything else (or nothing) is no key.
+    fn key(&mut self) -> Option<Key> {
+        let rest = &self.s[self.i..];
+        let inner = rest.strip_prefix('[')?;
+        if let Some(end) = inner.find(']').filter(|_| inner.as_bytes().first().is_some_and(u8::is_ascii_digit)) {
+            let n = inner[..end].parse().ok()?;
+            self.i += end + 2;
+            return Some(Key::Int(n));
+        }
+        if inner.starts_with('"') {
+            // A JSON-compatible quoted string (the plan writes keys that way).
+            let mut de = serde_json::Deserializer::from_str(inner).into_iter::<String>();
+            let s = de.next()?.ok()?;
+            let used = de.byte_offset();
+            if inner.as_bytes().get(used) == Some(&b']') {
+                self.i += used + 2;
+                return Some(Key::Str(s));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,228 @@
+//! Tests of the blast radius: the real fixture made by terraform, then hand-written configurations
+//! for what terraform will not write (cycles) or what one fixture cannot hold at once.
+
+use super::*;
+
+fn plan_of(json: &str) -> Dependents {
+    let plan: Plan = serde_json::from_str(json).unwrap();
+    of_plan(&plan, None).unwrap()
+}
+
+fn addresses(d: &Dependents, of: &str) -> Vec<String> {
+    d.of(of).iter().map(|d| d.address.clone()).collect()
+}
+
+/// A plan whose configuration is `root_module` and whose changes are `changes`
+/// (address, module_address, type, name, index, actions, after_unknown keys).
+fn plan(root_module: &str, changes: &[(&str, &str, &str)]) -> String {
+    let rcs: Vec<String> = changes
+        .iter()
+        .map(|(addr, action, unknown)| {
+            let a = crate::query::address::Address::parse(addr).unwrap();
+            let r = a.resource();
+            let modules: Vec<String> = a.steps[..a.steps.len() - 1].iter().map(|s| format!("module.{}", s.name)).collect();
+            let (mode, type_) = match r.kind.strip_prefix("data.") {
+                Some(t) => ("data", t.to_string()),
+                None => ("managed", r.kind.clone()),
+            };
+            let index = match &r.key {
+                None => "null".to_string(),
+                Some(crate::query::address::Key::Int(n)) => n.clone(),
+                Some(crate::query::address::Key::Str(s)) => serde_json::to_string(s).unwrap(),
+            };
+            let module = if modules.is_empty() { String::new() } else { format!(r#""module_address":{},"#, serde_json::to_string(&modules.join(".")).unwrap()) };
+            let actions = match *action {
+                "replace" => r#"["delete","create"]"#.to_string(),
+                a => format!(r#"["{a}"]"#),
+            };
+            let unknown: Vec<String> = unknown.split(',').filter(|u| !u.is_empty()).map(|u| format!(r#""{u}":true"#)).collect();
+            format!(
+                r#"{{"address":{},{module}"mode":"{mode}","type":"{type_}","name":"{}","index":{index},"change":{{"actions":{actions},"after_unknown":{{{}}}}}}}"#,
+                serde_json::to_string(addr).unwrap(),
+                r.name,
+                unknown.join(",")
+            )
+        })
+        .collect();
+    format!(r#"{{"format_version":"1.2","resource_changes":[{}],"configuration":{{"root_module":{root_module}}}}}"#, rcs.join(","))
+}
+
+#[test]
+fn the_real_fixture_follows_locals_module_inputs_nested_outputs_count_and_depends_on() {
+    // testdata/dependents: made by terraform 1.11 (make.sh). terraform_data.db is
+    // replaced; the plan's own text says which objects change with it.
+    let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/dependents/plan.json")).unwrap();
+    let d = plan_of(&json);
+    assert!(d.configured);
+    // No source was given: the locals are guessed, and that is said once.
+    assert_eq!(d.notes, vec![LOCALS_GUESSED.to_string()]);
+    let db = &d.changes["terraform_data.db"];
+    let got: Vec<&str> = db.dependents.iter().map(|d| d.address.as_str()).collect();
+    assert_eq!(
+        got,
+        vec![
+            "module.app.module.edge.terraform_data.lb",
+            "module.app.terraform_data.server[0]",
+            "module.app.terraform_data.server[1]",
+            "terraform_data.dns",
+        ],
+        "after_db (depends_on, but left unchanged) and unrelated are not listed: they do not change"
+    );
+    for dep in &db.dependents {
+        assert_eq!(dep.unknown, vec!["input".to_string()], "{}: the plan says input becomes unknown", dep.address);
+    }
+    assert_eq!(db.outputs, vec!["db_address".to_string()]);
+    // lb depends on server[0] only: server[1] drags nothing along but ... nothing.
+    assert_eq!(
+        addresses(&d, "module.app.terraform_data.server[0]"),
+        vec!["module.app.module.edge.terraform_data.lb", "terraform_data.dns"]
+    );
+    assert!(d.of("module.app.terraform_data.server[1]").is_empty(), "the edge module names server[0] only");
+    // Guessed locals over-approximate: dns is declared in the root, whose locals
+    // are guessed to name it, so local.db_addr (and what reads it) follows dns.
+    assert!(addresses(&d, "terraform_data.dns").contains(&"module.app.terraform_data.server[1]".to_string()));
+    // Every change but no-ops has an entry.
+    assert_eq!(d.changes.len(), 5);
+    let edges: Vec<(&str, &str)> = d.edges().collect();
+    assert!(edges.contains(&("terraform_data.db", "terraform_data.dns")));
+}
+
+#[test]
+fn exact_locals_from_the_source_drop_the_guess() {
+    let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/dependents/plan.json")).unwrap();
+    let plan: Plan = serde_json::from_str(&json).unwrap();
+    let mut locals = Locals::default();
+    locals.0.insert((String::new(), "db_addr".into()), vec!["terraform_data.db.output".into(), "terraform_data.db".into()]);
+    locals.0.insert((String::new(), "static".into()), vec![]);
+    let d = of_plan(&plan, Some(&locals)).unwrap();
+    assert!(d.notes.is_empty(), "{:?}", d.notes);
+    assert_eq!(d.of("terraform_data.db").len(), 4);
+    assert!(d.of("terraform_data.dns").is_empty(), "with the locals known, nothing reads dns");
+    assert!(d.of("module.app.terraform_data.server[1]").is_empty());
+}
+
+#[test]
+fn a_guessed_local_over_approximates_never_under() {
+    // `b` names local.x; without the source, local.x may name anything of the module.
+    let root = r#"{"resources":[
+        {"address":"t.a","mode":"managed","type":"t","name":"a"},
+        {"address":"t.b","mode":"managed","type":"t","name":"b","expressions":{"v":{"references":["local.x"]}}}]}"#;
+    let d = plan_of(&plan(root, &[("t.a", "replace", ""), ("t.b", "update", "v")]));
+    assert_eq!(addresses(&d, "t.a"), vec!["t.b"]);
+    assert_eq!(d.of("t.a")[0].unknown, vec!["v".to_string()]);
+    assert_eq!(d.notes, vec![LOCALS_GUESSED.to_string()]);
+}
+
+#[test]
+fn no_configuration_is_said_once_and_is_not_an_error() {
+    let json = r#"{"format_version":"1.2","resource_changes":[{"address":"t.a","mode":"managed","type":"t","name":"a","change":{"actions":["delete"]}}]}"#;
+    let d = plan_of(json);
+    assert!(!d.configured);
+    assert_eq!(d.notes, vec![NO_CONFIGURATION.to_string()]);
+    assert!(d.of("t.a").is_empty());
+    assert!(d.changes.contains_key("t.a"));
+}
+
+#[test]
+fn cycles_do_not_loop_and_the_change_is_not_its_own_dependent() {
+    let root = r#"{"resources":[
+        {"address":"t.a","mode":"managed","type":"t","name":"a","expressions":{"v":{"references":["t.c.id","t.c"]}}},
+        {"address":"t.b","mode":"managed","type":"t","name":"b","expressions":{"v":{"references":["t.a.id","t.a"]}}},
+        {"address":"t.c","mode":"managed","type":"t","name":"c","expressions":{"v":{"references":["t.b.id","t.b"]}}}]}"#;
+    let d = plan_of(&plan(root, &[("t.a", "replace", ""), ("t.b", "update", ""), ("t.c", "update", "")]));
+    assert_eq!(addresses(&d, "t.a"), vec!["t.b", "t.c"]);
+    assert_eq!(addresses(&d, "t.b"), vec!["t.a", "t.c"]);
+}
+
+#[test]
+fn an_unchanged_resource_passes_nothing_on() {
+    // a -> b -> c, but b does not change: c is not in a's blast radius.
+    let root = r#"{"resources":[
+        {"address":"t.a","mode":"managed","type":"t","name":"a"},
+        {"address":"t.b","mode":"managed","type":"t","name":"b","expressions":{"v":{"references":["t.a.name","t.a"]}}},
+        {"address":"t.c","mode":"managed","type":"t","name":"c","expressions":{"v":{"references":["t.b.id","t.b"]}}}]}"#;
+    let d = plan_of(&plan(root, &[("t.a", "replace", ""), ("t.b", "no-op", ""), ("t.c", "update", "")]));
+    assert!(d.of("t.a").is_empty());
+    assert!(!d.changes.contains_key("t.b"), "no-ops have no entry");
+}
+
+#[test]
+fn an_unkeyed_reference_covers_every_instance_and_a_keyed_one_only_its_own() {
+    let root = r#"{"resources":[
+        {"address":"t.a","mode":"managed","type":"t","name":"a","count_expression":{"constant_value":2}},
+        {"address":"t.all","mode":"managed","type":"t","name":"all","expressions":{"v":{"references":["t.a"]}}},
+        {"address":"t.one","mode":"managed","type":"t","name":"one","expressions":{"v":{"references":["t.a[1].id","t.a[1]","t.a"]}}},
+        {"address":"t.k","mode":"managed","type":"t","name":"k","for_each_expression":{"constant_value":{"x":1}}},
+        {"address":"t.kx","mode":"managed","type":"t","name":"kx","expressions":{"v":{"references":["t.k[\"x\"].id","t.k[\"x\"]","t.k"]}}}]}"#;
+    let d = plan_of(&plan(
+        root,
+        &[
+            ("t.a[0]", "replace", ""),
+            ("t.a[1]", "replace", ""),
+            ("t.all", "update", ""),
+            ("t.one", "update", ""),
+            ("t.k[\"x\"]", "replace", ""),
+            ("t.k[\"y\"]", "replace", ""),
+            ("t.kx", "update", ""),
+        ],
+    ));
+    assert_eq!(addresses(&d, "t.a[0]"), vec!["t.all"]);
+    assert_eq!(addresses(&d, "t.a[1]"), vec!["t.all", "t.one"]);
+    assert_eq!(addresses(&d, "t.k[\"x\"]"), vec!["t.kx"]);
+    assert!(d.of("t.k[\"y\"]").is_empty());
+}
+
+#[test]
+fn module_inputs_outputs_depends_on_and_count_cross_module_boundaries() {
+    // root: t.src; module "m" (count from t.src) gets in = t.src.id; its out = t.inner.id;
+    // t.user reads module.m.out; t.dep depends_on module.m; module "w" for_each t.src.
+    let root = r#"{
+      "resources":[
+        {"address":"t.src","mode":"managed","type":"t","name":"src"},
+        {"address":"t.user","mode":"managed","type":"t","name":"user","expressions":{"v":{"references":["module.m.out","module.m"]}}},
+        {"address":"t.dep","mode":"managed","type":"t","name":"dep","depends_on":["module.m"]},
+        {"address":"t.alone","mode":"managed","type":"t","name":"alone","expressions":{"v":{"references":["module.m.other","module.m"]}}}],
+      "module_calls":{
+        "m":{"expressions":{"in":{"references":["t.src.id","t.src"]}},"module":{
+          "variables":{"in":{}},
+          "resources":[{"address":"t.inner","mode":"managed","type":"t","name":"inner","expressions":{"nested":{"deep":{"references":["var.in"]}}}}],
+          "outputs":{"out":{"expression":{"references":["t.inner.id","t.inner"]}},"other":{"expression":{"constant_value":1}}}}},
+        "w":{"for_each_expression":{"references":["t.src"]},"module":{
+          "resources":[{"address":"t.x","mode":"managed","type":"t","name":"x"}],
+          "module_calls":{"g":{"module":{"resources":[{"address":"t.y","mode":"managed","type":"t","name":"y"}]}}}}}}}"#;
+    let d = plan_of(&plan(
+        root,
+        &[
+            ("t.src", "replace", ""),
+            ("module.m.t.inner", "update", "nested"),
+            ("t.user", "update", "v"),
+            ("t.dep", "update", ""),
+            ("t.alone", "update", ""),
+            ("module.w[\"a\"].t.x", "update", ""),
+            ("module.w[\"a\"].module.g.t.y", "update", ""),
+        ],
+    ));
+    assert_eq!(addresses(&d, "t.src"), vec!["module.m.t.inner", "module.w[\"a\"].module.g.t.y", "module.w[\"a\"].t.x", "t.dep", "t.user"]);
+    let inner = &d.of("t.src")[0];
+    assert_eq!(inner.unknown, vec!["nested".to_string()], "the nested block's expression leads to t.src");
+    assert_eq!(addresses(&d, "module.m.t.inner"), vec!["t.dep", "t.user"]);
+    assert!(!addresses(&d, "t.src").contains(&"t.alone".to_string()), "module.m.other is a constant");
+}
+
+#[test]
+fn references_are_parsed_as_the_format_writes_them() {
+    assert_eq!(parse_reference("var.x[0]"), Some(Ref::Var("x".into())));
+    assert_eq!(parse_reference("local.y"), Some(Ref::Local("y".into())));
+    assert_eq!(parse_reference("module.m[\"k\"].out"), Some(Ref::ModuleOutput("m".into(), "out".into())));
+    assert_eq!(parse_reference("module.m"), Some(Ref::Module("m".into())));
+    assert_eq!(parse_reference("data.t.n[3].a"), Some(Ref::Resource("data.t.n".into(), Some(Key::Int(3)))));
+    assert_eq!(parse_reference("t.n[\"a]b\"]"), Some(Ref::Resource("t.n".into(), Some(Key::Str("a]b".into())))));
+    assert_eq!(parse_reference("t.n[each.key]"), Some(Ref::Resource("t.n".into(), None)));
+    assert_eq!(parse_reference("count.index"), None);
+    assert_eq!(parse_reference("each.value"), None);
+    assert_eq!(parse_reference("path.module"), None);
+    assert_eq!(parse_reference(""), None);
+    assert_eq!(parse_reference("t"), None);
+    assert_eq!(module_of("module.a[\"x.y\"].module.b[0].t.n", None), "module.a.module.b");
+    assert_eq!(module_of("not an address", Some("module.a[\"]\"].module.b")), "module.a.module.b");
+}

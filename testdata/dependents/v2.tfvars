@@ -1,0 +1,1 @@
+db_version = "2"
