@@ -135,3 +135,33 @@ fn the_page_shows_the_plan_line_the_modules_and_masks_secrets() {
     let shown = page(&["show", "--format", "html", "--show-sensitive", "testdata/real/sensitive/plan.json"]);
     assert_ne!(p, shown, "--show-sensitive shows what the page masks");
 }
+
+/// `comment --html FILE`: the review as a page beside the comment, with the
+/// gate's verdict; the comment itself and the exit code as without it.
+#[test]
+fn comment_writes_the_page_with_the_verdict_beside_the_same_comment() {
+    let dir = std::env::temp_dir().join(format!("planview-html-comment-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("review.html");
+    let plan = "testdata/real/modules/plan.json";
+    let plain = planview(&["comment", plan]);
+    let with = planview(&["comment", "--html", file.to_str().unwrap(), plan]);
+    assert_eq!(with.status.code(), plain.status.code());
+    assert_eq!(with.status.code(), Some(1), "the default rule denies the destroys");
+    assert_eq!(with.stdout, plain.stdout, "the comment is the same");
+    let p = std::fs::read_to_string(&file).expect("the page is written");
+    check_self_contained(&p, "comment --html");
+    assert!(p.contains("<p class=\"verdict fail\">Verdict: FAIL</p>"), "{p}");
+    assert!(p.contains("<li>error [deny delete] module.gone.terraform_data.one: would be destroyed"), "{p}");
+    let shown = page(&["show", "--format", "html", plan]);
+    assert_eq!(p.matches("class=\"change\"").count(), shown.matches("class=\"change\"").count(), "the same changes as show's page");
+    // Secrets are masked in the page too.
+    let secret = dir.join("secrets.html");
+    planview(&["comment", "--html", secret.to_str().unwrap(), "testdata/hostile/secrets-plan.json"]);
+    let p = std::fs::read_to_string(&secret).unwrap();
+    assert!(p.contains("class=\"change\"") && !p.contains("PVSECRET"), "a secret marker in the page");
+    // A page that cannot be written is an error (exit 2), said once.
+    let out = planview(&["comment", "--html", dir.join("no/such/dir/x.html").to_str().unwrap(), plan]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the HTML page"), "{}", String::from_utf8_lossy(&out.stderr));
+}

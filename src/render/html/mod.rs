@@ -4,6 +4,7 @@
 //! (by its SHA-256), and the SVG graph's layout ([`graph`]).
 
 pub(crate) mod graph;
+pub(crate) mod review;
 
 use sha2::{Digest, Sha256};
 
