@@ -633,6 +633,8 @@ impl PolicyArgs {
             rego: None,
             deny_on_failure: self.deny_on_failure.clone(),
             ignore_attributes: self.ignore_attr.clone(),
+            max_blast: None,
+            dependents: false,
         })
     }
 
@@ -1040,7 +1042,8 @@ fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {
 
 /// The config of `comment` (`bare` holds the defaults).
 fn comment_config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, String> {
-    let policy = a.rules.to_policy()?;
+    // The comment says what each destructive change drags along.
+    let policy = crate::query::gate::Policy { dependents: true, ..a.rules.to_policy()? };
     let common =
         CommonArgs { files: a.files, format: crate::render::Format::Markdown, view: ViewArgs::plain(), read: a.read, roots: a.roots };
     let inputs = inputs_of(&common.files, env, "comment")?;

@@ -94,6 +94,116 @@ pub fn of_plan(plan: &Plan<'_>, locals: Option<&Locals>) -> serde_json::Result<D
     Ok(b.finish())
 }
 
+/// The blast radius of `changes` (collected from `plan`, or as it streamed by)
+/// in `plan`'s configuration. A configuration that cannot be read gives no
+/// dependents and says why once: never an error, never a partial answer.
+pub fn for_plan(plan: &Plan<'_>, locals: Option<&Locals>, changes: &Changes) -> Dependents {
+    match plan.configuration() {
+        Ok(config) => Dependents::compute(config.as_ref(), locals, changes),
+        Err(e) => {
+            let mut d = Dependents::compute(None, locals, changes);
+            d.notes = vec![format!("the plan's configuration cannot be read ({e}): dependents are not known")];
+            d
+        }
+    }
+}
+
+impl Changes {
+    /// Every change of a whole plan.
+    pub fn of_plan(plan: &Plan<'_>) -> Changes {
+        let mut c = Changes::default();
+        plan.resource_changes.iter().for_each(|rc| c.change(rc));
+        plan.output_changes.iter().for_each(|(n, ch)| c.output(n, ch));
+        c
+    }
+}
+
+/// A destructive change (deleted or replaced) and what it drags along.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlastLine {
+    pub address: String,
+    /// Its action key (`delete`, `replace`).
+    pub action: String,
+    pub dependents: Vec<String>,
+}
+
+/// The blast radius of the destructive changes, as a plan streams by (a
+/// [`PlanVisitor`]: the changes, then the header with the configuration);
+/// for the gate's `max_blast` and the PR comment. Off, it takes nothing.
+#[derive(Debug, Default)]
+pub struct Blaster {
+    changes: Changes,
+    destructive: Vec<(String, String)>,
+    dependents: Option<Dependents>,
+}
+
+impl Blaster {
+    /// A blaster that collects when `on` (else takes nothing, costs nothing).
+    pub fn when(on: bool) -> Blaster {
+        Blaster { changes: Changes::when(on), ..Blaster::default() }
+    }
+
+    /// The destructive changes, each with its dependents (in plan order);
+    /// empty before the header was seen or when off.
+    pub fn lines(&self) -> Vec<BlastLine> {
+        let Some(d) = &self.dependents else { return Vec::new() };
+        self.destructive
+            .iter()
+            .map(|(address, action)| BlastLine {
+                address: address.clone(),
+                action: action.clone(),
+                dependents: d.of(address).iter().map(|x| x.address.clone()).collect(),
+            })
+            .collect()
+    }
+
+    /// The `max_blast` rule: `(address, action, reason)` of each destructive
+    /// change with more than `limit` dependents that change; without a
+    /// configuration the gate cannot judge, so each destructive change fails.
+    pub fn over(&self, limit: u64) -> Vec<(Option<String>, String, String)> {
+        let configured = self.dependents.as_ref().is_some_and(|d| d.configured);
+        let mut out = Vec::new();
+        for line in self.lines() {
+            let n = line.dependents.len() as u64;
+            if !configured {
+                let why = self.dependents.as_ref().and_then(|d| d.notes.first().cloned()).unwrap_or_else(|| NO_CONFIGURATION.into());
+                out.push((Some(line.address), line.action, format!("its blast radius cannot be judged: {why}")));
+            } else if n > limit {
+                let mut named: Vec<&str> = line.dependents.iter().map(String::as_str).take(5).collect();
+                let more = if n > 5 { format!(" and {} more", n - 5) } else { String::new() };
+                named.dedup();
+                let verb = if line.action == "delete" { "destroying" } else { "replacing" };
+                let reason = format!("{verb} it also changes {n} objects, more than the {limit} allowed: {}{more}", named.join(", "));
+                out.push((Some(line.address), line.action, reason));
+            }
+        }
+        out
+    }
+}
+
+impl PlanVisitor for Blaster {
+    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
+        if self.changes.off {
+            return;
+        }
+        self.changes.change(rc);
+        let kind = rc.kind();
+        if rc.deposed.is_none() && matches!(kind, ChangeKind::Delete | ChangeKind::Replace(_)) {
+            self.destructive.push((rc.address.clone(), kind.key()));
+        }
+    }
+
+    fn on_output_change(&mut self, name: &str, change: &Change<'_>) {
+        self.changes.output(name, change);
+    }
+
+    fn on_header(&mut self, plan: &Plan<'_>) {
+        if !self.changes.off {
+            self.dependents = Some(for_plan(plan, None, &std::mem::take(&mut self.changes)));
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Kind {
     Resource,
@@ -137,13 +247,15 @@ struct Rec {
 pub struct Changes {
     recs: Vec<Rec>,
     outputs: Vec<String>,
+    /// Takes nothing (a run that does not show dependents pays nothing).
+    off: bool,
 }
 
 impl Changes {
     /// Take one resource change (no-ops and deposed objects are left out:
     /// nothing refers to an old object on its way out).
     pub fn change(&mut self, rc: &ResourceChange<'_>) {
-        if rc.kind() == ChangeKind::NoOp || rc.deposed.is_some() {
+        if self.off || rc.kind() == ChangeKind::NoOp || rc.deposed.is_some() {
             return;
         }
         let key = match &rc.index {
@@ -162,9 +274,16 @@ impl Changes {
 
     /// Take one root output change.
     pub fn output(&mut self, name: &str, change: &Change<'_>) {
-        if change.kind() != ChangeKind::NoOp {
+        if !self.off && change.kind() != ChangeKind::NoOp {
             self.outputs.push(name.to_string());
         }
+    }
+}
+
+impl Changes {
+    /// A collector that takes nothing, when `on` is false.
+    pub fn when(on: bool) -> Changes {
+        Changes { off: !on, ..Changes::default() }
     }
 }
 

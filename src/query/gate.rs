@@ -258,6 +258,10 @@ pub struct PlanVerdict {
     /// Check instances that did not pass, whatever the policy (the table of roots).
     #[serde(skip)]
     pub checks_not_passed: u64,
+    /// Each destructive change and its dependents, when the policy asked
+    /// (`max_blast`, the PR comment): [`crate::query::dependents::Blaster`].
+    #[serde(skip)]
+    pub blast: Vec<crate::query::dependents::BlastLine>,
 }
 
 impl PlanVerdict {
@@ -579,6 +583,8 @@ pub struct GateJudge<'p> {
     /// `--ignore-attr`, and the updates found to be noise.
     noise: Noise,
     noise_count: Option<NoiseCount>,
+    /// Each destructive change's dependents (`max_blast`, the PR comment).
+    blast: crate::query::dependents::Blaster,
 }
 
 impl<'p> GateJudge<'p> {
@@ -609,6 +615,7 @@ impl<'p> GateJudge<'p> {
             checks_not_passed: 0,
             noise: Noise::new(&policy.ignore_attributes),
             noise_count: Noise::new(&policy.ignore_attributes).count(),
+            blast: crate::query::dependents::Blaster::when(policy.max_blast.is_some() || policy.dependents),
         }
     }
 
@@ -704,6 +711,18 @@ impl<'p> GateJudge<'p> {
                     });
                 }
             }
+            if let Rule::MaxBlast(limit) = rule {
+                let over = self.blast.over(*limit).into_iter();
+                found.extend(over.map(|(address, action, reason)| Violation {
+                    rule: id.clone(),
+                    address,
+                    action,
+                    reason,
+                    severity: Severity::Error,
+                    details: None,
+                    location: None,
+                }));
+            }
             if let Rule::Fingerprint(expected) = rule {
                 let reason = match &self.fingerprint {
                     Some(actual) if actual == expected => None,
@@ -761,6 +780,7 @@ impl<'p> GateJudge<'p> {
             warnings: 0,
             warnings_fail: false,
             checks_not_passed: self.checks_not_passed,
+            blast: self.blast.lines(),
         };
         verdict.settle(self.policy.fail_on_warn);
         verdict
@@ -770,6 +790,7 @@ impl<'p> GateJudge<'p> {
 impl PlanVisitor for GateJudge<'_> {
     fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
         self.summary.on_resource_change(rc);
+        self.blast.on_resource_change(rc);
         self.judge(rc, None);
     }
 
@@ -791,6 +812,7 @@ impl PlanVisitor for GateJudge<'_> {
 
     fn on_output_change(&mut self, name: &str, change: &crate::model::Change<'_>) {
         self.summary.on_output_change(name, change);
+        self.blast.on_output_change(name, change);
     }
 
     fn on_checks(&mut self, checks: &[crate::model::CheckObject]) {
@@ -799,6 +821,7 @@ impl PlanVisitor for GateJudge<'_> {
 
     fn on_header(&mut self, p: &Plan<'_>) {
         self.summary.on_header(p);
+        self.blast.on_header(p);
         self.plan_line = std::mem::take(&mut self.summary).finish(p).plan_line;
         self.terraform_version = p.terraform_version.clone();
         self.errored = p.errored;

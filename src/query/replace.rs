@@ -5,6 +5,7 @@ use crate::filter::Filter;
 use crate::model::Document;
 use crate::model::{ChangeKind, Plan, ReplaceOrder, ResourceChange};
 use crate::query::attr::{AttrChange, ParsedChange};
+use crate::query::dependents::{self, Changes, Dependent, Dependents};
 use crate::query::values::Visibility;
 use serde::Serialize;
 
@@ -21,6 +22,9 @@ pub struct ReplaceReport {
     pub delete_before_create: u64,
     pub create_before_destroy: u64,
     pub replacements: Vec<Replacement>,
+    /// Said once about the replacements' dependents (no configuration; locals
+    /// guessed): `null` when nothing needs saying or nothing is replaced.
+    pub dependents_note: Option<String>,
 }
 
 /// One replaced resource instance.
@@ -46,6 +50,9 @@ pub struct Replacement {
     pub importing: bool,
     /// The paths that force the replacement, with their values.
     pub paths: Vec<AttrChange>,
+    /// What the replacement drags along: the other changes whose configuration
+    /// refers to it ([`crate::query::dependents`]).
+    pub dependents: Vec<Dependent>,
 }
 
 pub fn order_words(o: ReplaceOrder) -> &'static str {
@@ -56,10 +63,22 @@ pub fn order_words(o: ReplaceOrder) -> &'static str {
 }
 
 pub fn replace(doc: &Document<'_>, filter: &Filter, vis: &Visibility) -> Result<ReplaceReport, String> {
+    let changes = match doc {
+        Document::Plan(p) => Changes::of_plan(p),
+        Document::State(_) => Changes::default(),
+    };
+    replace_with_changes(doc, filter, vis, &changes)
+}
+
+/// [`replace`] of a document whose `resource_changes` may hold only the
+/// replacements (streamed): `changes` has every change, for the dependents.
+pub fn replace_with_changes(doc: &Document<'_>, filter: &Filter, vis: &Visibility, changes: &Changes) -> Result<ReplaceReport, String> {
     let Document::Plan(p) = doc else {
         return Err("`replace` reads a plan, and this is a state: run `show -json` on a saved plan file".into());
     };
-    Ok(replace_plan(p, filter, vis))
+    let mut r = replace_plan(p, filter, vis);
+    add_dependents(&mut r, &dependents::for_plan(p, None, changes));
+    Ok(r)
 }
 
 pub fn replace_plan(p: &Plan<'_>, filter: &Filter, vis: &Visibility) -> ReplaceReport {
@@ -76,6 +95,17 @@ pub fn replace_plan(p: &Plan<'_>, filter: &Filter, vis: &Visibility) -> ReplaceR
         delete_before_create: n(ReplaceOrder::DeleteBeforeCreate),
         create_before_destroy: n(ReplaceOrder::CreateBeforeDestroy),
         replacements,
+        dependents_note: None,
+    }
+}
+
+/// Attach each replacement's dependents (and the note said once).
+pub fn add_dependents(r: &mut ReplaceReport, d: &Dependents) {
+    for x in &mut r.replacements {
+        x.dependents = d.of(&x.address).to_vec();
+    }
+    if !r.replacements.is_empty() {
+        r.dependents_note = d.notes.first().cloned();
     }
 }
 
@@ -98,6 +128,7 @@ fn replacement(rc: &ResourceChange<'_>, vis: &Visibility) -> Option<Replacement>
         reason_words: rc.action_reason.as_ref().map_or_else(|| "no reason given in the plan".to_string(), |r| r.words()),
         importing: rc.change.importing.is_some(),
         paths: rc.change.replace_paths.iter().map(|path| AttrChange::at(&pc, path, vis)).collect(),
+        dependents: Vec::new(),
     })
 }
 

@@ -51,6 +51,9 @@ pub struct ShowReport {
     /// The provider resource types shown without their schema whose values
     /// hold lists or objects (nested blocks and sets then show as JSON values).
     pub without_schema: BTreeSet<String>,
+    /// Each change's blast radius (`show --format json`'s `dependents`);
+    /// empty unless the run asked for it.
+    pub dependents: crate::query::dependents::Dependents,
 }
 
 /// One resource change.
@@ -182,6 +185,7 @@ pub fn report_head(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> Sho
             .filter(|i| outputs_wanted && f.actions.is_empty() || matches!(i.trigger, actions::Trigger::Lifecycle { .. }))
             .collect(),
         without_schema: BTreeSet::new(),
+        dependents: Default::default(),
     }
 }
 
@@ -219,6 +223,8 @@ pub fn without_schema_note(types: &BTreeSet<String>) -> String {
 
 pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowReport {
     let mut report = report_head(plan, opts, vis);
+    let changes = crate::query::dependents::Changes::of_plan(plan);
+    report.dependents = crate::query::dependents::for_plan(plan, None, &changes);
     for rc in &plan.resource_changes {
         match pick(rc, opts) {
             Pick::FilteredOut => report.filtered_out += 1,

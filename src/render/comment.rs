@@ -163,6 +163,7 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
         filtered_out: 0,
         invocations: Vec::new(),
         without_schema: Default::default(),
+        dependents: Default::default(),
     };
     let mut buf = Vec::new();
     let items = [PerFile { file: String::new(), result: Ok(report), masker: Masker::default() }];
@@ -208,7 +209,7 @@ fn banners(p: &PlanSummary) -> String {
 /// The parts of one input's review (after the verdict): its changes by
 /// group with their diffs, failing checks, relevant drift, outputs.
 fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize, forge: Option<&Forge>) {
-    let Review { summary: p, diffs, outputs, drift, drift_hidden, .. } = r;
+    let Review { summary: p, diffs, outputs, drift, drift_hidden, verdict, .. } = r;
     let drift_hidden = *drift_hidden;
     if p.deferred > 0 {
         parts.push(Part::Keep(format!("\n{} change(s) deferred to a later plan (not in the Plan line).\n", p.deferred)));
@@ -270,6 +271,7 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize, forge: O
             }));
         }
     }
+    blast_part(parts, &verdict.blast);
     if let Some(n) = p.noise.as_ref().filter(|n| n.count > 0) {
         parts.push(Part::Keep(format!(
             "\n**Noise** ({}): in-place updates that {}, not listed (`planview summary --format json` with the same `--ignore-attr` lists them).\n",
@@ -323,6 +325,34 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize, forge: O
             close: "</details>\n".into(),
             kind: Kind::Diff,
             importance: 0,
+        }));
+    }
+}
+
+/// What each destructive change drags along (docs/dependents.md), one line
+/// each: "replacing `X` also changes 7 objects: ...", the first few named.
+fn blast_part(parts: &mut Vec<Part>, blast: &[crate::query::dependents::BlastLine]) {
+    const NAMED: usize = 10;
+    let lines: Vec<String> = blast
+        .iter()
+        .filter(|b| !b.dependents.is_empty())
+        .map(|b| {
+            let verb = if b.action == "delete" { "destroying" } else { "replacing" };
+            let n = b.dependents.len();
+            let mut named: Vec<String> = b.dependents.iter().take(NAMED).map(|d| md_code(d)).collect();
+            if n > NAMED {
+                named.push(format!("and {} more", n - NAMED));
+            }
+            format!("- {verb} {} {}: {}\n", md_code(&b.address), crate::render::replace::also_changes(n), named.join(", "))
+        })
+        .collect();
+    if !lines.is_empty() {
+        parts.push(Part::List(List {
+            open: format!("\n**Blast radius** ({})\n\n", lines.len()),
+            items: lines,
+            close: String::new(),
+            kind: Kind::Row,
+            importance: importance(group_of("replace")),
         }));
     }
 }

@@ -3,8 +3,10 @@
 use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
 use super::{md_cell, md_code, Shortened, Style, Tone};
 use crate::model::ReplaceOrder;
+use crate::query::dependents::Dependent;
 use crate::query::replace::{ReplaceReport, Replacement};
 use crate::query::values::truncate;
+use crate::sanitize::line;
 use std::io::{self, Write};
 
 const TABLE_WIDTH: usize = 40;
@@ -30,6 +32,38 @@ fn order_cell(r: &Replacement) -> String {
         ReplaceOrder::DeleteBeforeCreate => "-/+ destroy then create".into(),
         ReplaceOrder::CreateBeforeDestroy => "+/- create before destroy".into(),
     }
+}
+
+/// `also changes 1 object` / `also changes 7 objects`.
+pub(crate) fn also_changes(n: usize) -> String {
+    format!("also changes {n} {}", if n == 1 { "object" } else { "objects" })
+}
+
+/// One dependent in words: its address, and the attributes the plan says
+/// become unknown because of the replacement.
+pub(crate) fn dependent_words(d: &Dependent) -> String {
+    if d.unknown.is_empty() {
+        d.address.clone()
+    } else {
+        format!("{} ({} known after apply)", d.address, d.unknown.join(", "))
+    }
+}
+
+/// What each replacement drags along, after the table (nothing when no
+/// replacement has dependents), and the note said once.
+fn blast_lines(r: &ReplaceReport, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+    for x in r.replacements.iter().filter(|x| !x.dependents.is_empty()) {
+        writeln!(w)?;
+        writeln!(w, "{} {}:", style.paint(&line(&x.address), Tone::Bold), also_changes(x.dependents.len()))?;
+        for d in &x.dependents {
+            writeln!(w, "  {}", line(&dependent_words(d)))?;
+        }
+    }
+    if let Some(note) = &r.dependents_note {
+        writeln!(w)?;
+        writeln!(w, "{}", style.paint(&format!("note: {note}"), Tone::Muted))?;
+    }
+    Ok(())
 }
 
 fn details(r: &Replacement) -> Vec<String> {
@@ -81,7 +115,8 @@ impl Report for ReplaceReport {
                 ]
             })
             .collect();
-        writeln!(w, "{}", style.value_table(&["order", "address", "reason", "forced by", "before -> after"], rows, &short, WHOLE))
+        writeln!(w, "{}", style.value_table(&["order", "address", "reason", "forced by", "before -> after"], rows, &short, WHOLE))?;
+        blast_lines(self, w, style)
     }
 
     fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
@@ -110,6 +145,20 @@ impl Report for ReplaceReport {
                     md_code(&truncate(p.after.text(), MD_WIDTH))
                 )?;
             }
+        }
+        for x in self.replacements.iter().filter(|x| !x.dependents.is_empty()) {
+            writeln!(w)?;
+            writeln!(w, "{} {}:", md_code(&x.address), also_changes(x.dependents.len()))?;
+            writeln!(w)?;
+            for d in &x.dependents {
+                let unknown =
+                    if d.unknown.is_empty() { String::new() } else { format!(" ({} known after apply)", md_cell(&d.unknown.join(", "))) };
+                writeln!(w, "- {}{unknown}", md_code(&d.address))?;
+            }
+        }
+        if let Some(note) = &self.dependents_note {
+            writeln!(w)?;
+            writeln!(w, "_Note: {}_", md_cell(note))?;
         }
         Ok(())
     }

@@ -38,7 +38,9 @@ pub(super) fn replace(config: &Config, roots: &[Root], out: &mut Sink<'_>, maske
         !drift && matches!(rc.kind(), model::ChangeKind::Replace(_)) && config.filter.matches_change(rc)
     };
     let items = named(across(config, roots, read, |read| {
-        streamed(roots, read, &vis, keep, |doc, vis| query::replace::replace(doc, &config.filter, vis))
+        streamed::streamed_with_changes(roots, read, &vis, keep, |doc, vis, changes| {
+            query::replace::replace_with_changes(doc, &config.filter, vis, changes)
+        })
     }));
     question(config, out, masker, items).map(|_| Status::Success)
 }

@@ -88,9 +88,14 @@ pub(super) fn show_with(
     let shared = Shared { memory: AtomicUsize::new(MEMORY), file: Mutex::new(None), no_file: AtomicBool::new(false) };
     let mut items: Vec<PerFile<Collected<Spool>>> = read::stream_roots(roots, read, &|name, src, ahead, read| {
         let spooling = Spooling { spool: Spool::default(), shared: &shared };
-        stream_one(name, src, ahead, read, Collector::new(opts, spooling), |c, doc, m| match doc {
+        // Each change's dependents, for the formats that show them.
+        let changes = crate::query::dependents::Changes::when(matches!(format, Format::Json | Format::Html));
+        stream_one(name, src, ahead, read, (Collector::new(opts, spooling), changes), |(c, changes), doc, m| match doc {
             read::Document::Plan(p) => {
-                let Collected { report, kept: Spooling { mut spool, shared }, outputs } = c.finish(&p, &vis.with(m));
+                let Collected { mut report, kept: Spooling { mut spool, shared }, outputs } = c.finish(&p, &vis.with(m));
+                if matches!(format, Format::Json | Format::Html) {
+                    report.dependents = crate::query::dependents::for_plan(&p, None, &changes);
+                }
                 spool.flush(shared);
                 Ok(Collected { report, kept: spool, outputs })
             }

@@ -84,6 +84,28 @@ pub(crate) fn streamed<T: Send>(
     })
 }
 
+/// [`streamed`], and the query is also given every change of the plan reduced
+/// to what the blast radius needs ([`query::dependents::Changes`]).
+pub(crate) fn streamed_with_changes<T: Send>(
+    roots: &[read::Root],
+    read: &read::ReadOptions,
+    vis: &Visibility,
+    keep: impl Fn(bool, usize, usize, &model::ResourceChange<'_>) -> bool + Sync,
+    query: impl Fn(&read::Document<'_>, &Visibility, &query::dependents::Changes) -> Result<T, String> + Sync,
+) -> Vec<PerFile<T>> {
+    read::stream_roots(roots, read, &|name, r, ahead, read| {
+        let visitor = (read::Keep::new(&keep), query::dependents::Changes::default());
+        stream_one(name, r, ahead, read, visitor, |(kept, changes), doc, m| match doc {
+            read::Document::Plan(p) => {
+                let mut plan = *p;
+                kept.fill(&mut plan)?;
+                query(&read::Document::Plan(Box::new(plan)), &vis.with(m), &changes)
+            }
+            state => query(&state, &vis.with(m), &changes),
+        })
+    })
+}
+
 /// `state` of a document streamed from `src` ([`stream_one`]): a plan's
 /// `prior_state` is collected as it streams by, never held whole. The answer
 /// (or why there is none) comes with the document's secrets either way, so

@@ -18,6 +18,7 @@ mod plan_gen;
 mod ci_scripts;
 mod cli_snapshots;
 mod comment;
+mod dependents;
 mod docs;
 mod error_contract;
 mod exit_codes;

@@ -74,6 +74,12 @@ pub struct Policy {
     /// `--ignore-attr PATH`: an update that only changes these attributes is
     /// noise ([`crate::query::noise`]), never judged as an update.
     pub ignore_attributes: Vec<String>,
+    /// The policy file's `max_blast`: a destructive change may drag along at
+    /// most N other changes ([`crate::query::dependents`]).
+    pub max_blast: Option<u64>,
+    /// Work out each destructive change's dependents even without `max_blast`
+    /// (the PR comment shows them).
+    pub dependents: bool,
 }
 
 /// A `--deny-on-failure` rule: an `on_failure` mode, on any lifecycle event
@@ -179,6 +185,9 @@ pub struct PolicyFile {
     /// Like `--ignore-attr` (`tags`, `tags_all`, `metadata.annotations.*`).
     #[serde(default)]
     pub ignore_attributes: Vec<String>,
+    /// A destructive change may drag along at most N other changes.
+    #[serde(default)]
+    pub max_blast: Option<u64>,
 }
 
 impl PolicyFile {
@@ -284,6 +293,10 @@ impl Policy {
         }
         self.deny_on_failure.extend(f.deny_on_failure.iter().cloned());
         self.ignore_attributes.extend(f.ignore_attributes.iter().cloned());
+        // Two files: the tighter cap holds.
+        if let Some(n) = f.max_blast {
+            self.max_blast = Some(self.max_blast.map_or(n, |m| m.min(n)));
+        }
     }
 
     /// Load the Rego policies named so far (once, before any plan is read):
@@ -351,6 +364,9 @@ impl Policy {
         for r in &self.deny_on_failure {
             push(Rule::DenyOnFailure(r.clone()));
         }
+        if let Some(n) = self.max_blast {
+            push(Rule::MaxBlast(n));
+        }
         if let Some(f) = &self.expect_fingerprint {
             push(Rule::Fingerprint(f.clone()));
         }
@@ -407,6 +423,9 @@ pub enum Rule {
     /// `--deny-on-failure MODE[@EVENT]`: no lifecycle-triggered action
     /// invocation with this `on_failure` (on these events).
     DenyOnFailure(OnFailureRule),
+    /// The policy file's `max_blast`: no destructive change drags along more
+    /// than N other changes.
+    MaxBlast(u64),
 }
 
 impl Rule {
@@ -426,6 +445,7 @@ impl Rule {
             Rule::RecognisedActions => "recognised-actions".into(),
             Rule::Fingerprint(_) => "fingerprint".into(),
             Rule::DenyOnFailure(r) => format!("deny-on-failure {}", r.spec()),
+            Rule::MaxBlast(n) => format!("max-blast {n}"),
         }
     }
 
@@ -467,6 +487,7 @@ impl Rule {
                 };
                 format!("no action may be invoked with on_failure = {}{on} ({})", r.mode.keyword(), r.mode.plan_name())
             }
+            Rule::MaxBlast(n) => format!("no destroyed or replaced resource may drag along more than {n} other change(s)"),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::locate::{Location, SourceMap};
+use crate::query::dependents::Dependents;
 
 /// One side of a changed attribute.
 #[derive(Debug, Serialize)]
@@ -69,6 +70,9 @@ struct JsonResource<'a> {
     /// Its block in the configuration, when read and found.
     #[serde(skip_serializing_if = "Option::is_none")]
     location: Option<Location>,
+    /// The other changes whose configuration refers to it (docs/dependents.md); absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    dependents: Vec<&'a str>,
 }
 
 #[derive(Debug, Serialize)]
@@ -136,7 +140,7 @@ fn json_invocation(i: &InvocationDiff) -> JsonInvocation<'_> {
 }
 
 /// The `resources` array, each built and written in turn as the serializer gets to it.
-struct LazyResources<'a>(RefCell<&'a mut (dyn Resources + 'a)>, Option<&'a SourceMap>);
+struct LazyResources<'a>(RefCell<&'a mut (dyn Resources + 'a)>, Option<&'a SourceMap>, &'a Dependents);
 
 impl Serialize for LazyResources<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -144,7 +148,7 @@ impl Serialize for LazyResources<'_> {
         let mut resources = self.0.borrow_mut();
         let mut seq = s.serialize_seq(Some(resources.count()))?;
         let mut failed: Option<S::Error> = None;
-        let done = resources.each(&mut |x| match seq.serialize_element(&json_resource(x, self.1)) {
+        let done = resources.each(&mut |x| match seq.serialize_element(&json_resource(x, self.1, self.2)) {
             Ok(()) => Ok(true),
             Err(e) => {
                 failed = Some(e);
@@ -167,7 +171,7 @@ fn hidden_at_root(n: &Node) -> usize {
     }
 }
 
-fn json_resource<'a>(x: &'a ResourceDiff, locations: Option<&SourceMap>) -> JsonResource<'a> {
+fn json_resource<'a>(x: &'a ResourceDiff, locations: Option<&SourceMap>, dependents: &'a Dependents) -> JsonResource<'a> {
     JsonResource {
         address: &x.address,
         previous_address: x.previous_address.as_deref(),
@@ -187,6 +191,7 @@ fn json_resource<'a>(x: &'a ResourceDiff, locations: Option<&SourceMap>) -> Json
         // As before identifying attributes were shown: the JSON lists changes only.
         unchanged_hidden: hidden_at_root(&x.root) + x.identifying,
         location: locations.and_then(|m| m.locate(&x.address)),
+        dependents: dependents.of(&x.address).iter().map(|d| d.address.as_str()).collect(),
     }
 }
 
@@ -197,7 +202,7 @@ fn json_report<'a>(r: &'a ShowReport, resources: &'a mut (dyn Resources + 'a), l
         format_version: &r.format_version,
         terraform_version: r.terraform_version.as_deref(),
         errored: r.errored,
-        resources: LazyResources(RefCell::new(resources), locations),
+        resources: LazyResources(RefCell::new(resources), locations, &r.dependents),
         outputs: r
             .outputs
             .iter()
