@@ -16,14 +16,19 @@ use std::io::{self, Write};
 /// The most nodes a graph draws (changes, or modules when it is collapsed).
 pub(crate) const MAX_NODES: usize = 300;
 
-const NODE_W: i64 = 200;
+const NODE_W: i64 = 190;
 const NODE_H: i64 = 24;
-const GAP: i64 = 10;
+/// Room between columns (for the arrows) and between rows.
+const HGAP: i64 = 36;
+const VGAP: i64 = 14;
 const PAD: i64 = 10;
 const TITLE_H: i64 = 22;
 const WIDTH: i64 = 1200;
 /// Label characters that fit a node (11px monospace).
 const LABEL_CHARS: usize = 28;
+/// How far an edge's curve leaves the straight line, at most (the drawing
+/// has this much room above and below).
+const BULGE: i64 = 26;
 
 /// One node: a change, or a module of a collapsed graph.
 #[derive(Debug, Clone)]
@@ -58,37 +63,79 @@ struct Place {
     y: i64,
 }
 
+/// Each node's layer: the longest chain of edges that leads to it (a cycle
+/// is cut where the relaxation stops, after as many rounds as nodes).
+fn depths(g: &Graph) -> Vec<usize> {
+    let mut depth = vec![0usize; g.nodes.len()];
+    for _ in 0..g.nodes.len() {
+        let mut moved = false;
+        for &(a, b) in &g.edges {
+            if a != b && a < depth.len() && b < depth.len() && depth[b] < depth[a] + 1 && depth[a] < g.nodes.len() {
+                depth[b] = depth[a] + 1;
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    depth
+}
+
 /// Where each cluster and node goes: clusters packed on shelves of
-/// [`WIDTH`], each cluster's nodes in a grid of up to four columns. Returns
-/// the clusters' boxes `(x, y, w, h)`, the nodes' places and the height.
+/// [`WIDTH`] (those whose changes come first in the dependency order
+/// first), each cluster's nodes in a grid of up to four columns in that
+/// order, so most edges run left to right. Returns the clusters' boxes
+/// `(x, y, w, h)` by cluster, the nodes' places and the height.
 fn layout(g: &Graph) -> (Vec<(i64, i64, i64, i64)>, Vec<Place>, i64) {
+    let depth = depths(g);
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); g.clusters.len()];
     for (i, n) in g.nodes.iter().enumerate() {
         members[n.cluster].push(i);
     }
-    let mut boxes = Vec::with_capacity(g.clusters.len());
+    for list in &mut members {
+        list.sort_by_key(|&i| (depth[i], i));
+    }
+    let mut order: Vec<usize> = (0..g.clusters.len()).collect();
+    order.sort_by_key(|&c| (members[c].iter().map(|&i| depth[i]).min().unwrap_or(0), c));
+    let mut boxes = vec![(0, 0, 0, 0); g.clusters.len()];
     let mut places = vec![Place { x: 0, y: 0 }; g.nodes.len()];
     let (mut x, mut y, mut shelf) = (PAD, PAD, 0i64);
-    for list in &members {
+    for c in order {
+        let list = &members[c];
         let n = list.len().max(1) as i64;
         let cols = n.min(4);
         let rows = (n + cols - 1) / cols;
-        let w = cols * (NODE_W + GAP) - GAP + 2 * PAD;
-        let h = TITLE_H + rows * (NODE_H + GAP) - GAP + PAD;
+        let w = cols * (NODE_W + HGAP) - HGAP + 2 * PAD;
+        let h = TITLE_H + rows * (NODE_H + VGAP) - VGAP + PAD;
         if x > PAD && x + w > WIDTH {
             x = PAD;
-            y += shelf + GAP * 2;
+            y += shelf + HGAP;
             shelf = 0;
         }
         for (k, &node) in list.iter().enumerate() {
-            let (r, c) = (k as i64 / cols, k as i64 % cols);
-            places[node] = Place { x: x + PAD + c * (NODE_W + GAP), y: y + TITLE_H + r * (NODE_H + GAP) };
+            let (r, col) = (k as i64 / cols, k as i64 % cols);
+            places[node] = Place { x: x + PAD + col * (NODE_W + HGAP), y: y + TITLE_H + r * (NODE_H + VGAP) };
         }
-        boxes.push((x, y, w, h));
-        x += w + GAP * 2;
+        boxes[c] = (x, y, w, h);
+        x += w + HGAP;
         shelf = shelf.max(h);
     }
     (boxes, places, y + shelf + PAD)
+}
+
+/// The point where the line from the centre of box `p` towards `(tx, ty)`
+/// leaves the box.
+fn exit(p: Place, tx: f64, ty: f64) -> (f64, f64) {
+    let (cx, cy) = ((p.x + NODE_W / 2) as f64, (p.y + NODE_H / 2) as f64);
+    let (dx, dy) = (tx - cx, ty - cy);
+    if dx == 0.0 && dy == 0.0 {
+        return (cx, cy);
+    }
+    let sx = if dx == 0.0 { f64::INFINITY } else { (NODE_W / 2) as f64 / dx.abs() };
+    let sy = if dy == 0.0 { f64::INFINITY } else { (NODE_H / 2) as f64 / dy.abs() };
+    let t = sx.min(sy).min(1.0);
+    (cx + dx * t, cy + dy * t)
 }
 
 /// `s` cut from the left to `n` characters (the end of an address says most).
@@ -128,7 +175,9 @@ pub(crate) fn write_svg(w: &mut dyn Write, g: &Graph, id: &str) -> io::Result<()
     let hot = blast(g);
     writeln!(
         w,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" role=\"img\" aria-label=\"changes and their dependents\">"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 {} {width} {}\" width=\"{width}\" role=\"img\" aria-label=\"changes and their dependents\">",
+        -BULGE,
+        height + 2 * BULGE
     )?;
     writeln!(
         w,
@@ -148,22 +197,18 @@ pub(crate) fn write_svg(w: &mut dyn Write, g: &Graph, id: &str) -> io::Result<()
             continue;
         }
         let (pa, pb) = (places[a], places[b]);
-        let (x1, y1) = (pa.x + NODE_W / 2, pa.y + NODE_H / 2);
-        let (x2, y2) = (pb.x + NODE_W / 2, pb.y + NODE_H / 2);
-        // Stop at the target's box edge, so the arrow shows.
-        let (dx, dy) = (x2 - x1, y2 - y1);
-        let t = if dx == 0 && dy == 0 {
-            0.0
-        } else {
-            let tx = if dx == 0 { f64::INFINITY } else { (NODE_W / 2) as f64 / dx.abs() as f64 };
-            let ty = if dy == 0 { f64::INFINITY } else { (NODE_H / 2) as f64 / dy.abs() as f64 };
-            tx.min(ty).min(1.0)
-        };
-        let (ex, ey) = (x2 as f64 - dx as f64 * t, y2 as f64 - dy as f64 * t);
-        // A slight curve tells edges on one line apart.
-        let (mx, my) = ((x1 as f64 + ex) / 2.0 - dy as f64 * 0.08, (y1 as f64 + ey) / 2.0 + dx as f64 * 0.08);
+        let centre = |p: Place| ((p.x + NODE_W / 2) as f64, (p.y + NODE_H / 2) as f64);
+        let (ca, cb) = (centre(pa), centre(pb));
+        let (x1, y1) = exit(pa, cb.0, cb.1);
+        let (ex, ey) = exit(pb, ca.0, ca.1);
+        let (dx, dy) = (ex - x1, ey - y1);
+        // A slight curve (at most [`BULGE`] off the straight line) tells
+        // edges on one line apart.
+        let len = (dx * dx + dy * dy).sqrt().max(1.0);
+        let k = (len * 0.12).min(BULGE as f64) / len;
+        let (mx, my) = ((x1 + ex) / 2.0 - dy * k, (y1 + ey) / 2.0 + dx * k);
         let class = if g.nodes[a].destroys || hot[a] { "e hot" } else { "e" };
-        writeln!(w, "<path class=\"{class}\" d=\"M{x1},{y1} Q{mx:.0},{my:.0} {ex:.0},{ey:.0}\" marker-end=\"url(#{id}-a)\"/>")?;
+        writeln!(w, "<path class=\"{class}\" d=\"M{x1:.0},{y1:.0} Q{mx:.0},{my:.0} {ex:.0},{ey:.0}\" marker-end=\"url(#{id}-a)\"/>")?;
     }
     for (i, n) in g.nodes.iter().enumerate() {
         let p = places[i];

@@ -79,7 +79,8 @@ details { margin: .2em 0; } details details { margin-left: 1.2em; } summary { cu
 ul { margin: .2em 0 .4em; padding-left: 1.6em; }
 .create, .add { color: var(--create); } .update { color: var(--update); } .delete, .remove { color: var(--delete); }
 .replace { color: var(--replace); } .read { color: var(--read); } .muted { color: var(--muted); }
-.blast { border-left: 3px solid var(--delete); padding-left: .6em; }
+.blast, .deps { border-left: 3px solid var(--delete); padding-left: .6em; margin: -.6em 0 1em; }
+.deps { border-left-color: var(--line); }
 .filters { position: sticky; top: 0; z-index: 1; background: var(--bg); border-bottom: 1px solid var(--line); padding: .4em 0;
   display: flex; flex-wrap: wrap; gap: .4em 1em; align-items: center; }
 html:not(.js) .filters { display: none; }

@@ -4,6 +4,7 @@
 //! comment, which a comment's size limit never cuts.
 
 use crate::outcome::PerFile;
+use crate::query::dependents::{Blast, Dependent, Dependents};
 use crate::query::gate::Severity;
 use crate::query::review::Review;
 use crate::query::show::{ResourceDiff, ShowReport};
@@ -47,6 +48,21 @@ fn verdict(r: &Review) -> PageVerdict {
     PageVerdict { passed: r.verdict.passed(), lines }
 }
 
+/// The dependents the review holds: each destructive change's (the gate's
+/// blast lines, made when the policy or the comment asks for them).
+fn blast_of(r: &Review) -> Dependents {
+    let changes = r
+        .verdict
+        .blast
+        .iter()
+        .map(|b| {
+            let dependents = b.dependents.iter().map(|a| Dependent { address: a.clone(), unknown: Vec::new() }).collect();
+            (b.address.clone(), Blast { dependents, outputs: Vec::new() })
+        })
+        .collect();
+    Dependents { configured: true, notes: Vec::new(), changes }
+}
+
 /// Write the page of `items` (their output changes are moved into it).
 pub(crate) fn review_page(w: &mut dyn Write, items: &mut [PerFile<Review>]) -> io::Result<()> {
     let reports: Vec<Result<ShowReport, crate::error::InputError>> = items
@@ -63,6 +79,7 @@ pub(crate) fn review_page(w: &mut dyn Write, items: &mut [PerFile<Review>]) -> i
                 filtered_out: 0,
                 invocations: Vec::new(),
                 without_schema: Default::default(),
+                dependents: blast_of(r),
             }),
             Err(e) => Err(e.clone()),
         })

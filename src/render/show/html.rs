@@ -22,7 +22,7 @@ use crate::query::collapse::{member_key, Collapser, Group};
 use crate::query::summary::Totals;
 use crate::render::html::graph::{self, Graph, MAX_NODES};
 use crate::render::html::{csp, esc, SCRIPT, STYLE};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// The CSS class of an op's symbol.
 fn op_class(op: Op) -> &'static str {
@@ -208,6 +208,26 @@ fn write_tree(w: &mut dyn Write, p: usize, name: &str, m: &Module, walked: &Walk
     writeln!(w, "</details>")
 }
 
+/// Each change's dependents that depend on it directly as far as the plan
+/// tells (indices into `seen`): the lists are transitive, so a dependent
+/// that is also a dependent of another dependent is reached through that
+/// one, and the graph draws only the nearer edge.
+fn direct_edges(seen: &[Seen], by_address: &HashMap<&str, usize>) -> Vec<(usize, usize)> {
+    let sets: Vec<HashSet<usize>> =
+        seen.iter().map(|s| s.dependents.iter().filter_map(|d| by_address.get(d.as_str()).copied()).collect()).collect();
+    let mut edges = Vec::new();
+    for (a, mine) in sets.iter().enumerate() {
+        for &c in mine {
+            let through = mine.iter().any(|&b| b != c && b != a && sets[b].contains(&c) && !sets[c].contains(&b));
+            if !through && c != a {
+                edges.push((a, c));
+            }
+        }
+    }
+    edges.sort_unstable();
+    edges
+}
+
 /// The CSS class of the most destructive action among `counts`, for a module's node.
 fn worst_class(counts: &BTreeMap<&'static str, usize>) -> &'static str {
     ["delete", "replace", "update", "create", "read"].into_iter().find(|c| counts.contains_key(c)).unwrap_or("muted")
@@ -243,12 +263,8 @@ fn graph_of(p: usize, walked: &Walked) -> Option<Graph> {
                 class: kind_class(&s.kind),
                 destroys: s.kind.destroys(),
             });
-            for d in &s.dependents {
-                if let Some(&j) = by_address.get(d.as_str()) {
-                    g.edges.push((i, j));
-                }
-            }
         }
+        g.edges = direct_edges(seen, &by_address);
         return Some(g);
     }
     // One node per module: counts by action, the edges summed.
@@ -324,6 +340,23 @@ fn write_change(w: &mut dyn Write, p: usize, i: usize, d: &ResourceDiff, r: &Sho
     lines.extend(resource_lines(d).iter().map(html_line));
     lines.extend(triggered_lines(d, &r.invocations).iter().map(html_line));
     writeln!(w, "<pre>{}</pre>", lines.join("\n"))?;
+    let dependents = r.dependents.of(&d.address);
+    if !dependents.is_empty() {
+        let n = dependents.len();
+        let verb = match d.kind {
+            ChangeKind::Delete => "destroying it",
+            ChangeKind::Replace(_) => "replacing it",
+            _ => "changing it",
+        };
+        let class = if d.kind.destroys() { "blast" } else { "deps" };
+        write!(w, "<p class=\"{class}\">{verb} also changes {n} object{}:", if n == 1 { "" } else { "s" })?;
+        for (k, x) in dependents.iter().enumerate() {
+            let sep = if k == 0 { " " } else { ", " };
+            let unknown = if x.unknown.is_empty() { String::new() } else { format!(" ({} known after apply)", x.unknown.join(", ")) };
+            write!(w, "{sep}<code>{}</code>{}", esc(&x.address), esc(&unknown))?;
+        }
+        writeln!(w, "</p>")?;
+    }
     writeln!(w, "</details>")
 }
 
@@ -358,7 +391,8 @@ fn walk_changes(w: &mut dyn Write, p: usize, r: &ShowReport, res: &mut dyn Resou
         for n in 1..=module.len() {
             choices.modules.insert(module[..n].join("."));
         }
-        walked.seen.push(Seen { module, address: d.address.clone(), kind: d.kind.clone(), dependents: Vec::new() });
+        let dependents = r.dependents.of(&d.address).iter().map(|x| x.address.clone()).collect();
+        walked.seen.push(Seen { module, address: d.address.clone(), kind: d.kind.clone(), dependents });
         Ok(true)
     })?;
     writeln!(w, "</div>")?;
@@ -397,8 +431,8 @@ fn write_head(w: &mut dyn Write, r: &ShowReport, walked: &Walked, verdict: Optio
         let (s, verb) = if destroying == 1 { ("", "destroys") } else { ("s", "destroy") };
         writeln!(w, "<p class=\"fail\">{destroying} change{s} {verb} an object (delete or replace)</p>")?;
     }
-    for l in footer(r, seen.len()) {
-        writeln!(w, "<p class=\"note\">{}</p>", esc(&l))?;
+    for l in footer(r, seen.len()).iter().chain(&r.dependents.notes) {
+        writeln!(w, "<p class=\"note\">{}</p>", esc(l))?;
     }
     writeln!(w, "</div>")
 }
