@@ -30,6 +30,7 @@ mod gate_props;
 mod generated_plans;
 mod hostile;
 mod html_browser;
+mod html_collapse;
 mod layout;
 mod locations;
 mod markers;

@@ -139,7 +139,13 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
         if rows.is_empty() {
             continue;
         }
-        let n = rows.len() + if i == 0 { collapsed } else { 0 };
+        let alike = match i {
+            0 => collapsed_away(&p.resources),
+            1 => collapsed_away(&p.deferred_changes),
+            3 => collapsed_away(&p.drifted),
+            _ => 0,
+        };
+        let n = rows.len() + if i == 0 { collapsed } else { 0 } + alike;
         blocks.push(Block::Rows {
             open: format!("\n<details><summary>{n} {summary}</summary>\n\n| action | address | details |\n|---|---|---|\n"),
             rows,
@@ -151,10 +157,22 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
 
 /// One row per change; the noise entries (with `noise`'s patterns) collapsed into one last row.
 pub(super) fn resource_rows(resources: &[ResourceEntry], noise: Option<&NoiseCount>) -> Vec<String> {
-    let mut rows: Vec<String> = grouped(resources)
+    let mut rows: Vec<String> = super::rows(resources)
         .into_iter()
-        .filter(|r| !r.noise)
-        .map(|r| format!("| {} | {} | {} |\n", md_cell(&action_words(r)), md_code(&r.address), md_cell(&details(r).join("; "))))
+        .map(|row| match row {
+            Row::One(r) => format!("| {} | {} | {} |\n", md_cell(&action_words(r)), md_code(&r.address), md_cell(&details(r).join("; "))),
+            // Alike changes: one row, their keys behind a toggle.
+            Row::Alike { first, label, keys } => {
+                let keys: Vec<String> = keys.iter().map(|k| md_code(k)).collect();
+                format!(
+                    "| {} | {} | <details><summary>{} alike</summary>{}</details> |\n",
+                    md_cell(&action_words(first)),
+                    md_code(&label),
+                    keys.len(),
+                    keys.join(", ")
+                )
+            }
+        })
         .collect();
     if let Some(n) = noise.filter(|n| n.count > 0) {
         rows.push(format!("| update in-place | ({} resources) | noise: {} |\n", n.count, md_cell(&n.what())));

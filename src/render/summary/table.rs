@@ -243,21 +243,29 @@ pub(crate) fn invocation_details(a: &InvocationEntry) -> String {
     d.join("; ")
 }
 
+/// The details of a collapsed row in the terminal: how many, the first keys.
+fn alike_words(keys: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let more = keys.len().saturating_sub(SHOWN);
+    let more = if more > 0 { format!(", ... ({more} more)") } else { String::new() };
+    let first = if let [one] = &keys[..] { one.clone() } else { keys.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ") };
+    format!("{} alike: {first}{more}", keys.len())
+}
+
 /// The table of changes; the noise entries (with `noise`'s patterns) collapsed into one last row.
 pub(super) fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], noise: Option<&NoiseCount>, style: &Style) -> io::Result<()> {
-    let mut rows: Vec<Vec<String>> = grouped(resources)
+    let mut rows: Vec<Vec<String>> = super::rows(resources)
         .into_iter()
-        .filter(|r| !r.noise)
-        .map(|r| {
+        .map(|row| {
+            let (r, address, details) = match &row {
+                Row::One(r) => (*r, line(&r.address).into_owned(), line(&details(r).join("; ")).into_owned()),
+                Row::Alike { first, label, keys } => (*first, line(label).into_owned(), line(&alike_words(keys)).into_owned()),
+            };
             let sym = crate::model::ChangeKind::from_actions(&r.actions.iter().map(|a| crate::model::Action::parse(a)).collect::<Vec<_>>())
                 .symbol();
             let sym = if r.action == "no-op" { "" } else { sym };
             let tone = action_tone(&r.action);
-            vec![
-                style.paint(line(&format!("{sym} {}", action_words(r))).trim_start(), tone),
-                line(&r.address).into_owned(),
-                line(&details(r).join("; ")).into_owned(),
-            ]
+            vec![style.paint(line(&format!("{sym} {}", action_words(r))).trim_start(), tone), address, details]
         })
         .collect();
     if let Some(n) = noise.filter(|n| n.count > 0) {
