@@ -130,6 +130,20 @@ impl Collapser {
     }
 }
 
+/// The changed attributes of a change (their top-level names), for grouping.
+pub(crate) fn changed_attributes(d: &crate::query::show::ResourceDiff) -> Vec<String> {
+    use crate::model::PathStep;
+    d.changes
+        .iter()
+        .map(|c| match c.path.first() {
+            Some(PathStep::Key(k)) => k.clone(),
+            Some(PathStep::Index(i)) => format!("[{i}]"),
+            Some(PathStep::Other(v)) => v.to_string(),
+            None => String::new(),
+        })
+        .collect()
+}
+
 /// The instance key of an address as written (`["a"]`, `[0]`), or the
 /// whole address when it has none: what a collapsed row lists of a member.
 pub(crate) fn member_key(address: &str) -> String {

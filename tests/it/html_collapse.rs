@@ -59,6 +59,15 @@ fn alike_changes_are_one_row_and_json_keeps_every_change() {
     let json: Value = serde_json::from_str(&run(&["summary", "--format", "json"], &file)).unwrap();
     assert_eq!(json["resources"].as_array().unwrap().len(), 9, "JSON keeps every change");
 
+    // The PR comment: one row, one diff (the first's), the count of changes.
+    let out = planview(&["comment", file.to_str().unwrap()]);
+    let comment = String::from_utf8(out.stdout).unwrap();
+    assert!(comment.contains("**Create** (7)"), "{comment}");
+    assert!(comment.contains("| create | `module.dns.aws_route53_record.this[*]` | <details><summary>6 alike</summary>`[0]`, `[1]`, `[2]`, `[3]`, `[4]`, `[5]`</details> |"), "{comment}");
+    assert!(comment.contains("6 changes alike (`module.dns.aws_route53_record.this[*]`), the first one's diff:"), "{comment}");
+    assert!(!comment.contains("`module.dns.aws_route53_record.this[3]`"), "{comment}");
+    assert!(comment.contains("`module.dns.aws_route53_record.this[6]`"), "the moved one is its own row: {comment}");
+
     let page = run(&["show", "--format", "html"], &file);
     assert!(page.contains("<b>6 ×</b> <code>module.dns.aws_route53_record.this[*]</code> <span class=\"create\">create</span>"), "{page}");
     assert_eq!(page.matches("class=\"change\"").count(), 9, "every change keeps its diff on the page");

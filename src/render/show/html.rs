@@ -18,7 +18,7 @@
 use super::*;
 use crate::model::Mode;
 use crate::query::address::Address;
-use crate::query::collapse::{member_key, Collapser, Group};
+use crate::query::collapse::{changed_attributes, member_key, Collapser, Group};
 use crate::query::summary::Totals;
 use crate::render::html::graph::{self, Graph, MAX_NODES};
 use crate::render::html::{csp, esc, SCRIPT, STYLE};
@@ -122,19 +122,6 @@ fn kind_word_class(key: &str) -> &'static str {
         "no-op" => "muted",
         _ => "replace",
     }
-}
-
-/// The changed attributes of a change (top-level names), for grouping.
-fn changed_attributes(d: &ResourceDiff) -> Vec<String> {
-    d.changes
-        .iter()
-        .map(|c| match c.path.first() {
-            Some(crate::model::PathStep::Key(k)) => k.clone(),
-            Some(crate::model::PathStep::Index(i)) => format!("[{i}]"),
-            Some(crate::model::PathStep::Other(v)) => v.to_string(),
-            None => String::new(),
-        })
-        .collect()
 }
 
 /// The type as the address writes it (`data.` before a data source's).
