@@ -8,7 +8,9 @@
 #
 #   bench/locate.sh            # RUNS=5 FILES=1000 BLOCKS=20
 #
-# Prints min/median/max wall seconds and peak RSS (bench/measure.sh).
+# Prints min/median/max wall seconds and peak RSS (bench/measure.sh), then
+# min/median/max CPU seconds (user + sys) of the gate runs: on a loaded
+# machine the CPU added is the steadier figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
@@ -17,7 +19,7 @@ BLOCKS=${BLOCKS:-20}
 DIR=${BENCH_DIR:-/tmp/planview-bench}/locate-$FILES-$BLOCKS
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (/usr/bin/time)" >&2; exit 2; }
 cargo build --release --locked --bin planview >&2
-PV=target/release/planview
+PV=${CARGO_TARGET_DIR:-target}/release/planview
 if [ ! -s "$DIR/plan.json" ]; then
   rm -rf "$DIR"; mkdir -p "$DIR/root"
   python3 - "$DIR" "$FILES" "$BLOCKS" <<'PY'
@@ -56,3 +58,26 @@ BASE=""
 measure "summary --format json --no-locations" "$bytes" "$PV summary --format json --no-locations $DIR/plan.json"
 BASE=$MED
 measure "summary --format json (every change located)" "$bytes" "$PV summary --format json --chdir $DIR/root $DIR/plan.json"
+
+# CPU (user + sys) of RUNS runs, min/median/max; echoes the median in $cpu_med.
+cpu() {
+  local label=$1; shift
+  local t c cs=()
+  for _ in $(seq "$RUNS"); do
+    t=$(mktemp)
+    /usr/bin/time -o "$t" -f "%U %S" bash -c "$*" >/dev/null 2>&1 || true
+    c=$(tail -n1 "$t" | awk '{printf "%.3f", $1 + $2}'); rm -f "$t"
+    cs+=("$c")
+  done
+  local sorted; sorted=$(printf '%s\n' "${cs[@]}" | sort -n)
+  cpu_med=$(echo "$sorted" | sed -n "$(( (RUNS + 1) / 2 ))p")
+  echo "| $label | $(echo "$sorted" | head -1) | $cpu_med | $(echo "$sorted" | tail -1) |"
+}
+echo
+echo "| CPU (user + sys) | min s | median s | max s |"
+echo "|---|---:|---:|---:|"
+cpu "gate --no-locations" "$PV gate --deny create --format json --no-locations $DIR/plan.json"
+base=$cpu_med
+cpu "gate (configuration read)" "$PV gate --deny create --format json --chdir $DIR/root $DIR/plan.json"
+echo
+echo "CPU added by reading the configuration (median to median): $(awk -v a="$cpu_med" -v b="$base" 'BEGIN{printf "%.0f ms", (a-b)*1000}')"

@@ -10,9 +10,11 @@ use std::path::PathBuf;
 
 mod env;
 mod help;
+mod locations;
 use env::default_id;
 pub use env::Env;
 use help::*;
+pub use locations::{LocationArgs, NoLocationArgs};
 
 /// Answers what a Terraform/OpenTofu plan or state (from `show -json`) will do.
 #[derive(Debug, Parser)]
@@ -719,6 +721,8 @@ pub struct DriftArgs {
     /// Show every drifted object and every changed attribute, not only what is relevant to this plan.
     #[arg(long)]
     pub all: bool,
+    #[command(flatten)]
+    pub locations: NoLocationArgs,
 }
 
 #[derive(Debug, Args)]
@@ -727,6 +731,8 @@ pub struct ReplaceArgs {
     pub common: CommonArgs,
     #[command(flatten)]
     pub filters: FilterArgs,
+    #[command(flatten)]
+    pub locations: NoLocationArgs,
 }
 
 /// `--action` is refused here (checks are not changes), so it is hidden from the help.
@@ -752,6 +758,8 @@ pub struct ChecksArgs {
 pub struct OutputsArgs {
     #[command(flatten)]
     pub common: CommonArgs,
+    #[command(flatten)]
+    pub locations: NoLocationArgs,
 }
 
 /// `--action` is refused here (state resources are not changes), so it is hidden from the help.
@@ -765,52 +773,6 @@ pub struct StateArgs {
     /// For a plan: list its prior state (the state it was planned against).
     #[arg(long)]
     pub prior: bool,
-}
-
-/// Where findings are declared in the configuration (`gate`, `checks`).
-#[derive(Debug, Args, Default)]
-pub struct LocationArgs {
-    /// Read the configuration in --chdir (default `.`, the directory where
-    /// `plan` ran; each root's own directory in a directory of roots) and show
-    /// where each finding is declared (`file:line`) in every format. `json`,
-    /// `sarif`, `gitlab-codequality` and `github` read it unasked.
-    #[arg(long, conflicts_with = "no_locations")]
-    pub locations: bool,
-    /// Do not read the configuration: no source locations (JSON and the PR
-    /// comment read it by default, where --chdir says, to locate each change).
-    #[arg(long)]
-    pub no_locations: bool,
-}
-
-/// Not reading the configuration (the outputs that read it by default).
-#[derive(Debug, Args, Default)]
-pub struct NoLocationArgs {
-    /// Do not read the configuration: no source locations (JSON and the PR
-    /// comment read it by default, where --chdir says, to locate each change).
-    #[arg(long)]
-    pub no_locations: bool,
-}
-
-impl LocationArgs {
-    /// Whether the configuration is read, in `format`.
-    fn decide(&self, format: Format) -> Locations {
-        if !self.no_locations && (self.locations || locating_format(format)) {
-            Locations::Asked
-        } else {
-            NoLocationArgs { no_locations: self.no_locations }.decide(format)
-        }
-    }
-}
-
-impl NoLocationArgs {
-    /// JSON reads the configuration by default (quietly: none is no note).
-    fn decide(&self, format: Format) -> Locations {
-        if self.no_locations || format != Format::Json {
-            Locations::Off
-        } else {
-            Locations::Quiet
-        }
-    }
 }
 
 /// A `--format` parser into the one [`Format`] enum, accepting the formats of
@@ -906,7 +868,7 @@ impl Cli {
         let mut locations = Locations::Off;
         let (kind, name, common, filters, max_bytes) = match self.command {
             Command::Summary(a) => {
-                locations = a.locations.decide(a.format);
+                locations = a.locations.decide_listing(a.format);
                 let common = CommonArgs { files: a.files, format: a.format, view: a.view, read: a.read, roots: a.roots };
                 (
                     CommandKind::Summary { skip_unchanged: a.skip_unchanged, ignore_attr: a.ignore_attr },
@@ -916,16 +878,25 @@ impl Cli {
                     a.max_bytes,
                 )
             }
-            Command::Drift(a) => (CommandKind::Drift { all: a.all }, "drift", a.common, a.filters, default_max),
-            Command::Replace(a) => (CommandKind::Replace, "replace", a.common, a.filters, default_max),
+            Command::Drift(a) => {
+                locations = a.locations.decide(a.common.format);
+                (CommandKind::Drift { all: a.all }, "drift", a.common, a.filters, default_max)
+            }
+            Command::Replace(a) => {
+                locations = a.locations.decide(a.common.format);
+                (CommandKind::Replace, "replace", a.common, a.filters, default_max)
+            }
             Command::Checks(a) => {
                 locations = a.locations.decide(a.common.format);
                 (CommandKind::Checks { all: a.all, no_fail: a.no_fail }, "checks", a.common, a.filters, default_max)
             }
-            Command::Outputs(a) => (CommandKind::Outputs, "outputs", a.common, none, default_max),
+            Command::Outputs(a) => {
+                locations = a.locations.decide(a.common.format);
+                (CommandKind::Outputs, "outputs", a.common, none, default_max)
+            }
             Command::State(a) => (CommandKind::State { prior: a.prior }, "state", a.common, a.filters, default_max),
             Command::Show(a) => {
-                locations = a.locations.decide(a.common.format);
+                locations = a.locations.decide_listing(a.common.format);
                 let options = crate::query::show::ShowOptions {
                     filter: a.filter.to_filter(),
                     all: a.all,
@@ -1011,11 +982,6 @@ fn prefer_of(kind: &CommandKind) -> crate::read::Prefer {
         CommandKind::Summary { .. } | CommandKind::Checks { .. } | CommandKind::Outputs => Prefer::Plans,
         _ => Prefer::PlansOnly,
     }
-}
-
-/// Formats that put findings on source lines read the configuration unasked.
-fn locating_format(format: Format) -> bool {
-    matches!(format, Format::Sarif | Format::GitlabCodequality | Format::Github)
 }
 
 fn gate_config(a: GateArgs, env: &Env, bare: Config) -> Result<Config, String> {

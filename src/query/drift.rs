@@ -85,6 +85,10 @@ pub struct DriftEntry {
     pub attributes: Vec<AttrChange>,
     /// Changed attributes not shown because they are not relevant.
     pub hidden_attributes: u64,
+    /// Where the object is declared in the configuration, when it was read
+    /// and holds it (set by the run: `crate::locate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::model::Location>,
 }
 
 /// The CLI's words for a drifted object.
@@ -242,6 +246,7 @@ fn entry(index: &RelevantIndex<'_>, rc: &ResourceChange<'_>, mode: DriftMode, vi
         relevant,
         attributes: shown_paths.iter().map(|path| AttrChange::at(&pc, path, vis)).collect(),
         hidden_attributes,
+        location: None,
     }
 }
 

@@ -49,6 +49,10 @@ pub struct OutputChange {
     /// renders it (`{ fixed = "f", id = (known after apply) }`).
     #[serde(skip)]
     pub after_partly: Option<String>,
+    /// Where the output is declared in the configuration, when it was read
+    /// and holds it (set by the run: `crate::locate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::model::Location>,
 }
 
 /// A state's outputs.
@@ -103,6 +107,7 @@ pub fn output_change(name: &str, ch: &Change<'_>, type_: Option<Box<RawValue>>, 
         before: pc.before_at(&[], vis),
         after: pc.after_at(&[], vis),
         after_partly: partly_unknown(&pc, vis),
+        location: None,
     }
 }
 

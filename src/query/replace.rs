@@ -53,6 +53,10 @@ pub struct Replacement {
     /// What the replacement drags along: the other changes whose configuration
     /// refers to it ([`crate::query::dependents`]).
     pub dependents: Vec<Dependent>,
+    /// Where the object is declared in the configuration, when it was read
+    /// and holds it (set by the run: `crate::locate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::model::Location>,
 }
 
 pub fn order_words(o: ReplaceOrder) -> &'static str {
@@ -129,6 +133,7 @@ fn replacement(rc: &ResourceChange<'_>, vis: &Visibility) -> Option<Replacement>
         importing: rc.change.importing.is_some(),
         paths: rc.change.replace_paths.iter().map(|path| AttrChange::at(&pc, path, vis)).collect(),
         dependents: Vec::new(),
+        location: None,
     })
 }
 

@@ -26,6 +26,8 @@ pub(crate) struct Review {
     pub drift_hidden: u64,
     /// The plan's fingerprint (`planview fingerprint`), when it was computed.
     pub fingerprint: Option<String>,
+    /// The provider types whose diffs were shown without their schema (as `show` says).
+    pub without_schema: std::collections::BTreeSet<String>,
 }
 
 impl Review {
@@ -126,6 +128,7 @@ pub(crate) fn review(
         drift: drift.entries,
         drift_hidden: drift.hidden,
         fingerprint: fingerprint.map(str::to_string),
+        without_schema: show.without_schema,
     })
 }
 

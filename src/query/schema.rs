@@ -257,6 +257,17 @@ impl Schemas {
 /// every attribute the schema declares sensitive marked too, as the CLI
 /// counts them: masking by meaning holds whatever the plan's markers say.
 pub fn mark_sensitive(block: &Block, value: Option<&Value>, marks: Option<Value>) -> Option<Value> {
+    mark_object(&block.attributes, &block.block_types, value, marks)
+}
+
+/// [`mark_sensitive`] of an object: a block's, or one of a protocol-6 nested
+/// attribute type's (its attributes' sensitivity is the schema's too).
+fn mark_object(
+    attributes: &BTreeMap<String, Attribute>,
+    block_types: &BTreeMap<String, BlockType>,
+    value: Option<&Value>,
+    marks: Option<Value>,
+) -> Option<Value> {
     let Some(Value::Object(obj)) = value else { return marks };
     if matches!(marks, Some(Value::Bool(true))) {
         return marks;
@@ -265,56 +276,55 @@ pub fn mark_sensitive(block: &Block, value: Option<&Value>, marks: Option<Value>
         Some(Value::Object(m)) => m,
         _ => serde_json::Map::new(),
     };
-    for (name, a) in &block.attributes {
-        if a.sensitive && obj.get(name).is_some_and(|v| !v.is_null()) {
+    let no_blocks = BTreeMap::new();
+    for (name, a) in attributes {
+        let Some(v) = obj.get(name).filter(|v| !v.is_null()) else { continue };
+        if a.sensitive {
             m.insert(name.clone(), Value::Bool(true));
+        } else if let Some(nt) = &a.nested_type {
+            let old = m.remove(name);
+            let inner = |item: &Value, o: Option<Value>| mark_object(&nt.attributes, &no_blocks, Some(item), o);
+            if let Some(n) = mark_nested(nt.nesting_mode, v, old, &inner) {
+                m.insert(name.clone(), n);
+            }
         }
     }
-    for (name, bt) in &block.block_types {
+    for (name, bt) in block_types {
         let Some(v) = obj.get(name) else { continue };
         let old = m.remove(name);
-        let new = match (bt.nesting_mode, v) {
-            (Nesting::Single | Nesting::Group, _) => mark_sensitive(&bt.block, Some(v), old),
-            (Nesting::List | Nesting::Set, Value::Array(items)) => {
-                if matches!(old, Some(Value::Bool(true))) {
-                    old
-                } else {
-                    let olds = match old {
-                        Some(Value::Array(a)) => a,
-                        _ => Vec::new(),
-                    };
-                    let marked: Vec<Value> = items
-                        .iter()
-                        .enumerate()
-                        .map(|(i, item)| mark_sensitive(&bt.block, Some(item), olds.get(i).cloned()).unwrap_or(Value::Bool(false)))
-                        .collect();
-                    Some(Value::Array(marked))
-                }
-            }
-            (Nesting::Map, Value::Object(items)) => {
-                if matches!(old, Some(Value::Bool(true))) {
-                    old
-                } else {
-                    let olds = match old {
-                        Some(Value::Object(o)) => o,
-                        _ => serde_json::Map::new(),
-                    };
-                    let marked = items
-                        .iter()
-                        .map(|(k, item)| {
-                            (k.clone(), mark_sensitive(&bt.block, Some(item), olds.get(k).cloned()).unwrap_or(Value::Bool(false)))
-                        })
-                        .collect();
-                    Some(Value::Object(marked))
-                }
-            }
-            _ => old,
-        };
-        if let Some(n) = new {
+        if let Some(n) = mark_nested(bt.nesting_mode, v, old, &|item, o| mark_sensitive(&bt.block, Some(item), o)) {
             m.insert(name.clone(), n);
         }
     }
     Some(Value::Object(m))
+}
+
+/// The marks of `v`, nested as `mode` says (one object, or a list, set or map
+/// of them), each object's by `inner`; a value marked whole stays so.
+fn mark_nested(mode: Nesting, v: &Value, old: Option<Value>, inner: &dyn Fn(&Value, Option<Value>) -> Option<Value>) -> Option<Value> {
+    if matches!(old, Some(Value::Bool(true))) {
+        return old;
+    }
+    match (mode, v) {
+        (Nesting::Single | Nesting::Group, _) => inner(v, old),
+        (Nesting::List | Nesting::Set, Value::Array(items)) => {
+            let olds = match old {
+                Some(Value::Array(a)) => a,
+                _ => Vec::new(),
+            };
+            let marked = items.iter().enumerate().map(|(i, item)| inner(item, olds.get(i).cloned()).unwrap_or(Value::Bool(false)));
+            Some(Value::Array(marked.collect()))
+        }
+        (Nesting::Map, Value::Object(items)) => {
+            let olds = match old {
+                Some(Value::Object(o)) => o,
+                _ => serde_json::Map::new(),
+            };
+            let marked = items.iter().map(|(k, item)| (k.clone(), inner(item, olds.get(k).cloned()).unwrap_or(Value::Bool(false))));
+            Some(Value::Object(marked.collect()))
+        }
+        _ => old,
+    }
 }
 
 #[cfg(test)]
@@ -358,5 +368,22 @@ mod tests {
         let v: Value = serde_json::json!({"id":"i","pw":"hunter2","disk":[{"key":"k1"},{"key":null}]});
         let m = mark_sensitive(b, Some(&v), Some(serde_json::json!({}))).unwrap();
         assert_eq!(m, serde_json::json!({"pw":true,"disk":[{"key":true},{}]}));
+    }
+    #[test]
+    fn nested_attribute_types_take_their_attributes_sensitivity_from_the_schema() {
+        let doc = r#"{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/x":{
+          "resource_schemas":{"x_db":{"version":0,"block":{"attributes":{
+            "users":{"nested_type":{"nesting_mode":"list","attributes":{"name":{"type":"string"},"password":{"type":"string","sensitive":true}}}},
+            "main":{"nested_type":{"nesting_mode":"single","attributes":{"token":{"type":"string","sensitive":true},"host":{"type":"string"}}}},
+            "by_name":{"nested_type":{"nesting_mode":"map","attributes":{"key":{"type":"string","sensitive":true}}}}}}}}}}}"#;
+        let s = Schemas::parse(doc.as_bytes()).unwrap();
+        let b = s.block(Some("registry.terraform.io/hashicorp/x"), false, "x_db").unwrap();
+        let v = serde_json::json!({"users": [{"name": "a", "password": "p1"}, {"name": "b", "password": null}],
+            "main": {"token": "t", "host": "h"}, "by_name": {"k": {"key": "v"}}});
+        let m = mark_sensitive(b, Some(&v), Some(serde_json::json!({"users": [{}, {}]}))).unwrap();
+        assert_eq!(m, serde_json::json!({"users": [{"password": true}, {}], "main": {"token": true}, "by_name": {"k": {"key": true}}}));
+        // Marked whole by the plan already: kept.
+        let m = mark_sensitive(b, Some(&v), Some(serde_json::json!({"users": true}))).unwrap();
+        assert_eq!(m["users"], serde_json::json!(true));
     }
 }

@@ -86,6 +86,12 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
             }
         }
     }
+    // Said once, as `show` says it: the diffs that lacked their provider's schema.
+    let without: std::collections::BTreeSet<String> =
+        items.iter().filter_map(|i| i.result.as_ref().ok()).flat_map(|r| r.without_schema.iter().cloned()).collect();
+    if !without.is_empty() {
+        config.read.notes.push("comment", crate::query::show::without_schema_note(&without));
+    }
     // Errors quote the input: every input's secrets are masked in them.
     let mut masker = secrets::Masker::default();
     items.iter().for_each(|i| masker.merge(&i.masker));

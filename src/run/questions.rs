@@ -25,8 +25,17 @@ pub(super) fn drift(config: &Config, roots: &[Root], all: bool, out: &mut Sink<'
     let keep = |drift: bool, i: usize, kept: usize, rc: &model::ResourceChange<'_>| {
         drift || i == 0 || (kept < 2 && (rc.kind() != model::ChangeKind::NoOp || rc.is_move()))
     };
-    let items =
+    let sources = locating::start(config, roots);
+    let mut items =
         named(across(config, roots, read, |read| streamed(roots, read, &vis, keep, |doc, vis| query::drift::drift(doc, &opts, vis))));
+    if let Some(located) = locating::finish(sources, config, &items) {
+        for i in &mut items {
+            let map = located.of(&i.file);
+            for e in i.result.iter_mut().flat_map(|r| r.entries.iter_mut()) {
+                e.location = map.locate(&e.address);
+            }
+        }
+    }
     question(config, out, masker, items).map(|_| Status::Success)
 }
 
@@ -37,11 +46,20 @@ pub(super) fn replace(config: &Config, roots: &[Root], out: &mut Sink<'_>, maske
     let keep = |drift: bool, _: usize, _: usize, rc: &model::ResourceChange<'_>| {
         !drift && matches!(rc.kind(), model::ChangeKind::Replace(_)) && config.filter.matches_change(rc)
     };
-    let items = named(across(config, roots, read, |read| {
+    let sources = locating::start(config, roots);
+    let mut items = named(across(config, roots, read, |read| {
         streamed::streamed_with_changes(roots, read, &vis, keep, |doc, vis, changes| {
             query::replace::replace_with_changes(doc, &config.filter, vis, changes)
         })
     }));
+    if let Some(located) = locating::finish(sources, config, &items) {
+        for i in &mut items {
+            let map = located.of(&i.file);
+            for r in i.result.iter_mut().flat_map(|r| r.replacements.iter_mut()) {
+                r.location = map.locate(&r.address);
+            }
+        }
+    }
     question(config, out, masker, items).map(|_| Status::Success)
 }
 
@@ -86,7 +104,18 @@ pub(super) fn checks(
 pub(super) fn outputs(config: &Config, roots: &[Root], out: &mut Sink<'_>, masker: &mut Masker) -> Result<Status, Error> {
     let read = &config.read;
     let vis = Visibility { show_sensitive: config.show_sensitive, masker: None };
-    let items = named(across(config, roots, read, |read| streamed(roots, read, &vis, keep_none, query::outputs::outputs)));
+    let sources = locating::start(config, roots);
+    let mut items = named(across(config, roots, read, |read| streamed(roots, read, &vis, keep_none, query::outputs::outputs)));
+    if let Some(located) = locating::finish(sources, config, &items) {
+        for i in &mut items {
+            let map = located.of(&i.file);
+            if let Ok(query::outputs::OutputsReport::Plan(p)) = &mut i.result {
+                for o in &mut p.outputs {
+                    o.location = map.locate(&format!("output.{}", o.name));
+                }
+            }
+        }
+    }
     question(config, out, masker, items).map(|_| Status::Success)
 }
 

@@ -504,3 +504,79 @@ fn the_comment_links_each_address_to_its_lines_on_the_forge() {
     let bad = comment(&[("GITHUB_SERVER_URL", "javascript:alert(1)//"), ("GITHUB_REPOSITORY", "acme/infra"), ("GITHUB_SHA", sha)]);
     assert_eq!(bad, plain);
 }
+
+#[test]
+fn replace_drift_and_outputs_json_locate_their_objects_by_default() {
+    // Real plans (testdata/real, made by make-fixtures.sh) with the
+    // configuration they were made from (their v2/).
+    let cases = [
+        ("replace", "testdata/real/replace", "replacements", "address"),
+        ("drift", "testdata/real/refresh-only-drift", "entries", "address"),
+        ("outputs", "testdata/real/refresh-only-drift", "outputs", "name"),
+    ];
+    let empty = scratch("questions-json");
+    for (cmd, dir, list, key) in cases {
+        let (conf, plan) = (format!("{dir}/v2"), format!("{dir}/plan.json"));
+        let out = planview(&[cmd, "--format", "json", "--chdir", &conf, &plan]);
+        assert_eq!(out.status.code(), Some(0), "{cmd}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_valid(&format!("{cmd}.schema.json"), &v, cmd);
+        let entries = v[list].as_array().unwrap();
+        assert!(!entries.is_empty(), "{cmd}: nothing listed: {v}");
+        for e in entries {
+            let name = e[key].as_str().unwrap();
+            let needle = match cmd {
+                "outputs" => format!("output \"{name}\""),
+                _ => format!("resource \"{}\" \"{}\"", e["type"].as_str().unwrap(), e["name"].as_str().unwrap()),
+            };
+            let want = json_location(&block(&format!("{conf}/main.tf"), &needle));
+            assert_eq!(e["location"], want, "{cmd}: {name}");
+        }
+        // --no-locations, or no configuration: the same bytes without them, no note.
+        let off = planview(&[cmd, "--format", "json", "--no-locations", "--chdir", &conf, &plan]);
+        assert!(!String::from_utf8_lossy(&off.stdout).contains("\"location\""), "{cmd} --no-locations");
+        let none = planview(&[cmd, "--format", "json", "--chdir", empty.to_str().unwrap(), &plan]);
+        assert_eq!(none.stdout, off.stdout, "{cmd}: no configuration, JSON as without it");
+        assert!(none.stderr.is_empty(), "{cmd}: {}", String::from_utf8_lossy(&none.stderr));
+    }
+}
+
+#[test]
+fn summary_and_show_table_and_markdown_say_file_and_line_when_the_configuration_is_there() {
+    let count = block("testdata/locate/root/main.tf", "resource \"terraform_data\" \"count\"").to_string();
+    let text = |args: &[&str]| {
+        let out = planview(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // summary's table: a `source` column; its markdown: a `source` cell.
+    let table = text(&["summary", "--width", "0", "--chdir", ROOT, PLAN]);
+    let row = table.lines().find(|l| l.contains("terraform_data.count[2]")).unwrap();
+    assert!(table.contains("│ source ") && row.contains(&format!("│ {count} ")), "{table}");
+    let gone = table.lines().find(|l| l.contains("terraform_data.gone")).unwrap();
+    assert!(gone.contains("│ - "), "a block that is gone: no line: {gone}");
+    let md = text(&["summary", "--format", "markdown", "--chdir", ROOT, PLAN]);
+    assert!(md.contains("| action | address | source | details |"), "{md}");
+    assert!(md.contains(&format!("| `terraform_data.count[2]` | `{count}` |")), "{md}");
+    // Too narrow for it: the column is left out, the table as without it.
+    let narrow = text(&["summary", "--width", "80", "--chdir", ROOT, PLAN]);
+    assert!(!narrow.contains("│ source"), "{narrow}");
+    assert_eq!(narrow, text(&["summary", "--width", "80", "--no-locations", "--chdir", ROOT, PLAN]));
+    // show: after the header's words (text), after the address (markdown).
+    let show = text(&["show", "--color", "never", "--chdir", ROOT, PLAN]);
+    assert!(show.lines().any(|l| l == format!("- terraform_data.count[2]: destroy ({count})")), "{show}");
+    assert!(show.lines().any(|l| l == "- terraform_data.gone: destroy"), "{show}");
+    let show_md = text(&["show", "--format", "markdown", "--chdir", ROOT, PLAN]);
+    assert!(show_md.contains(&format!("#### `-` `terraform_data.count[2]` at `{count}` — destroy")), "{show_md}");
+    // No configuration where the plan is read (or --no-locations): the same bytes as before, no note.
+    let empty = scratch("listing");
+    for args in [&["summary"][..], &["summary", "--format", "markdown"], &["show"], &["show", "--format", "markdown"]] {
+        let mut with_empty = args.to_vec();
+        with_empty.extend(["--chdir", empty.to_str().unwrap(), PLAN]);
+        let mut off = args.to_vec();
+        off.extend(["--no-locations", "--chdir", ROOT, PLAN]);
+        let (a, b) = (planview(&with_empty), planview(&off));
+        assert_eq!(a.stdout, b.stdout, "{args:?}");
+        assert!(a.stderr.is_empty() && !String::from_utf8_lossy(&a.stdout).contains("main.tf"), "{args:?}");
+    }
+}

@@ -116,6 +116,25 @@ fn without_schemas_a_warning_says_so_once() {
 }
 
 #[test]
+fn without_schemas_what_the_plan_itself_tells_still_reads_like_the_cli() {
+    // The plan marks `value` sensitive (known only after apply): the CLI's
+    // `(sensitive value)`, schema or not. `value_wo` (null, beside its
+    // `value_wo_version`) is write-only by the providers' name: shown on a
+    // create, counted on an update, as the CLI does with the schema.
+    let cli = std::fs::read_to_string("testdata/real-aws/blocks/plan.txt").unwrap();
+    let (text, _, code) = show(&[BLOCKS, "--address", "aws_ssm_parameter.token"]);
+    assert_eq!(code, Some(0));
+    for line in ["+ value            = (sensitive value)", "+ value_wo         = (write-only attribute)"] {
+        assert!(cli.contains(line), "the CLI shows no `{line}`");
+        assert!(text.contains(line), "planview shows no `{line}`:\n{text}");
+    }
+    let (text, _, _) = show(&[BLOCKS, "--address", "aws_ssm_parameter.rotated"]);
+    let key = |l: &str| l.trim_start().trim_start_matches(['+', '-', '~', ' ']).split(' ').next().unwrap_or("").to_string();
+    assert!(!text.lines().any(|l| key(l) == "value_wo"), "{text}");
+    assert!(text.contains("# (9 unchanged attributes hidden)") && cli.contains("# (9 unchanged attributes hidden)"), "{text}");
+}
+
+#[test]
 fn a_plan_or_a_missing_file_is_refused_as_schemas() {
     let (out, stderr, code) = show(&[BLOCKS, "--schemas", BLOCKS]);
     assert_eq!(code, Some(2), "{stderr}");
@@ -204,9 +223,13 @@ fn the_comment_shows_each_diff_with_the_schemas() {
     };
     let (with, stderr) = body(&["--schemas", BLOCKS_SCHEMAS]);
     assert!(with.contains("root_block_device {") && with.contains("volume_size           = 10 -> 20"), "{stderr}\n{with}");
-    // Without them the same change is a JSON value: the nested block is not shown as one.
-    let (without, _) = body(&[]);
+    assert!(!stderr.contains("no provider schema"), "{stderr}");
+    // Without them the same change is a JSON value: the nested block is not
+    // shown as one, and the run says so once, as `show` does.
+    let (without, stderr) = body(&[]);
     assert!(!without.contains("root_block_device {"), "{without}");
+    assert_eq!(stderr.matches("no provider schema for").count(), 1, "{stderr}");
+    assert!(stderr.contains("comment: no provider schema for aws_instance, aws_security_group, aws_ssm_parameter:"), "{stderr}");
     // A wrong file is refused as for `show`.
     let out = planview(&["comment", BLOCKS, "--schemas", BLOCKS]);
     assert_eq!(out.status.code(), Some(2));

@@ -159,7 +159,8 @@ fn multiline_and_json_strings_that_become_unknown_keep_their_block() {
     let m = Marks { after_unknown: Some(&u), before_sensitive: Some(&bs), after_sensitive: Some(&bs) };
     let before = json!({"s": "a\nb\n", "j": "{\"k\":1,\"l\":[2]}", "one": "x", "secret": "p\nq"});
     let got = dm(before.clone(), json!({}), m);
-    assert_eq!(got, "~{j:~~J(-{k:-1 l:-[-2]})->? one:~\"x\"->? s:~~L( a| b)->? secret:~S->?}");
+    // A sensitive value known only after apply is `(sensitive value)`, as the CLI shows one.
+    assert_eq!(got, "~{j:~~J(-{k:-1 l:-[-2]})->? one:~\"x\"->? s:~~L( a| b)->? secret:~S->S}");
     // JSON output: one change, the whole string before, unknown after.
     let vis = Visibility::default();
     let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
@@ -485,4 +486,50 @@ fn flatten_masks_a_whole_side_with_a_sensitive_part() {
     assert_eq!(flat.len(), 1);
     assert_eq!(flat[0].before, Some(Shown::Sensitive));
     assert_eq!(flat[0].after, Some(Shown::Unknown));
+}
+
+#[test]
+fn set_elements_pair_only_with_the_same_sensitivity() {
+    // The CLI's processSet: "b" becoming sensitive is removed and added, not kept.
+    let (b, a) = (json!(["a", "b"]), json!(["a", "b"]));
+    let (bs, as_) = (json!([false, false]), json!([false, true]));
+    let m = Marks { before_sensitive: Some(&bs), after_sensitive: Some(&as_), after_unknown: None };
+    let keys: Vec<(Option<Key>, Option<Key>)> = set_pairs(Some(&b), Some(&a), m).into_iter().map(|(bk, ak, ..)| (bk, ak)).collect();
+    assert_eq!(keys, vec![(Some(Key::Index(0)), Some(Key::Index(0))), (Some(Key::Index(1)), None), (None, Some(Key::Index(1)))]);
+    // The same sensitivity on both sides: paired.
+    let m = Marks { before_sensitive: Some(&as_), after_sensitive: Some(&as_), after_unknown: None };
+    assert!(set_pairs(Some(&b), Some(&a), m).iter().all(|(bk, ak, ..)| bk.is_some() && ak.is_some()));
+}
+
+#[test]
+fn without_a_schema_a_write_only_attribute_is_known_by_its_name() {
+    let vis = Visibility::default();
+    let opts = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: true, legacy: false };
+    let entry = |n: &Node, key: &str| match &n.kind {
+        Kind::Collection { entries, .. } => {
+            entries.iter().find(|e| e.key == Key::Attr(key.into())).map(|e| (e.node.op, e.node.kind.clone()))
+        }
+        _ => None,
+    };
+    let hidden = |n: &Node| match &n.kind {
+        Kind::Collection { hidden, .. } => *hidden,
+        _ => usize::MAX,
+    };
+    // Created: shown as the CLI shows it with the schema.
+    let after = json!({"name": "p", "secret_wo": null, "secret_wo_version": 1});
+    let created = diff(None, Some(&after), Marks::default(), &opts);
+    assert_eq!(entry(&created, "secret_wo"), Some((Op::Add, Kind::WriteOnly { sensitive: false })));
+    // Updated: unchanged, counted among the hidden.
+    let before = json!({"name": "p", "secret_wo": null, "secret_wo_version": 1});
+    let after = json!({"name": "p", "secret_wo": null, "secret_wo_version": 2});
+    let updated = diff(Some(&before), Some(&after), Marks::default(), &opts);
+    assert_eq!(entry(&updated, "secret_wo"), None);
+    assert_eq!(hidden(&updated), 2, "name and secret_wo");
+    // No `_version` beside it, or not at a resource's root: a null like any other.
+    let after = json!({"name": "p", "secret_wo": null});
+    assert_eq!(entry(&diff(None, Some(&after), Marks::default(), &opts), "secret_wo"), None);
+    let nested = json!({"x": {"secret_wo": null, "secret_wo_version": 1}});
+    let n = diff(None, Some(&nested), Marks::default(), &opts);
+    let Some((_, Kind::Collection { entries, .. })) = entry(&n, "x") else { panic!("{n:?}") };
+    assert!(entries.iter().all(|e| !matches!(e.node.kind, Kind::WriteOnly { .. })), "{entries:?}");
 }

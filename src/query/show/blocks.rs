@@ -7,7 +7,9 @@
 
 use crate::model::markers::{self, child};
 use crate::model::PathStep;
-use crate::query::diff::{self, BlockEntry, BlockNode, DiffOptions, Entry, Key, Kind, Marks, Node, Op, IDENTIFYING};
+use crate::query::diff::{
+    self, BlockEntry, BlockNode, DiffOptions, Entry, Key, Kind, Marks, Node, Op, SensitivityChange, SensitivityNote, IDENTIFYING,
+};
 use crate::query::schema::{Block, Nesting};
 use crate::query::values::Shown;
 use serde_json::{Map, Value};
@@ -63,7 +65,13 @@ pub(crate) fn block_node(
         let op = if inner.op == Op::Same && bs != as_ && (before.is_some() || after.is_some()) { Op::Update } else { inner.op };
         let side = |v: Option<&Value>| v.map(|_| Shown::Sensitive);
         let after_shown = if markers::whole(m.after_unknown) { Some(Shown::Unknown) } else { side(after) };
-        return Node { forces_replacement, ..leaf(op, side(before), after_shown) };
+        // The CLI warns when a nested block becomes (or stops being) sensitive
+        // in an update (`sensitiveBlockRenderer.WarningsHuman`), not in a create or delete.
+        let sensitivity = (bs != as_ && !path.is_empty() && !matches!(inner.op, Op::Add | Op::Remove)).then(|| SensitivityNote {
+            change: if as_ { SensitivityChange::Marked } else { SensitivityChange::Unmarked },
+            value_unchanged: inner.op == Op::Same,
+        });
+        return Node { forces_replacement, sensitivity, ..leaf(op, side(before), after_shown) };
     }
     // Known only after apply.
     if markers::whole(m.after_unknown) {
@@ -142,7 +150,7 @@ pub(crate) fn block_node(
                 let mut group = default_action(b, a);
                 let mut elements = Vec::new();
                 if !unknown {
-                    for (bk, ak, eb, ea) in element_pairs(bt.nesting_mode, b, a, cm.after_unknown) {
+                    for (bk, ak, eb, ea) in element_pairs(bt.nesting_mode, b, a, cm) {
                         let (bstep, astep) = (bk.as_ref().map(Key::step), ak.as_ref().map(Key::step));
                         let em = marks_at(cm, bstep.as_ref(), astep.as_ref());
                         let pushed = astep.clone().or(bstep.clone());
@@ -219,12 +227,7 @@ type ElementPair<'v> = (Option<Key>, Option<Key>, Option<&'v Value>, Option<&'v 
 
 /// The elements of a list, set or map of blocks, paired as the CLI pairs
 /// them: a list by position, a set by equality ([`diff::set_pairs`]), a map by key.
-fn element_pairs<'v>(
-    mode: Nesting,
-    before: Option<&'v Value>,
-    after: Option<&'v Value>,
-    unknown: Option<&'v Value>,
-) -> Vec<ElementPair<'v>> {
+fn element_pairs<'v>(mode: Nesting, before: Option<&'v Value>, after: Option<&'v Value>, m: Marks<'v>) -> Vec<ElementPair<'v>> {
     match mode {
         Nesting::Map => {
             let b = before.and_then(Value::as_object);
@@ -239,7 +242,7 @@ fn element_pairs<'v>(
                 })
                 .collect()
         }
-        Nesting::Set => diff::set_pairs(before, after, unknown).into_iter().map(|(bk, ak, b, a, _)| (bk, ak, b, a)).collect(),
+        Nesting::Set => diff::set_pairs(before, after, m).into_iter().map(|(bk, ak, b, a, _)| (bk, ak, b, a)).collect(),
         _ => {
             let b = before.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
             let a = after.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
@@ -297,6 +300,27 @@ mod tests {
             "a set's elements removed and added whole, never paired"
         );
         assert_eq!(b.hidden_blocks, 2, "rule 443 and site eu");
+    }
+
+    #[test]
+    fn a_nested_block_that_becomes_sensitive_carries_the_note_the_cli_warns_with() {
+        let schemas = Schemas::parse(SCHEMA.as_bytes()).unwrap();
+        let block = schemas.block(Some("p"), false, "t").unwrap();
+        let vis = Visibility::default();
+        let o = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: false, objects_by_content: false, legacy: true };
+        let (before, after) = (json!({"id":"a","one":{"x":1}}), json!({"id":"a","one":{"x":1}}));
+        let (bs, as_) = (json!({}), json!({"one": true}));
+        let m = Marks { before_sensitive: Some(&bs), after_sensitive: Some(&as_), after_unknown: None };
+        let n = block_node(Some(&before), Some(&after), m, block, &o, &mut Vec::new());
+        let Kind::Block(b) = &n.kind else { panic!("{n:?}") };
+        let one = &b.blocks[0].node;
+        assert_eq!(one.op, Op::Update);
+        assert_eq!(one.sensitivity, Some(SensitivityNote { change: SensitivityChange::Marked, value_unchanged: true }));
+        // Created: no warning, as the CLI.
+        let m = Marks { before_sensitive: None, after_sensitive: Some(&as_), after_unknown: None };
+        let n = block_node(None, Some(&after), m, block, &o, &mut Vec::new());
+        let Kind::Block(b) = &n.kind else { panic!("{n:?}") };
+        assert_eq!(b.blocks[0].node.sensitivity, None);
     }
 
     #[test]

@@ -39,10 +39,16 @@ fn diff_block(lines: &[String]) -> String {
 }
 
 /// A resource's markdown: the heading and notes, and the diff lines.
-fn resource_md_parts(r: &ResourceDiff, invocations: &[InvocationDiff]) -> (String, Vec<String>) {
+/// `location`: where its block is (`` `addr` at `main.tf:12` ``).
+fn resource_md_parts(
+    r: &ResourceDiff,
+    invocations: &[InvocationDiff],
+    location: Option<&crate::locate::Location>,
+) -> (String, Vec<String>) {
     let sym = r.kind.symbol().trim();
     let sym = if sym.is_empty() { String::new() } else { format!("{} ", md_code(sym)) };
-    let mut head = format!("#### {sym}{} — {}\n", md_code(&header_address(r)), md_cell(&header_words(r)));
+    let address = crate::render::link::md_address(md_code(&header_address(r)), location, None);
+    let mut head = format!("#### {sym}{address} — {}\n", md_cell(&header_words(r)));
     for n in notes(r) {
         head.push_str(&format!("_{}_\n", md_cell(&n)));
     }
@@ -108,7 +114,7 @@ pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: u
         let mut seen = 0usize;
         resources.each(&mut |res| {
             seen += 1;
-            let (h, lines) = resource_md_parts(res, &r.invocations);
+            let (h, lines) = resource_md_parts(res, &r.invocations, item.locations.and_then(|m| m.locate(&res.address)).as_ref());
             let whole = resource_md_block(&h, &lines, None);
             if stream.fits(size(&whole)) {
                 stream.take(size(&whole));

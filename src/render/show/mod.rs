@@ -345,6 +345,21 @@ fn block_lines(out: &mut Vec<Line>, b: &BlockNode, depth: usize) {
 /// One nested block: `name {` ... `}`, `name "key" {` for a map block's,
 /// `name (known after apply)`, or a sensitive block's two comment lines.
 fn block_entry_lines(out: &mut Vec<Line>, e: &BlockEntry, depth: usize) {
+    // The CLI's warning above a nested block whose sensitivity changes, word for word.
+    let warning = match e.node.sensitivity.map(|s| s.change) {
+        Some(SensitivityChange::Marked) => {
+            ["# Warning: this block will be marked as sensitive and will not", "# display in UI output after applying this change."]
+        }
+        Some(SensitivityChange::Unmarked) => {
+            ["# Warning: this block will no longer be marked as sensitive", "# after applying this change."]
+        }
+        None => ["", ""],
+    };
+    if e.node.sensitivity.is_some() {
+        for w in warning {
+            out.push(Line { warning: true, ..Line::comment(depth, w.to_string()) });
+        }
+    }
     let mut name = key_text(&e.name);
     if let Some(k) = &e.map_key {
         name.push(' ');

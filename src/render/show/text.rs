@@ -28,12 +28,20 @@ fn terminal_line(l: &Line, style: &Style) -> String {
     s
 }
 
-fn resource_text(w: &mut dyn Write, r: &ResourceDiff, invocations: &[InvocationDiff], style: &Style) -> io::Result<()> {
+/// A resource's text; `location`: where its block is (`file:line`, after the header's words).
+fn resource_text(
+    w: &mut dyn Write,
+    r: &ResourceDiff,
+    invocations: &[InvocationDiff],
+    style: &Style,
+    location: Option<&crate::locate::Location>,
+) -> io::Result<()> {
     let tone = kind_tone(&r.kind);
     let sym = r.kind.symbol();
+    let at = location.map(|l| format!(" {}", style.paint(&format!("({})", clean(&l.to_string())), Tone::Muted))).unwrap_or_default();
     writeln!(
         w,
-        "{} {}: {}",
+        "{} {}: {}{at}",
         style.paint(sym, tone),
         style.paint(&clean(&header_address(r)), Tone::Bold),
         style.paint(&clean(&header_words(r)), tone)
@@ -50,7 +58,14 @@ fn resource_text(w: &mut dyn Write, r: &ResourceDiff, invocations: &[InvocationD
     Ok(())
 }
 
-fn report_text(w: &mut dyn Write, r: &ShowReport, res: &mut dyn Resources, many: bool, style: &Style) -> io::Result<()> {
+fn report_text(
+    w: &mut dyn Write,
+    r: &ShowReport,
+    res: &mut dyn Resources,
+    many: bool,
+    style: &Style,
+    locations: Option<&crate::locate::SourceMap>,
+) -> io::Result<()> {
     if many {
         writeln!(w, "{}", style.paint(&format!("== {} ==", clean(&r.file)), Tone::Bold))?;
     }
@@ -64,7 +79,7 @@ fn report_text(w: &mut dyn Write, r: &ShowReport, res: &mut dyn Resources, many:
             writeln!(w)?;
         }
         i += 1;
-        resource_text(w, res, &r.invocations, style)?;
+        resource_text(w, res, &r.invocations, style, locations.and_then(|m| m.locate(&res.address)).as_ref())?;
         Ok(true)
     })?;
     let invoked = invoked_lines(&r.invocations);
@@ -108,7 +123,7 @@ pub(crate) fn table_items(w: &mut dyn Write, items: &[Item<'_>], style: &Style) 
             writeln!(w)?;
         }
         first = false;
-        report_text(w, r, &mut **item.resources.borrow_mut(), many, style)?;
+        report_text(w, r, &mut **item.resources.borrow_mut(), many, style, item.locations)?;
     }
     Ok(())
 }

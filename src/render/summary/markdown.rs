@@ -116,9 +116,11 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
         s.push_str(&format!("\n> [!WARNING]\n> This will destroy the imported resource(s): {}{more}\n", list.join(", ")));
     }
     blocks.push(Block::Keep(s));
-    let tables: [(&str, &str, Vec<String>); 4] = [
-        ("resource change(s)", "resource changes", resource_rows(&p.resources, p.noise.as_ref())),
-        ("deferred change(s)", "deferred changes", resource_rows(&p.deferred_changes, None)),
+    // A `source` column where the configuration was read and locates some of the changes.
+    let located = |r: &[ResourceEntry]| r.iter().any(|e| e.location.is_some() && !e.noise);
+    let tables: [(&str, &str, Vec<String>, bool); 4] = [
+        ("resource change(s)", "resource changes", resource_rows(&p.resources, p.noise.as_ref()), located(&p.resources)),
+        ("deferred change(s)", "deferred changes", resource_rows(&p.deferred_changes, None), located(&p.deferred_changes)),
         (
             "action invocation(s)",
             "action invocations",
@@ -126,16 +128,18 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
                 .iter()
                 .map(|a| format!("| invoke | {} | {} |\n", md_code(&a.address), md_cell(&invocation_details(a))))
                 .collect(),
+            false,
         ),
         (
             "resource(s) changed outside of Terraform/OpenTofu (refresh-only)",
             "drift",
             if p.refresh_only { resource_rows(&p.drifted, None) } else { Vec::new() },
+            p.refresh_only && located(&p.drifted),
         ),
     ];
     // The noise row stands for that many changes.
     let collapsed = NoiseCount::line_of(p.noise.as_ref()).and(p.noise.as_ref()).map_or(0, |n| n.count as usize - 1);
-    for (i, (summary, what, rows)) in tables.into_iter().enumerate() {
+    for (i, (summary, what, rows, located)) in tables.into_iter().enumerate() {
         if rows.is_empty() {
             continue;
         }
@@ -146,8 +150,13 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
             _ => 0,
         };
         let n = rows.len() + if i == 0 { collapsed } else { 0 } + alike;
+        let head = if located {
+            "| action | address | source | details |\n|---|---|---|---|"
+        } else {
+            "| action | address | details |\n|---|---|---|"
+        };
         blocks.push(Block::Rows {
-            open: format!("\n<details><summary>{n} {summary}</summary>\n\n| action | address | details |\n|---|---|---|\n"),
+            open: format!("\n<details><summary>{n} {summary}</summary>\n\n{head}\n"),
             rows,
             close: "\n</details>\n".into(),
             what: format!("{what} of {}", md_code(file)),
@@ -156,18 +165,28 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
 }
 
 /// One row per change; the noise entries (with `noise`'s patterns) collapsed into one last row.
+/// With a location known for any of them, a `source` cell (`` `main.tf:12` ``, `-` where unknown) after the address.
 pub(super) fn resource_rows(resources: &[ResourceEntry], noise: Option<&NoiseCount>) -> Vec<String> {
+    let located = resources.iter().any(|r| r.location.is_some() && !r.noise);
+    let source = |r: &ResourceEntry| match (&r.location, located) {
+        (_, false) => String::new(),
+        (Some(l), true) => format!(" {} |", md_code(&l.to_string())),
+        (None, true) => " - |".to_string(),
+    };
     let mut rows: Vec<String> = super::rows(resources)
         .into_iter()
         .map(|row| match row {
-            Row::One(r) => format!("| {} | {} | {} |\n", md_cell(&action_words(r)), md_code(&r.address), md_cell(&details(r).join("; "))),
+            Row::One(r) => {
+                format!("| {} | {} |{} {} |\n", md_cell(&action_words(r)), md_code(&r.address), source(r), md_cell(&details(r).join("; ")))
+            }
             // Alike changes: one row, their keys behind a toggle.
             Row::Alike { first, label, keys } => {
                 let keys: Vec<String> = keys.iter().map(|k| md_code(k)).collect();
                 format!(
-                    "| {} | {} | <details><summary>{} alike</summary>{}</details> |\n",
+                    "| {} | {} |{} <details><summary>{} alike</summary>{}</details> |\n",
                     md_cell(&action_words(first)),
                     md_code(&label),
+                    source(first),
                     keys.len(),
                     keys.join(", ")
                 )
@@ -175,7 +194,8 @@ pub(super) fn resource_rows(resources: &[ResourceEntry], noise: Option<&NoiseCou
         })
         .collect();
     if let Some(n) = noise.filter(|n| n.count > 0) {
-        rows.push(format!("| update in-place | ({} resources) | noise: {} |\n", n.count, md_cell(&n.what())));
+        let source = if located { " - |" } else { "" };
+        rows.push(format!("| update in-place | ({} resources) |{source} noise: {} |\n", n.count, md_cell(&n.what())));
     }
     rows
 }

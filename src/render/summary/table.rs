@@ -243,6 +243,14 @@ pub(crate) fn invocation_details(a: &InvocationEntry) -> String {
     d.join("; ")
 }
 
+/// The change a row shows (the first of alike ones).
+fn first<'a>(row: &Row<'a>) -> &'a ResourceEntry {
+    match row {
+        Row::One(r) => r,
+        Row::Alike { first, .. } => first,
+    }
+}
+
 /// The details of a collapsed row in the terminal: how many, the first keys.
 fn alike_words(keys: &[String]) -> String {
     const SHOWN: usize = 5;
@@ -253,11 +261,14 @@ fn alike_words(keys: &[String]) -> String {
 }
 
 /// The table of changes; the noise entries (with `noise`'s patterns) collapsed into one last row.
+/// A `source` column (`file:line` of each change's block) when the
+/// configuration was read, holds some of them, and the column fits ([`source_fits`]).
 pub(super) fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], noise: Option<&NoiseCount>, style: &Style) -> io::Result<()> {
-    let mut rows: Vec<Vec<String>> = super::rows(resources)
-        .into_iter()
+    let shown: Vec<Row<'_>> = super::rows(resources);
+    let mut rows: Vec<Vec<String>> = shown
+        .iter()
         .map(|row| {
-            let (r, address, details) = match &row {
+            let (r, address, details) = match row {
                 Row::One(r) => (*r, line(&r.address).into_owned(), line(&details(r).join("; ")).into_owned()),
                 Row::Alike { first, label, keys } => (*first, line(label).into_owned(), line(&alike_words(keys)).into_owned()),
             };
@@ -272,7 +283,31 @@ pub(super) fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], noi
         let what = format!("noise: {}", n.what());
         rows.push(vec![style.paint("~ update in-place", Tone::Muted), format!("({} resources)", n.count), line(&what).into_owned()]);
     }
+    if shown.iter().any(|r| first(r).location.is_some()) {
+        let sources: Vec<String> = shown
+            .iter()
+            .map(|r| first(r).location.as_ref().map_or_else(|| "-".to_string(), |l| line(&l.to_string()).into_owned()))
+            .collect();
+        if source_fits(&rows, &sources, style.width) {
+            for (i, row) in rows.iter_mut().enumerate() {
+                row.insert(2, sources.get(i).cloned().unwrap_or_else(|| "-".to_string()));
+            }
+            return writeln!(w, "{}", style.table(&["action", "address", "source", "details"], rows));
+        }
+    }
     writeln!(w, "{}", style.table(&["action", "address", "details"], rows))
+}
+
+/// Whether a `source` column fits beside the others: the action, address and
+/// source columns whole, and the details at least 20 columns wide (or whole),
+/// within `width` (no limit: always).
+fn source_fits(rows: &[Vec<String>], sources: &[String], width: Option<usize>) -> bool {
+    let Some(max) = width else { return true };
+    let widest =
+        |c: usize, heading: &str| rows.iter().map(|r| crate::render::layout::width(&r[c])).chain([heading.len()]).max().unwrap_or(0);
+    let source = sources.iter().map(|s| crate::render::layout::width(s)).chain(["source".len()]).max().unwrap_or(0);
+    let needed = widest(0, "action") + widest(1, "address") + source + widest(2, "details").min(20) + 3 * 4 + 1;
+    needed <= max
 }
 
 pub(super) fn state_table(w: &mut dyn Write, file: &str, s: &StateSummary, style: &Style) -> io::Result<()> {
