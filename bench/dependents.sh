@@ -9,6 +9,7 @@
 # (the configuration parsed and built) and the graph with every change answered.
 #
 #   bench/dependents.sh            # RUNS=11 MODULES=200 RESOURCES=100
+#   PROFILE=dev bench/dependents.sh   # the test profile (opt-level 1): slower, an upper bound
 #
 # Prints min/median/max milliseconds of each.
 set -euo pipefail
@@ -17,7 +18,12 @@ RUNS=${RUNS:-11}
 MODULES=${MODULES:-200}
 RESOURCES=${RESOURCES:-100}
 DIR=${BENCH_DIR:-/tmp/planview-bench}/dependents-$MODULES-$RESOURCES
-cargo build --release --locked --example dependents >&2
+PROFILE=${PROFILE:-release}
+if [ "$PROFILE" = release ]; then
+  cargo build --release --locked --example dependents >&2; BIN=target/release/examples/dependents
+else
+  cargo build --locked --example dependents >&2; BIN=target/debug/examples/dependents
+fi
 if [ ! -s "$DIR/plan.json" ]; then
   rm -rf "$DIR"; mkdir -p "$DIR"
   python3 - "$DIR" "$MODULES" "$RESOURCES" <<'PY'
@@ -52,4 +58,5 @@ json.dump(plan, open(f"{d}/plan.json", "w"))
 PY
 fi
 echo "$(python3 -c "import json,sys; p=json.load(open(sys.argv[1])); print(sum(len(c['module']['resources']) for c in p['configuration']['root_module']['module_calls'].values()) + len(p['configuration']['root_module']['resources']))" "$DIR/plan.json") resources in the configuration, $(stat -c %s "$DIR/plan.json") bytes" 
-target/release/examples/dependents "$DIR/plan.json" "$RUNS"
+echo "profile: $PROFILE, load: $(cut -d' ' -f1-3 /proc/loadavg), commit: $(git rev-parse --short HEAD)"
+"$BIN" "$DIR/plan.json" "$RUNS"

@@ -60,6 +60,10 @@ pub struct Dependent {
     /// Its top-level attributes whose expressions lead to the change and that
     /// the plan says become unknown (known after apply).
     pub unknown: Vec<String>,
+    /// Reached only through a local the plan's configuration leaves out (a
+    /// guess: it may not depend on the change at all). Counted by the gate's
+    /// `max_blast`, told apart everywhere else.
+    pub through_locals: bool,
 }
 
 impl Dependents {
@@ -124,7 +128,10 @@ pub struct BlastLine {
     pub address: String,
     /// Its action key (`delete`, `replace`).
     pub action: String,
+    /// Its certain dependents.
     pub dependents: Vec<String>,
+    /// Those reached only through locals the plan leaves out ([`Dependent::through_locals`]).
+    pub through_locals: Vec<String>,
 }
 
 /// The blast radius of the destructive changes, as a plan streams by (a
@@ -149,10 +156,14 @@ impl Blaster {
         let Some(d) = &self.dependents else { return Vec::new() };
         self.destructive
             .iter()
-            .map(|(address, action)| BlastLine {
-                address: address.clone(),
-                action: action.clone(),
-                dependents: d.of(address).iter().map(|x| x.address.clone()).collect(),
+            .map(|(address, action)| {
+                let (maybe, sure): (Vec<&Dependent>, Vec<&Dependent>) = d.of(address).iter().partition(|x| x.through_locals);
+                BlastLine {
+                    address: address.clone(),
+                    action: action.clone(),
+                    dependents: sure.into_iter().map(|x| x.address.clone()).collect(),
+                    through_locals: maybe.into_iter().map(|x| x.address.clone()).collect(),
+                }
             })
             .collect()
     }
@@ -164,16 +175,21 @@ impl Blaster {
         let configured = self.dependents.as_ref().is_some_and(|d| d.configured);
         let mut out = Vec::new();
         for line in self.lines() {
-            let n = line.dependents.len() as u64;
+            // A guess counts: the gate never passes what it cannot rule out.
+            let n = (line.dependents.len() + line.through_locals.len()) as u64;
             if !configured {
                 let why = self.dependents.as_ref().and_then(|d| d.notes.first().cloned()).unwrap_or_else(|| NO_CONFIGURATION.into());
                 out.push((Some(line.address), line.action, format!("its blast radius cannot be judged: {why}")));
             } else if n > limit {
-                let mut named: Vec<&str> = line.dependents.iter().map(String::as_str).take(5).collect();
+                let named: Vec<&str> = line.dependents.iter().chain(&line.through_locals).map(String::as_str).take(5).collect();
                 let more = if n > 5 { format!(" and {} more", n - 5) } else { String::new() };
-                named.dedup();
                 let verb = if line.action == "delete" { "destroying" } else { "replacing" };
-                let reason = format!("{verb} it also changes {n} objects, more than the {limit} allowed: {}{more}", named.join(", "));
+                let guessed = match line.through_locals.len() {
+                    0 => String::new(),
+                    m => format!(" ({m} of them through locals the plan leaves out)"),
+                };
+                let reason =
+                    format!("{verb} it also changes {n} objects{guessed}, more than the {limit} allowed: {}{more}", named.join(", "));
                 out.push((Some(line.address), line.action, reason));
             }
         }
@@ -220,6 +236,9 @@ enum Kind {
 }
 
 type Node = u32;
+
+/// What an expression names: each node, and the instance key it names.
+type Targets = Vec<(Node, Option<Key>)>;
 
 /// A reference's instance key: a count index or a for_each key.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -319,7 +338,7 @@ pub struct Builder {
     /// A root output's node -> its name.
     root_outputs: HashMap<Node, String>,
     /// A resource node -> each top-level attribute and the targets it names.
-    attrs: HashMap<Node, Vec<(String, Vec<(Node, Option<Key>)>)>>,
+    attrs: HashMap<Node, Vec<(String, Targets)>>,
     configured: bool,
     guessed_locals: bool,
     changes: Changes,
@@ -616,8 +635,7 @@ impl Builder {
                     let mut blast = match memo.get(&mkey) {
                         Some(b) => b.clone(),
                         None => {
-                            stamp += 1;
-                            let b = self.walk(start, rec.key.as_ref(), &mut seen, stamp);
+                            let b = self.walk(start, rec.key.as_ref(), &mut seen, &mut stamp);
                             memo.insert(mkey, b.clone());
                             b
                         }
@@ -631,7 +649,9 @@ impl Builder {
         Dependents { configured: self.configured, notes, changes }
     }
 
-    fn walk(&self, start: Node, key: Option<&Key>, seen: &mut [u32], stamp: u32) -> Blast {
+    /// The changing resources reached from `start` (stamping `seen`); through
+    /// guessed locals only when `guess`.
+    fn reach(&self, start: Node, key: Option<&Key>, seen: &mut [u32], stamp: u32, guess: bool) -> Vec<Node> {
         let mut stack = Vec::new();
         seen[start as usize] = stamp;
         for (r, k) in &self.rev[start as usize] {
@@ -642,11 +662,11 @@ impl Builder {
         }
         let mut reached = Vec::new();
         while let Some(n) = stack.pop() {
-            if self.kinds[n as usize] == Kind::Resource {
-                if !self.changing.contains_key(&n) {
-                    continue; // unchanged: passes nothing on
-                }
-                reached.push(n);
+            match self.kinds[n as usize] {
+                Kind::Resource if !self.changing.contains_key(&n) => continue, // unchanged: passes nothing on
+                Kind::Resource => reached.push(n),
+                Kind::LocalsOf if !guess => continue,
+                _ => {}
             }
             for (r, _) in &self.rev[n as usize] {
                 if seen[*r as usize] != stamp {
@@ -655,6 +675,21 @@ impl Builder {
                 }
             }
         }
+        reached
+    }
+
+    /// The blast radius of `start` (instance `key`): a first pass without the
+    /// guessed locals says which dependents are certain.
+    fn walk(&self, start: Node, key: Option<&Key>, seen: &mut [u32], stamp: &mut u32) -> Blast {
+        let certain: std::collections::HashSet<Node> = if self.guessed_locals {
+            *stamp += 1;
+            self.reach(start, key, seen, *stamp, false).into_iter().collect()
+        } else {
+            std::collections::HashSet::new()
+        };
+        *stamp += 1;
+        let stamp = *stamp;
+        let reached = self.reach(start, key, seen, stamp, true);
         let mut dependents = Vec::new();
         for n in reached {
             if n == start {
@@ -678,7 +713,8 @@ impl Builder {
             for &i in &self.changing[&n] {
                 let rec = &self.changes.recs[i];
                 let unknown = rec.unknown.iter().filter(|u| linked.contains(&u.as_str())).cloned().collect();
-                dependents.push(Dependent { address: rec.address.clone(), unknown });
+                let through_locals = self.guessed_locals && !certain.contains(&n);
+                dependents.push(Dependent { address: rec.address.clone(), unknown, through_locals });
             }
         }
         dependents.sort_by(|a, b| a.address.cmp(&b.address));

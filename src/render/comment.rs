@@ -375,15 +375,20 @@ fn blast_part(parts: &mut Vec<Part>, blast: &[crate::query::dependents::BlastLin
     const NAMED: usize = 10;
     let lines: Vec<String> = blast
         .iter()
-        .filter(|b| !b.dependents.is_empty())
+        .filter(|b| !b.dependents.is_empty() || !b.through_locals.is_empty())
         .map(|b| {
             let verb = if b.action == "delete" { "destroying" } else { "replacing" };
-            let n = b.dependents.len();
+            let (n, maybe) = (b.dependents.len(), b.through_locals.len());
+            let words = crate::render::replace::also_changes(n, maybe);
+            // Only the certain ones are named: a guess is counted, not named.
             let mut named: Vec<String> = b.dependents.iter().take(NAMED).map(|d| md_code(d)).collect();
             if n > NAMED {
                 named.push(format!("and {} more", n - NAMED));
             }
-            format!("- {verb} {} {}: {}\n", md_code(&b.address), crate::render::replace::also_changes(n), named.join(", "))
+            match n {
+                0 => format!("- {verb} {} {words} (the plan leaves locals out)\n", md_code(&b.address)),
+                _ => format!("- {verb} {} {words}: {}\n", md_code(&b.address), named.join(", ")),
+            }
         })
         .collect();
     if !lines.is_empty() {

@@ -34,19 +34,38 @@ fn order_cell(r: &Replacement) -> String {
     }
 }
 
-/// `also changes 1 object` / `also changes 7 objects`.
-pub(crate) fn also_changes(n: usize) -> String {
-    format!("also changes {n} {}", if n == 1 { "object" } else { "objects" })
+/// `also changes 1 object` / `also changes 7 objects`; with `maybe`
+/// dependents reached only through locals, `..., and maybe 2 more through
+/// locals` (`may change 2 objects through locals` when none is certain).
+pub(crate) fn also_changes(n: usize, maybe: usize) -> String {
+    let objects = |n: usize| format!("{n} {}", if n == 1 { "object" } else { "objects" });
+    match (n, maybe) {
+        (n, 0) => format!("also changes {}", objects(n)),
+        (0, m) => format!("may change {} through locals", objects(m)),
+        (n, m) => format!("also changes {}, and maybe {m} more through locals", objects(n)),
+    }
 }
 
 /// One dependent in words: its address, and the attributes the plan says
-/// become unknown because of the replacement.
+/// become unknown because of the replacement (or that it is a guess).
 pub(crate) fn dependent_words(d: &Dependent) -> String {
-    if d.unknown.is_empty() {
+    let mut notes = Vec::new();
+    if !d.unknown.is_empty() {
+        notes.push(format!("{} known after apply", d.unknown.join(", ")));
+    }
+    if d.through_locals {
+        notes.push("maybe: only through a local".to_string());
+    }
+    if notes.is_empty() {
         d.address.clone()
     } else {
-        format!("{} ({} known after apply)", d.address, d.unknown.join(", "))
+        format!("{} ({})", d.address, notes.join("; "))
     }
+}
+
+fn counts(x: &Replacement) -> (usize, usize) {
+    let maybe = x.dependents.iter().filter(|d| d.through_locals).count();
+    (x.dependents.len() - maybe, maybe)
 }
 
 /// What each replacement drags along, after the table (nothing when no
@@ -54,7 +73,8 @@ pub(crate) fn dependent_words(d: &Dependent) -> String {
 fn blast_lines(r: &ReplaceReport, w: &mut dyn Write, style: &Style) -> io::Result<()> {
     for x in r.replacements.iter().filter(|x| !x.dependents.is_empty()) {
         writeln!(w)?;
-        writeln!(w, "{} {}:", style.paint(&line(&x.address), Tone::Bold), also_changes(x.dependents.len()))?;
+        let (n, maybe) = counts(x);
+        writeln!(w, "{} {}:", style.paint(&line(&x.address), Tone::Bold), also_changes(n, maybe))?;
         for d in &x.dependents {
             writeln!(w, "  {}", line(&dependent_words(d)))?;
         }
@@ -148,12 +168,13 @@ impl Report for ReplaceReport {
         }
         for x in self.replacements.iter().filter(|x| !x.dependents.is_empty()) {
             writeln!(w)?;
-            writeln!(w, "{} {}:", md_code(&x.address), also_changes(x.dependents.len()))?;
+            let (n, maybe) = counts(x);
+            writeln!(w, "{} {}:", md_code(&x.address), also_changes(n, maybe))?;
             writeln!(w)?;
             for d in &x.dependents {
-                let unknown =
-                    if d.unknown.is_empty() { String::new() } else { format!(" ({} known after apply)", md_cell(&d.unknown.join(", "))) };
-                writeln!(w, "- {}{unknown}", md_code(&d.address))?;
+                let words = dependent_words(d);
+                let notes = words.strip_prefix(d.address.as_str()).unwrap_or("");
+                writeln!(w, "- {}{}", md_code(&d.address), md_cell(notes))?;
             }
         }
         if let Some(note) = &self.dependents_note {

@@ -1,6 +1,8 @@
 # Blast-radius fixture: one replaced object (terraform_data.db) reached
-# directly, through a local, through a module input and output, through
-# depends_on, across two module levels and through count instances.
+# directly, through a module input and output, across two module levels and
+# through count instances (certain from the plan's configuration), and through
+# a local (the plan's configuration leaves locals out: a guess without the
+# source); depends_on on an object that does not change.
 variable "db_version" {
   type = string
 }
@@ -17,8 +19,12 @@ locals {
 
 module "app" {
   source   = "./modules/app"
-  db       = local.db_addr
+  db       = "${terraform_data.db.output}:5432"
   replicas = 2
+}
+
+resource "terraform_data" "audit" {
+  input = local.db_addr
 }
 
 resource "terraform_data" "dns" {

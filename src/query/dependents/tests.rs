@@ -48,7 +48,7 @@ fn plan(root_module: &str, changes: &[(&str, &str, &str)]) -> String {
 }
 
 #[test]
-fn the_real_fixture_follows_locals_module_inputs_nested_outputs_count_and_depends_on() {
+fn the_real_fixture_follows_module_inputs_nested_outputs_count_and_guesses_locals() {
     // testdata/dependents: made by terraform 1.11 (make.sh). terraform_data.db is
     // replaced; the plan's own text says which objects change with it.
     let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/dependents/plan.json")).unwrap();
@@ -57,32 +57,31 @@ fn the_real_fixture_follows_locals_module_inputs_nested_outputs_count_and_depend
     // No source was given: the locals are guessed, and that is said once.
     assert_eq!(d.notes, vec![LOCALS_GUESSED.to_string()]);
     let db = &d.changes["terraform_data.db"];
-    let got: Vec<&str> = db.dependents.iter().map(|d| d.address.as_str()).collect();
+    let got: Vec<(&str, bool)> = db.dependents.iter().map(|d| (d.address.as_str(), d.through_locals)).collect();
     assert_eq!(
         got,
         vec![
-            "module.app.module.edge.terraform_data.lb",
-            "module.app.terraform_data.server[0]",
-            "module.app.terraform_data.server[1]",
-            "terraform_data.dns",
+            ("module.app.module.edge.terraform_data.lb", false),
+            ("module.app.terraform_data.server[0]", false),
+            ("module.app.terraform_data.server[1]", false),
+            ("terraform_data.audit", true),
+            ("terraform_data.dns", false),
         ],
-        "after_db (depends_on, but left unchanged) and unrelated are not listed: they do not change"
+        "audit reads local.db_addr, which the plan leaves out; after_db (depends_on, unchanged) and unrelated do not change"
     );
     for dep in &db.dependents {
         assert_eq!(dep.unknown, vec!["input".to_string()], "{}: the plan says input becomes unknown", dep.address);
     }
     assert_eq!(db.outputs, vec!["db_address".to_string()]);
-    // lb depends on server[0] only: server[1] drags nothing along but ... nothing.
-    assert_eq!(
-        addresses(&d, "module.app.terraform_data.server[0]"),
-        vec!["module.app.module.edge.terraform_data.lb", "terraform_data.dns"]
-    );
-    assert!(d.of("module.app.terraform_data.server[1]").is_empty(), "the edge module names server[0] only");
-    // Guessed locals over-approximate: dns is declared in the root, whose locals
-    // are guessed to name it, so local.db_addr (and what reads it) follows dns.
-    assert!(addresses(&d, "terraform_data.dns").contains(&"module.app.terraform_data.server[1]".to_string()));
+    let certain = |of: &str| -> Vec<String> { d.of(of).iter().filter(|x| !x.through_locals).map(|x| x.address.clone()).collect() };
+    assert_eq!(certain("module.app.terraform_data.server[0]"), vec!["module.app.module.edge.terraform_data.lb", "terraform_data.dns"]);
+    assert!(d.of("module.app.terraform_data.server[1]").is_empty(), "the edge module reads server[0] only");
+    // Guessed locals over-approximate: dns is declared in the root, so a local
+    // of the root may read it: audit, through local.db_addr, is a guess.
+    assert_eq!(addresses(&d, "terraform_data.dns"), vec!["terraform_data.audit"]);
+    assert!(certain("terraform_data.dns").is_empty());
     // Every change but no-ops has an entry.
-    assert_eq!(d.changes.len(), 5);
+    assert_eq!(d.changes.len(), 6);
     let edges: Vec<(&str, &str)> = d.edges().collect();
     assert!(edges.contains(&("terraform_data.db", "terraform_data.dns")));
 }
@@ -96,7 +95,8 @@ fn exact_locals_from_the_source_drop_the_guess() {
     locals.0.insert((String::new(), "static".into()), vec![]);
     let d = of_plan(&plan, Some(&locals)).unwrap();
     assert!(d.notes.is_empty(), "{:?}", d.notes);
-    assert_eq!(d.of("terraform_data.db").len(), 4);
+    assert_eq!(d.of("terraform_data.db").len(), 5);
+    assert!(d.of("terraform_data.db").iter().all(|x| !x.through_locals));
     assert!(d.of("terraform_data.dns").is_empty(), "with the locals known, nothing reads dns");
     assert!(d.of("module.app.terraform_data.server[1]").is_empty());
 }
@@ -110,6 +110,7 @@ fn a_guessed_local_over_approximates_never_under() {
     let d = plan_of(&plan(root, &[("t.a", "replace", ""), ("t.b", "update", "v")]));
     assert_eq!(addresses(&d, "t.a"), vec!["t.b"]);
     assert_eq!(d.of("t.a")[0].unknown, vec!["v".to_string()]);
+    assert!(d.of("t.a")[0].through_locals, "a guess, told apart");
     assert_eq!(d.notes, vec![LOCALS_GUESSED.to_string()]);
 }
 

@@ -73,6 +73,9 @@ struct JsonResource<'a> {
     /// The other changes whose configuration refers to it (docs/dependents.md); absent when none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     dependents: Vec<&'a str>,
+    /// Those reached only through locals the plan leaves out (a guess); absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    dependents_through_locals: Vec<&'a str>,
 }
 
 #[derive(Debug, Serialize)]
@@ -191,7 +194,8 @@ fn json_resource<'a>(x: &'a ResourceDiff, locations: Option<&SourceMap>, depende
         // As before identifying attributes were shown: the JSON lists changes only.
         unchanged_hidden: hidden_at_root(&x.root) + x.identifying,
         location: locations.and_then(|m| m.locate(&x.address)),
-        dependents: dependents.of(&x.address).iter().map(|d| d.address.as_str()).collect(),
+        dependents: dependents.of(&x.address).iter().filter(|d| !d.through_locals).map(|d| d.address.as_str()).collect(),
+        dependents_through_locals: dependents.of(&x.address).iter().filter(|d| d.through_locals).map(|d| d.address.as_str()).collect(),
     }
 }
 
