@@ -56,6 +56,9 @@ pub(crate) struct Graph {
     pub edges: Vec<(usize, usize)>,
 }
 
+/// A cluster's box: `(x, y, width, height)`.
+type Rect = (i64, i64, i64, i64);
+
 /// A node's box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Place {
@@ -87,7 +90,7 @@ fn depths(g: &Graph) -> Vec<usize> {
 /// first), each cluster's nodes in a grid of up to four columns in that
 /// order, so most edges run left to right. Returns the clusters' boxes
 /// `(x, y, w, h)` by cluster, the nodes' places and the height.
-fn layout(g: &Graph) -> (Vec<(i64, i64, i64, i64)>, Vec<Place>, i64) {
+fn layout(g: &Graph) -> (Vec<Rect>, Vec<Place>, i64) {
     let depth = depths(g);
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); g.clusters.len()];
     for (i, n) in g.nodes.iter().enumerate() {

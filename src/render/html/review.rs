@@ -56,7 +56,9 @@ fn blast_of(r: &Review) -> Dependents {
         .blast
         .iter()
         .map(|b| {
-            let dependents = b.dependents.iter().map(|a| Dependent { address: a.clone(), unknown: Vec::new() }).collect();
+            let certain = b.dependents.iter().map(|a| Dependent { address: a.clone(), unknown: Vec::new(), through_locals: false });
+            let guessed = b.through_locals.iter().map(|a| Dependent { address: a.clone(), unknown: Vec::new(), through_locals: true });
+            let dependents = certain.chain(guessed).collect();
             (b.address.clone(), Blast { dependents, outputs: Vec::new() })
         })
         .collect();

@@ -339,7 +339,10 @@ fn write_change(w: &mut dyn Write, p: usize, i: usize, d: &ResourceDiff, r: &Sho
         write!(w, "<p class=\"{class}\">{verb} also changes {n} object{}:", if n == 1 { "" } else { "s" })?;
         for (k, x) in dependents.iter().enumerate() {
             let sep = if k == 0 { " " } else { ", " };
-            let unknown = if x.unknown.is_empty() { String::new() } else { format!(" ({} known after apply)", x.unknown.join(", ")) };
+            let mut unknown = if x.unknown.is_empty() { String::new() } else { format!(" ({} known after apply)", x.unknown.join(", ")) };
+            if x.through_locals {
+                unknown.push_str(" (maybe: only through a local the plan leaves out)");
+            }
             write!(w, "{sep}<code>{}</code>{}", esc(&x.address), esc(&unknown))?;
         }
         writeln!(w, "</p>")?;
@@ -378,7 +381,8 @@ fn walk_changes(w: &mut dyn Write, p: usize, r: &ShowReport, res: &mut dyn Resou
         for n in 1..=module.len() {
             choices.modules.insert(module[..n].join("."));
         }
-        let dependents = r.dependents.of(&d.address).iter().map(|x| x.address.clone()).collect();
+        // The graph draws the certain dependents (not those guessed through locals).
+        let dependents = r.dependents.of(&d.address).iter().filter(|x| !x.through_locals).map(|x| x.address.clone()).collect();
         walked.seen.push(Seen { module, address: d.address.clone(), kind: d.kind.clone(), dependents });
         Ok(true)
     })?;

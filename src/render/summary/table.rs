@@ -256,7 +256,7 @@ fn alike_words(keys: &[String]) -> String {
     const SHOWN: usize = 5;
     let more = keys.len().saturating_sub(SHOWN);
     let more = if more > 0 { format!(", ... ({more} more)") } else { String::new() };
-    let first = if let [one] = &keys[..] { one.clone() } else { keys.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ") };
+    let first = if let [one] = keys { one.clone() } else { keys.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ") };
     format!("{} alike: {first}{more}", keys.len())
 }
 
