@@ -125,4 +125,6 @@ pub struct CommentOptions {
     pub forge: Option<crate::render::link::Forge>,
     /// `--schemas FILE`: the provider schemas each change's diff is shown with.
     pub schemas_file: Option<PathBuf>,
+    /// `--html FILE`: the review as one HTML page too.
+    pub html: Option<PathBuf>,
 }

@@ -173,6 +173,11 @@ pub struct CommentArgs {
     #[arg(long, value_name = "FILE")]
     pub schemas: Option<PathBuf>,
 
+    /// Also write the review as one self-contained HTML page to FILE (a CI
+    /// artifact: `show --format html` with the gate's verdict; never cut to the budget).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+
     #[command(flatten)]
     pub rules: PolicyArgs,
 
@@ -1020,6 +1025,7 @@ fn comment_config(a: CommentArgs, env: &Env, bare: Config) -> Result<Config, Str
         outputs_file: non_empty(&a.outputs_file).or_else(|| non_empty(&env.github_output)),
         forge: env.forge.clone(),
         schemas_file: a.schemas,
+        html: non_empty(&a.html),
     };
     Ok(Config {
         inputs,

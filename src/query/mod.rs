@@ -3,6 +3,7 @@
 pub(crate) mod address;
 pub(crate) mod attr;
 pub mod checks;
+pub(crate) mod collapse;
 pub mod dependents;
 pub(crate) mod diff;
 pub mod drift;

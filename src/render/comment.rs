@@ -8,6 +8,7 @@
 
 use super::{md_cell, md_code};
 use crate::outcome::PerFile;
+use crate::query::collapse::{changed_attributes, member_key, Collapser};
 use crate::query::gate::{total, GateTotal, PolicyReport, Severity};
 use crate::query::review::Review;
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
@@ -143,6 +144,9 @@ fn importance(g: usize) -> usize {
     GROUPS.len() + 1 - g
 }
 
+/// The keys a collapsed row lists (the job summary, `summary` and JSON list every change).
+const KEYS_LISTED: usize = 40;
+
 fn resource_row(r: &ResourceEntry, forge: Option<&Forge>) -> String {
     let address = md_address(md_code(&r.address), r.location.as_ref(), forge);
     format!("| {} | {address} | {} |\n", md_cell(&action_words(r)), md_cell(&details(r).join("; ")))
@@ -251,16 +255,52 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize, forge: O
     }
     for (g, members) in groups {
         let title = group_title(g);
-        let rows: Vec<String> = members.iter().map(|(e, _)| resource_row(e, forge)).collect();
+        let count = members.len();
+        // Alike changes (`query::collapse`): one row with their keys, one diff.
+        let mut c = Collapser::default();
+        let of: Vec<usize> = members
+            .iter()
+            .map(|(e, d)| {
+                let alone = e.moved || e.importing || e.deposed.is_some() || !e.recognised || d.is_none();
+                let action = format!("{} {:?} {}", e.action, e.replace_order, e.reason.as_deref().unwrap_or(""));
+                c.push(&e.address, &action, d.as_ref().map(changed_attributes), alone)
+            })
+            .collect();
+        let alike = c.finish();
+        let addresses: Vec<String> = members.iter().map(|(e, _)| e.address.clone()).collect();
+        let mut rows = Vec::new();
+        let mut diffs = Vec::new();
+        for (i, (e, d)) in members.into_iter().enumerate() {
+            let group = &alike[of[i]];
+            if !group.collapsed() {
+                rows.push(resource_row(e, forge));
+                if d.is_some() {
+                    diffs.push(show_md(d, &mut Vec::new(), diff_cap));
+                }
+            } else if group.members[0] == i {
+                // The first keys: a row is never longer than a few lines.
+                let n = group.members.len();
+                let mut keys: Vec<String> = group.members.iter().take(KEYS_LISTED).map(|&m| md_code(&member_key(&addresses[m]))).collect();
+                if n > KEYS_LISTED {
+                    keys.push(format!("and {} more", n - KEYS_LISTED));
+                }
+                rows.push(format!(
+                    "| {} | {} | <details><summary>{n} alike</summary>{}</details> |\n",
+                    md_cell(&action_words(e)),
+                    md_code(&group.label),
+                    keys.join(", ")
+                ));
+                let first = show_md(d, &mut Vec::new(), diff_cap);
+                diffs.push(format!("{n} changes alike ({}), the first one's diff:\n\n{first}", md_code(&group.label)));
+            }
+        }
         parts.push(Part::List(List {
-            open: format!("\n**{title}** ({})\n\n| action | address | details |\n|---|---|---|\n", rows.len()),
+            open: format!("\n**{title}** ({count})\n\n| action | address | details |\n|---|---|---|\n"),
             items: rows,
             close: String::new(),
             kind: Kind::Row,
             importance: importance(g),
         }));
-        let diffs: Vec<String> =
-            members.into_iter().filter(|(_, d)| d.is_some()).map(|(_, d)| show_md(d, &mut Vec::new(), diff_cap)).collect();
         if !diffs.is_empty() {
             parts.push(Part::List(List {
                 open: format!("\n<details><summary>Diffs: {} ({})</summary>\n\n", title.to_lowercase(), diffs.len()),

@@ -17,6 +17,7 @@ pub(crate) mod drift;
 pub(crate) mod findings;
 pub(crate) mod fit;
 pub(crate) mod gate;
+pub(crate) mod html;
 pub(crate) mod layout;
 pub(crate) mod link;
 pub(crate) mod moves;

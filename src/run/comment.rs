@@ -138,6 +138,15 @@ fn reviews_streamed(roots: &[Root], config: &Config, policy: &Policy, show: &Sho
         .collect()
 }
 
+/// `--html FILE`: the review's page, written whole (the file is replaced).
+fn write_page(path: &std::path::Path, items: &mut [PerFile<Review>]) -> Result<(), Error> {
+    let failed =
+        |e: std::io::Error| Error::Usage(format!("cannot write the HTML page {}: {e}", crate::sanitize::line(&path.display().to_string())));
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).map_err(failed)?);
+    crate::render::html::review::review_page(&mut f, items).map_err(failed)?;
+    f.flush().map_err(failed)
+}
+
 /// `comment`: exit 0 when every plan passes, 1 when one breaks a rule, 2 when
 /// an input cannot be read (the body is printed in every case but a usage error).
 pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>) -> Result<Status, Error> {
@@ -240,6 +249,9 @@ fn comment_with(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>, whol
     }
     if let Some(path) = &opts.outputs_file {
         append(path, &outputs.lines(), "outputs file")?;
+    }
+    if let Some(path) = &opts.html {
+        write_page(path, &mut items)?;
     }
     if !errors.is_empty() {
         return Err(Error::Input(errors));

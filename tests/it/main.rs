@@ -29,6 +29,8 @@ mod gate_noise;
 mod gate_props;
 mod generated_plans;
 mod hostile;
+mod html_browser;
+mod html_collapse;
 mod layout;
 mod locations;
 mod markers;

@@ -1,5 +1,7 @@
-//! `show --format html` (issue 30, first cut): a self-contained page that
-//! fetches nothing, runs no script, and keeps every string of the plan text.
+//! `show --format html` (issue 30): a self-contained page that fetches
+//! nothing, runs only its own inline script (allowed by its hash in the
+//! Content-Security-Policy), and keeps every string of the plan text. The
+//! page in a real browser: `html_browser.rs`.
 
 use crate::common::{planview, real_plans, rel};
 use serde_json::json;
@@ -19,7 +21,7 @@ fn links(page: &str) -> Vec<String> {
         }
     };
     for tag in page.split('<').skip(1).filter_map(|t| t.split_once('>').map(|(tag, _)| tag)) {
-        scan(tag, &["src=", "href=", "action=", "srcset=", "style="]);
+        scan(tag, &[" src=", " href=", " action=", " srcset=", " style=", " xlink:href="]);
     }
     let css = page.split_once("<style>").and_then(|(_, r)| r.split_once("</style>")).map(|(c, _)| c).unwrap_or_default();
     scan(css, &["url(", "@import"]);
@@ -32,11 +34,31 @@ fn page(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("the page is UTF-8")
 }
 
-/// The page's own markup: one CSP meta tag, no script, no external resource.
+/// Standard base64 (RFC 4648), as CSP hashes are written.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..4 {
+            out.push(if i <= chunk.len() { ABC[(n >> (18 - 6 * i) & 63) as usize] as char } else { '=' });
+        }
+    }
+    out
+}
+
+/// The page's own markup: one CSP meta tag, one script (the one its hash
+/// allows), no external resource.
 fn check_self_contained(p: &str, what: &str) {
+    use sha2::Digest;
     assert!(p.starts_with("<!DOCTYPE html>"), "{what}");
     assert_eq!(p.matches("http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';").count(), 1, "{what}");
-    assert!(!p.to_ascii_lowercase().contains("<script"), "{what}: a script");
+    assert_eq!(p.to_ascii_lowercase().matches("<script").count(), 1, "{what}: one script");
+    let script = p.split_once("<script>").and_then(|(_, r)| r.split_once("</script>")).map(|(s, _)| s).expect("the script");
+    let hash = base64(&sha2::Sha256::digest(script.as_bytes()));
+    assert!(p.contains(&format!("script-src 'sha256-{hash}';")), "{what}: the policy allows the page's script by its hash");
+    assert!(!p.contains("script-src 'unsafe-inline'") && !p.contains("unsafe-eval"), "{what}");
+    assert!(!script.contains("innerHTML") && !script.contains("eval("), "{what}: the script never parses text as markup");
     assert!(!p.to_ascii_lowercase().contains("<link"), "{what}: a linked resource");
     for l in links(p) {
         assert!(l.starts_with("\"#"), "{what}: a link that leaves the page: {l}");
@@ -91,9 +113,10 @@ fn a_hostile_address_and_value_stay_text() {
     std::fs::write(&file, serde_json::to_vec(&plan).unwrap()).unwrap();
     let p = page(&["show", "--format", "html", file.to_str().unwrap()]);
     check_self_contained(&p, "hostile");
-    for raw in ["<img", "<script", "</pre><", "<b>"] {
+    for raw in ["<img", "</pre><", "<b>"] {
         assert!(!p.contains(raw), "{raw} is markup in the page:\n{p}");
     }
+    assert_eq!(p.matches("<script").count(), 1, "only the page's own script:\n{p}");
     assert!(p.contains("&lt;img src=x onerror=alert(1)&gt;&lt;/pre&gt;&lt;script&gt;alert(2)&lt;/script&gt;"), "{p}");
     assert!(p.contains("&lt;b&gt;&amp;amp;&lt;/b&gt;"), "the value is escaped once, as text: {p}");
     // The address is in the tree and on its change, as text.
@@ -105,10 +128,40 @@ fn the_page_shows_the_plan_line_the_modules_and_masks_secrets() {
     let p = page(&["show", "--format", "html", "testdata/real/modules/plan.json"]);
     let summary = String::from_utf8(planview(&["summary", "testdata/real/modules/plan.json"]).stdout).unwrap();
     let line = summary.lines().find(|l| l.starts_with("Plan: ")).expect("a Plan: line");
-    assert!(p.contains(&format!("<p class=\"plan\">{line}</p>")), "{line}\n{p}");
+    assert!(p.contains(&format!("<p class=\"planline\">{line}</p>")), "{line}\n{p}");
     assert!(p.contains("<details open><summary><code>module.a</code> — "), "{p}");
     let p = page(&["show", "--format", "html", "testdata/real/sensitive/plan.json"]);
     assert!(p.contains("(sensitive value)"), "{p}");
     let shown = page(&["show", "--format", "html", "--show-sensitive", "testdata/real/sensitive/plan.json"]);
     assert_ne!(p, shown, "--show-sensitive shows what the page masks");
+}
+
+/// `comment --html FILE`: the review as a page beside the comment, with the
+/// gate's verdict; the comment itself and the exit code as without it.
+#[test]
+fn comment_writes_the_page_with_the_verdict_beside_the_same_comment() {
+    let dir = std::env::temp_dir().join(format!("planview-html-comment-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("review.html");
+    let plan = "testdata/real/modules/plan.json";
+    let plain = planview(&["comment", plan]);
+    let with = planview(&["comment", "--html", file.to_str().unwrap(), plan]);
+    assert_eq!(with.status.code(), plain.status.code());
+    assert_eq!(with.status.code(), Some(1), "the default rule denies the destroys");
+    assert_eq!(with.stdout, plain.stdout, "the comment is the same");
+    let p = std::fs::read_to_string(&file).expect("the page is written");
+    check_self_contained(&p, "comment --html");
+    assert!(p.contains("<p class=\"verdict fail\">Verdict: FAIL</p>"), "{p}");
+    assert!(p.contains("<li>error [deny delete] module.gone.terraform_data.one: would be destroyed"), "{p}");
+    let shown = page(&["show", "--format", "html", plan]);
+    assert_eq!(p.matches("class=\"change\"").count(), shown.matches("class=\"change\"").count(), "the same changes as show's page");
+    // Secrets are masked in the page too.
+    let secret = dir.join("secrets.html");
+    planview(&["comment", "--html", secret.to_str().unwrap(), "testdata/hostile/secrets-plan.json"]);
+    let p = std::fs::read_to_string(&secret).unwrap();
+    assert!(p.contains("class=\"change\"") && !p.contains("PVSECRET"), "a secret marker in the page");
+    // A page that cannot be written is an error (exit 2), said once.
+    let out = planview(&["comment", "--html", dir.join("no/such/dir/x.html").to_str().unwrap(), plan]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the HTML page"), "{}", String::from_utf8_lossy(&out.stderr));
 }

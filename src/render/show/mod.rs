@@ -6,7 +6,7 @@ mod json;
 mod markdown;
 mod text;
 
-pub(crate) use html::html_items;
+pub(crate) use html::{html_items, html_page, PageVerdict};
 pub(crate) use json::json_items;
 pub(crate) use markdown::{markdown_items, markdown_out};
 pub(crate) use text::table_items;

@@ -143,7 +143,13 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
         if rows.is_empty() {
             continue;
         }
-        let n = rows.len() + if i == 0 { collapsed } else { 0 };
+        let alike = match i {
+            0 => collapsed_away(&p.resources),
+            1 => collapsed_away(&p.deferred_changes),
+            3 => collapsed_away(&p.drifted),
+            _ => 0,
+        };
+        let n = rows.len() + if i == 0 { collapsed } else { 0 } + alike;
         let head = if located {
             "| action | address | source | details |\n|---|---|---|---|"
         } else {
@@ -167,11 +173,24 @@ pub(super) fn resource_rows(resources: &[ResourceEntry], noise: Option<&NoiseCou
         (Some(l), true) => format!(" {} |", md_code(&l.to_string())),
         (None, true) => " - |".to_string(),
     };
-    let mut rows: Vec<String> = grouped(resources)
+    let mut rows: Vec<String> = super::rows(resources)
         .into_iter()
-        .filter(|r| !r.noise)
-        .map(|r| {
-            format!("| {} | {} |{} {} |\n", md_cell(&action_words(r)), md_code(&r.address), source(r), md_cell(&details(r).join("; ")))
+        .map(|row| match row {
+            Row::One(r) => {
+                format!("| {} | {} |{} {} |\n", md_cell(&action_words(r)), md_code(&r.address), source(r), md_cell(&details(r).join("; ")))
+            }
+            // Alike changes: one row, their keys behind a toggle.
+            Row::Alike { first, label, keys } => {
+                let keys: Vec<String> = keys.iter().map(|k| md_code(k)).collect();
+                format!(
+                    "| {} | {} |{} <details><summary>{} alike</summary>{}</details> |\n",
+                    md_cell(&action_words(first)),
+                    md_code(&label),
+                    source(first),
+                    keys.len(),
+                    keys.join(", ")
+                )
+            }
         })
         .collect();
     if let Some(n) = noise.filter(|n| n.count > 0) {

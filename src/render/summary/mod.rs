@@ -28,6 +28,62 @@ fn group_rank(action: &str) -> usize {
     GROUPS.iter().position(|g| *g == action).unwrap_or(GROUPS.len())
 }
 
+/// A row of a change list: one change, or alike changes collapsed
+/// ([`crate::query::collapse`]): the first of them, the group's label and
+/// every member's key.
+pub(super) enum Row<'a> {
+    One(&'a ResourceEntry),
+    Alike { first: &'a ResourceEntry, label: String, keys: Vec<String> },
+}
+
+/// The rows of a change list in display order (noise left out): from
+/// [`crate::query::collapse::MIN_GROUP`] instances of one resource block
+/// with the same action (and reason) and nothing of their own (moved,
+/// imported, deposed, deferred, unrecognised), one row. Summary reads no
+/// values: changes alike here are instances of one block.
+pub(super) fn rows(resources: &[ResourceEntry]) -> Vec<Row<'_>> {
+    use crate::query::collapse::{member_key, Collapser};
+    let list: Vec<&ResourceEntry> = grouped(resources).into_iter().filter(|r| !r.noise).collect();
+    let mut c = Collapser::default();
+    let of: Vec<usize> = list
+        .iter()
+        .map(|r| {
+            let alone = r.moved
+                || r.importing
+                || r.deposed.is_some()
+                || !r.recognised
+                || r.index_unknown
+                || r.deferred_reason.is_some()
+                || r.import_unknown;
+            let action = format!("{} {:?} {}", r.action, r.replace_order, r.reason.as_deref().unwrap_or(""));
+            c.push(&r.address, &action, None, alone)
+        })
+        .collect();
+    let groups = c.finish();
+    let mut out = Vec::new();
+    for (i, r) in list.iter().enumerate() {
+        let g = &groups[of[i]];
+        if !g.collapsed() {
+            out.push(Row::One(r));
+        } else if g.members[0] == i {
+            let keys = g.members.iter().map(|&m| member_key(&list[m].address)).collect();
+            out.push(Row::Alike { first: r, label: g.label.clone(), keys });
+        }
+    }
+    out
+}
+
+/// How many changes the rows of `resources` stand for beyond one each.
+pub(super) fn collapsed_away(resources: &[ResourceEntry]) -> usize {
+    rows(resources)
+        .iter()
+        .map(|r| match r {
+            Row::Alike { keys, .. } => keys.len() - 1,
+            Row::One(_) => 0,
+        })
+        .sum()
+}
+
 /// Resources in display order: grouped by action, document order within a group.
 fn grouped(resources: &[ResourceEntry]) -> Vec<&ResourceEntry> {
     let mut v: Vec<&ResourceEntry> = resources.iter().collect();

@@ -243,32 +243,51 @@ pub(crate) fn invocation_details(a: &InvocationEntry) -> String {
     d.join("; ")
 }
 
+/// The change a row shows (the first of alike ones).
+fn first<'a>(row: &Row<'a>) -> &'a ResourceEntry {
+    match row {
+        Row::One(r) => r,
+        Row::Alike { first, .. } => first,
+    }
+}
+
+/// The details of a collapsed row in the terminal: how many, the first keys.
+fn alike_words(keys: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let more = keys.len().saturating_sub(SHOWN);
+    let more = if more > 0 { format!(", ... ({more} more)") } else { String::new() };
+    let first = if let [one] = keys { one.clone() } else { keys.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ") };
+    format!("{} alike: {first}{more}", keys.len())
+}
+
 /// The table of changes; the noise entries (with `noise`'s patterns) collapsed into one last row.
 /// A `source` column (`file:line` of each change's block) when the
 /// configuration was read, holds some of them, and the column fits ([`source_fits`]).
 pub(super) fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], noise: Option<&NoiseCount>, style: &Style) -> io::Result<()> {
-    let shown: Vec<&ResourceEntry> = grouped(resources).into_iter().filter(|r| !r.noise).collect();
+    let shown: Vec<Row<'_>> = super::rows(resources);
     let mut rows: Vec<Vec<String>> = shown
         .iter()
-        .map(|r| {
+        .map(|row| {
+            let (r, address, details) = match row {
+                Row::One(r) => (*r, line(&r.address).into_owned(), line(&details(r).join("; ")).into_owned()),
+                Row::Alike { first, label, keys } => (*first, line(label).into_owned(), line(&alike_words(keys)).into_owned()),
+            };
             let sym = crate::model::ChangeKind::from_actions(&r.actions.iter().map(|a| crate::model::Action::parse(a)).collect::<Vec<_>>())
                 .symbol();
             let sym = if r.action == "no-op" { "" } else { sym };
             let tone = action_tone(&r.action);
-            vec![
-                style.paint(line(&format!("{sym} {}", action_words(r))).trim_start(), tone),
-                line(&r.address).into_owned(),
-                line(&details(r).join("; ")).into_owned(),
-            ]
+            vec![style.paint(line(&format!("{sym} {}", action_words(r))).trim_start(), tone), address, details]
         })
         .collect();
     if let Some(n) = noise.filter(|n| n.count > 0) {
         let what = format!("noise: {}", n.what());
         rows.push(vec![style.paint("~ update in-place", Tone::Muted), format!("({} resources)", n.count), line(&what).into_owned()]);
     }
-    if shown.iter().any(|r| r.location.is_some()) {
-        let sources: Vec<String> =
-            shown.iter().map(|r| r.location.as_ref().map_or_else(|| "-".to_string(), |l| line(&l.to_string()).into_owned())).collect();
+    if shown.iter().any(|r| first(r).location.is_some()) {
+        let sources: Vec<String> = shown
+            .iter()
+            .map(|r| first(r).location.as_ref().map_or_else(|| "-".to_string(), |l| line(&l.to_string()).into_owned()))
+            .collect();
         if source_fits(&rows, &sources, style.width) {
             for (i, row) in rows.iter_mut().enumerate() {
                 row.insert(2, sources.get(i).cloned().unwrap_or_else(|| "-".to_string()));

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The HTML page against JSON: `show --format html` and `show --format json` on the
+# 5,000-change plan and the 113 MB plan (bench/gen_sensitive.py N FILE full; N=5000
+# and N=10500), interleaved, RUNS rounds: wall and CPU seconds and peak RSS
+# (min/median/max), and the size of each output.
+#
+#   bench/html.sh                      # release build, RUNS=3
+#   RUNS=5 BENCH_DIR=/var/tmp/pv bench/html.sh
+#   PLANVIEW=target/debug/planview bench/html.sh
+#
+# Generated plans are cached in BENCH_DIR (default /tmp/planview-bench-html), never committed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DIR=${BENCH_DIR:-/tmp/planview-bench-html}
+RUNS=${RUNS:-3}
+mkdir -p "$DIR"
+if [ -z "${PLANVIEW:-}" ]; then
+  cargo build --release --locked >&2
+  PLANVIEW=${CARGO_TARGET_DIR:-target}/release/planview
+fi
+if [ ! -x /usr/bin/time ]; then
+  echo "bench: /usr/bin/time (GNU time) is needed: apt-get install time" >&2
+  exit 2
+fi
+
+stats() { # numbers on stdin -> "min / median / max"
+  sort -g | awk '{v[NR]=$1} END {printf "%s / %s / %s", v[1], v[int((NR+1)/2)], v[NR]}'
+}
+
+echo "commit $(git rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $RUNS rounds, $PLANVIEW"
+echo
+echo "| plan | format | wall s (min / median / max) | CPU s | peak RSS MB | output bytes |"
+echo "|---|---|---|---|---|---|"
+for n in 5000 10500; do
+  plan="$DIR/plan-$n.json"
+  [ -s "$plan" ] || python3 bench/gen_sensitive.py "$n" "$plan" full
+  for f in json html; do : >"$DIR/$n.$f.times"; done
+  for _ in $(seq "$RUNS"); do
+    for f in json html; do
+      /usr/bin/time -f "%e %U %S %M" -o "$DIR/t" "$PLANVIEW" show --format "$f" "$plan" >"$DIR/out-$n.$f"
+      cat "$DIR/t" >>"$DIR/$n.$f.times"
+    done
+  done
+  for f in json html; do
+    t="$DIR/$n.$f.times"
+    wall=$(awk '{print $1}' "$t" | stats)
+    cpu=$(awk '{print $2 + $3}' "$t" | stats)
+    rss=$(awk '{printf "%.1f\n", $4 / 1024}' "$t" | stats)
+    echo "| $(basename "$plan") ($(du -m "$plan" | cut -f1) MB, $n changes) | $f | $wall | $cpu | $rss | $(wc -c <"$DIR/out-$n.$f") |"
+  done
+done
