@@ -51,9 +51,11 @@ fn the_plan_line_stays_the_clis_and_a_second_line_counts_the_noise() {
     assert!(t.contains("(3 resources)") && t.contains("noise: only change input.tags_all or output"), "{t}");
     assert!(!t.contains(r#"terraform_data.tagged["a"]"#) && t.contains(r#"terraform_data.tagged["d"]"#), "{t}");
     assert!(t.contains("terraform_data.renamed") && t.contains("terraform_data.rotated"), "{t}");
-    // Without the flag nothing changes: no second line, every row.
+    // Without the flag no second line, and no noise row: the four `tagged`
+    // instances are only alike (one resource block, one action), one row with their keys.
     let (_, plain) = run(&["summary", "--color", "never", PLAN]);
-    assert!(!plain.contains("of them only change") && plain.contains(r#"terraform_data.tagged["a"]"#), "{plain}");
+    assert!(!plain.contains("of them only change") && !plain.contains("noise:"), "{plain}");
+    assert!(plain.contains("terraform_data.tagged[*]") && plain.contains(r#"4 alike: ["a"], ["b"], ["c"], ["d"]"#), "{plain}");
     // The markdown says the same.
     let (_, md) = run(&strs(&with(&["summary", "--format", "markdown", PLAN], &IGNORE)));
     assert!(md.contains("3 of them only change input.tags_all or output.") && md.contains("(3 resources)"), "{md}");
