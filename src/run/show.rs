@@ -107,6 +107,13 @@ pub(super) fn show_with(
     });
     let spill = shared.into_spill();
     note_without_schema(items.iter().filter_map(|i| i.result.as_ref().ok()).map(|c| &c.report), read);
+    // Said once, as `replace` says it: JSON's `dependents` are unknown without a configuration
+    // (the page says it on itself).
+    if format == Format::Json
+        && items.iter().filter_map(|i| i.result.as_ref().ok()).any(|c| !c.report.dependents.configured)
+    {
+        read.notes.push("show", crate::query::dependents::NO_CONFIGURATION.to_string());
+    }
     for i in &mut items {
         if let Ok(c) = &mut i.result {
             c.report.file = i.file.clone();
