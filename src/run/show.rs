@@ -109,9 +109,7 @@ pub(super) fn show_with(
     note_without_schema(items.iter().filter_map(|i| i.result.as_ref().ok()).map(|c| &c.report), read);
     // Said once, as `replace` says it: JSON's `dependents` are unknown without a configuration
     // (the page says it on itself).
-    if format == Format::Json
-        && items.iter().filter_map(|i| i.result.as_ref().ok()).any(|c| !c.report.dependents.configured)
-    {
+    if format == Format::Json && items.iter().filter_map(|i| i.result.as_ref().ok()).any(|c| !c.report.dependents.configured) {
         read.notes.push("show", crate::query::dependents::NO_CONFIGURATION.to_string());
     }
     for i in &mut items {
