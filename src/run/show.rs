@@ -106,12 +106,7 @@ pub(super) fn show_with(
         })
     });
     let spill = shared.into_spill();
-    note_without_schema(items.iter().filter_map(|i| i.result.as_ref().ok()).map(|c| &c.report), read);
-    // Said once, as `replace` says it: JSON's `dependents` are unknown without a configuration
-    // (the page says it on itself).
-    if format == Format::Json && items.iter().filter_map(|i| i.result.as_ref().ok()).any(|c| !c.report.dependents.configured) {
-        read.notes.push("show", crate::query::dependents::NO_CONFIGURATION.to_string());
-    }
+    notes_once(items.iter().filter_map(|i| i.result.as_ref().ok()).map(|c| &c.report), read, format);
     for i in &mut items {
         if let Ok(c) = &mut i.result {
             c.report.file = i.file.clone();
@@ -148,12 +143,22 @@ pub(super) fn show_with(
     tail::finish(&items)
 }
 
-/// Once per run: the provider types shown without their schema (nested
-/// blocks and sets shown as JSON values), as a warning.
-fn note_without_schema<'r>(reports: impl Iterator<Item = &'r show::ShowReport>, read: &ReadOptions) {
-    let without: std::collections::BTreeSet<String> = reports.flat_map(|r| r.without_schema.iter().cloned()).collect();
+/// Once per run, as warnings: the provider types shown without their schema
+/// (nested blocks and sets shown as JSON values); and, for JSON, a plan
+/// without a configuration, whose `dependents` are not known (as `replace`
+/// says it; the HTML page says it on itself).
+fn notes_once<'r>(reports: impl Iterator<Item = &'r show::ShowReport>, read: &ReadOptions, format: Format) {
+    let mut without = std::collections::BTreeSet::new();
+    let mut unconfigured = false;
+    for r in reports {
+        without.extend(r.without_schema.iter().cloned());
+        unconfigured |= !r.dependents.configured;
+    }
     if !without.is_empty() {
         read.notes.push("show", show::without_schema_note(&without));
+    }
+    if format == Format::Json && unconfigured {
+        read.notes.push("show", crate::query::dependents::NO_CONFIGURATION.to_string());
     }
 }
 
@@ -466,7 +471,7 @@ pub fn run_show_whole(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Maske
             i
         })
         .collect();
-    note_without_schema(items.iter().filter_map(|i| i.result.as_ref().ok()), read);
+    notes_once(items.iter().filter_map(|i| i.result.as_ref().ok()), read, format);
     let reports: Vec<Item<'_>> = items.iter().map(Item::whole).collect();
     let mut sink = Sink::new(out);
     let ctx = Ctx { style: style.clone(), max_bytes: show.max_bytes };
