@@ -1,6 +1,6 @@
 //! Renders `checks` reports as a terminal table, markdown or JSON.
 
-use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
+use super::report::{cell_lines, Head, Named, Report};
 use super::{md_cell, md_code, Style, Tone};
 use crate::query::checks::{CheckItem, ChecksReport, ChecksSource};
 use crate::sanitize::line;
@@ -58,25 +58,53 @@ fn errored_note(r: &ChecksReport) -> Option<&'static str> {
     })
 }
 
-impl Report for ChecksReport {
+impl Named for ChecksReport {
     fn set_file(&mut self, file: &str) {
         self.file = file.to_string();
     }
+}
 
-    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
-        heading(w, style, &self.file, self.document, self.terraform_version.as_deref(), &self.format_version)?;
-        if self.errored {
-            errored_banner(w, style)?;
+impl Report for ChecksReport {
+    fn head(&self) -> Head<'_> {
+        Head::new(&self.file, self.document, &self.terraform_version, &self.format_version, self.errored)
+    }
+
+    fn verdict(&self) -> String {
+        verdict(self)
+    }
+
+    fn tone(&self) -> Tone {
+        if self.failed {
+            Tone::Bad
+        } else {
+            Tone::Bold
         }
-        let tone = if self.failed { Tone::Bad } else { Tone::Bold };
-        writeln!(w, "{}", style.paint(&verdict(self), tone))?;
-        if let Some(n) = errored_note(self) {
-            writeln!(w, "{n}")?;
+    }
+
+    fn title(&self) -> String {
+        let icon = if self.failed { ":x: " } else { "" };
+        format!("{icon}{}", md_cell(&verdict(self)))
+    }
+
+    fn table_lead(&self, w: &mut dyn Write) -> io::Result<()> {
+        match errored_note(self) {
+            Some(n) => writeln!(w, "{n}"),
+            None => Ok(()),
         }
-        if self.checks.is_empty() {
-            return Ok(());
+    }
+
+    fn markdown_lead(&self, w: &mut dyn Write) -> io::Result<()> {
+        match errored_note(self) {
+            Some(n) => writeln!(w, "_{}_\n", md_cell(n)),
+            None => Ok(()),
         }
-        writeln!(w)?;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.checks.is_empty()
+    }
+
+    fn table_rows(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
         // `file:line` of each check, when the configuration was read (--locations).
         let located = self.checks.iter().any(|c| c.location.is_some());
         let rows = self
@@ -100,18 +128,7 @@ impl Report for ChecksReport {
         writeln!(w, "{}", style.table(head, rows))
     }
 
-    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
-        let icon = if self.failed { ":x: " } else { "" };
-        md_heading(w, &self.file, &format!("{icon}{}", md_cell(&verdict(self))))?;
-        if self.errored {
-            md_errored_banner(w)?;
-        }
-        if let Some(n) = errored_note(self) {
-            writeln!(w, "_{}_\n", md_cell(n))?;
-        }
-        if self.checks.is_empty() {
-            return Ok(());
-        }
+    fn markdown_rows(&self, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "| status | address | kind | problems |")?;
         writeln!(w, "|---|---|---|---|")?;
         for c in &self.checks {

@@ -1,7 +1,7 @@
 //! Renders `drift` reports as a terminal table, markdown or JSON.
 
-use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
-use super::{action_tone, md_cell, md_code, Shortened, Style, Tone};
+use super::report::{cell_lines, Head, Named, Report};
+use super::{action_tone, md_cell, md_code, Shortened, Style};
 use crate::query::drift::{DriftEntry, DriftMode, DriftReport};
 use crate::query::values::truncate;
 use crate::sanitize::line;
@@ -44,24 +44,40 @@ fn hidden_line(e: &DriftEntry) -> Option<String> {
     (e.hidden_attributes > 0).then(|| format!("(+{} not relevant)", e.hidden_attributes))
 }
 
-impl Report for DriftReport {
+impl Named for DriftReport {
     fn set_file(&mut self, file: &str) {
         self.file = file.to_string();
     }
+}
 
-    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
-        heading(w, style, &self.file, "plan", self.terraform_version.as_deref(), &self.format_version)?;
-        if self.errored {
-            errored_banner(w, style)?;
+impl Report for DriftReport {
+    fn head(&self) -> Head<'_> {
+        Head::new(&self.file, "plan", &self.terraform_version, &self.format_version, self.errored)
+    }
+
+    fn verdict(&self) -> String {
+        verdict(self)
+    }
+
+    fn table_lead(&self, w: &mut dyn Write) -> io::Result<()> {
+        match &self.note {
+            Some(n) => writeln!(w, "note: {}", line(n)),
+            None => Ok(()),
         }
-        writeln!(w, "{}", style.paint(&verdict(self), Tone::Bold))?;
-        if let Some(n) = &self.note {
-            writeln!(w, "note: {}", line(n))?;
+    }
+
+    fn markdown_lead(&self, w: &mut dyn Write) -> io::Result<()> {
+        match &self.note {
+            Some(n) => writeln!(w, "_Note: {}_\n", md_cell(n)),
+            None => Ok(()),
         }
-        if self.entries.is_empty() {
-            return Ok(());
-        }
-        writeln!(w)?;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn table_rows(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
         let short = Shortened::default();
         let rows = self
             .entries
@@ -92,17 +108,7 @@ impl Report for DriftReport {
         writeln!(w, "{}", style.value_table(&["drift", "address", "attribute", "before -> after"], rows, &short, WHOLE))
     }
 
-    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
-        md_heading(w, &self.file, &md_cell(&verdict(self)))?;
-        if self.errored {
-            md_errored_banner(w)?;
-        }
-        if let Some(n) = &self.note {
-            writeln!(w, "_Note: {}_\n", md_cell(n))?;
-        }
-        if self.entries.is_empty() {
-            return Ok(());
-        }
+    fn markdown_rows(&self, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "| drift | address | attribute | before | after |")?;
         writeln!(w, "|---|---|---|---|---|")?;
         for e in &self.entries {

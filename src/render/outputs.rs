@@ -1,6 +1,6 @@
 //! Renders `outputs` reports as a terminal table, markdown or JSON.
 
-use super::report::{errored_banner, heading, md_errored_banner, md_heading, Report};
+use super::report::{Head, Named, Report};
 use super::{action_tone, md_cell, md_code, Shortened, Style, Tone};
 use crate::query::outputs::{OutputChange, OutputsReport, PlanOutputs, StateOutputs};
 use crate::query::values::truncate;
@@ -37,16 +37,7 @@ fn plan_verdict(p: &PlanOutputs) -> String {
     format!("Outputs: {}.", super::counts_line(&p.counts, super::plain))
 }
 
-fn plan_table(p: &PlanOutputs, w: &mut dyn Write, style: &Style) -> io::Result<()> {
-    heading(w, style, &p.file, "plan", p.terraform_version.as_deref(), &p.format_version)?;
-    if p.errored {
-        errored_banner(w, style)?;
-    }
-    writeln!(w, "{}", style.paint(&plan_verdict(p), Tone::Bold))?;
-    if p.outputs.is_empty() {
-        return Ok(());
-    }
-    writeln!(w)?;
+fn plan_rows(p: &PlanOutputs, w: &mut dyn Write, style: &Style) -> io::Result<()> {
     let short = Shortened::default();
     let rows = p
         .outputs
@@ -63,13 +54,7 @@ fn plan_table(p: &PlanOutputs, w: &mut dyn Write, style: &Style) -> io::Result<(
     writeln!(w, "{}", style.value_table(&["output", "action", "type", "value"], rows, &short, WHOLE))
 }
 
-fn state_table(s: &StateOutputs, w: &mut dyn Write, style: &Style) -> io::Result<()> {
-    heading(w, style, &s.file, "state", s.terraform_version.as_deref(), &s.format_version)?;
-    writeln!(w, "{}", style.paint(&format!("Outputs: {} in this state.", s.outputs.len()), Tone::Bold))?;
-    if s.outputs.is_empty() {
-        return Ok(());
-    }
-    writeln!(w)?;
+fn state_rows(s: &StateOutputs, w: &mut dyn Write, style: &Style) -> io::Result<()> {
     let short = Shortened::default();
     let rows = s
         .outputs
@@ -90,28 +75,45 @@ fn state_table(s: &StateOutputs, w: &mut dyn Write, style: &Style) -> io::Result
     Ok(())
 }
 
-impl Report for OutputsReport {
+impl Named for OutputsReport {
     fn set_file(&mut self, file: &str) {
         OutputsReport::set_file(self, file);
     }
+}
 
-    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+impl Report for OutputsReport {
+    /// A state's outputs never errored.
+    fn head(&self) -> Head<'_> {
         match self {
-            OutputsReport::Plan(p) => plan_table(p, w, style),
-            OutputsReport::State(s) => state_table(s, w, style),
+            OutputsReport::Plan(p) => Head::new(&p.file, "plan", &p.terraform_version, &p.format_version, p.errored),
+            OutputsReport::State(s) => Head::new(&s.file, "state", &s.terraform_version, &s.format_version, false),
         }
     }
 
-    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
+    fn verdict(&self) -> String {
+        match self {
+            OutputsReport::Plan(p) => plan_verdict(p),
+            OutputsReport::State(s) => format!("Outputs: {} in this state.", s.outputs.len()),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        match self {
+            OutputsReport::Plan(p) => p.outputs.is_empty(),
+            OutputsReport::State(s) => s.outputs.is_empty(),
+        }
+    }
+
+    fn table_rows(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+        match self {
+            OutputsReport::Plan(p) => plan_rows(p, w, style),
+            OutputsReport::State(s) => state_rows(s, w, style),
+        }
+    }
+
+    fn markdown_rows(&self, w: &mut dyn Write) -> io::Result<()> {
         match self {
             OutputsReport::Plan(p) => {
-                md_heading(w, &p.file, &md_cell(&plan_verdict(p)))?;
-                if p.errored {
-                    md_errored_banner(w)?;
-                }
-                if p.outputs.is_empty() {
-                    return Ok(());
-                }
                 writeln!(w, "| output | action | type | value |")?;
                 writeln!(w, "|---|---|---|---|")?;
                 for o in &p.outputs {
@@ -127,10 +129,6 @@ impl Report for OutputsReport {
                 Ok(())
             }
             OutputsReport::State(s) => {
-                md_heading(w, &s.file, &format!("Outputs: {} in this state.", s.outputs.len()))?;
-                if s.outputs.is_empty() {
-                    return Ok(());
-                }
                 writeln!(w, "| output | type | value |")?;
                 writeln!(w, "|---|---|---|")?;
                 for o in &s.outputs {

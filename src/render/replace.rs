@@ -1,6 +1,6 @@
 //! Renders `replace` reports as a terminal table, markdown or JSON.
 
-use super::report::{cell_lines, errored_banner, heading, md_errored_banner, md_heading, Report};
+use super::report::{cell_lines, Head, Named, Report};
 use super::{md_cell, md_code, Shortened, Style, Tone};
 use crate::model::ReplaceOrder;
 use crate::query::dependents::Dependent;
@@ -100,21 +100,26 @@ fn details(r: &Replacement) -> Vec<String> {
     d
 }
 
-impl Report for ReplaceReport {
+impl Named for ReplaceReport {
     fn set_file(&mut self, file: &str) {
         self.file = file.to_string();
     }
+}
 
-    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
-        heading(w, style, &self.file, "plan", self.terraform_version.as_deref(), &self.format_version)?;
-        if self.errored {
-            errored_banner(w, style)?;
-        }
-        writeln!(w, "{}", style.paint(&verdict(self), Tone::Bold))?;
-        if self.replacements.is_empty() {
-            return Ok(());
-        }
-        writeln!(w)?;
+impl Report for ReplaceReport {
+    fn head(&self) -> Head<'_> {
+        Head::new(&self.file, "plan", &self.terraform_version, &self.format_version, self.errored)
+    }
+
+    fn verdict(&self) -> String {
+        verdict(self)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.replacements.is_empty()
+    }
+
+    fn table_rows(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
         let short = Shortened::default();
         let rows = self
             .replacements
@@ -139,14 +144,7 @@ impl Report for ReplaceReport {
         blast_lines(self, w, style)
     }
 
-    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
-        md_heading(w, &self.file, &md_cell(&verdict(self)))?;
-        if self.errored {
-            md_errored_banner(w)?;
-        }
-        if self.replacements.is_empty() {
-            return Ok(());
-        }
+    fn markdown_rows(&self, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "| order | address | reason | forced by | before | after |")?;
         writeln!(w, "|---|---|---|---|---|---|")?;
         for r in &self.replacements {

@@ -2,32 +2,105 @@
 //! `state`) share: one report per input, unreadable inputs reported in place,
 //! the same headings, and the JSON shape (one object, or `{"files": [...]}`).
 
-use super::{md_code, write_json, JsonInputError, Style, Tone};
+use super::{md_cell, md_code, write_json, JsonInputError, Style, Tone};
 use crate::outcome::PerFile;
 use crate::sanitize::line;
 use serde::Serialize;
 use std::io::{self, Write};
 
-/// A report that can be written in every format.
-pub(crate) trait Report: Serialize {
-    /// Record the input's name (reports are computed before it is known).
-    fn set_file(&mut self, file: &str);
+/// What opens every report: the input's name, what was read, and whether
+/// the plan errored (the banner below the heading).
+pub(crate) struct Head<'a> {
+    pub(crate) file: &'a str,
+    /// What was read, in the table's heading (`plan`, `state`, `plan, prior state`).
+    pub(crate) document: &'a str,
+    pub(crate) terraform_version: Option<&'a str>,
+    pub(crate) format_version: &'a str,
+    pub(crate) errored: bool,
+}
+
+impl<'a> Head<'a> {
+    pub(crate) fn new(
+        file: &'a str,
+        document: &'a str,
+        terraform_version: &'a Option<String>,
+        format_version: &'a str,
+        errored: bool,
+    ) -> Self {
+        Head { file, document, terraform_version: terraform_version.as_deref(), format_version, errored }
+    }
+}
+
+/// A question command's report, written in every format: each command says
+/// what is its own (its [`Head`], its verdict, its rows), and the frame is
+/// written here once. The table: the heading, the errored banner, the
+/// verdict, the lead lines, then (unless [`Report::is_empty`]) a blank line
+/// and the rows. The markdown: the heading with the verdict as its title,
+/// the banner, the lead lines, then (unless empty) the rows. The JSON is the
+/// report itself ([`Reports::json`]).
+pub(crate) trait Report: Serialize + Named {
+    fn head(&self) -> Head<'_>;
+    /// The one-line verdict (`Checks: 1 fail, 7 pass.`).
+    fn verdict(&self) -> String;
+    /// Whether there are no rows (the report ends after its verdict).
+    fn is_empty(&self) -> bool;
+    /// The rows of the terminal table (tables and what follows them).
+    fn table_rows(&self, w: &mut dyn Write, style: &Style) -> io::Result<()>;
+    /// The rows in markdown.
+    fn markdown_rows(&self, w: &mut dyn Write) -> io::Result<()>;
+
+    /// The verdict's colour in the table.
+    fn tone(&self) -> Tone {
+        Tone::Bold
+    }
+    /// The markdown heading's title: the verdict.
+    fn title(&self) -> String {
+        md_cell(&self.verdict())
+    }
+    /// Lines below the table's verdict (a note).
+    fn table_lead(&self, _w: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+    /// Lines below the markdown's banner (a note).
+    fn markdown_lead(&self, _w: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+
     /// The terminal table, heading included.
-    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()>;
+    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
+        let h = self.head();
+        heading(w, style, h.file, h.document, h.terraform_version, h.format_version)?;
+        if h.errored {
+            errored_banner(w, style)?;
+        }
+        writeln!(w, "{}", style.paint(&self.verdict(), self.tone()))?;
+        self.table_lead(w)?;
+        if self.is_empty() {
+            return Ok(());
+        }
+        writeln!(w)?;
+        self.table_rows(w, style)
+    }
+
     /// The markdown, heading included.
-    fn markdown(&self, w: &mut dyn Write) -> io::Result<()>;
+    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
+        let h = self.head();
+        md_heading(w, h.file, &self.title())?;
+        if h.errored {
+            md_errored_banner(w)?;
+        }
+        self.markdown_lead(w)?;
+        if self.is_empty() {
+            return Ok(());
+        }
+        self.markdown_rows(w)
+    }
 }
 
 /// A report that records the name of its input (reports are computed
-/// before it is known).
+/// before it is known): every answer, the question reports included.
 pub(crate) trait Named {
     fn set_file(&mut self, file: &str);
-}
-
-impl<T: Report> Named for T {
-    fn set_file(&mut self, file: &str) {
-        Report::set_file(self, file);
-    }
 }
 
 impl Named for crate::query::summary::Summary {
@@ -50,19 +123,19 @@ impl Named for crate::query::show::ShowReport {
 
 /// The heading line of a table report:
 /// `== FILE (plan · terraform 1.11.4 · format 1.2) ==`.
-pub(crate) fn heading(w: &mut dyn Write, style: &Style, file: &str, document: &str, tf: Option<&str>, fv: &str) -> io::Result<()> {
+fn heading(w: &mut dyn Write, style: &Style, file: &str, document: &str, tf: Option<&str>, fv: &str) -> io::Result<()> {
     let tf = tf.map(|v| format!(" · terraform {}", line(v))).unwrap_or_default();
     writeln!(w, "{}", style.paint(&format!("== {} ({document}{tf} · format {}) ==", line(file), line(fv)), Tone::Bold))
 }
 
 /// The markdown heading: `### `FILE` — TITLE`.
-pub(crate) fn md_heading(w: &mut dyn Write, file: &str, title: &str) -> io::Result<()> {
+fn md_heading(w: &mut dyn Write, file: &str, title: &str) -> io::Result<()> {
     writeln!(w, "### {} — {title}", md_code(file))?;
     writeln!(w)
 }
 
 /// The errored-plan banner, for tables.
-pub(crate) fn errored_banner(w: &mut dyn Write, style: &Style) -> io::Result<()> {
+fn errored_banner(w: &mut dyn Write, style: &Style) -> io::Result<()> {
     writeln!(
         w,
         "{}",
@@ -74,7 +147,7 @@ pub(crate) fn errored_banner(w: &mut dyn Write, style: &Style) -> io::Result<()>
 }
 
 /// The errored-plan banner, for markdown.
-pub(crate) fn md_errored_banner(w: &mut dyn Write) -> io::Result<()> {
+fn md_errored_banner(w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "> [!CAUTION]\n> **This plan errored** and cannot be applied. Only what was planned before the error is here.\n")
 }
 

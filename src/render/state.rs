@@ -1,6 +1,6 @@
 //! Renders `state` reports as a terminal table, markdown or JSON.
 
-use super::report::{heading, md_heading, Report};
+use super::report::{Head, Named, Report};
 use super::{md_cell, md_code, Style, Tone};
 use crate::query::state::StateReport;
 use crate::query::summary::StateResource;
@@ -42,19 +42,33 @@ fn module_text(r: &StateResource) -> &str {
     r.module.as_deref().unwrap_or("(root)")
 }
 
-impl Report for StateReport {
+impl Named for StateReport {
     fn set_file(&mut self, file: &str) {
         self.file = file.to_string();
     }
+}
 
-    fn table(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
-        let doc = if self.document == "plan" { "plan, prior state" } else { "state" };
-        heading(w, style, &self.file, doc, self.terraform_version.as_deref(), &self.format_version)?;
-        writeln!(w, "{}", style.paint(&verdict(self), Tone::Bold))?;
-        if self.resources.is_empty() {
-            return Ok(());
-        }
-        writeln!(w)?;
+impl Report for StateReport {
+    /// A state never errored (a plan's prior state says nothing of its planning).
+    fn head(&self) -> Head<'_> {
+        Head::new(
+            &self.file,
+            if self.document == "plan" { "plan, prior state" } else { "state" },
+            &self.terraform_version,
+            &self.format_version,
+            false,
+        )
+    }
+
+    fn verdict(&self) -> String {
+        verdict(self)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.resources.is_empty()
+    }
+
+    fn table_rows(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
         let rows = self
             .resources
             .iter()
@@ -76,11 +90,7 @@ impl Report for StateReport {
         writeln!(w, "{}", style.table(&["type", "count"], rows))
     }
 
-    fn markdown(&self, w: &mut dyn Write) -> io::Result<()> {
-        md_heading(w, &self.file, &md_cell(&verdict(self)))?;
-        if self.resources.is_empty() {
-            return Ok(());
-        }
+    fn markdown_rows(&self, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "| type | count |")?;
         writeln!(w, "|---|---:|")?;
         for (t, n) in &self.counts.by_type {
