@@ -13,6 +13,7 @@ use crate::query::gate::{total, GateTotal, PolicyReport, Severity};
 use crate::query::review::Review;
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
 use crate::query::summary::{PlanSummary, ResourceEntry, Totals};
+use crate::render::fit::{fit_ranked, Block, Rank};
 use crate::render::gate::{rule_name, verdict_head};
 use crate::render::link::{md_address, Forge};
 use crate::render::summary::{action_words, details, INCOMPLETE_BANNER};
@@ -90,8 +91,8 @@ enum Kind {
 }
 
 /// A list of items that may be left out one by one (from its end); a list
-/// none of whose items is kept is left out whole, `open` and `close` too.
-#[derive(Debug, Clone)]
+/// none of whose items is kept is left out whole, `open` and `close` too
+/// (a [`Block::Rows`] of the one fitter, ranked by `kind`, then `importance`).
 struct List {
     open: String,
     items: Vec<String>,
@@ -101,11 +102,25 @@ struct List {
     importance: usize,
 }
 
-#[derive(Debug, Clone)]
-enum Part {
+/// The body as the one fitter ([`fit_ranked`]) takes it: its blocks, and
+/// how soon each one's rows go.
+#[derive(Default)]
+struct Parts {
+    blocks: Vec<Block>,
+    ranks: Vec<Rank>,
+}
+
+impl Parts {
     /// Always kept (the marker, verdict, `Plan:` lines, headings, errors).
-    Keep(String),
-    List(List),
+    fn keep(&mut self, s: String) {
+        self.blocks.push(Block::Keep(s));
+        self.ranks.push(Rank::default());
+    }
+
+    fn list(&mut self, l: List) {
+        self.blocks.push(Block::Rows { open: l.open, rows: l.items, close: l.close, what: String::new() });
+        self.ranks.push(Rank(l.kind as u8, l.importance));
+    }
 }
 
 /// Action groups, most destructive first (an unrecognised action list comes before them all).
@@ -212,11 +227,11 @@ fn banners(p: &PlanSummary) -> String {
 
 /// The parts of one input's review (after the verdict): its changes by
 /// group with their diffs, failing checks, relevant drift, outputs.
-fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize, forge: Option<&Forge>) {
+fn review_parts(parts: &mut Parts, r: &mut Review, diff_cap: usize, forge: Option<&Forge>) {
     let Review { summary: p, diffs, outputs, drift, drift_hidden, verdict, .. } = r;
     let drift_hidden = *drift_hidden;
     if p.deferred > 0 {
-        parts.push(Part::Keep(format!("\n{} change(s) deferred to a later plan (not in the Plan line).\n", p.deferred)));
+        parts.keep(format!("\n{} change(s) deferred to a later plan (not in the Plan line).\n", p.deferred));
     }
     // Failing checks, right after the verdict: they may be why it failed.
     let checks: Vec<String> = p
@@ -232,13 +247,13 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize, forge: O
         })
         .collect();
     if !checks.is_empty() {
-        parts.push(Part::List(List {
+        parts.list(List {
             open: format!("\n**Failing checks ({})**\n\n", checks.len()),
             items: checks,
             close: String::new(),
             kind: Kind::Row,
             importance: GROUPS.len() + 2,
-        }));
+        });
     }
     // Changes, grouped destructive-first; each group's diffs in `<details>`.
     type Member<'r> = (&'r ResourceEntry, &'r mut Option<ResourceDiff>);
@@ -294,30 +309,30 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize, forge: O
                 diffs.push(format!("{n} changes alike ({}), the first one's diff:\n\n{first}", md_code(&group.label)));
             }
         }
-        parts.push(Part::List(List {
+        parts.list(List {
             open: format!("\n**{title}** ({count})\n\n| action | address | details |\n|---|---|---|\n"),
             items: rows,
             close: String::new(),
             kind: Kind::Row,
             importance: importance(g),
-        }));
+        });
         if !diffs.is_empty() {
-            parts.push(Part::List(List {
+            parts.list(List {
                 open: format!("\n<details><summary>Diffs: {} ({})</summary>\n\n", title.to_lowercase(), diffs.len()),
                 items: diffs,
                 close: "</details>\n".into(),
                 kind: if unchanged_group(g) { Kind::Unchanged } else { Kind::Diff },
                 importance: importance(g),
-            }));
+            });
         }
     }
     blast_part(parts, &verdict.blast);
     if let Some(n) = p.noise.as_ref().filter(|n| n.count > 0) {
-        parts.push(Part::Keep(format!(
+        parts.keep(format!(
             "\n**Noise** ({}): in-place updates that {}, not listed (`planview summary --format json` with the same `--ignore-attr` lists them).\n",
             n.count,
             md_cell(&n.what())
-        )));
+        ));
     }
     // Action invocations (Terraform 1.14+), with what triggers them and their on_failure.
     if !p.action_invocations.is_empty() {
@@ -326,14 +341,14 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize, forge: O
             .iter()
             .map(|a| format!("| invoke | {} | {} |\n", md_code(&a.address), md_cell(&crate::render::summary::invocation_details(a))))
             .collect();
-        parts.push(Part::List(List {
+        parts.list(List {
             open: format!("\n**Actions to invoke** ({})\n\n| action | address | details |\n|---|---|---|\n", rows.len()),
             items: rows,
             close: String::new(),
             kind: Kind::Row,
             // As important as in-place updates: an action runs, nothing is destroyed by it.
             importance: importance(group_of("update")),
-        }));
+        });
     }
     if !drift.is_empty() || drift_hidden > 0 {
         let rows: Vec<String> = drift.iter().map(|d| format!("| {} | {} |\n", md_code(&d.address), md_cell(&d.words))).collect();
@@ -343,9 +358,9 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize, forge: O
             String::new()
         };
         if rows.is_empty() {
-            parts.push(Part::Keep(hidden));
+            parts.keep(hidden);
         } else {
-            parts.push(Part::List(List {
+            parts.list(List {
                 open: format!(
                     "\n**Changed outside of Terraform/OpenTofu, relevant to this plan** ({})\n\n| address | what |\n|---|---|\n",
                     rows.len()
@@ -354,24 +369,24 @@ fn review_parts(parts: &mut Vec<Part>, r: &mut Review, diff_cap: usize, forge: O
                 close: hidden,
                 kind: Kind::Row,
                 importance: 0,
-            }));
+            });
         }
     }
     if !outputs.is_empty() {
         let n = outputs.len();
-        parts.push(Part::List(List {
+        parts.list(List {
             open: format!("\n<details><summary>Output changes ({n})</summary>\n\n"),
             items: vec![show_md(&mut None, outputs, diff_cap)],
             close: "</details>\n".into(),
             kind: Kind::Diff,
             importance: 0,
-        }));
+        });
     }
 }
 
 /// What each destructive change drags along (docs/dependents.md), one line
 /// each: "replacing `X` also changes 7 objects: ...", the first few named.
-fn blast_part(parts: &mut Vec<Part>, blast: &[crate::query::dependents::BlastLine]) {
+fn blast_part(parts: &mut Parts, blast: &[crate::query::dependents::BlastLine]) {
     const NAMED: usize = 10;
     let lines: Vec<String> = blast
         .iter()
@@ -392,30 +407,31 @@ fn blast_part(parts: &mut Vec<Part>, blast: &[crate::query::dependents::BlastLin
         })
         .collect();
     if !lines.is_empty() {
-        parts.push(Part::List(List {
+        parts.list(List {
             open: format!("\n**Blast radius** ({})\n\n", lines.len()),
             items: lines,
             close: String::new(),
             kind: Kind::Row,
             importance: importance(group_of("replace")),
-        }));
+        });
     }
 }
 
 /// Every part of the body, in order (not yet scrubbed or fitted).
-fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usize, forge: Option<&Forge>) -> Vec<Part> {
+fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usize, forge: Option<&Forge>) -> Parts {
     let t: GateTotal = total(items.iter().map(|i| i.result.as_ref().ok().map(|r| &r.verdict)));
     let unreadable = items.iter().filter_map(|i| i.result.as_ref().err().map(|e| (i.file.as_str(), e)));
     let (heading, errors) = verdict_head("planview", &t, policy, unreadable);
-    let mut parts = vec![Part::Keep(heading)];
+    let mut parts = Parts::default();
+    parts.keep(heading);
     if !errors.is_empty() {
-        parts.push(Part::Keep(errors));
+        parts.keep(errors);
     }
     let many = items.len() > 1;
     if many {
         let mut sum = Totals::default();
         items.iter().filter_map(|i| i.result.as_ref().ok()).for_each(|r| sum.add_assign(&r.summary.totals));
-        parts.push(Part::Keep(format!("\n**Total over {} inputs — {}**\n", items.len(), md_cell(&sum.plan_line()))));
+        parts.keep(format!("\n**Total over {} inputs — {}**\n", items.len(), md_cell(&sum.plan_line())));
         // One row per plan (root): what it would do, drift, checks, verdict.
         let verdicts: Vec<PerFile<crate::query::gate::PlanVerdict>> = items
             .iter()
@@ -427,16 +443,16 @@ fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usiz
             .collect();
         let rows = crate::query::roots::of_verdicts(&verdicts);
         for block in crate::render::roots::markdown(&rows.iter().collect::<Vec<_>>(), 0) {
-            parts.push(match block {
-                crate::render::fit::Block::Keep(k) => Part::Keep(k),
-                crate::render::fit::Block::Rows { open, rows, close, .. } => {
-                    Part::List(List { open, items: rows, close, kind: Kind::Row, importance: usize::MAX })
+            match block {
+                Block::Keep(k) => parts.keep(k),
+                Block::Rows { open, rows, close, .. } => {
+                    parts.list(List { open, items: rows, close, kind: Kind::Row, importance: usize::MAX })
                 }
-            });
+            }
         }
     }
     if let [PerFile { result: Ok(r), .. }] = &*items {
-        parts.push(Part::Keep(format!("\n**{}**\n{}", md_cell(&r.summary.plan_line), banners(&r.summary))));
+        parts.keep(format!("\n**{}**\n{}", md_cell(&r.summary.plan_line), banners(&r.summary)));
     }
     // Violations of the plan as a whole first; those of one change repeat a
     // row of the changes below, so they are the first rows to go.
@@ -446,7 +462,7 @@ fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usiz
     for i in items.iter_mut() {
         let Ok(r) = &mut i.result else { continue };
         if many {
-            parts.push(Part::Keep(format!("\n### {} — {}\n{}", md_code(&i.file), md_cell(&r.summary.plan_line), banners(&r.summary))));
+            parts.keep(format!("\n### {} — {}\n{}", md_code(&i.file), md_cell(&r.summary.plan_line), banners(&r.summary)));
         }
         review_parts(&mut parts, r, diff_cap, forge);
     }
@@ -455,7 +471,7 @@ fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usiz
 
 /// The violations of one severity: errors (**Violations**), then warnings
 /// (**Warnings**), below the verdict and never in its place.
-fn violation_parts(parts: &mut Vec<Part>, items: &[PerFile<Review>], many: bool, severity: Severity, forge: Option<&Forge>) {
+fn violation_parts(parts: &mut Parts, items: &[PerFile<Review>], many: bool, severity: Severity, forge: Option<&Forge>) {
     let mut violations: Vec<(bool, String)> = items
         .iter()
         .filter_map(|i| i.result.as_ref().ok().map(|r| (&i.file, r)))
@@ -481,13 +497,13 @@ fn violation_parts(parts: &mut Vec<Part>, items: &[PerFile<Review>], many: bool,
             Severity::Error => "Violations",
             Severity::Warning => "Warnings",
         };
-        parts.push(Part::List(List {
+        parts.list(List {
             open: format!("\n**{title} ({})**\n\n{head}| rule | address | action | reason |\n{rule}|---|---|---|---|\n", violations.len()),
             items: violations,
             close: String::new(),
             kind: Kind::Row,
             importance: 0,
-        }));
+        });
     }
 }
 
@@ -524,32 +540,14 @@ impl crate::render::fit::Notes for CommentNotes<'_> {
 }
 
 /// Join the parts within `max` bytes with the one fitter
-/// ([`crate::render::fit::fit_ranked`]): lists of diffs of changes that change
+/// ([`fit_ranked`]): lists of diffs of changes that change
 /// nothing go first, then the other diffs, then list rows, each kind the
 /// least important first. The result is never longer than `max` (for `max`
 /// of at least [`crate::render::fit::MIN_MAX_BYTES`]) and every `<details>`
 /// and code fence in it is closed.
-fn fit(head: &str, parts: &[Part], max: usize, whole: &str) -> String {
-    use crate::render::fit::{fit_ranked, Block, Rank};
-    let mut blocks = Vec::with_capacity(parts.len());
-    let mut ranks = Vec::with_capacity(parts.len());
-    let mut diffs = Vec::with_capacity(parts.len());
-    for p in parts {
-        match p {
-            Part::Keep(s) => {
-                blocks.push(Block::Keep(s.clone()));
-                ranks.push(Rank::default());
-                diffs.push(false);
-            }
-            Part::List(l) => {
-                let what = String::new();
-                blocks.push(Block::Rows { open: l.open.clone(), rows: l.items.clone(), close: l.close.clone(), what });
-                ranks.push(Rank(l.kind as u8, l.importance));
-                diffs.push(l.kind != Kind::Row);
-            }
-        }
-    }
-    fit_ranked(head, &blocks, &ranks, max, &CommentNotes { diffs, max, whole })
+fn fit(head: &str, parts: &Parts, max: usize, whole: &str) -> String {
+    let diffs = parts.blocks.iter().zip(&parts.ranks).map(|(b, r)| matches!(b, Block::Rows { .. }) && r.0 != Kind::Row as u8).collect();
+    fit_ranked(head, &parts.blocks, &parts.ranks, max, &CommentNotes { diffs, max, whole })
 }
 
 /// The body: the parts of every input's review (secrets were masked where the
@@ -558,7 +556,7 @@ pub(crate) fn body(items: &mut [PerFile<Review>], policy: &PolicyReport, opts: &
     // One diff never takes more than a quarter of the budget (`show` cuts it
     // short), nor less than 1,024 bytes.
     let diff_cap = (opts.max_bytes / 4).clamp(1_024, 65_536);
-    let parts: Vec<Part> = parts_of(items, policy, diff_cap, opts.forge.as_ref());
+    let parts = parts_of(items, policy, diff_cap, opts.forge.as_ref());
     // The marker is planview's own: never masked. Below it, each plan's
     // fingerprint, hidden, for a later job to read back (`gate --expect-fingerprint`).
     let mut head = opts.marker.as_deref().map(marker_line).unwrap_or_default();
@@ -589,14 +587,21 @@ pub(crate) fn fingerprint_lines(items: &[PerFile<Review>]) -> String {
 mod tests {
     use super::*;
 
-    fn list(kind: Kind, importance: usize, n: usize, width: usize) -> Part {
-        Part::List(List {
+    fn list(kind: Kind, importance: usize, n: usize, width: usize) -> List {
+        List {
             open: "<details><summary>x</summary>\n\n```diff\n".into(),
             items: (0..n).map(|i| format!("{i:05}{}\n", "y".repeat(width))).collect(),
             close: "```\n</details>\n".into(),
             kind,
             importance,
-        })
+        }
+    }
+
+    fn parts(keep: &str, lists: Vec<List>) -> Parts {
+        let mut p = Parts::default();
+        p.keep(keep.into());
+        lists.into_iter().for_each(|l| p.list(l));
+        p
     }
 
     #[test]
@@ -611,12 +616,7 @@ mod tests {
 
     #[test]
     fn the_least_important_go_first_and_the_note_says_so() {
-        let parts = vec![
-            Part::Keep("## verdict\n".into()),
-            list(Kind::Row, 5, 40, 20),
-            list(Kind::Diff, 5, 40, 20),
-            list(Kind::Unchanged, 9, 40, 20),
-        ];
+        let parts = parts("## verdict\n", vec![list(Kind::Row, 5, 40, 20), list(Kind::Diff, 5, 40, 20), list(Kind::Unchanged, 9, 40, 20)]);
         // Room for every row and some diffs: the unchanged ones go first.
         let s = fit("<!-- planview:x -->\n", &parts, 2_500, "the job summary");
         assert!(s.len() <= 2_500, "{}", s.len());
@@ -637,7 +637,7 @@ mod tests {
 
     #[test]
     fn keeps_too_long_are_cut_at_a_line_end() {
-        let parts = vec![Part::Keep("k\n".repeat(3_000)), list(Kind::Row, 1, 10, 10)];
+        let parts = parts(&"k\n".repeat(3_000), vec![list(Kind::Row, 1, 10, 10)]);
         let s = fit("<!-- planview:x -->\n", &parts, crate::render::fit::MIN_MAX_BYTES, "w");
         assert!(s.len() <= crate::render::fit::MIN_MAX_BYTES && s.starts_with("<!-- planview:x -->\n") && s.contains("Cut short"), "{s}");
         assert!(!s.contains("<details>"));
@@ -650,12 +650,12 @@ mod tests {
             lists in proptest::collection::vec((0usize..3, 0usize..10, 0usize..300, 1usize..300), 0..8),
             max in crate::render::fit::MIN_MAX_BYTES..40_000,
         ) {
-            let mut parts = Vec::new();
+            let mut parts = Parts::default();
             for (i, k) in keeps.iter().enumerate() {
-                parts.push(Part::Keep(format!("{}\n", "k".repeat(*k))));
+                parts.keep(format!("{}\n", "k".repeat(*k)));
                 for (kind, imp, n, w) in lists.iter().skip(i * 2).take(2) {
                     let kind = [Kind::Unchanged, Kind::Diff, Kind::Row][*kind];
-                    parts.push(list(kind, *imp, *n, *w));
+                    parts.list(list(kind, *imp, *n, *w));
                 }
             }
             let s = fit("<!-- planview:p -->\n", &parts, max, "the job summary");
