@@ -4,8 +4,8 @@
 //! every change (`Dependents::compute`); print min/median/max milliseconds.
 //! Not part of planview.
 
-use planview::model::Plan;
-use planview::query::dependents::{Builder, Changes, Dependents};
+use planview::testkit::model::Plan;
+use planview::testkit::query::dependents::{Builder, Changes, Dependents};
 use std::time::Instant;
 
 fn stats(mut v: Vec<f64>) -> String {

@@ -12,10 +12,10 @@ use md5::Digest;
 /// Secrets shorter than this have no derived forms (a digest of a 3-character
 /// string is a guess of a few million tries either way, and such short
 /// values are everywhere).
-pub const MIN_DERIVED: usize = 4;
+pub(crate) const MIN_DERIVED: usize = 4;
 
 /// The shortest line of a multi-line secret that is a secret on its own.
-pub const MIN_LINE: usize = 8;
+pub(crate) const MIN_LINE: usize = 8;
 
 /// The shortest part of a base64 string that is looked for as a secret's
 /// trace inside a longer one (shorter parts would match by chance).
@@ -26,6 +26,7 @@ const URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 /// Every derived form of `s` (none when it is shorter than [`MIN_DERIVED`]
 /// characters), `s` itself left out; may repeat.
+#[cfg(any(test, feature = "testkit"))]
 pub fn forms(s: &str) -> Vec<String> {
     tagged(s).into_iter().map(|(f, _)| f).collect()
 }
@@ -35,7 +36,7 @@ pub fn forms(s: &str) -> Vec<String> {
 /// the unpadded one, which starts with the part the secret leaves at
 /// alignment 0), nor the upper-case and URL-safe digests no Terraform
 /// function writes (those are masked as whole values only).
-pub fn tagged(s: &str) -> Vec<(String, bool)> {
+pub(crate) fn tagged(s: &str) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     if s.chars().count() < MIN_DERIVED {
         return out;
@@ -93,7 +94,7 @@ fn forms_of(s: &str) -> Vec<String> {
 
 /// The lines of a multi-line secret that are long enough to be secrets on
 /// their own (without their `\r`, and without surrounding blanks).
-pub fn lines(s: &str) -> Vec<String> {
+pub(crate) fn lines(s: &str) -> Vec<String> {
     if !s.contains('\n') {
         return Vec::new();
     }
@@ -101,7 +102,7 @@ pub fn lines(s: &str) -> Vec<String> {
 }
 
 /// Lower-case hex of `b`.
-pub fn hex(b: &[u8]) -> String {
+pub(crate) fn hex(b: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(b.len() * 2);
     for &x in b {

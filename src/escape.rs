@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 /// A string as a JSON string literal, escaped as `render::write_json` escapes it:
 /// its form in our JSON output.
-pub fn json_string(s: &str) -> String {
+pub(crate) fn json_string(s: &str) -> String {
     let mut out = Vec::new();
     let mut ser = serde_json::Serializer::with_formatter(&mut out, SafeFormatter(serde_json::ser::PrettyFormatter::new()));
     // Writing a string to a Vec cannot fail.
@@ -17,7 +17,7 @@ pub fn json_string(s: &str) -> String {
 
 /// serde_json's pretty formatter, escaping what [`crate::sanitize::is_unsafe_in_json`]
 /// names in strings and in raw JSON fragments (`RawValue`) alike.
-pub struct SafeFormatter<'a>(pub serde_json::ser::PrettyFormatter<'a>);
+pub(crate) struct SafeFormatter<'a>(pub serde_json::ser::PrettyFormatter<'a>);
 
 macro_rules! delegate {
     ($($name:ident($($arg:ident: $t:ty),*)),* $(,)?) => {

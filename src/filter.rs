@@ -6,7 +6,7 @@ use crate::glob::Glob;
 use crate::model::ResourceChange;
 
 /// Values `--action` accepts.
-pub const ACTIONS: &[&str] = &["create", "update", "delete", "replace", "read", "no-op", "forget", "move", "import"];
+pub(crate) const ACTIONS: &[&str] = &["create", "update", "delete", "replace", "read", "no-op", "forget", "move", "import"];
 
 /// A conjunction of filters; empty lists match everything.
 #[derive(Debug, Clone, Default)]

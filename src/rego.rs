@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The default limit on one plan's evaluation (`--rego-timeout`).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How Rego policies are loaded and run (the flags).
 #[derive(Debug, Clone)]
@@ -50,7 +50,7 @@ pub enum Kind {
 
 /// The kind of a rule, by conftest's patterns (`^(deny|violation)(_[a-zA-Z0-9]+)*$`,
 /// `^warn(_[a-zA-Z0-9]+)*$`); `None` for every other name.
-pub fn kind_of(name: &str) -> Option<Kind> {
+pub(crate) fn kind_of(name: &str) -> Option<Kind> {
     let rest = |prefix: &str| {
         name.strip_prefix(prefix)
             .filter(|r| {
@@ -141,14 +141,10 @@ impl std::fmt::Debug for RegoPolicy {
     }
 }
 
-/// The `.rego` files a path names: the file itself, or every `.rego` file
-/// below a directory (recursively, in name order) except `*_test.rego`.
-/// A directory without one is an error.
-pub fn rego_files(path: &Path) -> Result<Vec<PathBuf>, InputError> {
-    rego_files_with(path, false)
-}
-
 /// [`rego_files`], with the `*_test.rego` files too when `tests`.
+/// The `.rego` files a path names: the file itself, or every `.rego` file
+/// below a directory (recursively, in name order), `*_test.rego` only with
+/// `tests`. A directory without one is an error.
 fn rego_files_with(path: &Path, tests: bool) -> Result<Vec<PathBuf>, InputError> {
     let name = path.display().to_string();
     let meta = std::fs::metadata(path).map_err(|e| InputError::new(&name, format!("cannot read the policy: {e}")))?;
@@ -563,7 +559,7 @@ fn pruned_input(plan_json: &str, keys: &[String]) -> anyhow::Result<regorus::Val
 
 /// How one policy test ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// The rule is true.
     Pass,
     /// The rule is false or undefined (its body failed).
@@ -574,7 +570,7 @@ pub enum Outcome {
 
 /// One `test_` rule and its outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TestResult {
+pub(crate) struct TestResult {
     pub rule: RuleRef,
     pub outcome: Outcome,
 }
@@ -583,7 +579,7 @@ pub struct TestResult {
 /// every `.rego` file of `paths`, `*_test.rego` included; every package, or
 /// those `--namespace` names (globs). A test passes when its rule is true.
 /// Policies that do not load are an error; no test at all is an error.
-pub fn verify(paths: &[PathBuf], opts: &RegoOptions) -> Result<Vec<TestResult>, InputError> {
+pub(crate) fn verify(paths: &[PathBuf], opts: &RegoOptions) -> Result<Vec<TestResult>, InputError> {
     let (mut engine, _files, sources) = engine_with(paths, opts, true)?;
     let mut packages: Vec<String> = Vec::new();
     for (_, p, _) in &sources {

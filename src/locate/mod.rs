@@ -237,11 +237,13 @@ impl SourceMap {
     }
 
     /// True when no file was read.
+    #[cfg(any(test, feature = "testkit"))]
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
 
     /// How many files were read.
+    #[cfg(any(test, feature = "testkit"))]
     pub fn file_count(&self) -> usize {
         self.files.len()
     }
@@ -324,6 +326,7 @@ impl SourceMap {
 
     /// The `moved` block that moves `previous` to `address` (or a module or
     /// resource containing them).
+    #[cfg(any(test, feature = "testkit"))]
     pub fn locate_moved(&self, address: &str, previous: &str) -> Option<Location> {
         let (path, _) = parse(address)?;
         let to_all = tokens_of(address)?;

@@ -162,7 +162,7 @@ pub struct CheckItem {
 }
 
 /// Status of a `condition_results` element that could not be read.
-pub const UNREADABLE: &str = "unreadable";
+pub(crate) const UNREADABLE: &str = "unreadable";
 
 impl CheckItem {
     /// True unless the check passed or will only be known after apply
@@ -175,13 +175,13 @@ impl CheckItem {
 }
 
 /// `pass` and `unknown`: the statuses that are not failures.
-pub fn is_quiet_status(status: &str) -> bool {
+pub(crate) fn is_quiet_status(status: &str) -> bool {
     status == CheckStatus::Pass.as_str() || status == CheckStatus::Unknown.as_str()
 }
 
 /// The check results of a document: from `checks`, else from
 /// `condition_results` (Terraform 1.2-1.4), else none.
-pub fn check_results(checks: Option<&[CheckObject]>, condition_results: Option<&RawValue>) -> (ChecksSource, Vec<CheckItem>) {
+pub(crate) fn check_results(checks: Option<&[CheckObject]>, condition_results: Option<&RawValue>) -> (ChecksSource, Vec<CheckItem>) {
     match (checks, condition_results) {
         (Some(c), _) => (ChecksSource::Checks, items_from_checks(c)),
         (None, Some(raw)) if raw.get().trim() != "null" => (ChecksSource::ConditionResults, items_from_condition_results(raw)),
@@ -190,7 +190,7 @@ pub fn check_results(checks: Option<&[CheckObject]>, condition_results: Option<&
 }
 
 /// Check instances counted by status, the four usual keys always present.
-pub fn count_by_status(items: &[CheckItem]) -> std::collections::BTreeMap<String, u64> {
+pub(crate) fn count_by_status(items: &[CheckItem]) -> std::collections::BTreeMap<String, u64> {
     let mut m: std::collections::BTreeMap<String, u64> = ["pass", "fail", "error", "unknown"].iter().map(|k| (k.to_string(), 0)).collect();
     for i in items {
         *m.entry(i.status.clone()).or_default() += 1;
@@ -198,7 +198,7 @@ pub fn count_by_status(items: &[CheckItem]) -> std::collections::BTreeMap<String
     m
 }
 
-pub fn rank(status: &str) -> u8 {
+pub(crate) fn rank(status: &str) -> u8 {
     match status {
         "error" => 0,
         "fail" => 1,
@@ -210,7 +210,7 @@ pub fn rank(status: &str) -> u8 {
 
 /// The listed items of a checks array: each instance, or the object as a
 /// placeholder when it has none.
-pub fn items_from_checks(objects: &[CheckObject]) -> Vec<CheckItem> {
+pub(crate) fn items_from_checks(objects: &[CheckObject]) -> Vec<CheckItem> {
     let mut out = Vec::new();
     for obj in objects {
         let placeholder = obj.instances.is_empty();
@@ -310,7 +310,7 @@ fn unreadable_item(address: String, why: &str) -> CheckItem {
 /// of its conditions (fail, then unknown, then pass), every message kept. An
 /// element that cannot be read (or a value that is neither a list nor a map)
 /// is an `unreadable` item, never dropped.
-pub fn items_from_condition_results(raw: &RawValue) -> Vec<CheckItem> {
+pub(crate) fn items_from_condition_results(raw: &RawValue) -> Vec<CheckItem> {
     let v: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
     let elems: Vec<(String, Value)> = match v {
         Value::Array(a) => a.into_iter().enumerate().map(|(i, x)| (format!("condition_results[{i}]"), x)).collect(),

@@ -12,7 +12,7 @@ use std::fmt;
 /// Everything at the top level of a document. The plan fields are read into
 /// [`Plan`] directly; the rest is what tells one kind of document from another.
 #[derive(Debug, Default)]
-pub struct RawDocument<'a> {
+pub(crate) struct RawDocument<'a> {
     pub plan: Plan<'a>,
     /// `format_version` as written (it should be a string).
     pub format_version: Option<serde_json::Value>,

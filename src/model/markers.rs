@@ -16,13 +16,13 @@ const TRUE: Value = Value::Bool(true);
 
 /// True when the marker marks the whole value: `true`, or a leaf that is no
 /// marker (fail closed).
-pub fn whole(m: Option<&Value>) -> bool {
+pub(crate) fn whole(m: Option<&Value>) -> bool {
     matches!(m, Some(Value::Bool(true) | Value::String(_) | Value::Number(_)))
 }
 
 /// True when the marker marks anything at all (the whole value or some part):
 /// a `true` inside, or a leaf that is no marker.
-pub fn any(m: Option<&Value>) -> bool {
+pub(crate) fn any(m: Option<&Value>) -> bool {
     match m {
         None | Some(Value::Null | Value::Bool(false)) => false,
         Some(Value::Bool(true) | Value::String(_) | Value::Number(_)) => true,
@@ -34,7 +34,7 @@ pub fn any(m: Option<&Value>) -> bool {
 /// The marker one step down: a marker of the whole value covers every child;
 /// a structure the step does not fit covers it when it could mark anything
 /// (fail closed); otherwise the member at the step, if any.
-pub fn child<'v>(m: Option<&'v Value>, step: &PathStep) -> Option<&'v Value> {
+pub(crate) fn child<'v>(m: Option<&'v Value>, step: &PathStep) -> Option<&'v Value> {
     let m = m?;
     if whole(Some(m)) {
         return Some(&TRUE);
@@ -54,27 +54,18 @@ fn follow<'v>(m: Option<&'v Value>, path: &[PathStep]) -> Option<&'v Value> {
 
 /// Whether the marker marks the value at `path` whole: marked there or at an
 /// ancestor (a whole-object mark covers everything inside), or unreadable there.
-pub fn at(m: Option<&Value>, path: &[PathStep]) -> bool {
+pub(crate) fn at(m: Option<&Value>, path: &[PathStep]) -> bool {
     whole(follow(m, path))
 }
 
 /// Whether the marker marks anything at or below `path` (so showing the value
 /// at `path` would show something marked).
-pub fn within(m: Option<&Value>, path: &[PathStep]) -> bool {
+pub(crate) fn within(m: Option<&Value>, path: &[PathStep]) -> bool {
     any(follow(m, path))
 }
 
-/// [`whole`] of a marker not parsed yet; an unreadable one marks (fail closed).
-pub fn raw_whole(raw: Option<&RawValue>) -> bool {
-    let Some(r) = raw else { return false };
-    match serde_json::from_str::<Value>(r.get()) {
-        Ok(v) => whole(Some(&v)),
-        Err(_) => true,
-    }
-}
-
 /// [`any`] of a marker not parsed yet; an unreadable one marks (fail closed).
-pub fn raw_any(raw: Option<&RawValue>) -> bool {
+pub(crate) fn raw_any(raw: Option<&RawValue>) -> bool {
     let Some(r) = raw else { return false };
     // Keys can contain the text "true", so parse rather than search.
     match serde_json::from_str::<Value>(r.get()) {
@@ -98,9 +89,6 @@ mod tests {
 
     #[test]
     fn markers_in_bool_and_structural_form() {
-        assert!(raw_whole(Some(&raw("true"))));
-        assert!(!raw_whole(Some(&raw("false"))));
-        assert!(!raw_whole(None));
         assert!(raw_any(Some(&raw(r#"{"a":[false,{"b":true}]}"#))));
         assert!(!raw_any(Some(&raw(r#"{"true":[false,{}]}"#))));
         assert!(!raw_any(Some(&raw("false"))));

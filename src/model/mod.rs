@@ -5,26 +5,25 @@
 //! kept as borrowed [`RawValue`]s pointing into the input buffer, so reading a
 //! 100 MB plan never builds a `serde_json::Value` tree of it.
 
-pub mod action;
-pub mod checks;
-pub mod config;
-pub mod document;
-pub mod location;
-pub mod markers;
-pub mod plan;
+pub(crate) mod action;
+pub(crate) mod checks;
+pub(crate) mod config;
+pub(crate) mod document;
+pub(crate) mod location;
+pub(crate) mod markers;
+pub(crate) mod plan;
 pub(crate) mod text;
-pub mod values;
-pub mod visit;
+pub(crate) mod values;
+pub(crate) mod visit;
 
-pub use action::{Action, ActionReason, ChangeKind, Mode, ReplaceOrder};
-pub use checks::{CheckInstance, CheckKind, CheckObject, CheckStatus};
-pub use config::{BlockExpressions, Configuration, Expression, ModuleCall, ModuleConfig};
-pub use document::{Document, RawDocument, StateDoc};
+pub(crate) use action::{Action, ChangeKind, Mode, ReplaceOrder};
+pub(crate) use checks::{CheckKind, CheckObject, CheckStatus};
+pub(crate) use config::Configuration;
+pub use document::Document;
+pub(crate) use document::{RawDocument, StateDoc};
 pub use location::Location;
-pub use plan::{
-    ActionInvocation, Change, DeferredChange, Importing, InvokeActionTrigger, LifecycleActionTrigger, OnFailure, PathStep, Plan,
-    RelevantAttribute, ResourceChange, TriggerEvent, Unreadable,
-};
-pub use values::{Module, OutputValue, ResourceValue, State, Values};
+pub use plan::Plan;
+pub(crate) use plan::{ActionInvocation, Change, OnFailure, PathStep, ResourceChange, TriggerEvent};
+pub(crate) use values::{Module, OutputValue, ResourceValue, State, Values};
 
-pub use serde_json::value::RawValue;
+pub(crate) use serde_json::value::RawValue;

@@ -451,7 +451,7 @@ impl Importing<'_> {
 
 /// An import identity in words, as HCL writes it: `identity {account_id =
 /// "1", name = "x"}` (values as JSON); anything but an object as compact JSON.
-pub fn identity_words(v: &serde_json::Value) -> String {
+pub(crate) fn identity_words(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::Object(o) => {
             let parts: Vec<String> = o.iter().map(|(k, v)| format!("{k} = {v}")).collect();

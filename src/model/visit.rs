@@ -104,7 +104,7 @@ impl<A: PlanVisitor, B: PlanVisitor> PlanVisitor for (A, B) {
 }
 
 /// Feed a plan read whole to a visitor, in the streaming order.
-pub fn visit_plan(plan: &Plan<'_>, v: &mut dyn PlanVisitor) {
+pub(crate) fn visit_plan(plan: &Plan<'_>, v: &mut dyn PlanVisitor) {
     for rc in &plan.resource_drift {
         v.on_drift(rc);
     }
@@ -115,7 +115,7 @@ pub fn visit_plan(plan: &Plan<'_>, v: &mut dyn PlanVisitor) {
 }
 
 /// The non-streamed part: output changes, checks, header.
-pub fn visit_rest(plan: &Plan<'_>, v: &mut dyn PlanVisitor) {
+pub(crate) fn visit_rest(plan: &Plan<'_>, v: &mut dyn PlanVisitor) {
     for (name, ch) in &plan.output_changes {
         v.on_output_change(name, ch);
     }

@@ -8,7 +8,7 @@ use crate::query::summary::CHECK_KEYS;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-pub use crate::model::checks::{items_from_checks, items_from_condition_results, rank, CheckItem, ChecksSource};
+pub(crate) use crate::model::checks::{rank, CheckItem, ChecksSource};
 
 /// What the user asked for.
 #[derive(Debug, Clone, Copy)]

@@ -73,20 +73,22 @@ impl Dependents {
     }
 
     /// Every edge (change, dependent), in address order: for graphs.
+    #[cfg(any(test, feature = "testkit"))]
     pub fn edges(&self) -> impl Iterator<Item = (&str, &str)> {
         self.changes.iter().flat_map(|(a, b)| b.dependents.iter().map(move |d| (a.as_str(), d.address.as_str())))
     }
 }
 
 /// The note said once when a plan has no configuration.
-pub const NO_CONFIGURATION: &str = "the plan has no configuration (a state or a redacted plan): dependents are not known";
+pub(crate) const NO_CONFIGURATION: &str = "the plan has no configuration (a state or a redacted plan): dependents are not known";
 
 /// The note said once when locals had to be guessed.
-pub const LOCALS_GUESSED: &str = "the plan's configuration leaves out locals: a reference to a local counts as one to everything its module declares (give the configuration's source to follow locals exactly)";
+pub(crate) const LOCALS_GUESSED: &str = "the plan's configuration leaves out locals: a reference to a local counts as one to everything its module declares (give the configuration's source to follow locals exactly)";
 
 /// The dependents of every change of a whole plan. An unreadable
 /// configuration is an error (the plan is broken), no configuration is not.
-pub fn of_plan(plan: &Plan<'_>, locals: Option<&Locals>) -> serde_json::Result<Dependents> {
+#[cfg(test)]
+pub(crate) fn of_plan(plan: &Plan<'_>, locals: Option<&Locals>) -> serde_json::Result<Dependents> {
     let config = plan.configuration()?;
     let mut b = Builder::new(config.as_ref(), locals);
     for rc in &plan.resource_changes {
@@ -101,7 +103,7 @@ pub fn of_plan(plan: &Plan<'_>, locals: Option<&Locals>) -> serde_json::Result<D
 /// The blast radius of `changes` (collected from `plan`, or as it streamed by)
 /// in `plan`'s configuration. A configuration that cannot be read gives no
 /// dependents and says why once: never an error, never a partial answer.
-pub fn for_plan(plan: &Plan<'_>, locals: Option<&Locals>, changes: &Changes) -> Dependents {
+pub(crate) fn for_plan(plan: &Plan<'_>, locals: Option<&Locals>, changes: &Changes) -> Dependents {
     match plan.configuration() {
         Ok(config) => Dependents::compute(config.as_ref(), locals, changes),
         Err(e) => {
@@ -138,7 +140,7 @@ pub struct BlastLine {
 /// [`PlanVisitor`]: the changes, then the header with the configuration);
 /// for the gate's `max_blast` and the PR comment. Off, it takes nothing.
 #[derive(Debug, Default)]
-pub struct Blaster {
+pub(crate) struct Blaster {
     changes: Changes,
     destructive: Vec<(String, String)>,
     dependents: Option<Dependents>,
@@ -146,13 +148,13 @@ pub struct Blaster {
 
 impl Blaster {
     /// A blaster that collects when `on` (else takes nothing, costs nothing).
-    pub fn when(on: bool) -> Blaster {
+    pub(crate) fn when(on: bool) -> Blaster {
         Blaster { changes: Changes::when(on), ..Blaster::default() }
     }
 
     /// The destructive changes, each with its dependents (in plan order);
     /// empty before the header was seen or when off.
-    pub fn lines(&self) -> Vec<BlastLine> {
+    pub(crate) fn lines(&self) -> Vec<BlastLine> {
         let Some(d) = &self.dependents else { return Vec::new() };
         self.destructive
             .iter()
@@ -171,7 +173,7 @@ impl Blaster {
     /// The `max_blast` rule: `(address, action, reason)` of each destructive
     /// change with more than `limit` dependents that change; without a
     /// configuration the gate cannot judge, so each destructive change fails.
-    pub fn over(&self, limit: u64) -> Vec<(Option<String>, String, String)> {
+    pub(crate) fn over(&self, limit: u64) -> Vec<(Option<String>, String, String)> {
         let configured = self.dependents.as_ref().is_some_and(|d| d.configured);
         let mut out = Vec::new();
         for line in self.lines() {
@@ -589,11 +591,13 @@ impl Builder {
     }
 
     /// Take one resource change (no-ops are left out).
+    #[cfg(any(test, feature = "testkit"))]
     pub fn change(&mut self, rc: &ResourceChange<'_>) {
         self.changes.change(rc);
     }
 
     /// Take one root output change.
+    #[cfg(any(test, feature = "testkit"))]
     pub fn output(&mut self, name: &str, change: &Change<'_>) {
         self.changes.output(name, change);
     }

@@ -107,14 +107,14 @@ fn drift_words(rc: &ResourceChange<'_>, kind: &ChangeKind) -> String {
 
 /// `relevant_attributes` indexed by resource address, looked up once per
 /// drifted object (plans can list tens of thousands of both).
-pub struct RelevantIndex<'p> {
+pub(crate) struct RelevantIndex<'p> {
     by_address: HashMap<&'p str, Vec<&'p [PathStep]>>,
     /// Entries naming no resource apply to every address.
     everywhere: Vec<&'p [PathStep]>,
 }
 
 impl<'p> RelevantIndex<'p> {
-    pub fn new(plan: &'p Plan<'_>) -> Self {
+    pub(crate) fn new(plan: &'p Plan<'_>) -> Self {
         let mut idx = RelevantIndex { by_address: HashMap::new(), everywhere: Vec::new() };
         for r in &plan.relevant_attributes {
             if r.resource.is_empty() {
@@ -127,7 +127,7 @@ impl<'p> RelevantIndex<'p> {
     }
 
     /// The relevant paths for `address`: entries naming it, or naming no resource.
-    pub fn paths_for(&self, address: &str) -> Vec<Vec<PathStep>> {
+    pub(crate) fn paths_for(&self, address: &str) -> Vec<Vec<PathStep>> {
         let named = self.by_address.get(address).map(Vec::as_slice).unwrap_or_default();
         named.iter().chain(self.everywhere.iter()).map(|p| p.to_vec()).collect()
     }
@@ -147,7 +147,7 @@ pub fn drift(doc: &Document<'_>, opts: &DriftOptions<'_>, vis: &Visibility) -> R
     Ok(drift_plan(p, opts, vis))
 }
 
-pub fn drift_plan(p: &Plan<'_>, opts: &DriftOptions<'_>, vis: &Visibility) -> DriftReport {
+pub(crate) fn drift_plan(p: &Plan<'_>, opts: &DriftOptions<'_>, vis: &Visibility) -> DriftReport {
     let refresh_only = p.resource_changes.is_empty() && !p.resource_drift.is_empty();
     let mode = if opts.all {
         DriftMode::All

@@ -15,8 +15,9 @@ use std::fmt;
 
 mod helper;
 mod policy;
-pub use helper::{helper_document, HelperChange};
-pub use policy::{DriftPolicy, OnFailureRule, Policy, PolicyFile, PolicyReport, Rule, Severity};
+pub(crate) use helper::helper_document;
+pub use policy::{DriftPolicy, Policy};
+pub(crate) use policy::{OnFailureRule, PolicyFile, PolicyReport, Rule, Severity};
 
 /// An action class a policy can deny or cap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -92,7 +93,7 @@ impl fmt::Display for GateAction {
 
 /// Which gate actions one resource change performs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Classes {
+pub(crate) struct Classes {
     pub create: bool,
     pub update: bool,
     pub delete: bool,
@@ -106,7 +107,7 @@ impl Classes {
     /// The classes of a change. Data sources perform none: reading, or
     /// dropping, a data source never creates or destroys anything. Whether
     /// it is one, its address decides ([`mode_of`]).
-    pub fn of(rc: &ResourceChange<'_>) -> Classes {
+    pub(crate) fn of(rc: &ResourceChange<'_>) -> Classes {
         if mode_of(rc) == Mode::Data {
             return Classes::default();
         }
@@ -126,7 +127,7 @@ impl Classes {
         }
     }
 
-    pub fn has(&self, a: GateAction) -> bool {
+    pub(crate) fn has(&self, a: GateAction) -> bool {
         match a {
             GateAction::Create => self.create,
             GateAction::Update => self.update,
@@ -432,7 +433,7 @@ fn check_words(kind: &str, status: &str) -> String {
 
 /// What an action invocation would do, in words: `would be invoked,
 /// triggered by after_create of aws_instance.web`.
-pub fn invocation_words(a: &crate::model::ActionInvocation<'_>) -> String {
+pub(crate) fn invocation_words(a: &crate::model::ActionInvocation<'_>) -> String {
     let mut s = "would be invoked".to_string();
     if let Some(t) = a.trigger_words() {
         s.push_str(&format!(", triggered by {t}"));
@@ -493,6 +494,7 @@ const MAX_NAMED: usize = 5;
 
 /// Judge one plan read whole: a [`GateJudge`] fed in the streaming order
 /// (the same code judges a plan streamed from a pipe).
+#[cfg(any(test, feature = "testkit"))]
 pub fn evaluate(p: &Plan<'_>, policy: &Policy) -> PlanVerdict {
     evaluate_with(p, policy, None, &crate::secrets::Masker::default())
 }
@@ -558,7 +560,7 @@ impl Reason {
 /// is judged in `on_header`. Violations are kept per rule, so they come out
 /// in rule order, each rule's in document order, as the policy lists them.
 #[derive(Debug)]
-pub struct GateJudge<'p> {
+pub(crate) struct GateJudge<'p> {
     policy: &'p Policy,
     rules: Vec<Rule>,
     /// The compiled glob of each `protect`/`protect-type` rule (by rule index).
@@ -588,7 +590,7 @@ pub struct GateJudge<'p> {
 }
 
 impl<'p> GateJudge<'p> {
-    pub fn new(policy: &'p Policy) -> Self {
+    pub(crate) fn new(policy: &'p Policy) -> Self {
         let rules = policy.rules();
         let globs = rules
             .iter()
@@ -675,13 +677,13 @@ impl<'p> GateJudge<'p> {
     /// The verdict, once the whole plan has been seen.
     /// The plan's fingerprint, for `--expect-fingerprint`, when it is computed
     /// apart (streamed: it needs every secret of the plan, `crate::run::compare`).
-    pub fn set_fingerprint(&mut self, fingerprint: Option<String>) {
+    pub(crate) fn set_fingerprint(&mut self, fingerprint: Option<String>) {
         self.fingerprint = fingerprint;
     }
 
     /// Text quoted from the plan (import ids, check messages) is masked with
     /// `masker`, the plan's secrets.
-    pub fn finish(mut self, masker: &crate::secrets::Masker) -> PlanVerdict {
+    pub(crate) fn finish(mut self, masker: &crate::secrets::Masker) -> PlanVerdict {
         let mut violations = Vec::new();
         let mut outcomes = Vec::new();
         for (i, rule) in self.rules.iter().enumerate() {
@@ -921,7 +923,7 @@ impl PlanVisitor for GateJudge<'_> {
 
 /// The sum over several plans.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct GateTotal {
+pub(crate) struct GateTotal {
     pub files: u64,
     pub passed: u64,
     pub failed: u64,
@@ -935,7 +937,7 @@ pub struct GateTotal {
 }
 
 /// `pass`, `fail` or `error`: the worst over every input.
-pub fn overall(total: &GateTotal) -> &'static str {
+pub(crate) fn overall(total: &GateTotal) -> &'static str {
     if total.errors > 0 {
         "error"
     } else if total.failed > 0 {
@@ -945,7 +947,7 @@ pub fn overall(total: &GateTotal) -> &'static str {
     }
 }
 
-pub fn total<'a>(items: impl Iterator<Item = Option<&'a PlanVerdict>>) -> GateTotal {
+pub(crate) fn total<'a>(items: impl Iterator<Item = Option<&'a PlanVerdict>>) -> GateTotal {
     let mut t = GateTotal::default();
     for item in items {
         t.files += 1;

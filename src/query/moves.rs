@@ -97,7 +97,7 @@ pub struct Unmatched {
 }
 
 /// Differing paths listed per unmatched object.
-pub const MAX_DIFFS: usize = 5;
+pub(crate) const MAX_DIFFS: usize = 5;
 
 /// One side of a candidate pair.
 struct Obj<'r, 'a> {
@@ -108,7 +108,7 @@ struct Obj<'r, 'a> {
 
 /// Whether `rc` is one `moves` could pair: a managed, current object deleted,
 /// or created without an import.
-pub fn could_pair(rc: &ResourceChange<'_>) -> bool {
+pub(crate) fn could_pair(rc: &ResourceChange<'_>) -> bool {
     rc.mode == Mode::Managed
         && rc.deposed.is_none()
         && match rc.kind() {
@@ -208,7 +208,7 @@ fn canonical(rc: &ResourceChange<'_>) -> Result<String, String> {
 
 /// Detailed comparisons allowed for finding the closest candidates of
 /// unmatched objects (each walks two whole objects).
-pub const CLOSEST_BUDGET: usize = 100_000;
+pub(crate) const CLOSEST_BUDGET: usize = 100_000;
 
 fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<String>], report: &mut MovesReport) {
     let before: Vec<ParsedChange> = deletes.iter().map(|d| ParsedChange::of(&d.rc.change)).collect();
@@ -472,7 +472,7 @@ fn top_level(a: &ParsedChange, ignore: &[Vec<String>]) -> (Vec<String>, Vec<Stri
 
 /// The differences between a deleted and a created object.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Diffs {
+pub(crate) struct Diffs {
     /// How many differing paths.
     pub count: usize,
     /// The first few, as text.

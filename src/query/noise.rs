@@ -17,7 +17,7 @@ use serde_json::Value;
 
 /// The compiled `--ignore-attr` patterns.
 #[derive(Debug, Clone, Default)]
-pub struct Noise {
+pub(crate) struct Noise {
     /// Each pattern as written, its glob, and for `X.*` the glob of `X`
     /// (which also covers `X` appearing, going, or changing whole).
     patterns: Vec<(String, Glob, Option<Glob>)>,
@@ -60,7 +60,7 @@ fn words(patterns: &[String]) -> String {
 }
 
 impl Noise {
-    pub fn new<S: AsRef<str>>(patterns: &[S]) -> Noise {
+    pub(crate) fn new<S: AsRef<str>>(patterns: &[S]) -> Noise {
         let mut out: Vec<(String, Glob, Option<Glob>)> = Vec::new();
         for p in patterns.iter().map(|p| p.as_ref().trim()).filter(|p| !p.is_empty()) {
             if !out.iter().any(|(q, _, _)| q == p) {
@@ -71,17 +71,17 @@ impl Noise {
         Noise { patterns: out }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.patterns.is_empty()
     }
 
     /// The patterns as written.
-    pub fn patterns(&self) -> Vec<String> {
+    pub(crate) fn patterns(&self) -> Vec<String> {
         self.patterns.iter().map(|(p, _, _)| p.clone()).collect()
     }
 
     /// A count of none yet, or `None` without patterns (the report says nothing).
-    pub fn count(&self) -> Option<NoiseCount> {
+    pub(crate) fn count(&self) -> Option<NoiseCount> {
         (!self.is_empty()).then(|| NoiseCount { count: 0, ignore_attributes: self.patterns() })
     }
 
@@ -90,7 +90,7 @@ impl Noise {
     /// unquoted) or that form without list indexes (`metadata.annotations.a`,
     /// for single-element nested blocks). A pattern covers what is below
     /// what it matches (`tags` covers `tags.Name`); `X.*` covers `X` too.
-    pub fn ignores(&self, path: &[PathStep]) -> bool {
+    pub(crate) fn ignores(&self, path: &[PathStep]) -> bool {
         let (full, flat) = (dotted(path, true), dotted(path, false));
         self.patterns
             .iter()
@@ -100,7 +100,7 @@ impl Noise {
     /// True when `rc` is noise: a managed in-place update (not moved, not
     /// imported, not a deposed object) that changes something, and whose
     /// every changed attribute path is ignored.
-    pub fn is_noise(&self, rc: &ResourceChange<'_>) -> bool {
+    pub(crate) fn is_noise(&self, rc: &ResourceChange<'_>) -> bool {
         if self.is_empty()
             || rc.kind() != ChangeKind::Update
             || rc.is_move()
@@ -139,7 +139,7 @@ fn dotted(path: &[PathStep], indexes: bool) -> String {
 /// duplicates: where before and after differ by value (absent and null
 /// alike), where the after value is unknown, and where a value becomes or
 /// stops being sensitive. An unreadable side counts as changed whole (`[]`).
-pub fn changed_attribute_paths(rc: &ResourceChange<'_>) -> Vec<Vec<PathStep>> {
+pub(crate) fn changed_attribute_paths(rc: &ResourceChange<'_>) -> Vec<Vec<PathStep>> {
     let ch = &rc.change;
     let parse = |raw: Option<&serde_json::value::RawValue>| match raw {
         None => Ok(None),

@@ -97,7 +97,7 @@ pub fn outputs(doc: &Document<'_>, vis: &Visibility) -> Result<OutputsReport, St
     }
 }
 
-pub fn output_change(name: &str, ch: &Change<'_>, type_: Option<Box<RawValue>>, vis: &Visibility) -> OutputChange {
+pub(crate) fn output_change(name: &str, ch: &Change<'_>, type_: Option<Box<RawValue>>, vis: &Visibility) -> OutputChange {
     let pc = ParsedChange::of(ch);
     OutputChange {
         name: name.to_string(),
@@ -164,7 +164,7 @@ fn render_partly(v: &serde_json::Value, u: Option<&serde_json::Value>) -> String
     }
 }
 
-pub fn plan_outputs(p: &Plan<'_>, vis: &Visibility) -> PlanOutputs {
+pub(crate) fn plan_outputs(p: &Plan<'_>, vis: &Visibility) -> PlanOutputs {
     // Types, when the planned values carry them (an unreadable part is just left out).
     let planned = p.planned_values().ok().flatten();
     let type_of = |name: &str| {

@@ -59,13 +59,14 @@ pub struct Replacement {
     pub location: Option<crate::model::Location>,
 }
 
-pub fn order_words(o: ReplaceOrder) -> &'static str {
+pub(crate) fn order_words(o: ReplaceOrder) -> &'static str {
     match o {
         ReplaceOrder::DeleteBeforeCreate => "destroy then create",
         ReplaceOrder::CreateBeforeDestroy => "create before destroy",
     }
 }
 
+#[cfg(any(test, feature = "testkit"))]
 pub fn replace(doc: &Document<'_>, filter: &Filter, vis: &Visibility) -> Result<ReplaceReport, String> {
     let changes = match doc {
         Document::Plan(p) => Changes::of_plan(p),
@@ -76,7 +77,12 @@ pub fn replace(doc: &Document<'_>, filter: &Filter, vis: &Visibility) -> Result<
 
 /// [`replace`] of a document whose `resource_changes` may hold only the
 /// replacements (streamed): `changes` has every change, for the dependents.
-pub fn replace_with_changes(doc: &Document<'_>, filter: &Filter, vis: &Visibility, changes: &Changes) -> Result<ReplaceReport, String> {
+pub(crate) fn replace_with_changes(
+    doc: &Document<'_>,
+    filter: &Filter,
+    vis: &Visibility,
+    changes: &Changes,
+) -> Result<ReplaceReport, String> {
     let Document::Plan(p) = doc else {
         return Err("`replace` reads a plan, and this is a state: run `show -json` on a saved plan file".into());
     };
@@ -85,7 +91,7 @@ pub fn replace_with_changes(doc: &Document<'_>, filter: &Filter, vis: &Visibilit
     Ok(r)
 }
 
-pub fn replace_plan(p: &Plan<'_>, filter: &Filter, vis: &Visibility) -> ReplaceReport {
+pub(crate) fn replace_plan(p: &Plan<'_>, filter: &Filter, vis: &Visibility) -> ReplaceReport {
     let replacements: Vec<Replacement> =
         p.resource_changes.iter().filter(|rc| filter.matches_change(rc)).filter_map(|rc| replacement(rc, vis)).collect();
     let n = |o: ReplaceOrder| replacements.iter().filter(|r| r.order == o).count() as u64;
@@ -104,7 +110,7 @@ pub fn replace_plan(p: &Plan<'_>, filter: &Filter, vis: &Visibility) -> ReplaceR
 }
 
 /// Attach each replacement's dependents (and the note said once).
-pub fn add_dependents(r: &mut ReplaceReport, d: &Dependents) {
+pub(crate) fn add_dependents(r: &mut ReplaceReport, d: &Dependents) {
     for x in &mut r.replacements {
         x.dependents = d.of(&x.address).to_vec();
     }

@@ -195,7 +195,7 @@ pub struct Schemas {
 }
 
 /// What `--schemas` says of a file that is not `providers schema -json` output.
-pub const NOT_SCHEMAS: &str = "is not provider schemas: --schemas reads the JSON of `terraform providers schema -json` (or `tofu providers schema -json`), run where `init` was run";
+pub(crate) const NOT_SCHEMAS: &str = "is not provider schemas: --schemas reads the JSON of `terraform providers schema -json` (or `tofu providers schema -json`), run where `init` was run";
 
 impl Schemas {
     /// Read `providers schema -json` output; anything else (a plan, a state,
@@ -256,7 +256,7 @@ impl Schemas {
 /// `marks` (a `before_sensitive`/`after_sensitive` marker of `value`) with
 /// every attribute the schema declares sensitive marked too, as the CLI
 /// counts them: masking by meaning holds whatever the plan's markers say.
-pub fn mark_sensitive(block: &Block, value: Option<&Value>, marks: Option<Value>) -> Option<Value> {
+pub(crate) fn mark_sensitive(block: &Block, value: Option<&Value>, marks: Option<Value>) -> Option<Value> {
     mark_object(&block.attributes, &block.block_types, value, marks)
 }
 

@@ -4,6 +4,7 @@
 //! Only the changes that pass the filter have their before/after values parsed.
 
 use crate::filter::Filter;
+#[cfg(any(test, feature = "testkit"))]
 use crate::model::Document;
 use crate::model::{Change, ChangeKind, PathStep, Plan, ResourceChange};
 use crate::query::diff::{self, DiffOptions, FlatChange, Marks, Node};
@@ -13,7 +14,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-pub mod actions;
+pub(crate) mod actions;
 pub(crate) mod blocks;
 pub(crate) mod collect;
 
@@ -34,7 +35,7 @@ pub struct ShowOptions {
 
 /// The report of one plan.
 #[derive(Debug)]
-pub struct ShowReport {
+pub(crate) struct ShowReport {
     pub file: String,
     pub format_version: String,
     pub terraform_version: Option<String>,
@@ -58,7 +59,7 @@ pub struct ShowReport {
 
 /// One resource change.
 #[derive(Debug)]
-pub struct ResourceDiff {
+pub(crate) struct ResourceDiff {
     pub address: String,
     pub previous_address: Option<String>,
     pub mode: String,
@@ -82,14 +83,14 @@ pub struct ResourceDiff {
 }
 
 impl ResourceDiff {
-    pub fn moved(&self) -> bool {
+    pub(crate) fn moved(&self) -> bool {
         self.previous_address.as_ref().is_some_and(|p| *p != self.address)
     }
 }
 
 /// One output change.
 #[derive(Debug)]
-pub struct OutputDiff {
+pub(crate) struct OutputDiff {
     pub name: String,
     /// The widest output name of the plan (the CLI aligns `=` over all of them).
     pub width: usize,
@@ -103,10 +104,12 @@ pub struct OutputDiff {
 pub(crate) const TERRAFORM_DATA: &str = "terraform_data";
 
 /// Why `show` refuses a state.
-pub const NOT_A_PLAN: &str = "this is a state, not a plan: `show` reads a saved plan's `show -json` (try `planview summary` for a state)";
+pub(crate) const NOT_A_PLAN: &str =
+    "this is a state, not a plan: `show` reads a saved plan's `show -json` (try `planview summary` for a state)";
 
 /// Build the report of a plan; a state is refused.
-pub fn show(doc: &Document<'_>, opts: &ShowOptions, vis: &Visibility) -> Result<ShowReport, String> {
+#[cfg(any(test, feature = "testkit"))]
+pub(crate) fn show(doc: &Document<'_>, opts: &ShowOptions, vis: &Visibility) -> Result<ShowReport, String> {
     let plan = match doc {
         Document::Plan(p) => p,
         Document::State(_) => return Err(NOT_A_PLAN.into()),
@@ -116,13 +119,13 @@ pub fn show(doc: &Document<'_>, opts: &ShowOptions, vis: &Visibility) -> Result<
 
 /// True when a change is listed without `--all`: every action but no-op, and
 /// no-ops that move or import (the CLI lists those too).
-pub fn listed_by_default(rc: &ResourceChange<'_>) -> bool {
+pub(crate) fn listed_by_default(rc: &ResourceChange<'_>) -> bool {
     rc.kind() != ChangeKind::NoOp || rc.is_move() || rc.change.importing.is_some()
 }
 
 /// What `show` does with one resource change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pick {
+pub(crate) enum Pick {
     /// Shown ([`resource_diff`]).
     Shown,
     /// Left out by the filters (counted in `filtered_out`).
@@ -133,7 +136,7 @@ pub enum Pick {
 
 /// Whether `rc` is shown, decided from its address, type, module and actions
 /// alone (its values are not looked at).
-pub fn pick(rc: &ResourceChange<'_>, opts: &ShowOptions) -> Pick {
+pub(crate) fn pick(rc: &ResourceChange<'_>, opts: &ShowOptions) -> Pick {
     if !opts.filter.matches_change(rc) {
         return Pick::FilteredOut;
     }
@@ -148,7 +151,7 @@ pub fn pick(rc: &ResourceChange<'_>, opts: &ShowOptions) -> Pick {
 /// The report of a plan without its resources: its header, its output
 /// changes, and the no-op outputs left out (in `hidden_noop`). Counting and
 /// adding the resources is the caller's ([`pick`], [`resource_diff`]).
-pub fn report_head(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowReport {
+pub(crate) fn report_head(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowReport {
     let mut hidden_noop = 0;
     // Outputs are listed unless the filters pick resources.
     let f = &opts.filter;
@@ -198,7 +201,7 @@ pub(crate) fn schema_of<'s>(rc: &ResourceChange<'_>, opts: &'s ShowOptions) -> O
 /// values hold lists or objects: they may be nested blocks or sets, which
 /// only the schema tells (the built-in provider's types, terraform_data's
 /// and terraform_remote_state's, are shown as the CLI shows them anyway).
-pub fn lacks_schema(rc: &ResourceChange<'_>, opts: &ShowOptions) -> bool {
+pub(crate) fn lacks_schema(rc: &ResourceChange<'_>, opts: &ShowOptions) -> bool {
     let nested = |r: Option<&crate::model::RawValue>| {
         r.is_some_and(|r| {
             let t = r.get().trim();
@@ -210,7 +213,7 @@ pub fn lacks_schema(rc: &ResourceChange<'_>, opts: &ShowOptions) -> bool {
 }
 
 /// The warning a run without the schemas it needs prints once (stderr).
-pub fn without_schema_note(types: &BTreeSet<String>) -> String {
+pub(crate) fn without_schema_note(types: &BTreeSet<String>) -> String {
     let mut names: Vec<&str> = types.iter().map(String::as_str).take(3).collect();
     if types.len() > 3 {
         names.push("...");
@@ -221,7 +224,7 @@ pub fn without_schema_note(types: &BTreeSet<String>) -> String {
     )
 }
 
-pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowReport {
+pub(crate) fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowReport {
     let mut report = report_head(plan, opts, vis);
     let changes = crate::query::dependents::Changes::of_plan(plan);
     report.dependents = crate::query::dependents::for_plan(plan, None, &changes);
@@ -241,7 +244,7 @@ pub fn show_plan(plan: &Plan<'_>, opts: &ShowOptions, vis: &Visibility) -> ShowR
 }
 
 /// The diff of one resource change that [`pick`] shows.
-pub fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) -> ResourceDiff {
+pub(crate) fn resource_diff(rc: &ResourceChange<'_>, opts: &ShowOptions, vis: &Visibility) -> ResourceDiff {
     let (root, changes, identifying) = diff_change(&rc.change, opts, vis, Some(&rc.type_), schema_of(rc, opts));
     ResourceDiff {
         address: rc.address.clone(),

@@ -302,9 +302,9 @@ pub struct StateSummary {
 }
 
 /// Fixed keys that every `actions` object carries, even at zero.
-pub const ACTION_KEYS: &[&str] = &["create", "update", "delete", "replace", "read", "no-op", "forget"];
+pub(crate) const ACTION_KEYS: &[&str] = &["create", "update", "delete", "replace", "read", "no-op", "forget"];
 /// Fixed keys that every `checks` object carries, even at zero.
-pub const CHECK_KEYS: &[&str] = &["pass", "fail", "error", "unknown"];
+pub(crate) const CHECK_KEYS: &[&str] = &["pass", "fail", "error", "unknown"];
 
 impl PlanSummary {
     /// Mask the text taken from the input that the summary prints (import ids
@@ -355,7 +355,7 @@ pub fn summarize(doc: &Document<'_>, vis: &Visibility) -> Result<Summary, String
 /// `"data"` on a managed resource's address (or on one that cannot be read)
 /// is taken for `managed`, so that it cannot hide a destroy from the counts
 /// and the gate.
-pub fn mode_of(rc: &ResourceChange<'_>) -> Mode {
+pub(crate) fn mode_of(rc: &ResourceChange<'_>) -> Mode {
     mode_at(&rc.mode, &rc.address)
 }
 
@@ -373,7 +373,7 @@ fn is_data_address(address: &str) -> bool {
 }
 
 /// Count one change into the CLI's totals.
-pub fn count_totals(t: &mut Totals, rc: &ResourceChange<'_>) {
+pub(crate) fn count_totals(t: &mut Totals, rc: &ResourceChange<'_>) {
     t.count(&rc.mode, &rc.address, rc.change.importing.is_some(), &rc.kind());
 }
 
@@ -412,7 +412,7 @@ impl Totals {
     }
 }
 
-pub fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
+pub(crate) fn entry(rc: &ResourceChange<'_>) -> ResourceEntry {
     let kind = rc.kind();
     ResourceEntry {
         address: rc.address.clone(),
@@ -457,7 +457,7 @@ pub struct FailingCheck {
 
 /// The check instances that did not pass: every status but `pass` and
 /// `unknown` (as `checks` and `gate --fail-on-checks` judge them).
-pub fn failing_checks(items: &[crate::model::checks::CheckItem]) -> Vec<FailingCheck> {
+pub(crate) fn failing_checks(items: &[crate::model::checks::CheckItem]) -> Vec<FailingCheck> {
     items
         .iter()
         .filter(|c| c.status != "pass" && c.status != "unknown")
@@ -470,16 +470,16 @@ pub fn failing_checks(items: &[crate::model::checks::CheckItem]) -> Vec<FailingC
         .collect()
 }
 
-pub fn check_counts(checks: Option<&Vec<CheckObject>>) -> BTreeMap<String, u64> {
+pub(crate) fn check_counts(checks: Option<&Vec<CheckObject>>) -> BTreeMap<String, u64> {
     crate::model::checks::count_by_status(&crate::model::checks::check_results(checks.map(|c| c.as_slice()), None).1)
 }
 
-pub fn summarize_plan(p: &Plan<'_>) -> PlanSummary {
+pub(crate) fn summarize_plan(p: &Plan<'_>) -> PlanSummary {
     summarize_plan_with(p, &Noise::default())
 }
 
 /// [`summarize_plan`], updates that only change what `noise` ignores marked.
-pub fn summarize_plan_with(p: &Plan<'_>, noise: &Noise) -> PlanSummary {
+pub(crate) fn summarize_plan_with(p: &Plan<'_>, noise: &Noise) -> PlanSummary {
     let mut acc = PlanAccumulator::with_noise(noise.clone());
     crate::model::visit::visit_plan(p, &mut acc);
     acc.finish(p)
@@ -488,7 +488,7 @@ pub fn summarize_plan_with(p: &Plan<'_>, noise: &Noise) -> PlanSummary {
 /// `summary` of a plan computed one piece at a time: a [`PlanVisitor`], so the
 /// same code serves a plan read whole and one streamed from a pipe.
 #[derive(Debug)]
-pub struct PlanAccumulator {
+pub(crate) struct PlanAccumulator {
     totals: Totals,
     actions: BTreeMap<String, u64>,
     moved: u64,
@@ -549,7 +549,7 @@ impl PlanAccumulator {
     }
 
     /// An accumulator that marks the updates `noise` makes noise.
-    pub fn with_noise(noise: Noise) -> Self {
+    pub(crate) fn with_noise(noise: Noise) -> Self {
         PlanAccumulator { noise_count: noise.count(), noise, ..Default::default() }
     }
 }
@@ -656,7 +656,7 @@ impl PlanVisitor for PlanAccumulator {
 
 impl PlanAccumulator {
     /// The summary, once every piece of `p` (its header last) was seen.
-    pub fn finish(mut self, p: &Plan<'_>) -> PlanSummary {
+    pub(crate) fn finish(mut self, p: &Plan<'_>) -> PlanSummary {
         let t = self.totals;
         // OpenTofu's `deprecated` on the root module's outputs (configuration).
         if !self.outputs.is_empty() {
@@ -783,7 +783,7 @@ impl PlanKind {
     }
 }
 
-pub fn summarize_state(s: &StateDoc<'_>, vis: &Visibility) -> Result<StateSummary, String> {
+pub(crate) fn summarize_state(s: &StateDoc<'_>, vis: &Visibility) -> Result<StateSummary, String> {
     let mut counts = StateCounts::default();
     let mut resources = Vec::new();
     let mut outputs = Vec::new();
@@ -820,7 +820,7 @@ pub fn summarize_state(s: &StateDoc<'_>, vis: &Visibility) -> Result<StateSummar
 
 /// The sum over several plans' summaries (`total` in multi-file JSON output).
 #[derive(Debug, Default, Serialize)]
-pub struct SummaryTotal {
+pub(crate) struct SummaryTotal {
     pub files: u64,
     pub plans: u64,
     pub states: u64,
@@ -846,7 +846,7 @@ pub struct SummaryTotal {
     pub noise: Option<NoiseCount>,
 }
 
-pub fn sum(items: &[&Summary], failed: u64) -> SummaryTotal {
+pub(crate) fn sum(items: &[&Summary], failed: u64) -> SummaryTotal {
     let mut t = SummaryTotal {
         files: items.len() as u64 + failed,
         failed,

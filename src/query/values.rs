@@ -6,9 +6,9 @@ pub use crate::secrets::Visibility;
 use serde::Serialize;
 
 /// The text shown in place of a sensitive value.
-pub const SENSITIVE: &str = "(sensitive value)";
+pub(crate) const SENSITIVE: &str = "(sensitive value)";
 /// The text shown for a value known only after apply.
-pub const UNKNOWN: &str = "(known after apply)";
+pub(crate) const UNKNOWN: &str = "(known after apply)";
 
 /// An output value of a state (or planned values), masked when sensitive.
 #[derive(Debug, Clone, Serialize)]
@@ -110,7 +110,7 @@ pub(crate) fn type_masked(text: &str, vis: &Visibility) -> Result<Box<RawValue>,
 
 /// JSON text with insignificant whitespace removed; strings and numbers are
 /// kept byte for byte.
-pub fn compact(json: &str) -> String {
+pub(crate) fn compact(json: &str) -> String {
     crate::model::text::squeeze(json, |c| c.is_ascii_whitespace())
 }
 
@@ -149,7 +149,7 @@ fn compact_raw(json: &str) -> Result<Box<RawValue>, String> {
 }
 
 /// Shorten `s` to at most `max` characters, marking the cut.
-pub fn truncate(s: &str, max: usize) -> String {
+pub(crate) fn truncate(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();
     }
@@ -225,12 +225,12 @@ use crate::model::PathStep;
 use serde_json::Value;
 
 /// Parse a borrowed raw value (absent and unreadable are `None`).
-pub fn parse_raw(raw: Option<&RawValue>) -> Option<Value> {
+pub(crate) fn parse_raw(raw: Option<&RawValue>) -> Option<Value> {
     raw.and_then(|r| serde_json::from_str(r.get()).ok())
 }
 
 /// The value at `path` inside `v`.
-pub fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
+pub(crate) fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
     let mut cur = v;
     for step in path {
         cur = match (step, cur) {
@@ -244,7 +244,7 @@ pub fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
 
 /// A JSON number's exact decimal value: (negative, significant digits without
 /// leading or trailing zeros, exponent of the last digit). Zero is `(false, "", 0)`.
-pub fn decimal(text: &str) -> Option<(bool, String, i128)> {
+pub(crate) fn decimal(text: &str) -> Option<(bool, String, i128)> {
     let (neg, rest) = match text.strip_prefix('-') {
         Some(r) => (true, r),
         None => (false, text),
@@ -272,7 +272,7 @@ pub fn decimal(text: &str) -> Option<(bool, String, i128)> {
 }
 
 /// Two JSON numbers are equal as exact decimals (`1` = `1.0` = `10e-1`).
-pub fn numbers_equal(a: &str, b: &str) -> bool {
+pub(crate) fn numbers_equal(a: &str, b: &str) -> bool {
     match (decimal(a), decimal(b)) {
         (Some(x), Some(y)) => x == y,
         _ => a == b,

@@ -8,10 +8,10 @@ use crate::error::InputError;
 use crate::scan::is_json_ws;
 
 /// The most blank space read before the document.
-pub const MAX_BLANKS: usize = 64 << 20;
+pub(crate) const MAX_BLANKS: usize = 64 << 20;
 
 /// The most text read after the document (blank, or with `--lenient` a trailer).
-pub const MAX_TRAILER: usize = 64 << 20;
+pub(crate) const MAX_TRAILER: usize = 64 << 20;
 
 /// More than [`MAX_BLANKS`] of blank space and no document yet.
 pub(crate) fn too_blank(name: &str) -> InputError {

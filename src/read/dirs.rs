@@ -47,7 +47,7 @@ pub struct FindOptions {
 }
 
 /// Directories never searched: providers and modules, Terragrunt's copies.
-pub const SKIPPED_DIRS: &[&str] = &[".terraform", ".terragrunt-cache", ".git"];
+pub(crate) const SKIPPED_DIRS: &[&str] = &[".terraform", ".terragrunt-cache", ".git"];
 
 /// How much of a `*.json` file is looked at to tell a `show -json` document.
 pub(super) const SNIFF: usize = 64 << 10;
@@ -217,7 +217,7 @@ fn is_saved_plan_name(name: &str, rel: &str, find: &FindOptions) -> bool {
 }
 
 /// `*` (any text) and `?` (one character) over the whole of `text`.
-pub fn wildcard(pattern: &str, text: &str) -> bool {
+pub(crate) fn wildcard(pattern: &str, text: &str) -> bool {
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
     let (mut pi, mut ti, mut star, mut mark) = (0, 0, None, 0);

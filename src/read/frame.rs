@@ -76,7 +76,7 @@ pub(crate) fn second_document(rest: &[u8], scan: &mut TrailerScan) -> Option<usi
 }
 
 /// The most documents read from one input.
-pub const MAX_DOCUMENTS: usize = 10_000;
+pub(crate) const MAX_DOCUMENTS: usize = 10_000;
 
 /// The most text between two documents (more, and what follows is taken for
 /// the last document's trailer, as with one document).
@@ -96,7 +96,7 @@ enum St {
 
 /// Where the documents of an input start and end, found as it is fed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Cut {
+pub(crate) enum Cut {
     /// The first document starts; `name` from the line before it.
     First { name: Option<String> },
     /// The current document ends just before `at`.
@@ -125,7 +125,7 @@ pub enum Cut {
 
 /// Finds documents, one byte at a time, in pieces of any size.
 #[derive(Debug, Clone)]
-pub struct Splitter {
+pub(crate) struct Splitter {
     lenient: bool,
     st: St,
     depth: usize,
@@ -161,7 +161,7 @@ pub struct Splitter {
 const NAME_LINE: usize = 4 << 10;
 
 impl Splitter {
-    pub fn new(lenient: bool) -> Self {
+    pub(crate) fn new(lenient: bool) -> Self {
         Splitter {
             lenient,
             st: St::Prefix,
@@ -185,12 +185,12 @@ impl Splitter {
 
     /// Whether the current document can no longer end well: nested deeper
     /// than planview reads, or the rest of the input is its own.
-    pub fn hopeless(&self) -> bool {
+    pub(crate) fn hopeless(&self) -> bool {
         self.st == St::Through || self.depth > crate::scan::MAX_DEPTH
     }
 
     /// Feed the next piece; the cuts found in it go to `cuts`, in order.
-    pub fn feed(&mut self, piece: &[u8], cuts: &mut Vec<Cut>) {
+    pub(crate) fn feed(&mut self, piece: &[u8], cuts: &mut Vec<Cut>) {
         let base = self.offset;
         let mut i = 0;
         while i < piece.len() {
@@ -382,7 +382,7 @@ impl Splitter {
 /// logs (`prefix=[/work/live/vpc]`, `prefix=live/vpc`), its pretty and bare
 /// logs and older module prefixes (`14:20:38.431 INFO   [live/vpc] ...`,
 /// `[live/vpc] ...`): the first bracketed text.
-pub fn name_in(line: &str) -> Option<String> {
+pub(crate) fn name_in(line: &str) -> Option<String> {
     let line = line.trim();
     let raw = if let Some(i) = line.find("prefix=") {
         let rest = &line[i + "prefix=".len()..];
@@ -414,7 +414,7 @@ pub fn name_in(line: &str) -> Option<String> {
 /// (its default `pretty` log format, and `bare`; colour codes skipped):
 /// `[HH:MM:SS[.mmm]] STDOUT [[UNIT]] [TF-PATH:]`, all of `line` before a `{`.
 /// `Some` with the unit's path, if named, when `line` is such a prefix.
-pub fn terragrunt_stdout(line: &[u8]) -> Option<Option<String>> {
+pub(crate) fn terragrunt_stdout(line: &[u8]) -> Option<Option<String>> {
     // Colour: `ESC [ ... final byte`.
     let mut plain = Vec::with_capacity(line.len());
     let mut i = 0;
@@ -463,7 +463,7 @@ pub fn terragrunt_stdout(line: &[u8]) -> Option<Option<String>> {
 
 /// One document of an input read whole.
 #[derive(Debug)]
-pub struct WholePart<'a> {
+pub(crate) struct WholePart<'a> {
     /// The name from the line before it, if any.
     pub name: Option<String>,
     /// The document, preceded by a newline per line before it in the input;
@@ -473,7 +473,7 @@ pub struct WholePart<'a> {
 
 /// The documents of `bytes`, an input named `name` read whole. One document
 /// (or none: the parser says what is wrong) is `bytes` itself.
-pub fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<WholePart<'a>> {
+pub(crate) fn split_whole<'a>(input: &str, bytes: &'a [u8], read: &ReadOptions) -> Vec<WholePart<'a>> {
     let mut sp = Splitter::new(read.lenient);
     let mut cuts = Vec::new();
     sp.feed(bytes, &mut cuts);

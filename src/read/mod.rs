@@ -30,23 +30,33 @@ mod whole;
 mod window;
 pub(crate) mod wrong;
 
-pub use crate::error::{line_col, redact_found_value, serde_message};
-pub use crate::model::{Document, StateDoc};
-pub use crate::secrets::Seed;
-pub use diagnostics::{MAX_BLANKS, MAX_TRAILER};
-pub use options::{Notes, ReadOptions, ShownBy};
-pub use saved_plan::{find_tf_bin, is_saved_plan, tf_bin_from_env, TF_BIN_ENV};
-pub use source::{json_of, open, read, read_with, Source, MAX_PREFIX};
-pub use whole::{check_version, parse, parse_with, SUPPORTED};
+pub(crate) use crate::error::{line_col, serde_message};
+pub use crate::model::Document;
+
+pub(crate) use diagnostics::{MAX_BLANKS, MAX_TRAILER};
+pub(crate) use options::Notes;
+pub use options::ReadOptions;
+pub(crate) use saved_plan::{find_tf_bin, is_saved_plan, tf_bin_from_env};
+pub use source::Source;
+pub(crate) use source::{open, read, read_with, MAX_PREFIX};
 
 pub(crate) use diagnostics::{
     after_document, check_start_at, json_error_at, skipped_prefix, sniff_encoding, too_blank, too_deep, too_long_trailer, two_documents,
 };
-pub use dirs::{expand, wildcard, FindOptions, Root, SKIPPED_DIRS};
-pub use frame::{name_in, split_whole, terragrunt_stdout, Cut, Splitter, WholePart, MAX_DOCUMENTS};
+pub use dirs::{expand, FindOptions, Root};
+pub use whole::{parse, parse_with};
+
+#[cfg(test)]
+pub(crate) use crate::error::redact_found_value;
+#[cfg(test)]
+pub(crate) use dirs::wildcard;
+#[cfg(test)]
+pub(crate) use frame::{name_in, terragrunt_stdout};
 pub(crate) use frame::{second_document, TrailerScan};
-pub use pool::{stream_roots, StreamQuery};
+pub(crate) use frame::{split_whole, Cut, Splitter, MAX_DOCUMENTS};
+pub(crate) use pool::stream_roots;
 pub(crate) use source::open_as;
-pub use stream::{stream, Fed, Keep, ReadAhead, SKIP_WINDOW};
-pub use tree::Prefer;
+pub use stream::{stream, ReadAhead};
+pub(crate) use stream::{Fed, Keep, SKIP_WINDOW};
+pub(crate) use tree::Prefer;
 pub(crate) use wrong::collapse;

@@ -76,7 +76,7 @@ impl Drop for Part {
 
 /// A query run on one streamed document: its name, its reader, what to do with
 /// the read-ahead thread, and the read options; the answer and its secrets.
-pub type StreamQuery<'q, T> = dyn Fn(&str, Fed, ReadAhead, &ReadOptions) -> Result<(T, Masker), InputError> + Sync + 'q;
+pub(crate) type StreamQuery<'q, T> = dyn Fn(&str, Fed, ReadAhead, &ReadOptions) -> Result<(T, Masker), InputError> + Sync + 'q;
 
 /// One document to parse: its root and number there (from 0), its provisional name, its text.
 struct Job {
@@ -118,7 +118,7 @@ const SMALL_FILE: u64 = 4 << 20;
 /// going to a worker as it is read, so a few documents are in flight at most. Results come in input order, then document order; an input with
 /// several documents names them `NAME#1`, `NAME#2`, ... (or by the working
 /// directory its log lines name).
-pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQuery<'_, T>) -> Vec<PerFile<T>> {
+pub(crate) fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQuery<'_, T>) -> Vec<PerFile<T>> {
     let workers = crate::par::threads();
     let (job_tx, job_rx) = std::sync::mpsc::sync_channel::<Job>(workers);
     let job_rx = std::sync::Mutex::new(job_rx);

@@ -10,20 +10,20 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// A saved plan (`plan -out FILE`) is a zip archive.
-pub fn is_saved_plan(bytes: &[u8]) -> bool {
+pub(crate) fn is_saved_plan(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PK\x03\x04")
 }
 
 /// The environment variable naming the binary to run on saved plans.
-pub const TF_BIN_ENV: &str = "PLANVIEW_TF_BIN";
+pub(crate) const TF_BIN_ENV: &str = "PLANVIEW_TF_BIN";
 
 /// `PLANVIEW_TF_BIN`, when set and non-empty.
-pub fn tf_bin_from_env() -> Option<PathBuf> {
+pub(crate) fn tf_bin_from_env() -> Option<PathBuf> {
     std::env::var_os(TF_BIN_ENV).filter(|v| !v.is_empty()).map(PathBuf::from)
 }
 
 /// The first of `tofu`, then `terraform`, found as an executable file on PATH.
-pub fn find_tf_bin(path_var: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+pub(crate) fn find_tf_bin(path_var: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
     let dirs: Vec<PathBuf> = path_var.map(|p| std::env::split_paths(p).collect()).unwrap_or_default();
     for name in ["tofu", "terraform"] {
         let file = format!("{name}{}", std::env::consts::EXE_SUFFIX);

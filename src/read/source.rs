@@ -38,18 +38,18 @@ impl Source {
 
 /// Read the whole input, as JSON: a saved binary plan is turned into JSON by
 /// `show -json` with the options from the environment ([`ReadOptions::from_env`]).
-pub fn read(source: &Source) -> Result<Vec<u8>, InputError> {
+pub(crate) fn read(source: &Source) -> Result<Vec<u8>, InputError> {
     read_with(source, &ReadOptions::from_env())
 }
 
 /// Read the whole input, as JSON: a saved binary plan (a zip archive) is turned
 /// into JSON by running `show -json` on it as `show` says.
-pub fn read_with(source: &Source, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
+pub(crate) fn read_with(source: &Source, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
     json_of(source, read_raw_counted(source, show.lenient, &show.progress)?, show)
 }
 
 /// The input's bytes as JSON: unchanged, or, for a saved plan, what `show -json` prints.
-pub fn json_of(source: &Source, bytes: Vec<u8>, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
+pub(crate) fn json_of(source: &Source, bytes: Vec<u8>, show: &ReadOptions) -> Result<Vec<u8>, InputError> {
     if !is_saved_plan(&bytes) {
         return Ok(bytes);
     }
@@ -208,7 +208,7 @@ fn read_piped(name: &str, mut src: impl Read, lenient: bool) -> Result<Vec<u8>, 
 /// Open the input for streaming ([`crate::read::stream`]), with the same errors as
 /// [`read`]. A saved plan (a zip archive) is read whole and turned into JSON by
 /// `show -json` first, as [`read_with`] does.
-pub fn open(source: &Source, show: &ReadOptions) -> Result<Box<dyn Read + Send>, InputError> {
+pub(crate) fn open(source: &Source, show: &ReadOptions) -> Result<Box<dyn Read + Send>, InputError> {
     open_as(source, show).map(|(src, _)| src)
 }
 
@@ -244,7 +244,7 @@ pub(crate) fn open_as(source: &Source, show: &ReadOptions) -> Result<(Box<dyn Re
 pub(crate) const HEAD: usize = 256 << 10;
 
 /// The most text `--lenient` skips looking for the JSON's first `{`.
-pub const MAX_PREFIX: usize = 64 << 20;
+pub(crate) const MAX_PREFIX: usize = 64 << 20;
 
 /// True when the start of an input already decides that it will be refused:
 /// UTF-16 or a BOM (strict), not an object (strict; a saved plan's zip

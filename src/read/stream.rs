@@ -17,7 +17,7 @@ use std::io::Read;
 /// needs whole changes answers at the end, over the skeleton with just those
 /// changes ([`Keep::fill`]), with every secret of the document known. Memory
 /// is what the query keeps, not the document.
-pub struct Keep<P> {
+pub(crate) struct Keep<P> {
     keep: P,
     changes: Vec<String>,
     drift: Vec<String>,
@@ -25,7 +25,7 @@ pub struct Keep<P> {
 }
 
 impl<P: FnMut(bool, usize, usize, &ResourceChange<'_>) -> bool> Keep<P> {
-    pub fn new(keep: P) -> Self {
+    pub(crate) fn new(keep: P) -> Self {
         Keep { keep, changes: Vec::new(), drift: Vec::new(), seen: [0, 0] }
     }
 }
@@ -33,7 +33,7 @@ impl<P: FnMut(bool, usize, usize, &ResourceChange<'_>) -> bool> Keep<P> {
 impl<P> Keep<P> {
     /// Put the kept elements into `plan` (a streamed skeleton) as its
     /// `resource_changes` and `resource_drift`, in document order.
-    pub fn fill<'a>(&'a self, plan: &mut Plan<'a>) -> Result<(), String> {
+    pub(crate) fn fill<'a>(&'a self, plan: &mut Plan<'a>) -> Result<(), String> {
         let parse = |texts: &'a [String]| -> Result<Vec<ResourceChange<'a>>, String> {
             texts.iter().map(|t| serde_json::from_str(t).map_err(|e| e.to_string())).collect()
         };
@@ -57,7 +57,7 @@ impl<P: FnMut(bool, usize, usize, &ResourceChange<'_>) -> bool> PlanVisitor for 
 
 /// A value bigger than this that is being skipped is walked member by member
 /// instead of parsed whole, so skipping never needs more memory than this.
-pub const SKIP_WINDOW: usize = 1 << 20;
+pub(crate) const SKIP_WINDOW: usize = 1 << 20;
 /// Bytes read from the source per refill (at least).
 pub(crate) const CHUNK: usize = 256 << 10;
 
@@ -89,7 +89,7 @@ pub fn stream(
 /// A document's text as another thread reads and checks it ([`Feeder`]):
 /// [`stream`] parses it as it comes, without a read-ahead thread of its own.
 /// (As a plain reader it gives the text, and an error for a piece that is not text.)
-pub struct Fed {
+pub(crate) struct Fed {
     rx: Option<std::sync::mpsc::Receiver<Piece>>,
     cur: Vec<u8>,
     pos: usize,

@@ -14,7 +14,7 @@ use crate::model::{RawDocument, Values};
 use crate::scan::is_json_ws;
 
 /// The range of `format_version` this version reads.
-pub const SUPPORTED: &str = ">= 0.1, < 2.0 (every 0.x and 1.x)";
+pub(crate) const SUPPORTED: &str = ">= 0.1, < 2.0 (every 0.x and 1.x)";
 
 /// Check encoding and framing, parse, tell plan from state and check the version.
 pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<Document<'a>, InputError> {
@@ -172,7 +172,7 @@ fn neither(name: &str, raw: &RawDocument<'_>, why: &str) -> InputError {
 }
 
 /// Accept every 0.x and 1.x (`"1.2"` has two parts); refuse 2.0+ and malformed.
-pub fn check_version(name: &str, version: &str) -> Result<semver::Version, InputError> {
+pub(crate) fn check_version(name: &str, version: &str) -> Result<semver::Version, InputError> {
     let parts: Vec<&str> = version.split('.').collect();
     let padded = match parts.len() {
         1 => format!("{version}.0.0"),

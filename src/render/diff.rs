@@ -55,7 +55,7 @@ fn heading_line(r: &DiffReport) -> String {
 
 /// The terminal listing: a heading, both fingerprints, the verdict, then each
 /// entry that differs with the fields that differ.
-pub fn table(w: &mut dyn Write, r: &DiffReport, style: &Style) -> io::Result<()> {
+pub(crate) fn table(w: &mut dyn Write, r: &DiffReport, style: &Style) -> io::Result<()> {
     writeln!(w, "{}", style.paint(&line(&heading_line(r)), Tone::Bold))?;
     for (which, p) in [("old", &r.old), ("new", &r.new)] {
         let tf = p.terraform_version.as_ref().map(|v| format!(" (terraform {})", line(v))).unwrap_or_default();
@@ -203,12 +203,12 @@ pub enum FingerprintFormat {
     Json,
 }
 
-pub fn fingerprint_text(w: &mut dyn Write, fingerprint: &str) -> io::Result<()> {
+pub(crate) fn fingerprint_text(w: &mut dyn Write, fingerprint: &str) -> io::Result<()> {
     writeln!(w, "{fingerprint}")
 }
 
 /// `fingerprint --format json` (schemas/fingerprint.schema.json).
-pub fn fingerprint_json(w: &mut dyn Write, r: &FingerprintReport) -> io::Result<()> {
+pub(crate) fn fingerprint_json(w: &mut dyn Write, r: &FingerprintReport) -> io::Result<()> {
     write_json(w, r)
 }
 

@@ -12,7 +12,7 @@
 pub(crate) mod checks;
 pub(crate) mod codequality;
 pub(crate) mod comment;
-pub mod diff;
+pub(crate) mod diff;
 pub(crate) mod drift;
 pub(crate) mod findings;
 pub(crate) mod fit;
@@ -353,7 +353,7 @@ impl Shortened {
 }
 
 /// The tone of an action key (`create`, `replace`, ...).
-pub fn action_tone(action: &str) -> Tone {
+pub(crate) fn action_tone(action: &str) -> Tone {
     match action {
         "create" => Tone::Create,
         "update" => Tone::Update,
@@ -382,7 +382,7 @@ pub(crate) fn md_error(e: &InputError) -> String {
 /// Text for a markdown table cell: escaped for the terminal and for GFM tables.
 /// No input can make HTML, a link, an autolink (`https://...`, `www.`, e-mail)
 /// or an `@mention` (which would notify someone).
-pub fn md_cell(s: &str) -> String {
+pub(crate) fn md_cell(s: &str) -> String {
     let s = sanitize::line(s);
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
@@ -417,7 +417,7 @@ pub fn md_cell(s: &str) -> String {
 }
 
 /// An inline code span for markdown, safe in tables.
-pub fn md_code(s: &str) -> String {
+pub(crate) fn md_code(s: &str) -> String {
     let s = md_code_text(s);
     let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
@@ -427,7 +427,7 @@ pub fn md_code(s: &str) -> String {
 
 /// `3 pass, 1 fail` (`none` when every count is 0): the keys (statuses,
 /// actions) come from the input, escaped with `esc` (e.g. [`plain`], [`md_cell`]).
-pub fn counts_line(m: &std::collections::BTreeMap<String, u64>, esc: impl Fn(&str) -> String) -> String {
+pub(crate) fn counts_line(m: &std::collections::BTreeMap<String, u64>, esc: impl Fn(&str) -> String) -> String {
     let parts: Vec<String> = m.iter().filter(|(_, v)| **v > 0).map(|(k, v)| format!("{v} {}", esc(k))).collect();
     if parts.is_empty() {
         "none".into()
@@ -437,13 +437,13 @@ pub fn counts_line(m: &std::collections::BTreeMap<String, u64>, esc: impl Fn(&st
 }
 
 /// An input string as one line of terminal text (for [`counts_line`]).
-pub fn plain(s: &str) -> String {
+pub(crate) fn plain(s: &str) -> String {
     sanitize::line(s).into_owned()
 }
 
 /// The text of a markdown code span (see [`md_code`]), without its fences:
 /// one line, `|` escaped for tables.
-pub fn md_code_text(s: &str) -> String {
+pub(crate) fn md_code_text(s: &str) -> String {
     sanitize::line(s).replace('|', "\\|")
 }
 
@@ -452,7 +452,7 @@ pub fn md_code_text(s: &str) -> String {
 /// written as `\uXXXX` escapes ([`SafeFormatter`]), so JSON printed to a
 /// terminal cannot drive it either (U+009B is a CSI on some terminals), and
 /// still decodes to exactly the input's strings.
-pub fn write_json<T: Serialize + ?Sized>(w: &mut dyn Write, value: &T) -> io::Result<()> {
+pub(crate) fn write_json<T: Serialize + ?Sized>(w: &mut dyn Write, value: &T) -> io::Result<()> {
     // The serializer writes token by token: buffered here, where the writes
     // are not dynamic calls, and handed on in large pieces.
     let mut buffered = io::BufWriter::with_capacity(64 << 10, w);
@@ -462,18 +462,18 @@ pub fn write_json<T: Serialize + ?Sized>(w: &mut dyn Write, value: &T) -> io::Re
     buffered.flush()
 }
 
-pub use crate::escape::{json_string, SafeFormatter};
+pub(crate) use crate::escape::{json_string, SafeFormatter};
 
 /// A failed input as it appears in multi-file JSON output.
 #[derive(Debug, Serialize)]
-pub struct JsonInputError<'a> {
+pub(crate) struct JsonInputError<'a> {
     pub file: &'a str,
     pub error: JsonErrorBody<'a>,
 }
 
 /// The error object of [`JsonInputError`].
 #[derive(Debug, Serialize)]
-pub struct JsonErrorBody<'a> {
+pub(crate) struct JsonErrorBody<'a> {
     pub message: &'a str,
     pub line: Option<usize>,
     pub column: Option<usize>,
@@ -481,7 +481,7 @@ pub struct JsonErrorBody<'a> {
 }
 
 impl<'a> JsonInputError<'a> {
-    pub fn new(e: &'a InputError) -> Self {
+    pub(crate) fn new(e: &'a InputError) -> Self {
         JsonInputError {
             file: &e.file,
             error: JsonErrorBody { message: &e.message, line: e.line, column: e.column, hint: e.hint.as_deref() },

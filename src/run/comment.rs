@@ -155,8 +155,8 @@ pub(super) fn run_comment(config: &Config, opts: &CommentOptions, out: &mut Sink
 
 /// [`run_comment`] with every plan read whole ([`reviews_whole`], the road of
 /// a run with Rego policies) writing to `out`: the oracle the integration
-/// tests hold the streamed road to (the `oracles` feature).
-#[cfg(feature = "oracles")]
+/// tests hold the streamed road to (the `testkit` feature).
+#[cfg(feature = "testkit")]
 pub fn run_comment_whole(config: &Config, out: &mut dyn Write) -> Result<Status, Error> {
     let crate::config::CommandKind::Comment(opts) = &config.command else {
         return Err(Error::Usage("not a `comment` run".into()));

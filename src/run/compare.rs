@@ -69,8 +69,8 @@ fn read_indexed(src: &Source, read: &ReadOptions, digests: bool, whole: bool) ->
 /// The fingerprint of a plan in a regular file, streamed with at most
 /// `budget` bytes of entries waiting for their turn (tests use 0: every
 /// entry that comes early is left to another pass). A test oracle's
-/// entry: the `oracles` feature.
-#[cfg(feature = "oracles")]
+/// entry: the `testkit` feature.
+#[cfg(feature = "testkit")]
 pub fn fingerprint_streamed(path: &std::path::Path, read: &ReadOptions, budget: usize) -> Result<String, InputError> {
     let src = Source::File(path.to_path_buf());
     read_file(&src.name(), &src, read, false, budget).map(|(ix, _)| ix.index.fingerprint)

@@ -12,14 +12,14 @@ use crate::render::report::Named;
 use crate::{model, query, render, sanitize, secrets};
 use std::io::Write;
 
-pub mod comment;
-pub mod compare;
+pub(crate) mod comment;
+pub(crate) mod compare;
 mod gate;
 mod locating;
 mod moves;
 mod questions;
 mod schemas;
-pub mod show;
+pub(crate) mod show;
 pub(crate) mod streamed;
 mod summary;
 mod tail;

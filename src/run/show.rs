@@ -164,8 +164,8 @@ fn notes_once<'r>(reports: impl Iterator<Item = &'r show::ShowReport>, read: &Re
 
 /// [`show_with`] (without a run's configuration) writing to `out`, as a run does ([`tail::verdict_over_output`]):
 /// the entry by which the integration tests hold the streamed `show` to
-/// [`run_show_whole`] (a test oracle: the `oracles` feature).
-#[cfg(feature = "oracles")]
+/// [`run_show_whole`] (a test oracle: the `testkit` feature).
+#[cfg(feature = "testkit")]
 pub fn run_show(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> Result<Status, Error> {
     let mut sink = Sink::new(out);
     let status = show_with(run, None, &mut sink, masker);
@@ -455,8 +455,8 @@ impl Resources for Spooled<'_> {
 
 /// `show` as it was before it streamed: every input read whole, every report
 /// built in full, then rendered. Kept to hold the streamed one to it (a test
-/// oracle: the `oracles` feature).
-#[cfg(feature = "oracles")]
+/// oracle: the `testkit` feature).
+#[cfg(feature = "testkit")]
 pub fn run_show_whole(run: &ShowRun<'_>, out: &mut dyn Write, masker: &mut Masker) -> Result<Status, Error> {
     let &ShowRun { roots, read, show, format, style, show_sensitive } = run;
     let opts = &show.options;

@@ -12,6 +12,7 @@ use crate::{model, query, read};
 /// `summary` of a document streamed from `src` ([`stream_one`]): a plan is
 /// counted as it streams by; a state is summarised from the skeleton, which
 /// holds its `values`.
+#[cfg(any(test, feature = "testkit"))]
 pub fn summary_streamed(
     name: &str,
     src: impl std::io::Read + Send + 'static,

@@ -19,10 +19,10 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// What replaces a secret.
-pub const MASK: &str = "(sensitive value)";
+pub(crate) const MASK: &str = "(sensitive value)";
 
 /// Secrets shorter than this are masked only as whole values.
-pub const MIN_SUBSTRING: usize = 8;
+pub(crate) const MIN_SUBSTRING: usize = 8;
 
 /// The set of secrets of one or more documents.
 #[derive(Debug, Default, Clone)]

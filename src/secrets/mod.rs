@@ -6,8 +6,9 @@ mod collect;
 mod scrub;
 mod visibility;
 
-pub use collect::{Masker, MASK, MIN_SUBSTRING};
-pub use scrub::{Scrubber, MIN_CUT};
+pub use collect::Masker;
+pub(crate) use collect::MASK;
+pub(crate) use scrub::Scrubber;
 pub use visibility::Visibility;
 
 use std::sync::Arc;

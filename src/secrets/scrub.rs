@@ -259,7 +259,7 @@ pub(super) fn sorted_distinct<S: AsRef<str>>(v: Vec<S>) -> Vec<S> {
 }
 
 /// The shortest start of a secret, cut short by a `…`, that is masked.
-pub const MIN_CUT: usize = 3;
+pub(crate) const MIN_CUT: usize = 3;
 
 impl Scrubber {
     /// `text` with every long secret (in any form it takes in our output)

@@ -1,8 +1,8 @@
 //! Property test: for random mixes of actions and random policies, the gate's
 //! verdict equals a verdict computed from a direct count of the action lists.
 
-use planview::model::Plan;
-use planview::query::gate::{evaluate, GateAction, Policy};
+use planview::testkit::model::Plan;
+use planview::testkit::query::gate::{evaluate, GateAction, Policy};
 use proptest::prelude::*;
 
 include!("../support/actions.rs");

@@ -6,7 +6,7 @@
 //! parser under test.
 
 use crate::common::{assert_valid, planview, root};
-use planview::locate::{Location, SourceMap};
+use planview::testkit::locate::{Location, SourceMap};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

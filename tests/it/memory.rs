@@ -17,7 +17,7 @@ fn comment_in_process(args: &[&str], whole: bool) -> (String, String) {
     let config = cli.into_config(&planview::cli::Env::default()).unwrap();
     let mut out = Vec::new();
     let status = if whole {
-        planview::run::comment::run_comment_whole(&config, &mut out)
+        planview::testkit::run::comment::run_comment_whole(&config, &mut out)
     } else {
         planview::run(&config, &mut out, &mut Vec::new())
     };

@@ -11,7 +11,7 @@
 use crate::plan_gen;
 
 use crate::common::*;
-use planview::query::intent::{compare, intent_of, Intent};
+use planview::testkit::query::intent::{compare, intent_of, Intent};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -145,7 +145,7 @@ fn fingerprint_json_holds_what_went_into_it_and_matches_its_schema() {
         assert_valid("fingerprint.schema.json", &v, &file);
         assert_eq!(v["fingerprint"].as_str().unwrap(), fingerprint(&file));
         // The fingerprint is the SHA-256 of the canonical form as planview serialises it.
-        let bytes = planview::query::intent::canonical_bytes(&v["canonical"]);
+        let bytes = planview::testkit::query::intent::canonical_bytes(&v["canonical"]);
         let mut child = std::process::Command::new("sha256sum")
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
@@ -240,8 +240,9 @@ fn streamed_agrees(old_json: &str, new: &Value) -> Result<(), String> {
     for (path, json) in &files {
         std::fs::write(path, json).map_err(|e| e.to_string())?;
         let whole = model(json).map(|m| m.fingerprint());
-        for budget in [planview::query::intent::streamed::ORDER_BUDGET, 0] {
-            let streamed = planview::run::compare::fingerprint_streamed(path, &planview::read::ReadOptions::default(), budget).ok();
+        for budget in [planview::testkit::query::intent::streamed::ORDER_BUDGET, 0] {
+            let streamed =
+                planview::testkit::run::compare::fingerprint_streamed(path, &planview::testkit::read::ReadOptions::default(), budget).ok();
             if streamed != whole {
                 return Err(format!("fingerprint (budget {budget}): streamed {streamed:?}, whole {whole:?}\n{json}"));
             }
@@ -252,7 +253,7 @@ fn streamed_agrees(old_json: &str, new: &Value) -> Result<(), String> {
         let (Some((old, mut secrets)), Some((new, theirs))) = (model_masked(files[a].1), model_masked(files[b].1)) else { continue };
         let version = |json: &str| serde_json::from_str::<Value>(json).ok()?.get("terraform_version")?.as_str().map(str::to_string);
         let mut report =
-            planview::query::intent::DiffReport::new((&name(a), version(files[a].1), &old), (&name(b), version(files[b].1), &new));
+            planview::testkit::query::intent::DiffReport::new((&name(a), version(files[a].1), &old), (&name(b), version(files[b].1), &new));
         // Each model masks its own plan's secrets; what is printed masks both
         // plans' (a secret of one plan held unmarked by the other, even as a
         // map key) and never a hash under the run's key.
@@ -261,8 +262,8 @@ fn streamed_agrees(old_json: &str, new: &Value) -> Result<(), String> {
         for format in ["json", "markdown"] {
             let mut want = Vec::new();
             match format {
-                "json" => planview::render::diff::json(&mut want, &report),
-                _ => planview::render::diff::markdown(&mut want, &report),
+                "json" => planview::testkit::render::diff::json(&mut want, &report),
+                _ => planview::testkit::render::diff::markdown(&mut want, &report),
             }
             .map_err(|e| e.to_string())?;
             let args: Vec<String> = ["planview", "diff", "--format", format, &name(a), &name(b)].iter().map(|s| s.to_string()).collect();
@@ -303,8 +304,9 @@ fn streamed_fingerprints_equal_whole_ones_over_every_testdata_plan() {
         // (A dangling link among the fixtures is an unreadable input, tested elsewhere.)
         let Ok(bytes) = std::fs::read(f) else { continue };
         let whole = std::str::from_utf8(&bytes).ok().and_then(model).map(|m| m.fingerprint());
-        for budget in [planview::query::intent::streamed::ORDER_BUDGET, 0] {
-            let streamed = planview::run::compare::fingerprint_streamed(f, &planview::read::ReadOptions::default(), budget).ok();
+        for budget in [planview::testkit::query::intent::streamed::ORDER_BUDGET, 0] {
+            let streamed =
+                planview::testkit::run::compare::fingerprint_streamed(f, &planview::testkit::read::ReadOptions::default(), budget).ok();
             assert_eq!(streamed, whole, "{} (budget {budget})", f.display());
         }
         if let Some(w) = &whole {
@@ -321,9 +323,9 @@ fn model(json: &str) -> Option<Intent> {
 }
 
 /// The model of a generated document (a plan) and the document's secrets.
-fn model_masked(json: &str) -> Option<(Intent, planview::secrets::Masker)> {
-    let doc = planview::read::parse("gen.json", json.as_bytes()).ok()?;
-    let masker = planview::secrets::Masker::collect(&doc);
+fn model_masked(json: &str) -> Option<(Intent, planview::testkit::secrets::Masker)> {
+    let doc = planview::testkit::read::parse("gen.json", json.as_bytes()).ok()?;
+    let masker = planview::testkit::secrets::Masker::collect(&doc);
     intent_of(&doc, &masker).ok().map(|i| (i, masker))
 }
 

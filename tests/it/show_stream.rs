@@ -1,4 +1,4 @@
-//! `show` streamed ([`planview::run::show`]) against `show` read
+//! `show` streamed ([`planview::testkit::run::show`]) against `show` read
 //! whole (`run_show_whole`, the pipeline it replaced): the same bytes and the
 //! same errors on every fixture, in every format, from a file and from stdin;
 //! secrets known only after the change that prints them are still masked;
@@ -6,12 +6,12 @@
 
 use crate::common::*;
 use planview::config::ShowConfig;
-use planview::query::show::ShowOptions;
-use planview::read::{self, FindOptions, Root};
-use planview::read::{ReadOptions, Source};
-use planview::render::{Format, Style};
-use planview::run::show::{run_show, run_show_whole, ShowRun};
-use planview::secrets::Masker;
+use planview::testkit::query::show::ShowOptions;
+use planview::testkit::read::{self, FindOptions, Root};
+use planview::testkit::read::{ReadOptions, Source};
+use planview::testkit::render::{Format, Style};
+use planview::testkit::run::show::{run_show, run_show_whole, ShowRun};
+use planview::testkit::secrets::Masker;
 use std::path::{Path, PathBuf};
 
 /// Every JSON fixture (and saved plan) of the fixture directories.
@@ -51,7 +51,7 @@ fn run_with(streamed: bool, roots: &[Root], lenient: bool, show: &ShowConfig, fo
     (out, scrubbed, read.notes.take())
 }
 
-/// Known differences of the streamed reader ([`planview::read::stream()`], shared by
+/// Known differences of the streamed reader ([`planview::testkit::read::stream()`], shared by
 /// every streamed command) from the whole read, which are not `show`'s: the
 /// wording of a JSON syntax error (at the same place), and the file
 /// `--lenient`'s warnings name in an input holding several documents (the
@@ -91,7 +91,10 @@ fn configs() -> Vec<(String, ShowConfig, bool)> {
     let plain = ShowOptions::default();
     let all = ShowOptions { all: true, full: true, ..Default::default() };
     let filtered = ShowOptions {
-        filter: planview::filter::Filter { types: vec!["terraform_data".into(), "aws_security_group".into()], ..Default::default() },
+        filter: planview::testkit::filter::Filter {
+            types: vec!["terraform_data".into(), "aws_security_group".into()],
+            ..Default::default()
+        },
         ..Default::default()
     };
     vec![
@@ -204,7 +207,7 @@ fn a_secret_marked_sensitive_only_after_it_was_printed_is_masked() {
     let secret = "s3cr3t-Late-Marked-9f2c";
     // 4000 changes of about 3 KB: 12 MB, more than the spool's memory.
     let plan = late_secret_plan(4000, secret);
-    assert!(plan.len() > planview::run::show::MEMORY);
+    assert!(plan.len() > planview::testkit::run::show::MEMORY);
     let dir = std::env::temp_dir().join(format!("planview-show-stream-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("late.json");

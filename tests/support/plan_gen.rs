@@ -101,7 +101,7 @@ pub fn derived_copies(s: &str) -> Vec<String> {
     ];
     // md5, sha1, sha256, sha512 in hex, and sha256/sha512 in base64
     // (`base64sha256`): taken from the digests planview computes, by length.
-    let digests: Vec<String> = planview::derive::forms(s)
+    let digests: Vec<String> = planview::testkit::derive::forms(s)
         .into_iter()
         .filter(|f| {
             [32, 40, 64, 128].contains(&f.len()) && f.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()) && *f != hex
@@ -828,36 +828,38 @@ pub fn check_raw_bytes(data: &[u8], scratch: &std::path::Path) -> std::result::R
 /// agree with the same command over the document read whole, strict and `--lenient`.
 pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
     use planview::error::InputError;
-    use planview::query::gate::{DriftPolicy, GateAction, Policy};
-    use planview::query::values::Visibility;
-    use planview::read::{Document, ReadOptions};
+    use planview::testkit::query::gate::{DriftPolicy, GateAction, Policy};
+    use planview::testkit::query::values::Visibility;
+    use planview::testkit::read::{Document, ReadOptions};
     let vis = Visibility { show_sensitive: false, masker: None };
     let strict = Policy {
         deny: vec![GateAction::Replace, GateAction::Import, GateAction::Invoke],
         max: vec![(GateAction::Any, 1), (GateAction::Create, 0)],
-        protect: vec![planview::glob::Glob::new("*.r1*")],
-        allow: vec![planview::glob::Glob::new("module.*")],
-        protect_types: vec![planview::glob::Glob::new("terraform_*")],
+        protect: vec![planview::testkit::glob::Glob::new("*.r1*")],
+        allow: vec![planview::testkit::glob::Glob::new("module.*")],
+        protect_types: vec![planview::testkit::glob::Glob::new("terraform_*")],
         fail_on_checks: true,
         drift: Some(DriftPolicy::Deny),
         ..Policy::default()
     };
     let cursor = || std::io::Cursor::new(data.to_vec());
-    let ahead = planview::read::ReadAhead::Joined;
+    let ahead = planview::testkit::read::ReadAhead::Joined;
     for lenient in [false, true] {
         let opts = ReadOptions { lenient, ..Default::default() };
         let how = if lenient { "--lenient" } else { "strict" };
-        let whole = || planview::read::parse_with("fuzz.json", data, &opts);
-        let streamed = planview::summary_streamed("fuzz.json", cursor(), ahead, &opts, &vis).map(|(s, _)| s);
+        let whole = || planview::testkit::read::parse_with("fuzz.json", data, &opts);
+        let streamed = planview::testkit::summary_streamed("fuzz.json", cursor(), ahead, &opts, &vis).map(|(s, _)| s);
         let read_whole = whole().and_then(|doc| {
-            let masker = planview::secrets::Masker::collect(&doc);
-            planview::query::summary::summarize(&doc, &vis.with(&masker)).map_err(|m| InputError::new("fuzz.json", m))
+            let masker = planview::testkit::secrets::Masker::collect(&doc);
+            planview::testkit::query::summary::summarize(&doc, &vis.with(&masker)).map_err(|m| InputError::new("fuzz.json", m))
         });
         same(&format!("{how} summary"), streamed, read_whole)?;
         for (name, policy) in [("default", Policy::default()), ("every-rule", strict.clone())] {
-            let streamed = planview::gate_streamed("fuzz.json", cursor(), ahead, &opts, &policy, false).map(|(v, _)| v);
+            let streamed = planview::testkit::gate_streamed("fuzz.json", cursor(), ahead, &opts, &policy, false).map(|(v, _)| v);
             let read_whole = whole().and_then(|doc| match &doc {
-                Document::Plan(p) => Ok(planview::query::gate::evaluate_with(p, &policy, None, &planview::secrets::Masker::collect(&doc))),
+                Document::Plan(p) => {
+                    Ok(planview::testkit::query::gate::evaluate_with(p, &policy, None, &planview::testkit::secrets::Masker::collect(&doc)))
+                }
                 Document::State(_) => Err(InputError::new("fuzz.json", "a state")),
             });
             same(&format!("{how} gate ({name} policy)"), streamed, read_whole)?;
@@ -870,13 +872,13 @@ pub fn streamed_equals_whole(data: &[u8]) -> std::result::Result<(), String> {
 /// (streamed, each answering over the skeleton with the changes it keeps) give the JSON
 /// of the same query over the document read whole.
 pub fn streamed_reports_equal_whole(data: &[u8], scratch: &std::path::Path) -> std::result::Result<(), String> {
-    use planview::query::values::Visibility;
+    use planview::testkit::query::values::Visibility;
     std::fs::write(scratch, data).map_err(|e| e.to_string())?;
     let file = scratch.display().to_string();
-    let Ok(doc) = planview::read::parse(&file, data) else { return Ok(()) };
-    let masker = planview::secrets::Masker::collect(&doc);
+    let Ok(doc) = planview::testkit::read::parse(&file, data) else { return Ok(()) };
+    let masker = planview::testkit::secrets::Masker::collect(&doc);
     let vis = Visibility { show_sensitive: false, masker: Some(&masker) };
-    let filter = planview::filter::Filter::default();
+    let filter = planview::testkit::filter::Filter::default();
     type Query<'q> = Box<dyn Fn() -> Result<serde_json::Value, String> + 'q>;
     let json = |r: Result<serde_json::Value, String>| r;
     let cases: Vec<(&str, Option<&str>, Query)> = vec![
@@ -885,8 +887,12 @@ pub fn streamed_reports_equal_whole(data: &[u8], scratch: &std::path::Path) -> s
             Some("--all"),
             Box::new(|| {
                 json(
-                    planview::query::drift::drift(&doc, &planview::query::drift::DriftOptions { filter: &filter, all: true }, &vis)
-                        .map(|r| serde_json::to_value(r).unwrap()),
+                    planview::testkit::query::drift::drift(
+                        &doc,
+                        &planview::testkit::query::drift::DriftOptions { filter: &filter, all: true },
+                        &vis,
+                    )
+                    .map(|r| serde_json::to_value(r).unwrap()),
                 )
             }),
         ),
@@ -895,35 +901,43 @@ pub fn streamed_reports_equal_whole(data: &[u8], scratch: &std::path::Path) -> s
             None,
             Box::new(|| {
                 json(
-                    planview::query::drift::drift(&doc, &planview::query::drift::DriftOptions { filter: &filter, all: false }, &vis)
-                        .map(|r| serde_json::to_value(r).unwrap()),
+                    planview::testkit::query::drift::drift(
+                        &doc,
+                        &planview::testkit::query::drift::DriftOptions { filter: &filter, all: false },
+                        &vis,
+                    )
+                    .map(|r| serde_json::to_value(r).unwrap()),
                 )
             }),
         ),
         (
             "replace",
             None,
-            Box::new(|| json(planview::query::replace::replace(&doc, &filter, &vis).map(|r| serde_json::to_value(r).unwrap()))),
+            Box::new(|| json(planview::testkit::query::replace::replace(&doc, &filter, &vis).map(|r| serde_json::to_value(r).unwrap()))),
         ),
         (
             "checks",
             Some("--all"),
             Box::new(|| {
-                Ok(serde_json::to_value(planview::query::checks::checks(
+                Ok(serde_json::to_value(planview::testkit::query::checks::checks(
                     &doc,
-                    &planview::query::checks::ChecksOptions { filter: &filter, all: true },
+                    &planview::testkit::query::checks::ChecksOptions { filter: &filter, all: true },
                     &vis,
                 ))
                 .unwrap())
             }),
         ),
-        ("outputs", None, Box::new(|| json(planview::query::outputs::outputs(&doc, &vis).map(|r| serde_json::to_value(r).unwrap())))),
+        (
+            "outputs",
+            None,
+            Box::new(|| json(planview::testkit::query::outputs::outputs(&doc, &vis).map(|r| serde_json::to_value(r).unwrap()))),
+        ),
         (
             "moves",
             None,
             Box::new(|| {
                 json(
-                    planview::query::moves::find_moves(&doc, &planview::query::moves::MovesOptions::default())
+                    planview::testkit::query::moves::find_moves(&doc, &planview::testkit::query::moves::MovesOptions::default())
                         .map(|r| serde_json::to_value(r).unwrap()),
                 )
             }),

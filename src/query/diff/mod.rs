@@ -26,7 +26,7 @@ use serde_json::Value;
 /// What happened to one node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Op {
+pub(crate) enum Op {
     /// Only after: added.
     Add,
     /// Only before: removed.
@@ -39,7 +39,7 @@ pub enum Op {
 
 impl Op {
     /// The symbol printed before a line.
-    pub fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             Op::Add => "+",
             Op::Remove => "-",
@@ -52,13 +52,13 @@ impl Op {
 /// The key of a child: an attribute/map key or a list position (the after
 /// position, or the before position for a removed element).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Key {
+pub(crate) enum Key {
     Attr(String),
     Index(usize),
 }
 
 impl Key {
-    pub fn step(&self) -> PathStep {
+    pub(crate) fn step(&self) -> PathStep {
         match self {
             Key::Attr(k) => PathStep::Key(k.clone()),
             Key::Index(i) => PathStep::Index(*i as u64),
@@ -68,7 +68,7 @@ impl Key {
 
 /// Brackets of a collection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Brackets {
+pub(crate) enum Brackets {
     /// An object, or a map without its type: `{ key = value }`.
     Object,
     /// A map, by its type (the provider schema): `{ "key" = value }`, every key quoted.
@@ -77,11 +77,10 @@ pub enum Brackets {
     List,
 }
 
-/// One line of a multi-line string diff, or a run of hidden unchanged lines.
+/// One line of a multi-line string diff.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LineItem {
+pub(crate) enum LineItem {
     Line(Op, String),
-    Hidden(usize),
     /// The newline at the end of the text was added (`Op::Add`) or removed
     /// (`Op::Remove`); the lines themselves may all be unchanged.
     EndNewline(Op),
@@ -89,7 +88,7 @@ pub enum LineItem {
 
 /// A sensitivity change on a node, and whether the value itself is unchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SensitivityNote {
+pub(crate) struct SensitivityNote {
     pub change: SensitivityChange,
     pub value_unchanged: bool,
 }
@@ -98,7 +97,7 @@ pub struct SensitivityNote {
 /// unchanged): the CLI warns about it above the attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum SensitivityChange {
+pub(crate) enum SensitivityChange {
     /// Not sensitive before, sensitive after.
     Marked,
     /// Sensitive before, not after.
@@ -107,7 +106,7 @@ pub enum SensitivityChange {
 
 /// A child of a collection.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The after key (the before key for a removed element).
     pub key: Key,
     /// Where the element was before (lists align, so it can differ from `key`).
@@ -119,7 +118,7 @@ pub struct Entry {
 
 /// A node of the diff tree.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Node {
+pub(crate) struct Node {
     pub op: Op,
     /// The node's path is one of the change's `replace_paths`.
     pub forces_replacement: bool,
@@ -131,7 +130,7 @@ pub struct Node {
 
 /// The shape of a node.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A value shown whole: `before -> after` (`None`: that side is absent).
     Leaf { before: Option<Shown>, after: Option<Shown> },
     /// A collection expanded entry by entry. `before`/`after` are set when that
@@ -175,7 +174,7 @@ pub enum Kind {
 
 /// A block's attributes, then its nested blocks (the CLI's block renderer).
 #[derive(Debug, Clone, PartialEq)]
-pub struct BlockNode {
+pub(crate) struct BlockNode {
     /// Attributes shown, in key order.
     pub attributes: Vec<Entry>,
     /// Unchanged attributes left out.
@@ -190,7 +189,7 @@ pub struct BlockNode {
 
 /// One nested block.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BlockEntry {
+pub(crate) struct BlockEntry {
     /// The block type's name.
     pub name: String,
     /// A map block's key (`name "key" {`).
@@ -840,7 +839,7 @@ pub(crate) fn line_diff(before: &str, after: &str, has_before: bool, has_after: 
 
 /// A changed leaf of the tree, with its full path (for JSON output).
 #[derive(Debug, Clone, PartialEq)]
-pub struct FlatChange {
+pub(crate) struct FlatChange {
     pub path: Vec<PathStep>,
     pub op: Op,
     pub before: Option<Shown>,

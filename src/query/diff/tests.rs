@@ -62,7 +62,6 @@ fn pic(n: &Node) -> String {
                 .iter()
                 .map(|i| match i {
                     LineItem::Line(op, l) => format!("{}{l}", op.symbol()),
-                    LineItem::Hidden(k) => format!("#{k}"),
                     LineItem::EndNewline(op) => format!("{}NL", op.symbol()),
                 })
                 .collect();

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 /// One change as `data.planview.changes` gives it.
 #[derive(Debug, Clone, Serialize)]
-pub struct HelperChange {
+pub(crate) struct HelperChange {
     pub address: String,
     /// The module's address (`module.db`), or null in the root module.
     pub module: Option<String>,
@@ -49,7 +49,7 @@ pub struct HelperChange {
 }
 
 impl HelperChange {
-    pub fn of(rc: &ResourceChange<'_>, noise: &Noise) -> HelperChange {
+    pub(crate) fn of(rc: &ResourceChange<'_>, noise: &Noise) -> HelperChange {
         let kind = rc.kind();
         // No-ops change nothing: no need to read their values.
         let changed = if matches!(kind, ChangeKind::NoOp | ChangeKind::Read) {
@@ -79,7 +79,7 @@ impl HelperChange {
 
 /// The helper document of a plan, `{"planview": {"changes": [...]}}` as JSON
 /// text, to be merged under `data.`: every `resource_changes` entry, in order.
-pub fn helper_document(p: &Plan<'_>, noise: &Noise) -> String {
+pub(crate) fn helper_document(p: &Plan<'_>, noise: &Noise) -> String {
     let changes: Vec<HelperChange> = p.resource_changes.iter().map(|rc| HelperChange::of(rc, noise)).collect();
     serde_json::json!({ "planview": { "changes": changes } }).to_string()
 }

@@ -23,7 +23,7 @@
 //! configuration, planned values, prior state and key order never count.
 
 mod sha256;
-pub mod streamed;
+pub(crate) mod streamed;
 
 use crate::model::markers;
 use crate::model::Document;
@@ -37,11 +37,11 @@ use std::collections::BTreeMap;
 
 /// The version of the canonical form: part of every fingerprint, so a change
 /// of the rules can never make two different plans compare equal.
-pub const CANONICAL_VERSION: &str = "planview-intent/2";
+pub(crate) const CANONICAL_VERSION: &str = "planview-intent/2";
 
 /// The environment variable holding the key of secrets' hashes (a CI secret,
 /// the same in the plan job and the apply job).
-pub const FINGERPRINT_KEY_ENV: &str = "PLANVIEW_FINGERPRINT_KEY";
+pub(crate) const FINGERPRINT_KEY_ENV: &str = "PLANVIEW_FINGERPRINT_KEY";
 
 /// Salt of the hashes of sensitive values (inside the keyed hash).
 const SECRET_SALT: &str = "planview-secret/2\n";
@@ -80,7 +80,7 @@ fn run_key() -> Vec<u8> {
 }
 
 /// True when secrets' hashes are keyed by the CI's key (and printed).
-pub fn keyed() -> bool {
+pub(crate) fn keyed() -> bool {
     secret_key().configured
 }
 
@@ -184,6 +184,7 @@ impl Intent {
     /// The model as its fingerprint sees it: every value in its [`public`]
     /// form (the same model with the CI's key). Two plans have the same
     /// fingerprint exactly when these compare the same.
+    #[cfg(any(test, feature = "testkit"))]
     pub fn public(&self) -> Intent {
         let map = |m: &BTreeMap<String, Value>| m.iter().map(|(k, v)| (k.clone(), public(v))).collect();
         Intent {
@@ -305,7 +306,7 @@ fn misplaced(m: Option<&Value>, v: Option<&Value>) -> bool {
 }
 
 /// The canonical form of a value with its sensitivity and unknown markers.
-pub fn canon(v: Option<&Value>, sensitive: Option<&Value>, unknown: Option<&Value>, masker: &Masker) -> Value {
+pub(crate) fn canon(v: Option<&Value>, sensitive: Option<&Value>, unknown: Option<&Value>, masker: &Masker) -> Value {
     if markers::whole(unknown) {
         return marker(UNKNOWN_KEY, Value::Bool(true));
     }
@@ -399,7 +400,7 @@ fn holds_digest(v: &Value) -> bool {
 /// only `diff` compares) is dropped: `{"$sensitive": true}`, and the secret
 /// keys of a map are `$sensitive:1`, `$sensitive:2`... in the order of their
 /// values' public forms (an order that depends on no secret).
-pub fn public(v: &Value) -> Value {
+pub(crate) fn public(v: &Value) -> Value {
     if keyed() || !holds_digest(v) {
         return v.clone();
     }
@@ -571,7 +572,7 @@ fn write_canonical(v: &Value, out: &mut Vec<u8>) {
 
 /// `planview fingerprint --format json`: the fingerprint and what went into it.
 #[derive(Debug, Clone, Serialize)]
-pub struct FingerprintReport {
+pub(crate) struct FingerprintReport {
     pub kind: &'static str,
     pub file: String,
     pub fingerprint: String,
@@ -581,7 +582,7 @@ pub struct FingerprintReport {
 }
 
 impl FingerprintReport {
-    pub fn new(file: &str, intent: &Intent) -> Self {
+    pub(crate) fn new(file: &str, intent: &Intent) -> Self {
         FingerprintReport {
             kind: "fingerprint",
             file: file.to_string(),
@@ -613,8 +614,8 @@ pub struct DiffReport {
 impl DiffReport {
     /// Compare two plans' models; each given with its file name and CLI
     /// version (the in-memory twin of `diff`'s streamed comparison, which
-    /// tests hold it to: the `oracles` feature).
-    #[cfg(any(test, feature = "oracles"))]
+    /// tests hold it to: the `testkit` feature).
+    #[cfg(any(test, feature = "testkit"))]
     pub fn new(old: (&str, Option<String>, &Intent), new: (&str, Option<String>, &Intent)) -> Self {
         let plan_ref = |(file, tf, i): (&str, Option<String>, &Intent)| PlanRef {
             file: file.to_string(),
@@ -768,8 +769,8 @@ impl Comparison {
 
 /// Compare what `old` and `new` would do, both models in memory (the oracle
 /// the streamed comparison, [`streamed::compare_indexed`], is held to: the
-/// `oracles` feature).
-#[cfg(any(test, feature = "oracles"))]
+/// `testkit` feature).
+#[cfg(any(test, feature = "testkit"))]
 pub fn compare(old: &Intent, new: &Intent) -> Comparison {
     let mut entries = compare_plan(old, new);
     compare_changes(Section::Resource, &old.resources, &new.resources, &mut entries);
@@ -815,7 +816,7 @@ fn compare_map(section: Section, old: &BTreeMap<String, Value>, new: &BTreeMap<S
 }
 
 /// Resource changes and drift: by address, following moves (see [`pair_changes`]).
-#[cfg(any(test, feature = "oracles"))]
+#[cfg(any(test, feature = "testkit"))]
 fn compare_changes(section: Section, old: &BTreeMap<String, Value>, new: &BTreeMap<String, Value>, out: &mut Vec<EntryDiff>) {
     for p in pair_changes(old, new) {
         let old_key = p.old.filter(|o| *o != p.key).map(str::to_string);
@@ -828,7 +829,7 @@ fn compare_changes(section: Section, old: &BTreeMap<String, Value>, new: &BTreeM
 /// [`pair_changes`] sees them: their keys (sorted), and of each its address
 /// (a prefix of the key) and previous address. A model read whole
 /// (`BTreeMap`) and one streamed ([`streamed::SectionIndex`]) pair alike.
-pub trait Keyed {
+pub(crate) trait Keyed {
     /// Every key, sorted.
     fn keys(&self) -> Box<dyn Iterator<Item = &str> + '_>;
     /// The key as stored, when there is an entry under it.
@@ -855,7 +856,7 @@ impl Keyed for BTreeMap<String, Value> {
 
 /// Which entries of two plans are compared with which.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Pair<'a> {
+pub(crate) struct Pair<'a> {
     /// The key reported: the new plan's, or the old one's for an entry gone.
     pub key: &'a str,
     /// The entry in the old plan it is compared with, if any.
@@ -868,7 +869,7 @@ pub struct Pair<'a> {
 /// the old entries no new one was paired with. A new entry without an old one
 /// at its address is paired with the old entry at its previous address, or
 /// with the old entry that moved from its address.
-pub fn pair_changes<'a>(old: &'a dyn Keyed, new: &'a dyn Keyed) -> Vec<Pair<'a>> {
+pub(crate) fn pair_changes<'a>(old: &'a dyn Keyed, new: &'a dyn Keyed) -> Vec<Pair<'a>> {
     let suffix_of = |k: &'a str, address: &str| k.strip_prefix(address).unwrap_or_default();
     let mut claimed: std::collections::BTreeSet<&str> = new.keys().filter(|k| old.contains(k)).collect();
     // The old entries that moved, by their previous address (in key order).

@@ -39,7 +39,7 @@ pub const ORDER_BUDGET: usize = 64 << 20;
 /// One entry of a section: its unique key, its address (a prefix of the key),
 /// its previous address, and the SHA-256 of its canonical form.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Light {
+pub(crate) struct Light {
     pub key: String,
     address_len: usize,
     prev: Option<String>,
@@ -49,7 +49,7 @@ pub struct Light {
 /// The entries of one section (resource changes or drift): sorted by key,
 /// and where the n-th counted element of the document went.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SectionIndex {
+pub(crate) struct SectionIndex {
     pub entries: Vec<Light>,
     rank: Vec<usize>,
 }
@@ -95,12 +95,8 @@ impl SectionIndex {
         self.entries.binary_search_by(|l| l.key.as_str().cmp(key)).ok().map(|i| &self.entries[i])
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 }
 
@@ -126,7 +122,7 @@ fn digest(bytes: &[u8]) -> [u8; 32] {
 /// resource changes: its flags, outputs and checks (a model with no resource
 /// changes or drift), each section's entries, and its fingerprint.
 #[derive(Debug, Clone)]
-pub struct Index {
+pub(crate) struct Index {
     pub rest: Intent,
     pub changes: SectionIndex,
     pub drift: SectionIndex,
@@ -135,7 +131,7 @@ pub struct Index {
 
 impl Index {
     /// The index of a model read whole (its entries' hashes computed here).
-    pub fn of(intent: &Intent) -> Index {
+    pub(crate) fn of(intent: &Intent) -> Index {
         let rest = Intent { resources: BTreeMap::new(), drift: BTreeMap::new(), ..intent.clone() };
         Index {
             rest,
@@ -148,7 +144,7 @@ impl Index {
 
 /// Pass 1: the key, address and previous address of every entry.
 #[derive(Debug, Default)]
-pub struct Collect {
+pub(crate) struct Collect {
     changes: Vec<(String, usize, Option<String>)>,
     drift: Vec<(String, usize, Option<String>)>,
 }
@@ -171,7 +167,7 @@ impl PlanVisitor for Collect {
 
 impl Collect {
     /// The sections, keyed and sorted (hashes not yet known).
-    pub fn finish(self) -> (SectionIndex, SectionIndex) {
+    pub(crate) fn finish(self) -> (SectionIndex, SectionIndex) {
         (SectionIndex::new(self.changes), SectionIndex::new(self.drift))
     }
 }
@@ -182,7 +178,7 @@ impl Collect {
 /// before their turn wait, up to [`ORDER_BUDGET`] bytes; beyond, the furthest
 /// are dropped ([`Ordered::wants`] then refuses them) and another pass
 /// ([`Ordered::end_pass`]) brings them again.
-pub struct Ordered {
+pub(crate) struct Ordered {
     sha: Sha256,
     next: usize,
     total: usize,
@@ -195,7 +191,7 @@ pub struct Ordered {
 }
 
 impl Ordered {
-    pub fn new(rest: &Intent, drift: usize, changes: usize, budget: usize) -> Ordered {
+    pub(crate) fn new(rest: &Intent, drift: usize, changes: usize, budget: usize) -> Ordered {
         let map = |m: &BTreeMap<String, Value>| {
             canonical_bytes(&super::public(&Value::Object(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())))
         };
@@ -217,12 +213,12 @@ impl Ordered {
     }
 
     /// Whether the entry of this rank is still to be fed, in this pass.
-    pub fn wants(&self, rank: usize) -> bool {
+    pub(crate) fn wants(&self, rank: usize) -> bool {
         rank >= self.next && rank < self.limit
     }
 
     /// The entry of `rank`: `"key":` then its canonical form.
-    pub fn push(&mut self, rank: usize, bytes: Vec<u8>) {
+    pub(crate) fn push(&mut self, rank: usize, bytes: Vec<u8>) {
         if !self.wants(rank) {
             return;
         }
@@ -255,13 +251,13 @@ impl Ordered {
     }
 
     /// After a pass: true when every entry was fed; else the next pass feeds the rest.
-    pub fn end_pass(&mut self) -> bool {
+    pub(crate) fn end_pass(&mut self) -> bool {
         self.limit = self.total;
         self.next >= self.total
     }
 
     /// `sha256:<hex>`, once [`Ordered::end_pass`] said every entry was fed.
-    pub fn finish(mut self) -> String {
+    pub(crate) fn finish(mut self) -> String {
         if self.drift == self.total {
             self.sha.update(&self.middle);
         }
@@ -272,12 +268,12 @@ impl Ordered {
 
 /// What [`Hasher`] and [`Fetch`] found wrong: the document is not the one
 /// pass 1 read (it changed in between).
-pub const CHANGED: &str = "the file changed while it was read (it is read more than once): read it again once it is written";
+pub(crate) const CHANGED: &str = "the file changed while it was read (it is read more than once): read it again once it is written";
 
 /// Pass 2 (and more, when entries came out of order): every entry's
 /// canonical form, with every secret known; its hash kept (`digests`), and
 /// fed to the fingerprint.
-pub struct Hasher<'a> {
+pub(crate) struct Hasher<'a> {
     sections: [&'a mut SectionIndex; 2],
     masker: &'a Masker,
     sink: &'a mut Ordered,
@@ -288,7 +284,7 @@ pub struct Hasher<'a> {
 
 impl<'a> Hasher<'a> {
     /// `digests`: keep each entry's hash (the first pass; `diff` needs them).
-    pub fn new(
+    pub(crate) fn new(
         changes: &'a mut SectionIndex,
         drift: &'a mut SectionIndex,
         masker: &'a Masker,
@@ -335,7 +331,7 @@ impl<'a> Hasher<'a> {
     }
 
     /// Whether the pass saw the document pass 1 saw.
-    pub fn saw_all(&self) -> bool {
+    pub(crate) fn saw_all(&self) -> bool {
         !self.changed && self.seen[0] == self.sections[0].len() && self.seen[1] == self.sections[1].len()
     }
 }
@@ -351,13 +347,13 @@ impl PlanVisitor for Hasher<'_> {
 
 /// Which entries of a plan `diff` needs in full, by section (changes, drift)
 /// and rank (position in [`SectionIndex::entries`]).
-pub type Wanted = [Vec<bool>; 2];
+pub(crate) type Wanted = [Vec<bool>; 2];
 
 /// The canonical forms of the wanted entries, by section and key.
-pub type Details = [BTreeMap<String, Value>; 2];
+pub(crate) type Details = [BTreeMap<String, Value>; 2];
 
 /// Pass 3 of `diff`: the canonical form of the wanted entries.
-pub struct Fetch<'a> {
+pub(crate) struct Fetch<'a> {
     index: &'a Index,
     wanted: &'a Wanted,
     masker: &'a Masker,
@@ -367,7 +363,7 @@ pub struct Fetch<'a> {
 }
 
 impl<'a> Fetch<'a> {
-    pub fn new(index: &'a Index, wanted: &'a Wanted, masker: &'a Masker) -> Self {
+    pub(crate) fn new(index: &'a Index, wanted: &'a Wanted, masker: &'a Masker) -> Self {
         Fetch { index, wanted, masker, seen: [0, 0], details: Default::default(), changed: false }
     }
 
@@ -409,7 +405,7 @@ impl PlanVisitor for Fetch<'_> {
 /// them; those whose hashes are equal are the same; `fetch` gives the
 /// canonical forms of the others (old plan's, new plan's), which are compared
 /// in detail. The same [`Comparison`] as [`super::compare`] over the models.
-pub fn compare_indexed<E>(
+pub(crate) fn compare_indexed<E>(
     old: &Index,
     new: &Index,
     fetch: impl FnOnce(Wanted, Wanted) -> Result<(Details, Details), E>,

@@ -10,7 +10,7 @@ use crate::query::values::{parse_raw, Visibility};
 
 /// When an invocation runs, relative to its trigger.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Trigger {
+pub(crate) enum Trigger {
     /// A lifecycle `action_trigger` of `resource`: `before` or after its change
     /// (`None`: an event planview does not know, shown apart).
     Lifecycle { resource: String, event: String, before: Option<bool> },
@@ -22,7 +22,7 @@ pub enum Trigger {
 
 /// One action invocation as `show` renders it.
 #[derive(Debug)]
-pub struct InvocationDiff {
+pub(crate) struct InvocationDiff {
     pub address: String,
     pub type_: String,
     pub name: String,
@@ -41,7 +41,7 @@ impl InvocationDiff {
     /// after (`Some(false)`) its change, or on an event planview does not
     /// know (`None`), in the CLI's order (action_trigger block, then list index:
     /// the plan's order, which Terraform writes sorted).
-    pub fn of_resource<'r>(all: &'r [InvocationDiff], address: &str, before: Option<bool>) -> Vec<&'r InvocationDiff> {
+    pub(crate) fn of_resource<'r>(all: &'r [InvocationDiff], address: &str, before: Option<bool>) -> Vec<&'r InvocationDiff> {
         all.iter()
             .filter(|i| matches!(&i.trigger, Trigger::Lifecycle { resource, before: b, .. } if resource == address && *b == before))
             .collect()
@@ -49,7 +49,7 @@ impl InvocationDiff {
 
     /// Invocations not tied to a resource's block: `apply -invoke`, and
     /// those without a trigger.
-    pub fn invoked(all: &[InvocationDiff]) -> Vec<&InvocationDiff> {
+    pub(crate) fn invoked(all: &[InvocationDiff]) -> Vec<&InvocationDiff> {
         all.iter().filter(|i| matches!(i.trigger, Trigger::Invoke { .. } | Trigger::Unknown)).collect()
     }
 }
@@ -57,7 +57,7 @@ impl InvocationDiff {
 /// The invocations `show` renders: `action_invocations` (deferred ones are
 /// not invoked by this plan, as the CLI leaves them out), unreadable ones
 /// left to `summary` and `gate`.
-pub fn invocations(plan: &Plan<'_>, vis: &Visibility) -> Vec<InvocationDiff> {
+pub(crate) fn invocations(plan: &Plan<'_>, vis: &Visibility) -> Vec<InvocationDiff> {
     let (all, _) = plan.action_invocations();
     all.iter().filter(|a| a.deferred_reason.is_none()).map(|a| invocation(a, vis)).collect()
 }

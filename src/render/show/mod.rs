@@ -257,7 +257,6 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
             for it in items {
                 match it {
                     LineItem::Line(lop, text) => out.push(Line::new(Some(*lop), depth + 1, clean(text).into_owned())),
-                    LineItem::Hidden(k) => out.push(Line::comment(depth + 1, hidden_line(*k, "line"))),
                     LineItem::EndNewline(eop) => {
                         let what = if *eop == Op::Add { "added" } else { "removed" };
                         out.push(Line::new(Some(*eop), depth + 1, format!("# (newline at the end of the text {what})")));
