@@ -366,8 +366,14 @@ fn the_readme_recipe_run_as_written_gives_a_tree_counted_once() {
         };
         run("tofu init -no-color >/dev/null");
         let printed = run(&recipe);
-        let line = printed.lines().find(|l| l.starts_with("Plan: ")).unwrap_or_else(|| panic!("{printed}"));
-        adds += line["Plan: ".len()..].split(' ').next().unwrap().parse::<u64>().unwrap();
+        // The recipe asks for no `-no-color`: the line is in bold (SGR sequences left out here).
+        let mut printed = printed;
+        while let Some(start) = printed.find('\u{1b}') {
+            let end = printed[start..].find('m').map_or(printed.len(), |e| start + e + 1);
+            printed.replace_range(start..end, "");
+        }
+        let at = printed.find("Plan: ").unwrap_or_else(|| panic!("{printed}"));
+        adds += printed[at + "Plan: ".len()..].split(' ').next().unwrap().parse::<u64>().unwrap();
         assert!(wd.join("plan.out").is_file() && wd.join("plan.json").is_file());
     }
     let live = dir.join("live");
