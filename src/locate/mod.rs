@@ -438,7 +438,7 @@ fn tokens_of(address: &str) -> Option<Vec<String>> {
 /// [`Module::objects`] (`None` for a module call itself).
 /// The `action_reason` of an object destroyed because its module instance is
 /// no longer in the configuration.
-pub const NO_MODULE: &str = "delete_because_no_module";
+pub(crate) const NO_MODULE: &str = "delete_because_no_module";
 
 fn parse(address: &str) -> Option<(Vec<String>, Option<String>)> {
     let tokens = tokens_of(address)?;

@@ -16,7 +16,7 @@ pub(crate) mod text;
 pub(crate) mod values;
 pub(crate) mod visit;
 
-pub(crate) use action::{Action, ChangeKind, Mode, ReplaceOrder};
+pub(crate) use action::{Action, ActionReason, ChangeKind, Mode, ReplaceOrder};
 pub(crate) use checks::{CheckKind, CheckObject, CheckStatus};
 pub(crate) use config::Configuration;
 pub use document::Document;
