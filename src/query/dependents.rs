@@ -24,7 +24,7 @@ use crate::model::visit::PlanVisitor;
 use crate::model::{Change, ChangeKind, Configuration, Mode, Plan, ResourceChange};
 use serde::Serialize;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 /// The references of each local value, read from the configuration's source
 /// (`locals` blocks: [`crate::locate::SourceMap::locals`]).
@@ -33,10 +33,17 @@ pub struct Locals {
     /// By module path (`""` for the root, `module.a.module.b` below it, no
     /// instance keys) and name: the references its expression makes, as the
     /// plan's `references` lists write them (`aws_instance.a[0].id`).
+    /// A local not here (its module's source was not read, or does not
+    /// declare it: not the plan's configuration) is guessed.
     pub refs: BTreeMap<(String, String), Vec<String>>,
-    /// The modules whose source was read whole: a local they do not declare
-    /// refers to nothing. A local of any other module is guessed.
-    pub modules: BTreeSet<String>,
+}
+
+impl Locals {
+    /// The locals of the configuration read from its source (none read: `None`).
+    pub fn of_source(map: &crate::locate::SourceMap) -> Option<Locals> {
+        let refs = map.locals();
+        (!map.is_empty()).then_some(Locals { refs })
+    }
 }
 
 /// The blast radius of every change of a plan.
@@ -149,14 +156,26 @@ pub struct BlastLine {
 #[derive(Debug, Default)]
 pub struct Blaster {
     changes: Changes,
+    /// The locals of the configuration's source, when read.
+    locals: Option<std::sync::Arc<Locals>>,
     destructive: Vec<(String, String)>,
     dependents: Option<Dependents>,
 }
 
 impl Blaster {
-    /// A blaster that collects when `on` (else takes nothing, costs nothing).
-    pub fn when(on: bool) -> Blaster {
-        Blaster { changes: Changes::when(on), ..Blaster::default() }
+    /// A blaster that collects when `on` (else takes nothing, costs nothing);
+    /// `locals` when the configuration's source was read.
+    pub fn when(on: bool, locals: Option<std::sync::Arc<Locals>>) -> Blaster {
+        Blaster { changes: Changes::when(on), locals, ..Blaster::default() }
+    }
+
+    /// Every change's dependents, the changes without any left out (none
+    /// before the header was seen or when off); taken: [`Blaster::lines`]
+    /// and [`Blaster::over`] are empty after it.
+    pub fn take(&mut self) -> Option<Dependents> {
+        let mut d = self.dependents.take()?;
+        d.changes.retain(|_, b| !b.dependents.is_empty());
+        Some(d)
     }
 
     /// The destructive changes, each with its dependents (in plan order);
@@ -224,7 +243,7 @@ impl PlanVisitor for Blaster {
 
     fn on_header(&mut self, plan: &Plan<'_>) {
         if !self.changes.off {
-            self.dependents = Some(for_plan(plan, None, &std::mem::take(&mut self.changes)));
+            self.dependents = Some(for_plan(plan, self.locals.as_deref(), &std::mem::take(&mut self.changes)));
         }
     }
 }
@@ -414,9 +433,8 @@ impl Builder {
             }
             let local = self.node(m, Kind::Local, &name);
             let path = self.module_path(m).to_string();
-            let read = locals.filter(|l| l.modules.contains(&path));
-            match read.map(|l| l.refs.get(&(path, name))) {
-                Some(Some(refs)) => {
+            match locals.and_then(|l| l.refs.get(&(path, name))) {
+                Some(refs) => {
                     for (t, k) in self.targets(m, refs) {
                         self.edge(t, local, k);
                     }
@@ -425,7 +443,6 @@ impl Builder {
                         locals_seen.extend(names.into_iter().map(|n| (m2, n)));
                     }
                 }
-                Some(None) => {} // the source has no such local: it refers to nothing
                 None => {
                     self.guessed_locals = true;
                     let all = self.node(m, Kind::LocalsOf, "");
@@ -554,9 +571,13 @@ impl Builder {
             }
             // count, for_each and depends_on reach every object of the child.
             let child_in = self.node(cid, Kind::ModuleIn, "");
-            for list in [Some(&c.depends_on), c.count_expression.as_ref().map(|e| &e.references), c.for_each_expression.as_ref().map(|e| &e.references)]
-                .into_iter()
-                .flatten()
+            for list in [
+                Some(&c.depends_on),
+                c.count_expression.as_ref().map(|e| &e.references),
+                c.for_each_expression.as_ref().map(|e| &e.references),
+            ]
+            .into_iter()
+            .flatten()
             {
                 for (t, k) in self.targets(id, list) {
                     self.edge(t, child_in, k);

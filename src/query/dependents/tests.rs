@@ -93,7 +93,6 @@ fn exact_locals_from_the_source_drop_the_guess() {
     let mut locals = Locals::default();
     locals.refs.insert((String::new(), "db_addr".into()), vec!["terraform_data.db.output".into(), "terraform_data.db".into()]);
     locals.refs.insert((String::new(), "static".into()), vec![]);
-    locals.modules.insert(String::new());
     let d = of_plan(&plan, Some(&locals)).unwrap();
     assert!(d.notes.is_empty(), "{:?}", d.notes);
     assert_eq!(d.of("terraform_data.db").len(), 5);
@@ -230,8 +229,9 @@ fn references_are_parsed_as_the_format_writes_them() {
 }
 
 #[test]
-fn a_local_of_a_module_whose_source_was_not_read_stays_a_guess() {
-    // The root's source was read (it has no `x`: nothing), module "m"'s was not.
+fn a_local_the_source_does_not_declare_stays_a_guess() {
+    // The root's source was read but declares no `x` (not this plan's
+    // configuration?), module "m"'s was not read: both are guesses, never nothing.
     let root = r#"{"resources":[
         {"address":"t.a","mode":"managed","type":"t","name":"a"},
         {"address":"t.b","mode":"managed","type":"t","name":"b","expressions":{"v":{"references":["local.x"]}}}],
@@ -240,10 +240,10 @@ fn a_local_of_a_module_whose_source_was_not_read_stays_a_guess() {
     let json = plan(root, &[("t.a", "replace", ""), ("t.b", "update", ""), ("module.m.t.c", "update", "")]);
     let p: Plan = serde_json::from_str(&json).unwrap();
     let mut locals = Locals::default();
-    locals.modules.insert(String::new());
+    locals.refs.insert((String::new(), "other".into()), vec![]);
     let d = of_plan(&p, Some(&locals)).unwrap();
     let got: Vec<(&str, bool)> = d.of("t.a").iter().map(|x| (x.address.as_str(), x.through_locals)).collect();
-    assert_eq!(got, vec![("module.m.t.c", true)], "t.b's local.x is known to be absent; module.m's local.y is a guess");
+    assert_eq!(got, vec![("module.m.t.c", true), ("t.b", true)]);
     assert_eq!(d.notes, vec![LOCALS_GUESSED.to_string()]);
 }
 
@@ -254,7 +254,8 @@ fn each_reference_is_taken_whole_and_its_shorter_forms_dropped() {
         {"address":"t.a","mode":"managed","type":"t","name":"a","count_expression":{"constant_value":2}},
         {"address":"t.both","mode":"managed","type":"t","name":"both","expressions":{"v":{"references":["t.a[1].id","t.a[1]","t.a","t.a"]}}},
         {"address":"t.one","mode":"managed","type":"t","name":"one","expressions":{"v":{"references":["t.a[1].id","t.a[1]","t.a"]}}}]}"#;
-    let d = plan_of(&plan(root, &[("t.a[0]", "replace", ""), ("t.a[1]", "replace", ""), ("t.both", "update", ""), ("t.one", "update", "")]));
+    let d =
+        plan_of(&plan(root, &[("t.a[0]", "replace", ""), ("t.a[1]", "replace", ""), ("t.both", "update", ""), ("t.one", "update", "")]));
     assert_eq!(addresses(&d, "t.a[0]"), vec!["t.both"]);
     assert_eq!(addresses(&d, "t.a[1]"), vec!["t.both", "t.one"]);
 }
