@@ -212,13 +212,13 @@ fn module_inputs_outputs_depends_on_and_count_cross_module_boundaries() {
 
 #[test]
 fn references_are_parsed_as_the_format_writes_them() {
-    assert_eq!(parse_reference("var.x[0]"), Some(Ref::Var("x".into())));
-    assert_eq!(parse_reference("local.y"), Some(Ref::Local("y".into())));
-    assert_eq!(parse_reference("module.m[\"k\"].out"), Some(Ref::ModuleOutput("m".into(), "out".into())));
-    assert_eq!(parse_reference("module.m"), Some(Ref::Module("m".into())));
-    assert_eq!(parse_reference("data.t.n[3].a"), Some(Ref::Resource("data.t.n".into(), Some(Key::Int(3)))));
-    assert_eq!(parse_reference("t.n[\"a]b\"]"), Some(Ref::Resource("t.n".into(), Some(Key::Str("a]b".into())))));
-    assert_eq!(parse_reference("t.n[each.key]"), Some(Ref::Resource("t.n".into(), None)));
+    assert_eq!(parse_reference("var.x[0]"), Some(Ref::Var("x")));
+    assert_eq!(parse_reference("local.y"), Some(Ref::Local("y")));
+    assert_eq!(parse_reference("module.m[\"k\"].out"), Some(Ref::ModuleOutput("m", "out")));
+    assert_eq!(parse_reference("module.m"), Some(Ref::Module("m")));
+    assert_eq!(parse_reference("data.t.n[3].a"), Some(Ref::Resource("data.t.n", Some(Key::Int(3)))));
+    assert_eq!(parse_reference("t.n[\"a]b\"]"), Some(Ref::Resource("t.n", Some(Key::Str("a]b".into())))));
+    assert_eq!(parse_reference("t.n[each.key]"), Some(Ref::Resource("t.n", None)));
     assert_eq!(parse_reference("count.index"), None);
     assert_eq!(parse_reference("each.value"), None);
     assert_eq!(parse_reference("path.module"), None);
