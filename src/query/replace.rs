@@ -72,7 +72,7 @@ pub fn replace(doc: &Document<'_>, filter: &Filter, vis: &Visibility) -> Result<
         Document::Plan(p) => Changes::of_plan(p),
         Document::State(_) => Changes::default(),
     };
-    replace_with_changes(doc, filter, vis, &changes)
+    replace_with_changes(doc, filter, vis, &changes, None)
 }
 
 /// [`replace`] of a document whose `resource_changes` may hold only the
@@ -82,12 +82,13 @@ pub(crate) fn replace_with_changes(
     filter: &Filter,
     vis: &Visibility,
     changes: &Changes,
+    locals: Option<&dependents::Locals>,
 ) -> Result<ReplaceReport, String> {
     let Document::Plan(p) = doc else {
         return Err("`replace` reads a plan, and this is a state: run `show -json` on a saved plan file".into());
     };
     let mut r = replace_plan(p, filter, vis);
-    add_dependents(&mut r, &dependents::for_plan(p, None, changes));
+    add_dependents(&mut r, &dependents::for_plan(p, locals, changes));
     Ok(r)
 }
 
