@@ -237,7 +237,7 @@ fn layout(g: &Graph) -> Layout {
         }
     }
     let mut places = vec![Place { x: 0, y: 0 }; g.nodes.len()];
-    for l in 0..nl {
+    for (l, &x) in xs.iter().enumerate() {
         for (c, cluster) in cells.iter().enumerate() {
             let Some(members) = cluster.get(&l) else { continue };
             let mut members = members.clone();
@@ -255,7 +255,7 @@ fn layout(g: &Graph) -> Layout {
             let (rows, _) = block(members.len());
             for (k, &i) in members.iter().enumerate() {
                 let (col, row) = ((k / rows) as i64, (k % rows) as i64);
-                places[i] = Place { x: xs[l] + col * (NODE_W + SUBGAP), y: boxes[c].1 + TITLE_H + row * (NODE_H + VGAP) };
+                places[i] = Place { x: x + col * (NODE_W + SUBGAP), y: boxes[c].1 + TITLE_H + row * (NODE_H + VGAP) };
             }
         }
     }
