@@ -171,14 +171,14 @@ pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQ
         each_root(ri, &|src, saved, opts, mine| match saved {
             false => {
                 let mut jobs = Vec::new();
-                split_stream(ri, root, src, opts, &mut Sink::Here(&mut jobs), mine, &|k, e| direct(ri, k, e));
+                split_stream(ri, root, src, false, opts, &mut Sink::Here(&mut jobs), mine, &|k, e| direct(ri, k, e));
                 jobs.into_iter().for_each(parse);
             }
             true => {
                 // A saved plan's JSON may be big: split on a thread of its own, parsed here as it comes.
                 let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(1);
                 std::thread::scope(|s| {
-                    s.spawn(move || split_stream(ri, root, src, opts, &mut Sink::Workers(&tx), mine, &|k, e| direct(ri, k, e)));
+                    s.spawn(move || split_stream(ri, root, src, true, opts, &mut Sink::Workers(&tx), mine, &|k, e| direct(ri, k, e)));
                     rx.into_iter().for_each(parse);
                 });
             }
@@ -223,8 +223,8 @@ pub fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &StreamQ
         let taken = |ri: &usize| files.binary_search(ri).is_ok();
         // This thread's roots: those the workers do not take, then the big files they hand back.
         for ri in (0..roots.len()).filter(|ri| !taken(ri)).chain(big_rx) {
-            each_root(ri, &|src, _, opts, mine| {
-                split_stream(ri, &roots[ri], src, opts, &mut Sink::Workers(&job_tx), mine, &|k, e| direct(ri, k, e));
+            each_root(ri, &|src, saved, opts, mine| {
+                split_stream(ri, &roots[ri], src, saved, opts, &mut Sink::Workers(&job_tx), mine, &|k, e| direct(ri, k, e));
             });
         }
         drop(job_tx);
@@ -269,13 +269,49 @@ fn rename<T>(roots: &[Root], metas: &[Meta], items: &mut [PerFile<T>]) {
     }
 }
 
+/// How to read one document of a regular file of JSON again, instead of
+/// keeping a copy of it: the file split again ([`split_stream`]) and the
+/// document's text, as the first read gave it (the newlines before it
+/// included, so its lines are the same), taken by [`Again::open`].
+#[derive(Debug, Clone)]
+pub(crate) struct Again {
+    root: Root,
+    /// The document's number in its file (from 0).
+    k: usize,
+    read: ReadOptions,
+}
+
+impl Again {
+    /// The document again, split from its file on a thread of its own
+    /// (which ends by itself once the file is read or the reader dropped).
+    /// What `--lenient` skips is not said again. A file that no longer holds
+    /// the document is an error (a file that changed is found by the caller).
+    pub(crate) fn open(&self) -> Result<Fed, InputError> {
+        let read = ReadOptions { notes: crate::read::Notes::default(), ..self.read.clone() };
+        let (src, saved) = crate::read::open_as(&self.root.source, &read)?;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(1);
+        let root = self.root.clone();
+        std::thread::spawn(move || {
+            let mut metas = Vec::new();
+            split_stream(0, &root, src, saved, &read, &mut Sink::Workers(&tx), &mut metas, &|_, _| {});
+        });
+        // The documents before it are dropped unread (their text is then only scanned).
+        rx.into_iter()
+            .find(|job| job.k == self.k)
+            .map(|job| job.reader)
+            .ok_or_else(|| InputError::new(&self.root.name, "cannot read the input again: it no longer holds the document"))
+    }
+}
+
 /// Read one input, split it, and hand each document to `sink`. `metas`
 /// gets one entry per document (this root's), `direct` the errors that stand
 /// for a document (by its number in the root).
+#[allow(clippy::too_many_arguments)]
 fn split_stream(
     ri: usize,
     root: &Root,
     mut src: Box<dyn Read + Send>,
+    saved: bool,
     opts: &ReadOptions,
     sink: &mut Sink<'_>,
     metas: &mut Vec<Meta>,
@@ -289,7 +325,14 @@ fn split_stream(
         let k = metas.len();
         let provisional = name.clone().unwrap_or_else(|| if k == 0 { root.name.clone() } else { format!("{}#{}", root.name, k + 1) });
         metas.push(Meta { root: ri, name });
-        let job = |rx| Job { root: ri, k, name: provisional, reader: Fed::new(rx), read: opts.clone() };
+        let reader = |rx| match (&root.source, saved) {
+            // A regular file of JSON can be read again for this document ([`Again`]).
+            (Source::File(path), false) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => {
+                Fed::new(rx).with_again(Again { root: root.clone(), k, read: opts.clone() })
+            }
+            _ => Fed::new(rx),
+        };
+        let job = |rx| Job { root: ri, k, name: provisional, reader: reader(rx), read: opts.clone() };
         let tx = match sink {
             Sink::Workers(jobs) => {
                 let (tx, rx) = std::sync::mpsc::sync_channel(4);

@@ -82,6 +82,9 @@ pub fn stream(
         if let Some(rx) = fed.rx.take() {
             return parse_document(Reader::new(name, rx), opts, visitor);
         }
+        if let Some(plain) = fed.plain.take() {
+            return stream_chunked(name, plain, ahead, opts, visitor, CHUNK);
+        }
     }
     stream_chunked(name, src, ahead, opts, visitor, CHUNK)
 }
@@ -91,13 +94,35 @@ pub fn stream(
 /// (As a plain reader it gives the text, and an error for a piece that is not text.)
 pub struct Fed {
     rx: Option<std::sync::mpsc::Receiver<Piece>>,
+    /// Or a plain reader, streamed as any other ([`Fed::plain`]).
+    plain: Option<Box<dyn Read + Send>>,
     cur: Vec<u8>,
     pos: usize,
+    /// How to read this document again from its file, when it came from a
+    /// regular file of JSON ([`super::pool::Again`]).
+    again: Option<super::pool::Again>,
 }
 
 impl Fed {
     pub(crate) fn new(rx: std::sync::mpsc::Receiver<Piece>) -> Self {
-        Fed { rx: Some(rx), cur: Vec::new(), pos: 0 }
+        Fed { rx: Some(rx), plain: None, cur: Vec::new(), pos: 0, again: None }
+    }
+
+    /// A plain reader (a copy written earlier), streamed by [`stream`] with
+    /// a read-ahead thread as any reader is.
+    pub(crate) fn plain(src: impl Read + Send + 'static) -> Self {
+        Fed { rx: None, plain: Some(Box::new(src)), cur: Vec::new(), pos: 0, again: None }
+    }
+
+    /// This document can be read again from its file by `again`.
+    pub(crate) fn with_again(self, again: super::pool::Again) -> Self {
+        Fed { again: Some(again), ..self }
+    }
+
+    /// How to read this document again from its file (a regular file of
+    /// JSON, not a pipe, stdin or a saved plan): `None` when it cannot be.
+    pub(crate) fn again(&self) -> Option<&super::pool::Again> {
+        self.again.as_ref()
     }
 }
 
@@ -127,6 +152,9 @@ impl Fed {
 
 impl Read for Fed {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(plain) = &mut self.plain {
+            return plain.read(out);
+        }
         while self.pos >= self.cur.len() {
             let Some(rx) = &self.rx else { return Ok(0) };
             match rx.recv() {
