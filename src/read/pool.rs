@@ -11,7 +11,7 @@
 //! the whole input.
 
 use super::frame::{gap_error, Gap};
-use super::source::{fill, Filled};
+use super::source::{Chunk, Chunks};
 use super::stream::{End, Fed, Feeder, Piece, ReadAhead};
 use super::{Cut, ReadOptions, Root, Source, Splitter, MAX_DOCUMENTS};
 use crate::error::InputError;
@@ -310,7 +310,7 @@ impl Again {
 fn split_stream(
     ri: usize,
     root: &Root,
-    mut src: Box<dyn Read + Send>,
+    src: Box<dyn Read + Send>,
     saved: bool,
     opts: &ReadOptions,
     sink: &mut Sink<'_>,
@@ -370,7 +370,6 @@ fn split_stream(
     };
     let mut cur = start_part(sink, metas, None, 0, 0);
     let first_index = metas.len() - 1;
-    let mut first_seen = false;
     let mut in_gap = false;
     // The bytes after the current document, from offset `gap_from`.
     let mut gap: Vec<u8> = Vec::new();
@@ -383,24 +382,9 @@ fn split_stream(
         crate::read::Source::File(path) => std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|m| m.len() as usize),
         crate::read::Source::Stdin => None,
     };
-    let mut spare: Vec<u8> = Vec::new();
-    loop {
-        let want = match size {
-            Some(size) if offset < size => (size - offset + 1).min(crate::read::stream::CHUNK),
-            // The end, if the size was right (a saved plan's JSON is bigger than the plan).
-            Some(size) if offset == size => 16,
-            _ => crate::read::stream::CHUNK,
-        };
-        let mut buf = std::mem::take(&mut spare);
-        buf.resize(want, 0);
-        // Read until the buffer is full, the input ends or fails: a pipe gives
-        // 64 KB at a time, and bigger pieces cost less down the line.
-        let (n, how) = fill(&mut src, &mut buf);
-        let (eof, failed) = match how {
-            Filled::Full => (false, None),
-            Filled::Eof => (true, None),
-            Filled::Failed(e) => (false, Some(e)),
-        };
+    let mut chunks = Chunks::new(src, crate::read::stream::CHUNK, size);
+    while let Some(Chunk { bytes: mut buf, eof, failed }) = chunks.next() {
+        let n = buf.len();
         let fail = |cur: &mut Option<Part>, metas: &mut Vec<Meta>, e: std::io::Error| match cur.take() {
             Some(mut part) => {
                 let _ = part.tx.send(Piece::Failed(e));
@@ -419,7 +403,7 @@ fn split_stream(
             break;
         }
         cuts.clear();
-        sp.feed(&buf[..n], &mut cuts);
+        sp.feed(&buf, &mut cuts);
         // The common case, a file of one document: it ends in this piece and
         // nothing starts after it. The buffer itself is handed on (no copy of
         // the document); what follows its end is kept as the gap.
@@ -429,7 +413,6 @@ fn split_stream(
         };
         if let Some(at) = ends_here {
             if let Some(Cut::First { name }) = cuts.drain(..).next() {
-                first_seen = true;
                 if let Some(m) = metas.get_mut(first_index) {
                     m.name = name;
                 }
@@ -453,7 +436,6 @@ fn split_stream(
             for cut in cuts.drain(..) {
                 match cut {
                     Cut::First { name } => {
-                        first_seen = true;
                         if let Some(m) = metas.get_mut(first_index) {
                             m.name = name;
                         }
@@ -505,12 +487,9 @@ fn split_stream(
                         }
                     }
                     Cut::Through => {
-                        if !first_seen {
-                            // Not a document the splitter follows: its depth is checked as it goes to the worker.
-                            if let Some(part) = &mut cur {
-                                part.feeder.check_depth();
-                            }
-                        }
+                        // Not a document the splitter follows (text before it,
+                        // strict; too long a prefix or gap): the parser refuses
+                        // its start, or reads the rest as the last document's trailer.
                         if in_gap {
                             let g = std::mem::take(&mut gap);
                             send(&mut cur, &g);
@@ -523,8 +502,8 @@ fn split_stream(
             }
             if in_gap {
                 gap.extend_from_slice(&piece[pos..]);
-                spare = buf;
-            } else if pos == 0 && n >= buf.len() / 2 && cur.is_some() {
+                chunks.recycle(buf);
+            } else if pos == 0 && n >= buf.capacity() / 2 && cur.is_some() {
                 // The whole piece, and most of the buffer (the common case): handed on without a copy.
                 buf.truncate(n);
                 if let Some(part) = &mut cur {
@@ -534,7 +513,7 @@ fn split_stream(
                 }
             } else {
                 send(&mut cur, &piece[pos..]);
-                spare = buf;
+                chunks.recycle(buf);
             }
         }
         offset += n;
@@ -667,7 +646,7 @@ pub(crate) fn stream_one<V: crate::model::visit::PlanVisitor, T>(
     let mut both = (visitor, secrets::Masker::seeded(&opts.seed));
     let skeleton = read::stream(name, src, ahead, opts, &mut both)?;
     // Positions in the skeleton are not positions in the input: drop them.
-    let doc = read::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
+    let doc = super::whole::parse_skeleton(name, &skeleton)?;
     let (mut visitor, mut masker) = both;
     // Output changes, sensitive variables (the skeleton keeps `configuration`), a state's values.
     masker.merge(&secrets::Masker::collect(&doc));
