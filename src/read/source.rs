@@ -122,7 +122,7 @@ pub(super) fn read_error(name: &str, e: &std::io::Error) -> InputError {
 
 /// How [`fill`] ended.
 #[derive(Debug)]
-pub(crate) enum Filled {
+enum Filled {
     /// The buffer is full: there may be more.
     Full,
     /// The input ended.

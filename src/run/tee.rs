@@ -22,7 +22,7 @@ pub(super) struct Tee<R> {
 /// [`Tee`] writes, or its own file.
 pub(super) enum Copy {
     Written { file: File, failed: Arc<AtomicBool> },
-    Reread(crate::read::pool::Again),
+    Reread(Box<crate::read::pool::Again>),
 }
 
 /// `inner` teed to a new anonymous temporary file.
@@ -40,7 +40,7 @@ pub(super) fn tee<R: Read>(inner: R) -> io::Result<(Tee<R>, Copy)> {
 pub(super) fn tee_fed(fed: crate::read::Fed) -> io::Result<(crate::read::Fed, Copy)> {
     if let Some(again) = fed.again() {
         let again = again.clone();
-        return Ok((fed, Copy::Reread(again)));
+        return Ok((fed, Copy::Reread(Box::new(again))));
     }
     let file = super::show::anonymous_file()?;
     let failed = Arc::new(AtomicBool::new(false));
