@@ -277,6 +277,20 @@ impl SourceMap {
         }
     }
 
+    /// Where the object a change acts on is declared, given the change's
+    /// `action_reason` code. An object whose module instance is gone
+    /// (`delete_because_no_module`: the CLI says `module.svc["b"] is not in
+    /// configuration`) is not declared by the block that still declares the
+    /// resource for the call's other instances: it is located as an object
+    /// whose block is gone (its `removed` block, else no line), never there.
+    pub fn locate_change(&self, address: &str, reason: Option<&str>) -> Option<Location> {
+        if reason == Some(NO_MODULE) {
+            let (path, key) = parse(address)?;
+            return self.removed(&path, key.as_deref());
+        }
+        self.locate(address)
+    }
+
     /// The `removed` block (in the object's module or one above it) whose
     /// `from` names the object or a module containing it.
     fn removed(&self, path: &[String], key: Option<&str>) -> Option<Location> {
@@ -419,6 +433,10 @@ fn tokens_of(address: &str) -> Option<Vec<String>> {
 
 /// An address as its module path (call names) and the object's key in
 /// [`Module::objects`] (`None` for a module call itself).
+/// The `action_reason` of an object destroyed because its module instance is
+/// no longer in the configuration.
+pub const NO_MODULE: &str = "delete_because_no_module";
+
 fn parse(address: &str) -> Option<(Vec<String>, Option<String>)> {
     let tokens = tokens_of(address)?;
     let mut path = Vec::new();

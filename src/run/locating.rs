@@ -97,7 +97,7 @@ impl Located {
 /// Each change of a summary (and each output change) at its block.
 pub(super) fn summary(map: &SourceMap, s: &mut query::summary::PlanSummary) {
     for e in s.resources.iter_mut().chain(s.deferred_changes.iter_mut()).chain(s.drifted.iter_mut()) {
-        e.location = map.locate(&e.address);
+        e.location = map.locate_change(&e.address, e.reason.as_deref());
     }
     for o in &mut s.outputs {
         o.location = map.locate(&format!("output.{}", o.name));
@@ -115,6 +115,27 @@ pub(super) fn violation(map: &SourceMap, v: &query::gate::Violation) -> Option<L
     match v.rule.as_str() {
         "fail-on-checks" => map.locate_check(address, std::slice::from_ref(&v.reason)),
         "deny import" => map.locate_import(address).or_else(|| map.locate(address)),
+        // Destroyed because its module instance is gone (the reason's words say so).
+        _ if v.reason.contains(crate::model::ActionReason(crate::locate::NO_MODULE.into()).words().as_str()) => {
+            map.locate_change(address, Some(crate::locate::NO_MODULE))
+        }
         _ => map.locate(address),
+    }
+}
+
+/// Each entry of a `diff` at its block in the new plan's configuration: a
+/// resource change or drift at its block (or the `removed` block of one
+/// that is gone), an output and a check block at theirs; the plan's own
+/// entry and actions have none.
+pub(super) fn diff(map: &SourceMap, c: &mut query::intent::Comparison) {
+    use query::intent::Section;
+    for e in &mut c.entries {
+        e.location = match e.section {
+            Section::Resource | Section::Drift => map.locate(&e.address),
+            Section::Output if e.address.starts_with("output.") => map.locate(&e.address),
+            Section::Output => map.locate(&format!("output.{}", e.address)),
+            Section::Check => map.locate_check(&e.address, &[]),
+            Section::Plan | Section::Action => None,
+        };
     }
 }
