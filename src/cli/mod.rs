@@ -640,6 +640,7 @@ impl PolicyArgs {
             ignore_attributes: self.ignore_attr.clone(),
             max_blast: None,
             dependents: false,
+            locals: None,
         })
     }
 

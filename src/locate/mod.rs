@@ -12,6 +12,7 @@
 mod config;
 mod fast;
 mod json;
+mod locals;
 
 use config::{Declared, Module, Span};
 use std::collections::HashMap;
@@ -236,6 +237,21 @@ impl SourceMap {
         map
     }
 
+    /// The references of each local value the configuration declares, by
+    /// module path (`""`, `module.a.module.b`) and name: what the blast radius
+    /// follows through a local (the plan's `configuration` leaves locals out).
+    /// An override file's local replaces the primary one.
+    pub fn locals(&self) -> std::collections::BTreeMap<(String, String), Vec<String>> {
+        let mut out = std::collections::BTreeMap::new();
+        for (key, m) in &self.modules {
+            let path = if key.is_empty() { String::new() } else { module_address(key) };
+            for (name, refs) in &m.locals {
+                out.insert((path.clone(), name.clone()), refs.clone());
+            }
+        }
+        out
+    }
+
     /// True when no file was read.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
@@ -388,6 +404,7 @@ fn merge(into: &mut Module, part: Module) {
         }
     }
     into.moved.extend(part.moved);
+    into.locals.extend(part.locals);
     into.removed.extend(part.removed);
     into.imports.extend(part.imports);
 }

@@ -10,11 +10,14 @@ use crate::outcome::PerFile;
 use crate::query;
 use crate::read::Root;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 /// The configuration being read.
 pub(super) struct Locating {
-    handle: JoinHandle<Vec<SourceMap>>,
+    handle: Option<JoinHandle<Vec<SourceMap>>>,
+    /// The maps, when [`Locating::locals`] waited for them.
+    maps: Option<Vec<SourceMap>>,
     /// Each root's name and the index of its directory's map.
     by_root: Vec<(String, usize)>,
     /// The map of inputs named after no root (`--chdir`, else `.`).
@@ -50,7 +53,40 @@ pub(super) fn start(config: &Config, roots: &[Root]) -> Option<Locating> {
     }
     // The fallback directory is read only when an input may be named after no root (stdin).
     let handle = std::thread::Builder::new().name("locate".into()).spawn(move || dirs.iter().map(|d| SourceMap::load(d)).collect()).ok()?;
-    Some(Locating { handle, by_root, fallback: 0 })
+    Some(Locating { handle: Some(handle), maps: None, by_root, fallback: 0 })
+}
+
+/// The locals of the configuration the inputs were planned from, for the
+/// blast radius: those `locating` read ([`Locating::locals`]); when the run
+/// reads no configuration for locations, read now from `--chdir` if given
+/// (and every input is read with it), else none (the locals are guessed).
+pub(super) fn locals(config: &Config, roots: &[Root], locating: &mut Option<Locating>) -> Option<Arc<crate::query::dependents::Locals>> {
+    if let Some(l) = locating {
+        return l.locals();
+    }
+    let dir = config.read.chdir.as_ref()?;
+    if roots.iter().any(|r| r.options(&config.read).chdir.as_ref() != Some(dir)) {
+        return None;
+    }
+    crate::query::dependents::Locals::of_source(&SourceMap::load(dir)).map(Arc::new)
+}
+
+impl Locating {
+    /// The locals of the configuration the inputs were planned from, for the
+    /// blast radius (the plan's `configuration` leaves locals out): waits for
+    /// the configuration to be read. `None` when the inputs come from several
+    /// directories (a directory of roots) or none holds a configuration: the
+    /// locals are then guessed.
+    pub(super) fn locals(&mut self) -> Option<Arc<crate::query::dependents::Locals>> {
+        let first = self.by_root.first().map_or(self.fallback, |(_, i)| *i);
+        if self.by_root.iter().any(|(_, i)| *i != first) {
+            return None;
+        }
+        if self.maps.is_none() {
+            self.maps = self.handle.take()?.join().ok();
+        }
+        crate::query::dependents::Locals::of_source(self.maps.as_ref()?.get(first)?).map(Arc::new)
+    }
 }
 
 /// The configuration read by [`start`]; what could not be read is a warning
@@ -58,8 +94,11 @@ pub(super) fn start(config: &Config, roots: &[Root]) -> Option<Locating> {
 /// directory without any configuration when locations were asked for. When
 /// no input could be read there is nothing to locate: no warning.
 pub(super) fn finish<T>(locating: Option<Locating>, config: &Config, items: &[PerFile<T>]) -> Option<Located> {
-    let Locating { handle, by_root, fallback } = locating?;
-    let maps = handle.join().ok()?;
+    let Locating { handle, maps, by_root, fallback } = locating?;
+    let maps = match maps {
+        Some(maps) => maps,
+        None => handle?.join().ok()?,
+    };
     if items.iter().all(|i| i.result.is_err()) {
         return None;
     }

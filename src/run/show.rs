@@ -85,7 +85,12 @@ pub(super) fn show_with(
     masker: &mut Masker,
 ) -> Result<Status, Error> {
     let &ShowRun { roots, read, show, format, style, show_sensitive } = run;
-    let sources = config.and_then(|c| super::locating::start(c, roots));
+    let mut sources = config.and_then(|c| super::locating::start(c, roots));
+    // The dependents through a local are exact when the configuration's source is read.
+    let locals = match config {
+        Some(c) if matches!(format, Format::Json | Format::Html) => super::locating::locals(c, roots, &mut sources),
+        _ => None,
+    };
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
     let shared = Shared::new();
@@ -97,7 +102,7 @@ pub(super) fn show_with(
             read::Document::Plan(p) => {
                 let Collected { mut report, kept: Spooling { mut spool, shared }, outputs } = c.finish(&p, &vis.with(m));
                 if matches!(format, Format::Json | Format::Html) {
-                    report.dependents = crate::query::dependents::for_plan(&p, None, &changes);
+                    report.dependents = crate::query::dependents::for_plan(&p, locals.as_deref(), &changes);
                 }
                 spool.flush(shared);
                 Ok(Collected { report, kept: spool, outputs })
