@@ -11,7 +11,8 @@
 #   bench/dependents.sh            # RUNS=11 MODULES=200 RESOURCES=100
 #   PROFILE=dev bench/dependents.sh   # the test profile (opt-level 1): slower, an upper bound
 #
-# Prints min/median/max milliseconds of each.
+# Prints min/median/max milliseconds of each, wall and CPU (the thread's run time:
+# the figure to read on a loaded machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-11}

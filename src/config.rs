@@ -37,6 +37,9 @@ pub struct Config {
     /// Whether the configuration (each root's directory, else `read.chdir`,
     /// else `.`) is read to locate what the run lists.
     pub locations: Locations,
+    /// Where markdown links a source location to (the CI's environment says;
+    /// [`crate::render::link::Forge::from_env`]).
+    pub forge: Option<crate::render::link::Forge>,
 }
 
 /// When the configuration is read to say where each change and finding is

@@ -200,6 +200,9 @@ pub struct DiffArgs {
     #[arg(long, short = 'f', value_parser = formats(Offer::Diff), default_value = "table")]
     pub format: Format,
 
+    #[command(flatten)]
+    pub locations: NoLocationArgs,
+
     /// When to colour the table output (`auto`: if stdout is a terminal and NO_COLOR is unset).
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     pub color: ColorArg,
@@ -637,6 +640,7 @@ impl PolicyArgs {
             ignore_attributes: self.ignore_attr.clone(),
             max_blast: None,
             dependents: false,
+            locals: None,
         })
     }
 
@@ -845,7 +849,7 @@ fn inputs(files: &[String], env: &Env, command: &str) -> Result<Vec<Source>, Str
 impl Cli {
     pub fn into_config(self, env: &Env) -> Result<Config, String> {
         let progress = crate::progress::wanted(self.quiet, env.stderr_is_terminal, env.ci);
-        self.command_config(env).map(|c| Config { progress, ..c })
+        self.command_config(env).map(|c| Config { progress, forge: env.forge.clone(), ..c })
     }
 
     fn command_config(self, env: &Env) -> Result<Config, String> {
@@ -862,6 +866,7 @@ impl Cli {
             progress: false,
             find: crate::read::FindOptions::default(),
             locations: Locations::Off,
+            forge: None,
         };
         let none = FilterArgs::default();
         let default_max = crate::render::fit::DEFAULT_MAX_BYTES;
@@ -930,6 +935,7 @@ impl Cli {
                 (CommandKind::Moves(m), "moves", common, none, default_max)
             }
             Command::Diff(a) => {
+                locations = a.locations.decide(a.format);
                 let common = CommonArgs {
                     files: vec![a.old, a.new],
                     format: a.format,
@@ -969,6 +975,7 @@ impl Cli {
             progress: false,
             find,
             locations,
+            forge: None,
         })
     }
 }

@@ -63,6 +63,8 @@ pub(crate) struct Module {
     pub(crate) imports: Vec<(String, Span)>,
     /// Module calls in order: name, `source` when a literal string.
     pub(crate) calls: Vec<(String, Option<String>)>,
+    /// `locals`: each name and the references of its expression ([`super::locals`]).
+    pub(crate) locals: Vec<(String, Vec<String>)>,
 }
 
 impl Module {
@@ -199,6 +201,10 @@ pub(crate) fn read_hcl(text: &str, file: u32, overriding: bool, m: &mut Module) 
                 }
                 continue;
             }
+            ("locals", []) => {
+                m.locals.extend(b.body.attributes().map(|a| (a.key.as_str().to_string(), super::locals::of_expr(&a.value))));
+                continue;
+            }
             _ => continue,
         };
         m.declare(key, Declared { span, conditions: conds }, source, overriding);
@@ -216,6 +222,19 @@ pub(crate) fn read_json(text: &str, file: u32, overriding: bool, m: &mut Module)
             "resource" | "data" => 2,
             "module" | "output" | "variable" | "check" => 1,
             "moved" | "removed" | "import" => 0,
+            "locals" => {
+                // One body, or a list of bodies; a local whose templates do not parse is left out.
+                let bodies = match &node.val {
+                    Val::Arr(items) => items.iter().collect(),
+                    _ => vec![node],
+                };
+                for body in bodies {
+                    if let Val::Obj(props) = &body.val {
+                        m.locals.extend(props.iter().filter_map(|(k, _, v)| Some((k.clone(), super::locals::of_json(v)?))));
+                    }
+                }
+                continue;
+            }
             _ => continue,
         };
         let mut found = Vec::new();

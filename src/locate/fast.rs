@@ -381,6 +381,12 @@ pub(crate) fn read_fast(text: &str, file: u32, overriding: bool, m: &mut Module)
                 }
                 continue;
             }
+            ("locals", []) => {
+                for (k, r) in &b.attrs {
+                    out.locals.push((k.to_string(), super::locals::of_text(&text[r.clone()])?));
+                }
+                continue;
+            }
             _ => continue,
         };
         out.declare(key, Declared { span, conditions: conds }, source, overriding);
@@ -404,7 +410,12 @@ mod tests {
     }
 
     fn same(a: &Module, b: &Module) -> bool {
-        a.objects == b.objects && a.moved == b.moved && a.removed == b.removed && a.imports == b.imports && a.calls == b.calls
+        a.objects == b.objects
+            && a.moved == b.moved
+            && a.removed == b.removed
+            && a.imports == b.imports
+            && a.calls == b.calls
+            && a.locals == b.locals
     }
 
     /// Read fast, and the same as hcl-edit reads it.

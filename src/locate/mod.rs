@@ -12,6 +12,7 @@
 mod config;
 mod fast;
 mod json;
+mod locals;
 
 use config::{Declared, Module, Span};
 use std::collections::HashMap;
@@ -236,6 +237,21 @@ impl SourceMap {
         map
     }
 
+    /// The references of each local value the configuration declares, by
+    /// module path (`""`, `module.a.module.b`) and name: what the blast radius
+    /// follows through a local (the plan's `configuration` leaves locals out).
+    /// An override file's local replaces the primary one.
+    pub fn locals(&self) -> std::collections::BTreeMap<(String, String), Vec<String>> {
+        let mut out = std::collections::BTreeMap::new();
+        for (key, m) in &self.modules {
+            let path = if key.is_empty() { String::new() } else { module_address(key) };
+            for (name, refs) in &m.locals {
+                out.insert((path.clone(), name.clone()), refs.clone());
+            }
+        }
+        out
+    }
+
     /// True when no file was read.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
@@ -275,6 +291,20 @@ impl SourceMap {
                 }
             }
         }
+    }
+
+    /// Where the object a change acts on is declared, given the change's
+    /// `action_reason` code. An object whose module instance is gone
+    /// (`delete_because_no_module`: the CLI says `module.svc["b"] is not in
+    /// configuration`) is not declared by the block that still declares the
+    /// resource for the call's other instances: it is located as an object
+    /// whose block is gone (its `removed` block, else no line), never there.
+    pub fn locate_change(&self, address: &str, reason: Option<&str>) -> Option<Location> {
+        if reason == Some(NO_MODULE) {
+            let (path, key) = parse(address)?;
+            return self.removed(&path, key.as_deref());
+        }
+        self.locate(address)
     }
 
     /// The `removed` block (in the object's module or one above it) whose
@@ -374,6 +404,7 @@ fn merge(into: &mut Module, part: Module) {
         }
     }
     into.moved.extend(part.moved);
+    into.locals.extend(part.locals);
     into.removed.extend(part.removed);
     into.imports.extend(part.imports);
 }
@@ -419,6 +450,10 @@ fn tokens_of(address: &str) -> Option<Vec<String>> {
 
 /// An address as its module path (call names) and the object's key in
 /// [`Module::objects`] (`None` for a module call itself).
+/// The `action_reason` of an object destroyed because its module instance is
+/// no longer in the configuration.
+pub const NO_MODULE: &str = "delete_because_no_module";
+
 fn parse(address: &str) -> Option<(Vec<String>, Option<String>)> {
     let tokens = tokens_of(address)?;
     let mut path = Vec::new();

@@ -19,16 +19,32 @@
 //! [`PlanVisitor`]) and then [`Dependents::compute`] with the configuration; or [`Builder::new`],
 //! [`Builder::change`] for every resource change (and [`Builder::output`]), [`Builder::finish`].
 
-use crate::model::config::{BlockExpressions, Expression, ExpressionNode, ModuleConfig};
+use crate::model::config::ModuleConfig;
 use crate::model::visit::PlanVisitor;
 use crate::model::{Change, ChangeKind, Configuration, Mode, Plan, ResourceChange};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
-/// The references of each local value, by module path (`""` for the root,
-/// `module.a.module.b` below it, no instance keys) and name.
+/// The references of each local value, read from the configuration's source
+/// (`locals` blocks: [`crate::locate::SourceMap::locals`]).
 #[derive(Debug, Default, Clone)]
-pub struct Locals(pub BTreeMap<(String, String), Vec<String>>);
+pub struct Locals {
+    /// By module path (`""` for the root, `module.a.module.b` below it, no
+    /// instance keys) and name: the references its expression makes, as the
+    /// plan's `references` lists write them (`aws_instance.a[0].id`).
+    /// A local not here (its module's source was not read, or does not
+    /// declare it: not the plan's configuration) is guessed.
+    pub refs: BTreeMap<(String, String), Vec<String>>,
+}
+
+impl Locals {
+    /// The locals of the configuration read from its source (none read: `None`).
+    pub fn of_source(map: &crate::locate::SourceMap) -> Option<Locals> {
+        let refs = map.locals();
+        (!map.is_empty()).then_some(Locals { refs })
+    }
+}
 
 /// The blast radius of every change of a plan.
 #[derive(Debug, Default, Clone, Serialize)]
@@ -140,14 +156,26 @@ pub struct BlastLine {
 #[derive(Debug, Default)]
 pub struct Blaster {
     changes: Changes,
+    /// The locals of the configuration's source, when read.
+    locals: Option<std::sync::Arc<Locals>>,
     destructive: Vec<(String, String)>,
     dependents: Option<Dependents>,
 }
 
 impl Blaster {
-    /// A blaster that collects when `on` (else takes nothing, costs nothing).
-    pub fn when(on: bool) -> Blaster {
-        Blaster { changes: Changes::when(on), ..Blaster::default() }
+    /// A blaster that collects when `on` (else takes nothing, costs nothing);
+    /// `locals` when the configuration's source was read.
+    pub fn when(on: bool, locals: Option<std::sync::Arc<Locals>>) -> Blaster {
+        Blaster { changes: Changes::when(on), locals, ..Blaster::default() }
+    }
+
+    /// Every change's dependents, the changes without any left out (none
+    /// before the header was seen or when off); taken: [`Blaster::lines`]
+    /// and [`Blaster::over`] are empty after it.
+    pub fn take(&mut self) -> Option<Dependents> {
+        let mut d = self.dependents.take()?;
+        d.changes.retain(|_, b| !b.dependents.is_empty());
+        Some(d)
     }
 
     /// The destructive changes, each with its dependents (in plan order);
@@ -215,7 +243,7 @@ impl PlanVisitor for Blaster {
 
     fn on_header(&mut self, plan: &Plan<'_>) {
         if !self.changes.off {
-            self.dependents = Some(for_plan(plan, None, &std::mem::take(&mut self.changes)));
+            self.dependents = Some(for_plan(plan, self.locals.as_deref(), &std::mem::take(&mut self.changes)));
         }
     }
 }
@@ -325,25 +353,33 @@ impl Dependents {
     }
 }
 
+/// Nodes of one module and kind, by name (each name stored once: a lookup allocates nothing).
+type Names = HashMap<Box<str>, Node>;
+
 /// Builds the graph from a configuration, takes the changes, then answers.
 pub struct Builder {
-    ids: HashMap<(u32, Kind, String), Node>,
-    modules: HashMap<String, u32>,
+    /// By module and kind, each node by name.
+    ids: HashMap<(u32, Kind), Names>,
+    modules: HashMap<Box<str>, u32>,
+    /// A module's calls, by name: the child module's id.
+    children: HashMap<u32, HashMap<Box<str>, u32>>,
     paths: Vec<String>,
     /// The locals each module's references name (until the module is walked).
     module_locals: HashMap<u32, Vec<String>>,
+    /// The locals named anywhere, not yet resolved (by [`Builder::locals`]).
+    locals_seen: Vec<(u32, String)>,
     /// target -> (referrer, instance key the reference names)
     rev: Vec<Vec<(Node, Option<Key>)>>,
     kinds: Vec<Kind>,
     /// A root output's node -> its name.
     root_outputs: HashMap<Node, String>,
     /// A resource node -> each top-level attribute and the targets it names.
-    attrs: HashMap<Node, Vec<(String, Targets)>>,
+    attrs: HashMap<Node, Vec<(Box<str>, Targets)>>,
     configured: bool,
     guessed_locals: bool,
     changes: Changes,
-    /// Resource node -> indices into `changes.recs` of its changing instances.
-    changing: HashMap<Node, Vec<usize>>,
+    /// By node: indices into `changes.recs` of a resource's changing instances.
+    changing: Vec<Vec<u32>>,
     changing_outputs: Vec<Node>,
 }
 
@@ -351,11 +387,22 @@ impl Builder {
     /// The graph of `config` (none: no dependents); `locals` when the
     /// configuration's source was read.
     pub fn new(config: Option<&Configuration<'_>>, locals: Option<&Locals>) -> Builder {
+        let mut b = Builder::of(config);
+        b.locals(locals);
+        b
+    }
+
+    /// The graph of `config` with its locals not yet resolved: then
+    /// [`Builder::locals`] (the configuration's source may be read later than
+    /// the plan's configuration; the graph holds no borrow of the plan).
+    pub fn of(config: Option<&Configuration<'_>>) -> Builder {
         let mut b = Builder {
             ids: HashMap::new(),
             modules: HashMap::new(),
+            children: HashMap::new(),
             paths: Vec::new(),
             module_locals: HashMap::new(),
+            locals_seen: Vec::new(),
             rev: Vec::new(),
             kinds: Vec::new(),
             root_outputs: HashMap::new(),
@@ -363,40 +410,46 @@ impl Builder {
             configured: config.is_some(),
             guessed_locals: false,
             changes: Changes::default(),
-            changing: HashMap::new(),
+            changing: Vec::new(),
             changing_outputs: Vec::new(),
         };
         if let Some(c) = config {
             let mut locals_seen = Vec::new();
             b.module(String::new(), &c.root_module, &mut locals_seen);
-            // Locals: exact when given, else guessed (everything the module declares).
-            let mut done = std::collections::HashSet::new();
-            while let Some((m, name)) = locals_seen.pop() {
-                if !done.insert((m, name.clone())) {
-                    continue;
+            b.locals_seen = locals_seen;
+        }
+        b
+    }
+
+    /// Resolve the locals the configuration names: exact from `locals` (the
+    /// source) for the modules it read, else guessed (everything the module
+    /// declares). Called once, by [`Builder::new`] or before [`Builder::finish`].
+    pub fn locals(&mut self, locals: Option<&Locals>) {
+        let mut locals_seen = std::mem::take(&mut self.locals_seen);
+        let mut done = std::collections::HashSet::new();
+        while let Some((m, name)) = locals_seen.pop() {
+            if !done.insert((m, name.clone())) {
+                continue;
+            }
+            let local = self.node(m, Kind::Local, &name);
+            let path = self.module_path(m).to_string();
+            match locals.and_then(|l| l.refs.get(&(path, name))) {
+                Some(refs) => {
+                    for (t, k) in self.targets(m, refs) {
+                        self.edge(t, local, k);
+                    }
+                    // A local naming another local: follow that one too.
+                    for (m2, names) in self.module_locals.drain() {
+                        locals_seen.extend(names.into_iter().map(|n| (m2, n)));
+                    }
                 }
-                let local = b.node(m, Kind::Local, &name);
-                let path = b.module_path(m).to_string();
-                match locals.map(|l| l.0.get(&(path, name))) {
-                    Some(Some(refs)) => {
-                        for (t, k) in b.targets(m, refs) {
-                            b.edge(t, local, k);
-                        }
-                        // A local naming another local: follow that one too.
-                        for (m2, names) in b.module_locals.drain() {
-                            locals_seen.extend(names.into_iter().map(|n| (m2, n)));
-                        }
-                    }
-                    Some(None) => {} // the source has no such local: it refers to nothing
-                    None => {
-                        b.guessed_locals = true;
-                        let all = b.node(m, Kind::LocalsOf, "");
-                        b.edge(all, local, None);
-                    }
+                None => {
+                    self.guessed_locals = true;
+                    let all = self.node(m, Kind::LocalsOf, "");
+                    self.edge(all, local, None);
                 }
             }
         }
-        b
     }
 
     fn module_id(&mut self, path: &str) -> u32 {
@@ -405,7 +458,7 @@ impl Builder {
         }
         let id = self.paths.len() as u32;
         self.paths.push(path.to_string());
-        self.modules.insert(path.to_string(), id);
+        self.modules.insert(path.into(), id);
         id
     }
 
@@ -415,20 +468,32 @@ impl Builder {
 
     /// The module call `call` below module `m`.
     fn child(&mut self, m: u32, call: &str) -> u32 {
+        if let Some(id) = self.children.get(&m).and_then(|c| c.get(call)) {
+            return *id;
+        }
         let path = self.module_path(m);
         let child = if path.is_empty() { format!("module.{call}") } else { format!("{path}.module.{call}") };
-        self.module_id(&child)
+        let id = self.module_id(&child);
+        self.children.entry(m).or_default().insert(call.into(), id);
+        id
     }
 
     fn node(&mut self, module: u32, kind: Kind, name: &str) -> Node {
-        if let Some(n) = self.ids.get(&(module, kind, name.to_string())) {
+        let names = self.ids.entry((module, kind)).or_default();
+        if let Some(n) = names.get(name) {
             return *n;
         }
         let n = self.rev.len() as Node;
+        names.insert(name.into(), n);
         self.rev.push(Vec::new());
         self.kinds.push(kind);
-        self.ids.insert((module, kind, name.to_string()), n);
         n
+    }
+
+    /// The node, if the configuration has it.
+    fn lookup(&self, module: &str, kind: Kind, name: &str) -> Option<Node> {
+        let m = self.modules.get(module)?;
+        self.ids.get(&(*m, kind))?.get(name).copied()
     }
 
     /// `referrer` refers to `target` (so depends on it).
@@ -442,38 +507,41 @@ impl Builder {
     /// `ModuleAll` and guessed locals).
     fn module(&mut self, path: String, m: &ModuleConfig<'_>, locals_seen: &mut Vec<(u32, String)>) -> Vec<Node> {
         let id = self.module_id(&path);
+        let inn = self.node(id, Kind::ModuleIn, "");
         let mut declared = Vec::new();
+        let mut refs: Vec<Cow<'_, str>> = Vec::new();
         for r in &m.resources {
             let name = resource_name(&r.mode, &r.type_, &r.name);
             let node = self.node(id, Kind::Resource, &name);
             declared.push(node);
-            let mut attrs = Vec::new();
-            collect_block(&r.expressions, &mut |attr, refs| attrs.push((attr.to_string(), refs.to_vec())));
-            let mut other: Vec<Vec<String>> = Vec::new();
+            let mut resolved = Vec::with_capacity(r.expressions.0.len());
+            for (attr, raw) in &r.expressions.0 {
+                refs.clear();
+                references_in(raw, &mut refs);
+                let t = self.targets(id, &refs);
+                for (t, k) in &t {
+                    self.edge(*t, node, k.clone());
+                }
+                resolved.push((attr.as_str().into(), t));
+            }
             for e in [&r.count_expression, &r.for_each_expression].into_iter().flatten() {
-                other.push(e.references.clone());
+                for (t, k) in self.targets(id, &e.references) {
+                    self.edge(t, node, k);
+                }
             }
             for p in &r.provisioners {
-                collect_block(&p.expressions, &mut |_, refs| other.push(refs.to_vec()));
-            }
-            other.push(r.depends_on.clone());
-            let mut resolved = Vec::new();
-            for (attr, refs) in attrs {
-                let t = self.targets(id, &refs);
-                resolved.push((attr, t));
-            }
-            for refs in other {
-                for (t, k) in self.targets(id, &refs) {
-                    self.edge(t, node, k);
+                for raw in p.expressions.0.values() {
+                    refs.clear();
+                    references_in(raw, &mut refs);
+                    for (t, k) in self.targets(id, &refs) {
+                        self.edge(t, node, k);
+                    }
                 }
             }
-            for (_, ts) in &resolved {
-                for (t, k) in ts.clone() {
-                    self.edge(t, node, k);
-                }
+            for (t, k) in self.targets(id, &r.depends_on) {
+                self.edge(t, node, k);
             }
             self.attrs.insert(node, resolved);
-            let inn = self.node(id, Kind::ModuleIn, "");
             self.edge(inn, node, None);
         }
         for name in m.variables.keys() {
@@ -484,31 +552,36 @@ impl Builder {
             if path.is_empty() {
                 self.root_outputs.insert(node, name.clone());
             }
-            let mut refs = o.expression.references.clone();
-            refs.extend(o.depends_on.iter().cloned());
-            for (t, k) in self.targets(id, &refs) {
-                self.edge(t, node, k);
+            for list in [&o.expression.references, &o.depends_on] {
+                for (t, k) in self.targets(id, list) {
+                    self.edge(t, node, k);
+                }
             }
         }
         for (call, c) in &m.module_calls {
             let cid = self.child(id, call);
             // Arguments feed the child's variables.
-            let mut args = Vec::new();
-            collect_block(&c.expressions, &mut |attr, refs| args.push((attr.to_string(), refs.to_vec())));
-            for (arg, refs) in args {
-                let var = self.node(cid, Kind::Var, &arg);
+            for (arg, raw) in &c.expressions.0 {
+                refs.clear();
+                references_in(raw, &mut refs);
+                let var = self.node(cid, Kind::Var, arg);
                 for (t, k) in self.targets(id, &refs) {
                     self.edge(t, var, k);
                 }
             }
             // count, for_each and depends_on reach every object of the child.
-            let inn = self.node(cid, Kind::ModuleIn, "");
-            let mut whole: Vec<String> = c.depends_on.clone();
-            for e in [&c.count_expression, &c.for_each_expression].into_iter().flatten() {
-                whole.extend(e.references.iter().cloned());
-            }
-            for (t, k) in self.targets(id, &whole) {
-                self.edge(t, inn, k);
+            let child_in = self.node(cid, Kind::ModuleIn, "");
+            for list in [
+                Some(&c.depends_on),
+                c.count_expression.as_ref().map(|e| &e.references),
+                c.for_each_expression.as_ref().map(|e| &e.references),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                for (t, k) in self.targets(id, list) {
+                    self.edge(t, child_in, k);
+                }
             }
             let child = self.module_path(cid).to_string();
             let inner = self.module(child, &c.module, locals_seen);
@@ -522,13 +595,8 @@ impl Builder {
                 let out = self.node(cid, Kind::Output, name);
                 declared.push(out);
             }
-        }
-        // Nested module calls: the parent's ModuleIn reaches the child's.
-        for call in m.module_calls.keys() {
-            let cid = self.child(id, call);
-            let parent_in = self.node(id, Kind::ModuleIn, "");
-            let child_in = self.node(cid, Kind::ModuleIn, "");
-            self.edge(parent_in, child_in, None);
+            // Nested module calls: the parent's ModuleIn reaches the child's.
+            self.edge(inn, child_in, None);
         }
         // Locals named anywhere in this module, and what a guessed one reaches.
         let mut local_names = self.module_locals.remove(&id).unwrap_or_default();
@@ -536,7 +604,7 @@ impl Builder {
         local_names.dedup();
         if !local_names.is_empty() {
             let all = self.node(id, Kind::LocalsOf, "");
-            for n in declared.clone() {
+            for &n in &declared {
                 self.edge(n, all, None);
             }
             for name in local_names {
@@ -552,34 +620,38 @@ impl Builder {
         everything
     }
 
-    /// The nodes `refs` (one expression's references) name in module `m`;
-    /// references implied by a longer one in the same list are dropped.
-    fn targets(&mut self, m: u32, refs: &[String]) -> Vec<(Node, Option<Key>)> {
+    /// The nodes `refs` (one or more expressions' references, as the plan
+    /// lists them) name in module `m`. Terraform lists each reference whole,
+    /// then each shorter form of it (`t.a[0].id`, `t.a[0]`, `t.a`): an entry
+    /// that the one before it extends is implied by it and dropped.
+    fn targets<S: AsRef<str>>(&mut self, m: u32, refs: &[S]) -> Targets {
         let mut out = Vec::new();
+        let mut before: &str = "";
         for r in refs {
-            let implied =
-                refs.iter().any(|o| o.len() > r.len() && o.starts_with(r.as_str()) && matches!(o.as_bytes()[r.len()], b'.' | b'['));
+            let r = r.as_ref();
+            let implied = before.len() > r.len() && before.starts_with(r) && matches!(before.as_bytes()[r.len()], b'.' | b'[');
+            before = r;
             if implied {
                 continue;
             }
             let Some(parsed) = parse_reference(r) else { continue };
             let node = match parsed {
-                Ref::Var(n) => self.node(m, Kind::Var, &n),
+                Ref::Var(n) => self.node(m, Kind::Var, n),
                 Ref::Local(n) => {
-                    self.module_locals.entry(m).or_default().push(n.clone());
-                    self.node(m, Kind::Local, &n)
+                    self.module_locals.entry(m).or_default().push(n.to_string());
+                    self.node(m, Kind::Local, n)
                 }
                 Ref::Resource(n, key) => {
-                    let node = self.node(m, Kind::Resource, &n);
+                    let node = self.node(m, Kind::Resource, n);
                     out.push((node, key));
                     continue;
                 }
                 Ref::ModuleOutput(call, out_name) => {
-                    let cid = self.child(m, &call);
-                    self.node(cid, Kind::Output, &out_name)
+                    let cid = self.child(m, call);
+                    self.node(cid, Kind::Output, out_name)
                 }
                 Ref::Module(call) => {
-                    let cid = self.child(m, &call);
+                    let cid = self.child(m, call);
                     self.node(cid, Kind::ModuleAll, "")
                 }
             };
@@ -598,21 +670,23 @@ impl Builder {
         self.changes.output(name, change);
     }
 
-    /// The report.
+    /// The report (locals not yet resolved are guessed).
     pub fn finish(mut self) -> Dependents {
+        if !self.locals_seen.is_empty() {
+            self.locals(None);
+        }
         let mut nodes = Vec::with_capacity(self.changes.recs.len());
+        self.changing = vec![Vec::new(); self.rev.len()];
         for (i, rec) in self.changes.recs.iter().enumerate() {
-            let node = self.modules.get(&rec.module).and_then(|m| self.ids.get(&(*m, Kind::Resource, rec.name.clone()))).copied();
+            let node = self.lookup(&rec.module, Kind::Resource, &rec.name);
             if let Some(n) = node {
-                self.changing.entry(n).or_default().push(i);
+                self.changing[n as usize].push(i as u32);
             }
             nodes.push(node);
         }
-        if let Some(root) = self.modules.get("") {
-            for name in &self.changes.outputs {
-                if let Some(n) = self.ids.get(&(*root, Kind::Output, name.clone())) {
-                    self.changing_outputs.push(*n);
-                }
+        for name in &self.changes.outputs {
+            if let Some(n) = self.lookup("", Kind::Output, name) {
+                self.changing_outputs.push(n);
             }
         }
         let mut notes = Vec::new();
@@ -663,7 +737,7 @@ impl Builder {
         let mut reached = Vec::new();
         while let Some(n) = stack.pop() {
             match self.kinds[n as usize] {
-                Kind::Resource if !self.changing.contains_key(&n) => continue, // unchanged: passes nothing on
+                Kind::Resource if self.changing[n as usize].is_empty() => continue, // unchanged: passes nothing on
                 Kind::Resource => reached.push(n),
                 Kind::LocalsOf if !guess => continue,
                 _ => {}
@@ -707,11 +781,11 @@ impl Builder {
                             }
                         })
                     })
-                    .map(|(a, _)| a.as_str())
+                    .map(|(a, _)| &**a)
                     .collect()
             });
-            for &i in &self.changing[&n] {
-                let rec = &self.changes.recs[i];
+            for &i in &self.changing[n as usize] {
+                let rec = &self.changes.recs[i as usize];
                 let unknown = rec.unknown.iter().filter(|u| linked.contains(&u.as_str())).cloned().collect();
                 let through_locals = self.guessed_locals && !certain.contains(&n);
                 dependents.push(Dependent { address: rec.address.clone(), unknown, through_locals });
@@ -730,7 +804,7 @@ impl Builder {
 
     /// A visited node passes the change on (an unchanged resource does not).
     fn passes(&self, n: Node) -> bool {
-        self.kinds[n as usize] != Kind::Resource || self.changing.contains_key(&n)
+        self.kinds[n as usize] != Kind::Resource || !self.changing[n as usize].is_empty()
     }
 }
 
@@ -770,31 +844,113 @@ fn module_of(address: &str, module_address: Option<&str>) -> String {
     out
 }
 
-/// Call `f(attribute, references)` for each top-level attribute of a block,
-/// with the references of every expression nested under it.
-fn collect_block(b: &BlockExpressions<'_>, f: &mut dyn FnMut(&str, &[String])) {
-    for name in b.0.keys() {
-        let mut refs = Vec::new();
-        if let Some(Ok(node)) = b.node(name) {
-            node_refs(node, &mut refs);
+/// Add to `out` the `references` of every expression in one entry of a
+/// block-expressions representation (an expression, a nested block, a list or
+/// map of blocks), in order, in one pass over its text: no value is built.
+/// An object whose keys are only `constant_value` and `references` is an
+/// expression (its constant is skipped); any other object is a block.
+fn references_in<'a>(raw: &'a serde_json::value::RawValue, out: &mut Vec<Cow<'a, str>>) {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    let _ = Walk { out, refs: false }.deserialize(&mut de);
+}
+
+/// [`references_in`]'s walk: `refs` when under a `references` key.
+struct Walk<'o, 'a> {
+    out: &'o mut Vec<Cow<'a, str>>,
+    refs: bool,
+}
+
+/// A key of an object in the walk.
+enum WalkKey {
+    Constant,
+    References,
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for WalkKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<WalkKey, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = WalkKey;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<WalkKey, E> {
+                Ok(match s {
+                    "constant_value" => WalkKey::Constant,
+                    "references" => WalkKey::References,
+                    _ => WalkKey::Other,
+                })
+            }
         }
-        f(name, &refs);
+        d.deserialize_str(V)
     }
 }
 
-fn node_refs(node: ExpressionNode<'_>, out: &mut Vec<String>) {
-    match node {
-        ExpressionNode::Expression(Expression { references, .. }) => out.extend(references),
-        ExpressionNode::Block(b) => block_refs(&b, out),
-        ExpressionNode::Blocks(bs) => bs.iter().for_each(|b| block_refs(b, out)),
+impl<'de> serde::de::DeserializeSeed<'de> for Walk<'_, 'de> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
     }
 }
 
-fn block_refs(b: &BlockExpressions<'_>, out: &mut Vec<String>) {
-    for name in b.0.keys() {
-        if let Some(Ok(node)) = b.node(name) {
-            node_refs(node, out);
+impl<'de> serde::de::Visitor<'de> for Walk<'_, 'de> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("block expressions")
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<(), E> {
+        if self.refs {
+            self.out.push(Cow::Borrowed(s));
         }
+        Ok(())
+    }
+    fn visit_str<E>(self, s: &str) -> Result<(), E> {
+        if self.refs {
+            self.out.push(Cow::Owned(s.to_string()));
+        }
+        Ok(())
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(Walk { out: &mut *self.out, refs: self.refs })?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut constant: Option<&'de serde_json::value::RawValue> = None;
+        let mut block = false;
+        while let Some(key) = map.next_key::<WalkKey>()? {
+            match key {
+                WalkKey::Constant => constant = Some(map.next_value()?),
+                WalkKey::References => map.next_value_seed(Walk { out: &mut *self.out, refs: true })?,
+                WalkKey::Other => {
+                    block = true;
+                    map.next_value_seed(Walk { out: &mut *self.out, refs: false })?;
+                }
+            }
+        }
+        // A block with an argument named `constant_value`: walk it too.
+        if let (true, Some(raw)) = (block, constant) {
+            use serde::de::DeserializeSeed;
+            let mut de = serde_json::Deserializer::from_str(raw.get());
+            Walk { out: self.out, refs: false }.deserialize(&mut de).map_err(serde::de::Error::custom)?;
+        }
+        Ok(())
     }
 }
 
@@ -812,42 +968,44 @@ fn unknown_attributes(raw: &str) -> Vec<String> {
     map.into_iter().filter(|(_, v)| any_true(v)).map(|(k, _)| k).collect()
 }
 
-/// What a reference names.
+/// What a reference names (borrowed from it).
 #[derive(Debug, PartialEq, Eq)]
-enum Ref {
-    Var(String),
-    Local(String),
+enum Ref<'r> {
+    Var(&'r str),
+    Local(&'r str),
     /// `TYPE.NAME` / `data.TYPE.NAME`, and the instance key if written.
-    Resource(String, Option<Key>),
-    ModuleOutput(String, String),
-    Module(String),
+    Resource(&'r str, Option<Key>),
+    ModuleOutput(&'r str, &'r str),
+    Module(&'r str),
 }
 
 /// Parse a reference as the `references` list writes it; `None` for the ones
 /// that name no object (`count.index`, `each.key`, `self`, `path`, `terraform`).
-fn parse_reference(r: &str) -> Option<Ref> {
+fn parse_reference(r: &str) -> Option<Ref<'_>> {
     let mut p = RefParser { s: r, i: 0 };
     let first = p.ident()?;
     match first {
         "count" | "each" | "self" | "path" | "terraform" => None,
-        "var" => Some(Ref::Var(p.dot_ident()?.to_string())),
-        "local" => Some(Ref::Local(p.dot_ident()?.to_string())),
+        "var" => Some(Ref::Var(p.dot_ident()?)),
+        "local" => Some(Ref::Local(p.dot_ident()?)),
         "module" => {
-            let call = p.dot_ident()?.to_string();
+            let call = p.dot_ident()?;
             let _ = p.key();
             match p.dot_ident() {
-                Some(out) => Some(Ref::ModuleOutput(call, out.to_string())),
+                Some(out) => Some(Ref::ModuleOutput(call, out)),
                 None => Some(Ref::Module(call)),
             }
         }
         "data" | "ephemeral" => {
-            let t = p.dot_ident()?;
-            let n = p.dot_ident()?;
-            Some(Ref::Resource(format!("{first}.{t}.{n}"), p.key()))
+            p.dot_ident()?;
+            p.dot_ident()?;
+            let name = &r[..p.i];
+            Some(Ref::Resource(name, p.key()))
         }
-        t => {
-            let n = p.dot_ident()?;
-            Some(Ref::Resource(format!("{t}.{n}"), p.key()))
+        _ => {
+            p.dot_ident()?;
+            let name = &r[..p.i];
+            Some(Ref::Resource(name, p.key()))
         }
     }
 }

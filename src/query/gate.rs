@@ -262,6 +262,10 @@ pub struct PlanVerdict {
     /// (`max_blast`, the PR comment): [`crate::query::dependents::Blaster`].
     #[serde(skip)]
     pub blast: Vec<crate::query::dependents::BlastLine>,
+    /// Every change's dependents (the changes that have some), when the
+    /// policy asked ([`crate::query::dependents::Blaster::take`]): the page's graph.
+    #[serde(skip)]
+    pub dependents: Option<crate::query::dependents::Dependents>,
 }
 
 impl PlanVerdict {
@@ -615,7 +619,7 @@ impl<'p> GateJudge<'p> {
             checks_not_passed: 0,
             noise: Noise::new(&policy.ignore_attributes),
             noise_count: Noise::new(&policy.ignore_attributes).count(),
-            blast: crate::query::dependents::Blaster::when(policy.max_blast.is_some() || policy.dependents),
+            blast: crate::query::dependents::Blaster::when(policy.max_blast.is_some() || policy.dependents, policy.locals.clone()),
         }
     }
 
@@ -787,6 +791,7 @@ impl<'p> GateJudge<'p> {
             warnings_fail: false,
             checks_not_passed: self.checks_not_passed,
             blast: self.blast.lines(),
+            dependents: self.blast.take(),
         };
         verdict.settle(self.policy.fail_on_warn);
         verdict

@@ -71,17 +71,23 @@ pub fn replace(doc: &Document<'_>, filter: &Filter, vis: &Visibility) -> Result<
         Document::Plan(p) => Changes::of_plan(p),
         Document::State(_) => Changes::default(),
     };
-    replace_with_changes(doc, filter, vis, &changes)
+    replace_with_changes(doc, filter, vis, &changes, None)
 }
 
 /// [`replace`] of a document whose `resource_changes` may hold only the
 /// replacements (streamed): `changes` has every change, for the dependents.
-pub fn replace_with_changes(doc: &Document<'_>, filter: &Filter, vis: &Visibility, changes: &Changes) -> Result<ReplaceReport, String> {
+pub fn replace_with_changes(
+    doc: &Document<'_>,
+    filter: &Filter,
+    vis: &Visibility,
+    changes: &Changes,
+    locals: Option<&dependents::Locals>,
+) -> Result<ReplaceReport, String> {
     let Document::Plan(p) = doc else {
         return Err("`replace` reads a plan, and this is a state: run `show -json` on a saved plan file".into());
     };
     let mut r = replace_plan(p, filter, vis);
-    add_dependents(&mut r, &dependents::for_plan(p, None, changes));
+    add_dependents(&mut r, &dependents::for_plan(p, locals, changes));
     Ok(r)
 }
 

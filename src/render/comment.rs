@@ -171,7 +171,7 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
     };
     let mut buf = Vec::new();
     let items = [PerFile { file: String::new(), result: Ok(report), masker: Masker::default() }];
-    let written = crate::render::show::markdown_out(&mut buf, &items, cap);
+    let written = crate::render::show::markdown_out(&mut buf, &items, cap, None);
     let [PerFile { result: Ok(mut report), .. }] = items else { return String::new() };
     *resource = report.resources.pop();
     *outputs = report.outputs;

@@ -150,6 +150,9 @@ struct JsonEntry<'a> {
     old_action: Option<&'a str>,
     new_action: Option<&'a str>,
     fields: Vec<JsonField<'a>>,
+    /// Where the entry is declared (the configuration read), else left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<&'a crate::model::Location>,
 }
 
 #[derive(Serialize)]
@@ -187,6 +190,7 @@ pub fn json(w: &mut dyn Write, r: &DiffReport) -> io::Result<()> {
                     note: f.note.as_deref(),
                 })
                 .collect(),
+            location: e.location.as_ref(),
         })
         .collect();
     write_json(w, &JsonDiff { kind: r.kind, old: &r.old, new: &r.new, same: r.comparison.same, counts: &r.comparison.counts, entries })

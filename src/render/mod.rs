@@ -198,9 +198,11 @@ pub(crate) fn write(format: Format, answer: &Answer<'_, '_>, single_error: bool,
         (Json, Answer::Question(reports)) => reports.json(w),
         (Json, Answer::Diff(report)) => diff::json(w, report),
 
-        (Markdown, Answer::Summary { items, roots }) => md_with_roots(w, summary::markdown_blocks(items), roots, ctx.max_bytes),
+        (Markdown, Answer::Summary { items, roots }) => {
+            md_with_roots(w, summary::markdown_blocks(items, style.forge.as_ref()), roots, ctx.max_bytes)
+        }
         (Markdown, Answer::Gate { items, policy, roots }) => md_with_roots(w, gate::markdown_blocks(items, policy), roots, ctx.max_bytes),
-        (Markdown, Answer::Show(items)) => show::markdown_items(w, items, ctx.max_bytes),
+        (Markdown, Answer::Show(items)) => show::markdown_items(w, items, ctx.max_bytes, style.forge.as_ref()),
         (Markdown, Answer::Question(reports)) => reports.markdown(w),
         (Markdown, Answer::Diff(report)) => diff::markdown(w, report),
 
@@ -238,6 +240,9 @@ pub struct Style {
     pub color: bool,
     /// The width tables are fitted to (`None`: no limit).
     pub width: Option<usize>,
+    /// Where markdown links a source location to (the forge, from the CI's
+    /// environment): `[`addr`](…#L12-L14)`, else `` `addr` at `main.tf:12` ``.
+    pub forge: Option<link::Forge>,
 }
 
 /// Colours by meaning.
@@ -261,12 +266,17 @@ impl Style {
             // Only ever turned on: colour-off paths never call `colored`.
             colored::control::set_override(true);
         }
-        Style { color, width: None }
+        Style { color, width: None, forge: None }
     }
 
     /// This style, fitting tables to `width` (`None`: no limit).
     pub fn with_width(self, width: Option<usize>) -> Self {
         Style { width, ..self }
+    }
+
+    /// This style, linking source locations in markdown to `forge`.
+    pub fn with_forge(self, forge: Option<link::Forge>) -> Self {
+        Style { forge, ..self }
     }
 
     /// Terminal text fitted to this style's width: a line wider than the

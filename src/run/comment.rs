@@ -168,11 +168,13 @@ pub fn run_comment_whole(config: &Config, out: &mut dyn Write) -> Result<Status,
 
 /// `comment`, its plans read whole when `whole` (or Rego policies are loaded), else streamed.
 fn comment_with(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>, whole: bool) -> Result<Status, Error> {
-    let policy = super::gate::policy_with_files(&opts.policy, &opts.policy_files)?;
+    let mut policy = super::gate::policy_with_files(&opts.policy, &opts.policy_files)?;
     // Directories become the plans below them; inputs holding several documents are split.
     let roots = crate::read::expand(&config.inputs, &config.find, &config.read.notes);
     // The configuration is read while the plans are: each change links to its lines.
-    let sources = super::locating::start(config, &roots);
+    let mut sources = super::locating::start(config, &roots);
+    // The blast radius through a local is exact when the configuration's source is read.
+    policy.locals = super::locating::locals(config, &roots, &mut sources);
     // Each change's diff with the provider schemas when given (or fetched for a saved plan).
     let show = crate::query::show::ShowOptions {
         schemas: super::schemas::schemas_for("comment", opts.schemas_file.as_deref(), &config.read, &roots)?,
@@ -203,6 +205,10 @@ fn comment_with(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>, whol
                 }
             }
         }
+    }
+    // Said once, as `replace` and `show --format json` say it: a blast radius is not known without a configuration.
+    if items.iter().filter_map(|i| i.result.as_ref().ok()).any(|r| r.verdict.dependents.as_ref().is_some_and(|d| !d.configured)) {
+        config.read.notes.push("comment", crate::query::dependents::NO_CONFIGURATION);
     }
     // Said once, as `show` says it: the diffs that lacked their provider's schema.
     let without: std::collections::BTreeSet<String> =

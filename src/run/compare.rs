@@ -248,6 +248,8 @@ pub(super) fn run_diff(
     if config.inputs.len() != 2 {
         return Err(Error::Usage("`diff` compares two plans: OLD NEW".into()));
     }
+    // The new plan's configuration (--chdir), read while the plans are.
+    let locating = super::locating::start(config, &[]);
     let items = each(&config.inputs, |_, src| read_indexed(src, &config.read, true, false));
     items.iter().for_each(|i| masker.merge(&i.masker));
     let errs = failures(&items);
@@ -258,6 +260,7 @@ pub(super) fn run_diff(
         }
         return Err(Error::Input(errs.into_iter().cloned().collect()));
     }
+    let located = super::locating::finish(locating, config, &items[1..]);
     let [Ok(old), Ok(new)] = [&items[0].result, &items[1].result] else {
         return Err(Error::Usage("`diff` compares two plans: OLD NEW".into()));
     };
@@ -271,7 +274,13 @@ pub(super) fn run_diff(
         }
     });
     let comparison = match comparison {
-        Ok(c) => c.masked(masker),
+        Ok(c) => {
+            let mut c = c.masked(masker);
+            if let Some(l) = &located {
+                super::locating::diff(l.of(&items[1].file), &mut c);
+            }
+            c
+        }
         Err(errs) => {
             if config.format == Format::Json {
                 let written = json_errors(out, &errs.iter().collect::<Vec<_>>());

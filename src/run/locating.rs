@@ -10,11 +10,14 @@ use crate::outcome::PerFile;
 use crate::query;
 use crate::read::Root;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 /// The configuration being read.
 pub(super) struct Locating {
-    handle: JoinHandle<Vec<SourceMap>>,
+    handle: Option<JoinHandle<Vec<SourceMap>>>,
+    /// The maps, when [`Locating::locals`] waited for them.
+    maps: Option<Vec<SourceMap>>,
     /// Each root's name and the index of its directory's map.
     by_root: Vec<(String, usize)>,
     /// The map of inputs named after no root (`--chdir`, else `.`).
@@ -50,7 +53,40 @@ pub(super) fn start(config: &Config, roots: &[Root]) -> Option<Locating> {
     }
     // The fallback directory is read only when an input may be named after no root (stdin).
     let handle = std::thread::Builder::new().name("locate".into()).spawn(move || dirs.iter().map(|d| SourceMap::load(d)).collect()).ok()?;
-    Some(Locating { handle, by_root, fallback: 0 })
+    Some(Locating { handle: Some(handle), maps: None, by_root, fallback: 0 })
+}
+
+/// The locals of the configuration the inputs were planned from, for the
+/// blast radius: those `locating` read ([`Locating::locals`]); when the run
+/// reads no configuration for locations, read now from `--chdir` if given
+/// (and every input is read with it), else none (the locals are guessed).
+pub(super) fn locals(config: &Config, roots: &[Root], locating: &mut Option<Locating>) -> Option<Arc<crate::query::dependents::Locals>> {
+    if let Some(l) = locating {
+        return l.locals();
+    }
+    let dir = config.read.chdir.as_ref()?;
+    if roots.iter().any(|r| r.options(&config.read).chdir.as_ref() != Some(dir)) {
+        return None;
+    }
+    crate::query::dependents::Locals::of_source(&SourceMap::load(dir)).map(Arc::new)
+}
+
+impl Locating {
+    /// The locals of the configuration the inputs were planned from, for the
+    /// blast radius (the plan's `configuration` leaves locals out): waits for
+    /// the configuration to be read. `None` when the inputs come from several
+    /// directories (a directory of roots) or none holds a configuration: the
+    /// locals are then guessed.
+    pub(super) fn locals(&mut self) -> Option<Arc<crate::query::dependents::Locals>> {
+        let first = self.by_root.first().map_or(self.fallback, |(_, i)| *i);
+        if self.by_root.iter().any(|(_, i)| *i != first) {
+            return None;
+        }
+        if self.maps.is_none() {
+            self.maps = self.handle.take()?.join().ok();
+        }
+        crate::query::dependents::Locals::of_source(self.maps.as_ref()?.get(first)?).map(Arc::new)
+    }
 }
 
 /// The configuration read by [`start`]; what could not be read is a warning
@@ -58,8 +94,11 @@ pub(super) fn start(config: &Config, roots: &[Root]) -> Option<Locating> {
 /// directory without any configuration when locations were asked for. When
 /// no input could be read there is nothing to locate: no warning.
 pub(super) fn finish<T>(locating: Option<Locating>, config: &Config, items: &[PerFile<T>]) -> Option<Located> {
-    let Locating { handle, by_root, fallback } = locating?;
-    let maps = handle.join().ok()?;
+    let Locating { handle, maps, by_root, fallback } = locating?;
+    let maps = match maps {
+        Some(maps) => maps,
+        None => handle?.join().ok()?,
+    };
     if items.iter().all(|i| i.result.is_err()) {
         return None;
     }
@@ -97,7 +136,7 @@ impl Located {
 /// Each change of a summary (and each output change) at its block.
 pub(super) fn summary(map: &SourceMap, s: &mut query::summary::PlanSummary) {
     for e in s.resources.iter_mut().chain(s.deferred_changes.iter_mut()).chain(s.drifted.iter_mut()) {
-        e.location = map.locate(&e.address);
+        e.location = map.locate_change(&e.address, e.reason.as_deref());
     }
     for o in &mut s.outputs {
         o.location = map.locate(&format!("output.{}", o.name));
@@ -115,6 +154,27 @@ pub(super) fn violation(map: &SourceMap, v: &query::gate::Violation) -> Option<L
     match v.rule.as_str() {
         "fail-on-checks" => map.locate_check(address, std::slice::from_ref(&v.reason)),
         "deny import" => map.locate_import(address).or_else(|| map.locate(address)),
+        // Destroyed because its module instance is gone (the reason's words say so).
+        _ if v.reason.contains(crate::model::ActionReason(crate::locate::NO_MODULE.into()).words().as_str()) => {
+            map.locate_change(address, Some(crate::locate::NO_MODULE))
+        }
         _ => map.locate(address),
+    }
+}
+
+/// Each entry of a `diff` at its block in the new plan's configuration: a
+/// resource change or drift at its block (or the `removed` block of one
+/// that is gone), an output and a check block at theirs; the plan's own
+/// entry and actions have none.
+pub(super) fn diff(map: &SourceMap, c: &mut query::intent::Comparison) {
+    use query::intent::Section;
+    for e in &mut c.entries {
+        e.location = match e.section {
+            Section::Resource | Section::Drift => map.locate(&e.address),
+            Section::Output if e.address.starts_with("output.") => map.locate(&e.address),
+            Section::Output => map.locate(&format!("output.{}", e.address)),
+            Section::Check => map.locate_check(&e.address, &[]),
+            Section::Plan | Section::Action => None,
+        };
     }
 }

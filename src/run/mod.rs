@@ -94,7 +94,7 @@ fn execute(config: &Config, out: &mut Sink<'_>, masker: &mut secrets::Masker) ->
             let with = schemas::with_schemas(show, read, &roots)?;
             let show = with.as_ref().unwrap_or(show);
             // Streamed: shown changes spooled, each diffed and written once every secret is known.
-            let style = render::Style::new(config.color);
+            let style = render::Style::new(config.color).with_forge(config.forge.clone());
             let run =
                 show::ShowRun { roots: &roots, read, show, format: config.format, style: &style, show_sensitive: config.show_sensitive };
             show::show_with(&run, Some(config), out, masker)
@@ -189,7 +189,7 @@ fn named<T: Named>(mut items: Vec<PerFile<T>>) -> Vec<PerFile<T>> {
 
 /// The drawing settings of `config`.
 fn ctx(config: &Config) -> Ctx {
-    Ctx { style: render::Style::new(config.color).with_width(config.width), max_bytes: config.max_bytes }
+    Ctx { style: render::Style::new(config.color).with_width(config.width).with_forge(config.forge.clone()), max_bytes: config.max_bytes }
 }
 
 /// The table of roots, when there are several inputs.

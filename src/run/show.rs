@@ -94,7 +94,12 @@ pub(super) fn show_with(
     masker: &mut Masker,
 ) -> Result<Status, Error> {
     let &ShowRun { roots, read, show, format, show_sensitive, .. } = run;
-    let sources = config.and_then(|c| super::locating::start(c, roots));
+    let mut sources = config.and_then(|c| super::locating::start(c, roots));
+    // The dependents through a local are exact when the configuration's source is read.
+    let locals = match config {
+        Some(c) if matches!(format, Format::Json | Format::Html) => super::locating::locals(c, roots, &mut sources),
+        _ => None,
+    };
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
     let shared = Shared::new();
@@ -103,13 +108,13 @@ pub(super) fn show_with(
     // ([`Reread`]) diffs and writes them as it reads them again.
     let reread = rereadable(roots).and_then(|root| {
         let hashes = Hashes::new();
-        let items = first_pass(roots, read, opts, format, &vis, &shared, Some(&hashes));
+        let items = first_pass(roots, read, opts, format, &vis, locals.as_deref(), &shared, Some(&hashes));
         // A file of several documents is spooled after all.
         (items.len() == 1).then_some((root, items))
     });
     let (mut items, reread) = match reread {
         Some((root, items)) => (items, Some(root)),
-        None => (first_pass(roots, read, opts, format, &vis, &shared, None), None),
+        None => (first_pass(roots, read, opts, format, &vis, locals.as_deref(), &shared, None), None),
     };
     let spill = shared.into_spill();
     show_items(run, config, sources, &mut items, spill.as_ref(), reread, out, masker)
@@ -117,12 +122,14 @@ pub(super) fn show_with(
 
 /// The first pass over every input: each change shown spooled (`hashes`:
 /// only its hash kept, for the input to be read again), the rest counted.
+#[allow(clippy::too_many_arguments)]
 fn first_pass(
     roots: &[Root],
     read: &ReadOptions,
     opts: &ShowOptions,
     format: Format,
     vis: &Visibility<'_>,
+    locals: Option<&crate::query::dependents::Locals>,
     shared: &Shared,
     hashes: Option<&Hashes>,
 ) -> Vec<PerFile<Collected<Spool>>> {
@@ -135,7 +142,7 @@ fn first_pass(
             read::Document::Plan(p) => {
                 let Collected { mut report, kept: Spooling { mut spool, shared }, outputs } = c.finish(&p, &vis.with(m));
                 if matches!(format, Format::Json | Format::Html) {
-                    report.dependents = crate::query::dependents::for_plan(&p, None, &changes);
+                    report.dependents = crate::query::dependents::for_plan(&p, locals, &changes);
                 }
                 spool.flush(shared);
                 Ok(Collected { report, kept: spool, outputs })
@@ -737,7 +744,7 @@ mod tests {
         let vis = Visibility { show_sensitive: false, masker: None };
         // No memory to spend: every change is only hashed.
         let shared = Shared { memory: AtomicUsize::new(0), file: Mutex::new(None), no_file: AtomicBool::new(false) };
-        let items = first_pass(roots, &read, &opts, Format::Table, &vis, &shared, Some(&Hashes::new()));
+        let items = first_pass(roots, &read, &opts, Format::Table, &vis, None, &shared, Some(&Hashes::new()));
         let Ok(c) = &items[0].result else { panic!("{:?}", items[0].result.as_ref().err()) };
         assert!(c.kept.memory.is_empty() && c.kept.hashes.as_ref().is_some_and(|h| h.over && h.of.len() == 40));
         let reread = || Reread {

@@ -53,7 +53,7 @@ scenario() {
   cat "$out/plan-line.txt" >&2
 }
 
-ALL=(sg-iam sg-iam-near blocks)
+ALL=(sg-iam sg-iam-near blocks unknown-blocks)
 todo=("$@")
 [ ${#todo[@]} -gt 0 ] || todo=("${ALL[@]}")
 for s in "${todo[@]}"; do scenario "$s"; done

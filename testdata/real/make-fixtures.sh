@@ -293,6 +293,12 @@ s_trailing_newline() {
   load v2; plan 0
 }
 
+s_heredoc_context() {
+  begin heredoc-context
+  load v1; apply v1
+  load v2; plan 0
+}
+
 s_moves_unknown() {
   begin moves-unknown
   load v1; apply v1
@@ -385,7 +391,7 @@ ALL=(basic replace count-foreach modules moved removed import data-read checks
      refactor-rename refactor-count-to-foreach refactor-into-module deposed
      secret-forms derived-secrets sensitivity-only trailing-newline moves-unknown
      targeted moved-replaced plan-pairs public-names long-values
-     show-classes refresh-only-drift)
+     show-classes refresh-only-drift heredoc-context)
 
 main() {
   command -v "$TERRAFORM" >/dev/null || { log "terraform not found"; exit 1; }

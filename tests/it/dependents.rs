@@ -174,3 +174,78 @@ fn the_fixture_is_what_terraform_makes() {
     assert_eq!(actions(&made), actions(&kept));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--chdir` holds the configuration the fixture was planned from (`main.tf`,
+/// `modules/`): its `locals` blocks are read, so `audit` (through
+/// `local.db_addr`) is a certain dependent, and nothing is guessed.
+#[test]
+fn with_the_source_in_chdir_the_locals_are_exact() {
+    let chdir = ["--chdir", "testdata/dependents"];
+    let (code, v) = json(&["replace", "--format", "json", chdir[0], chdir[1], PLAN], "replace.schema.json");
+    assert_eq!(code, 0);
+    let deps = v["replacements"][0]["dependents"].as_array().unwrap();
+    let got: Vec<String> = deps.iter().map(|d| d["address"].as_str().unwrap().to_string()).collect();
+    assert_eq!(got, updated_in_plan_txt(), "what the CLI updates, every one certain");
+    assert!(deps.iter().all(|d| d["through_locals"] == false), "{v}");
+    assert!(v.get("dependents_note").is_none_or(Value::is_null), "nothing guessed, nothing said: {v}");
+    let (_, text, err) = run(&["replace", chdir[0], chdir[1], PLAN]);
+    assert!(text.contains("terraform_data.db also changes 5 objects:\n"), "{text}");
+    assert!(!text.contains("maybe") && !err.contains("locals"), "{text}{err}");
+
+    let (_, v) = json(&["show", "--format", "json", chdir[0], chdir[1], PLAN], "show.schema.json");
+    let by: std::collections::BTreeMap<String, &Value> =
+        v["resources"].as_array().unwrap().iter().map(|r| (r["address"].as_str().unwrap().to_string(), r)).collect();
+    assert_eq!(strings(&by["terraform_data.db"]["dependents"]), updated_in_plan_txt());
+    assert!(by["terraform_data.db"].get("dependents_through_locals").is_none());
+    assert!(by["terraform_data.dns"].get("dependents").is_none(), "no local reads dns: the guess is gone");
+
+    let (code, v) = json(
+        &["gate", "--format", "json", "--policy", "testdata/dependents/max-blast-3.json", chdir[0], chdir[1], PLAN],
+        "gate.schema.json",
+    );
+    assert_eq!(code, 1);
+    let reason = v["files"][0]["violations"].as_array().unwrap().iter().find(|x| x["rule"] == "max-blast 3").unwrap()["reason"].clone();
+    assert!(reason.as_str().unwrap().starts_with("replacing it also changes 5 objects, more than the 3 allowed"), "{reason}");
+
+    let (_, body, _) = run(&["comment", "--allow", "terraform_data.db", chdir[0], chdir[1], PLAN]);
+    assert!(body.contains("- replacing `terraform_data.db` also changes 5 objects: "), "{body}");
+    assert!(body.contains("`terraform_data.audit`"), "{body}");
+}
+
+#[test]
+fn the_comment_says_once_that_a_plan_without_configuration_has_no_known_blast_radius() {
+    let mut plan: Value = serde_json::from_str(&std::fs::read_to_string(root().join(PLAN)).unwrap()).unwrap();
+    plan.as_object_mut().unwrap().remove("configuration");
+    let dir = std::env::temp_dir().join(format!("planview-dependents-comment-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("no-config.json");
+    std::fs::write(&file, serde_json::to_string(&plan).unwrap()).unwrap();
+    let f = file.to_str().unwrap();
+    let (_, body, err) = run(&["comment", "--allow", "terraform_data.db", f, f]);
+    assert_eq!(err.matches("no configuration").count(), 1, "said once for two plans: {err}");
+    assert!(!body.contains("also changes"), "{body}");
+    let (_, _, err) = run(&["comment", "--allow", "terraform_data.db", PLAN]);
+    assert!(!err.contains("no configuration"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `comment --html`: the graph has the edges of every change that has
+/// dependents (as `show --format html` draws them), not only the destructive ones.
+#[test]
+fn the_comment_page_draws_every_changes_dependents() {
+    let dir = std::env::temp_dir().join(format!("planview-dependents-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (page, shown) = (dir.join("comment.html"), dir.join("show.html"));
+    run(&["comment", "--allow", "terraform_data.db", "--html", page.to_str().unwrap(), PLAN]);
+    let (code, show, _) = run(&["show", "--format", "html", PLAN]);
+    assert_eq!(code, 0);
+    std::fs::write(&shown, &show).unwrap();
+    let page = std::fs::read_to_string(&page).unwrap();
+    // The same edges, drawn the same: db -> server[0], server[1]; server[0] -> lb; lb -> dns
+    // (each change's direct dependents), which the updates' own dependents give.
+    let edges = |html: &str| -> Vec<String> { html.lines().filter(|l| l.starts_with("<path class=\"e")).map(str::to_string).collect() };
+    assert_eq!(edges(&show).len(), 4, "{show}");
+    assert_eq!(edges(&page), edges(&show));
+    assert!(page.contains("class=\"deps\""), "an update's dependents are listed under it");
+    std::fs::remove_dir_all(&dir).ok();
+}

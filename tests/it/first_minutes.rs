@@ -315,3 +315,79 @@ fn help_lists_the_commands_as_readme_does() {
         .collect();
     assert_eq!(in_help, in_readme, "{help}");
 }
+
+// ------------------------------------------------------- README's recipe, run as written
+
+/// README's quick-start recipe, run as written (`tofu` being the terraform on
+/// PATH) in each root of a fresh tree, then the tree given to planview: each
+/// root is counted once, the totals are what the CLI's own `Plan:` lines add
+/// up to, and the gate judges the tree (docs/usage.md's "One directory = one
+/// root" names the same recipe).
+#[test]
+#[ignore = "needs terraform on PATH (runs README's recipe with it): run by .ci/run (`cargo test --locked -- --ignored`)"]
+fn the_readme_recipe_run_as_written_gives_a_tree_counted_once() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let recipe = readme
+        .lines()
+        .find_map(|l| l.strip_prefix("$ ").filter(|c| c.contains("plan -out plan.out")))
+        .expect("README's quick start shows the recipe")
+        .to_string();
+    let usage = std::fs::read_to_string(root().join("docs/usage.md")).unwrap();
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words(&usage).contains(&format!("The recipe `{recipe}` leaves both files in each root")), "docs/usage.md names another recipe");
+    let dir = std::env::temp_dir().join(format!("planview-recipe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let tofu = bin.join("tofu");
+    std::fs::write(&tofu, "#!/bin/sh\nexec terraform \"$@\"\n").unwrap();
+    std::fs::set_permissions(&tofu, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::write(dir.join("terraformrc"), "").unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut adds = 0u64;
+    for (name, config) in [("app", "app"), ("net", "net/v1")] {
+        let wd = dir.join("live").join(name);
+        std::fs::create_dir_all(&wd).unwrap();
+        std::fs::copy(root().join(format!("testdata/first/config/{config}/main.tf")), wd.join("main.tf")).unwrap();
+        let run = |script: &str| {
+            let out = Command::new("bash")
+                .args(["-c", &format!("set -eo pipefail\n{script}")])
+                .current_dir(&wd)
+                .env("PATH", &path)
+                .env("TF_CLI_CONFIG_FILE", dir.join("terraformrc"))
+                .env("TF_DATA_DIR", dir.join(format!("tfdata-{name}")))
+                .env("TF_IN_AUTOMATION", "1")
+                .env("CHECKPOINT_DISABLE", "1")
+                .env("TF_INPUT", "0")
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{script}: {}{}", text(&out.stdout), text(&out.stderr));
+            text(&out.stdout)
+        };
+        run("tofu init -no-color >/dev/null");
+        let printed = run(&recipe);
+        // The recipe asks for no `-no-color`: the line is in bold (SGR sequences left out here).
+        let mut printed = printed;
+        while let Some(start) = printed.find('\u{1b}') {
+            let end = printed[start..].find('m').map_or(printed.len(), |e| start + e + 1);
+            printed.replace_range(start..end, "");
+        }
+        let at = printed.find("Plan: ").unwrap_or_else(|| panic!("{printed}"));
+        adds += printed[at + "Plan: ".len()..].split(' ').next().unwrap().parse::<u64>().unwrap();
+        assert!(wd.join("plan.out").is_file() && wd.join("plan.json").is_file());
+    }
+    let live = dir.join("live");
+    let live = live.to_str().unwrap();
+    let out = planview_env(&["summary", "--format", "json", live], &[NO_TF]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let roots: Vec<&str> = v["roots"].as_array().unwrap().iter().map(|r| r["root"].as_str().unwrap()).collect();
+    assert_eq!(roots, ["app", "net"], "one root per directory: {v}");
+    assert_eq!(v["total"]["totals"]["add"], adds, "the CLI's Plan: lines add up to {adds}: {}", v["total"]);
+    // Creates only: the default gate passes the tree, each root read once.
+    let out = planview_env(&["gate", "--format", "json", live], &[NO_TF]);
+    assert_eq!(out.status.code(), Some(0), "{}\n{}", text(&out.stdout), text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["files"].as_array().unwrap().len(), 2, "{v}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -71,7 +71,9 @@ fn every_object_of_the_plan_is_located_at_its_block_in_every_syntax_and_module()
             "module.net.module.sub[\"b\"].terraform_data.leaf",
             Some(block("testdata/locate/root/modules/net/sub/main.tf", "resource \"terraform_data\" \"leaf\"")),
         ),
-        // The instance of the call before it had for_each: the same block.
+        // The instance of the call before it had for_each, by its address
+        // alone: the same block (its change, destroyed because that instance
+        // is gone, has none: below).
         (
             "module.net.module.sub.terraform_data.leaf",
             Some(block("testdata/locate/root/modules/net/sub/main.tf", "resource \"terraform_data\" \"leaf\"")),
@@ -100,6 +102,13 @@ fn every_object_of_the_plan_is_located_at_its_block_in_every_syntax_and_module()
         let address = rc["address"].as_str().unwrap();
         assert_eq!(map.locate(address).is_none(), address == "terraform_data.gone", "{address}");
     }
+    // The CLI says `(because module.net.module.sub is not in configuration)`:
+    // the leaf block declares the resource for sub["a"] and sub["b"] only.
+    assert_eq!(map.locate_change("module.net.module.sub.terraform_data.leaf", Some("delete_because_no_module")), None);
+    assert_eq!(
+        map.locate_change("module.net.module.sub[\"b\"].terraform_data.leaf", None),
+        map.locate("module.net.module.sub[\"b\"].terraform_data.leaf")
+    );
     assert_eq!(map.locate_import("terraform_data.imported"), Some(main("import {")));
     assert_eq!(map.locate_moved("terraform_data.new_name", "terraform_data.old_name"), Some(main("moved {")));
 }
@@ -196,6 +205,8 @@ fn gate_sarif_puts_each_violation_on_its_block_and_validates() {
     let find = |key: &str| got.iter().find(|(k, _)| k == key).map(|(_, w)| w.clone()).unwrap_or_else(|| panic!("no {key} in {got:?}"));
     assert_eq!(find("gate/deny-delete terraform_data.count[2]"), at(&main("resource \"terraform_data\" \"count\"")));
     assert_eq!(find("gate/deny-delete terraform_data.gone"), (PLAN.to_string(), None, None), "no block: the plan, at no line");
+    // Destroyed because its module instance is gone (`module.net.module.sub` gained for_each): at no line either.
+    assert_eq!(find("gate/deny-delete module.net.module.sub.terraform_data.leaf"), (PLAN.to_string(), None, None));
     assert_eq!(find("gate/deny-forget terraform_data.legacy"), at(&removed_legacy()));
     assert_eq!(find("gate/deny-forget module.old.terraform_data.subnet"), at(&removed_old()));
     assert_eq!(find("gate/deny-import terraform_data.imported"), at(&main("import {")));
@@ -401,7 +412,9 @@ fn show_and_summary_json_locate_every_change_by_default() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_valid("show.schema.json", &v, "show --format json");
     assert_eq!(location_of(&v["resources"], "address", "terraform_data.count[2]"), &count);
-    assert_eq!(location_of(&v["resources"], "address", "module.net.module.sub.terraform_data.leaf"), &leaf);
+    assert_eq!(location_of(&v["resources"], "address", "module.net.module.sub[\"a\"].terraform_data.leaf"), &leaf);
+    // Destroyed because its module instance is gone (the call gained for_each): no line.
+    assert_eq!(location_of(&v["resources"], "address", "module.net.module.sub.terraform_data.leaf"), &Value::Null);
     assert_eq!(location_of(&v["resources"], "address", "terraform_data.gone"), &Value::Null, "a block that is gone: no line");
     assert!(v["outputs"].as_array().unwrap().iter().all(|o| o["location"]["file"].as_str().is_some()), "{}", v["outputs"]);
 
@@ -579,4 +592,137 @@ fn summary_and_show_table_and_markdown_say_file_and_line_when_the_configuration_
         assert_eq!(a.stdout, b.stdout, "{args:?}");
         assert!(a.stderr.is_empty() && !String::from_utf8_lossy(&a.stdout).contains("main.tf"), "{args:?}");
     }
+}
+
+/// planview `args` in the environment `env` (GitHub's or GitLab's variables, or none), from the repository's root.
+fn with_env(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_planview"));
+    cmd.args(args).current_dir(root());
+    for var in [
+        "GITHUB_STEP_SUMMARY",
+        "GITHUB_OUTPUT",
+        "GITHUB_SERVER_URL",
+        "GITHUB_REPOSITORY",
+        "GITHUB_SHA",
+        "CI_PROJECT_URL",
+        "CI_COMMIT_SHA",
+        "GITHUB_WORKSPACE",
+        "CI_PROJECT_DIR",
+        "BITBUCKET_CLONE_DIR",
+        "BUILD_SOURCESDIRECTORY",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.envs(env.iter().copied());
+    let out = cmd.output().unwrap();
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn summary_and_show_markdown_link_each_address_to_its_lines_on_the_forge() {
+    let count = block("testdata/locate/root/main.tf", "resource \"terraform_data\" \"count\"");
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+    let github = [("GITHUB_SERVER_URL", "https://github.com"), ("GITHUB_REPOSITORY", "acme/infra"), ("GITHUB_SHA", sha)];
+    let gitlab = [("CI_PROJECT_URL", "https://gitlab.example.com/g/infra"), ("CI_COMMIT_SHA", sha)];
+    let gh_url = format!("https://github.com/acme/infra/blob/{sha}/{}#L{}-L{}", count.file, count.line, count.end_line);
+    let gl_url = format!("https://gitlab.example.com/g/infra/-/blob/{sha}/{}#L{}-{}", count.file, count.line, count.end_line);
+    let summary = ["summary", "--format", "markdown", "--chdir", ROOT, PLAN];
+    let show = ["show", "--format", "markdown", "--chdir", ROOT, PLAN];
+    for (env, url) in [(&github[..], &gh_url), (&gitlab[..], &gl_url)] {
+        // summary: the address links there, the `source` cell still says `file:line`.
+        let (code, md) = with_env(&summary, env);
+        assert_eq!(code, Some(0));
+        assert!(md.contains(&format!("| [`terraform_data.count[2]`]({url}) | `{count}` |")), "{md}");
+        // A change whose block is gone: no link, no line.
+        assert!(md.contains("| `terraform_data.gone` | - |"), "{md}");
+        // show: the heading's address links there.
+        let (code, md) = with_env(&show, env);
+        assert_eq!(code, Some(0));
+        assert!(md.contains(&format!("#### `-` [`terraform_data.count[2]`]({url}) — destroy")), "{md}");
+        assert!(md.contains("#### `-` `terraform_data.gone` — destroy"), "{md}");
+    }
+    // Neither forge: `main.tf:12` as before; an environment that would
+    // inject markdown or a script: the same bytes, no link.
+    let bad = [("GITHUB_SERVER_URL", "javascript:alert(1)//"), ("GITHUB_REPOSITORY", "acme/infra"), ("GITHUB_SHA", sha)];
+    for args in [&summary, &show] {
+        let (_, plain) = with_env(args, &[]);
+        assert!(!plain.contains("](http"), "{plain}");
+        assert!(plain.contains(&format!("`{count}`")), "{plain}");
+        assert_eq!(with_env(args, &bad).1, plain, "{args:?}");
+    }
+}
+
+#[test]
+fn diff_json_locates_each_entry_in_the_new_plans_configuration() {
+    // Real plan pairs (testdata/real/plan-pairs, made by make-fixtures.sh):
+    // the new plan's configuration beside it.
+    let dir = "testdata/real/plan-pairs";
+    for (new, conf, want) in [
+        ("new-resource.json", "new-resource", vec![("terraform_data.extra", "resource \"terraform_data\" \"extra\"")]),
+        ("moved.json", "moved", vec![("terraform_data.runner", "resource \"terraform_data\" \"runner\"")]),
+    ] {
+        let (old, new, conf) = (format!("{dir}/reviewed.json"), format!("{dir}/{new}"), format!("{dir}/{conf}"));
+        let out = planview(&["diff", "--format", "json", "--chdir", &conf, &old, &new]);
+        assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_valid("diff.schema.json", &v, &new);
+        let entries = v["entries"].as_array().unwrap();
+        for (address, needle) in &want {
+            let e = entries.iter().find(|e| e["address"] == *address).unwrap_or_else(|| panic!("{address} not in {v}"));
+            assert_eq!(e["location"], json_location(&block(&format!("{conf}/main.tf"), needle)), "{new}: {address}");
+        }
+        // The plan's own entry has no location, and none is guessed.
+        for e in entries.iter().filter(|e| e["section"] == "plan") {
+            assert!(e.get("location").is_none(), "{e}");
+        }
+        // --no-locations, or no configuration: the same bytes without them, no note.
+        let off = planview(&["diff", "--format", "json", "--no-locations", "--chdir", &conf, &old, &new]);
+        assert!(!String::from_utf8_lossy(&off.stdout).contains("\"location\""), "--no-locations");
+        let empty = scratch("diff-json");
+        let none = planview(&["diff", "--format", "json", "--chdir", empty.to_str().unwrap(), &old, &new]);
+        assert_eq!(none.stdout, off.stdout, "no configuration: JSON as without it");
+        assert!(none.stderr.is_empty(), "{}", String::from_utf8_lossy(&none.stderr));
+    }
+}
+
+#[test]
+fn a_resource_whose_module_instance_is_gone_is_located_at_no_line() {
+    // A real plan (testdata/locate/module-key, its make.sh): module "svc"
+    // loses its key b and module "pool" shrinks to one instance. The CLI
+    // says `module.svc["b"] is not in configuration`: the block in
+    // modules/svc that still declares terraform_data.node for the remaining
+    // instances does not declare these two, so they have no line (no
+    // `removed` block names them), in every output; the remaining instances
+    // are at that block.
+    let (root_dir, plan) = ("testdata/locate/module-key/root", "testdata/locate/module-key/plan.json");
+    let cli = std::fs::read_to_string(root().join("testdata/locate/module-key/plan.txt")).unwrap();
+    assert!(cli.contains("# (because module.svc[\"b\"] is not in configuration)"), "{cli}");
+    let gone = ["module.svc[\"b\"].terraform_data.node", "module.pool[1].terraform_data.node"];
+    let map = SourceMap::load(Path::new(root_dir));
+    assert!(map.notes.is_empty(), "{:?}", map.notes);
+    let node = block("testdata/locate/module-key/root/modules/svc/main.tf", "resource \"terraform_data\" \"node\"");
+    assert_eq!(map.locate("module.svc[\"a\"].terraform_data.node"), Some(node.clone()));
+    assert_eq!(map.locate("module.pool[0].terraform_data.node"), Some(node));
+    for a in gone {
+        assert_eq!(map.locate_change(a, Some("delete_because_no_module")), None, "{a}");
+    }
+    let json = |args: &[&str]| -> Value {
+        let out = planview(args);
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)))
+    };
+    let summary = json(&["summary", "--format", "json", "--chdir", root_dir, plan]);
+    let show = json(&["show", "--format", "json", "--chdir", root_dir, plan]);
+    let (sarif, _) = sarif(&["gate", "--format", "sarif", "--chdir", root_dir, plan]);
+    for a in gone {
+        let s = location_of(&summary["resources"], "address", a);
+        assert!(s.is_null(), "summary: {a}: {s}");
+        let r = show["resources"].as_array().unwrap().iter().find(|r| r["address"] == a).unwrap();
+        assert!(r.get("location").is_none(), "show: {a}: {r}");
+    }
+    // The gate's default rule stops both deletes, each without a line.
+    let rows = results(&sarif);
+    assert_eq!(rows.len(), 2, "{sarif}");
+    assert!(rows.iter().all(|r| r.2.is_none()), "{rows:?}");
+    let text = String::from_utf8(planview(&["show", "--color", "never", "--chdir", root_dir, plan]).stdout).unwrap();
+    assert!(text.lines().any(|l| l == "- module.svc[\"b\"].terraform_data.node: destroy"), "{text}");
 }

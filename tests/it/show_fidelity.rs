@@ -361,6 +361,8 @@ fn show_classes_fixture_reads_like_the_cli() {
         "+ echo THREE",
         "echo four",
         "~ policy  = jsonencode(",
+        // JSON becoming text that is not JSON.
+        ") -> \"{not json\"",
     ] {
         assert!(text.contains(line), "planview shows no `{line}`:\n{text}");
         assert!(cli.contains(line), "the CLI shows no `{line}`");
@@ -380,4 +382,71 @@ fn outputs_renders_a_partly_unknown_output_as_show_does() {
     // JSON keeps its shape: the value is unknown as a whole.
     let json: serde_json::Value = serde_json::from_slice(&planview(&["outputs", "--format", "json", plan]).stdout).unwrap();
     assert_eq!(json["outputs"][0]["after"]["state"], "unknown", "{json}");
+}
+
+/// Every block of one real plan is the CLI's, line for line (the figure's comparison, on one plan).
+fn every_block_is_the_clis(plan: &str) -> usize {
+    let cli = cli_blocks(&std::fs::read_to_string(plan.replace("plan.json", "plan.txt")).unwrap());
+    let out = planview(&["show", "--color", "never", "--width", "0", plan]);
+    let json: serde_json::Value = serde_json::from_slice(&planview(&["show", "--format", "json", plan]).stdout).unwrap();
+    let addresses: Vec<(String, Option<String>)> =
+        json["resources"].as_array().unwrap().iter().map(|r| (r["address"].as_str().unwrap().to_string(), None)).collect();
+    let pv = planview_blocks(&String::from_utf8_lossy(&out.stdout), &addresses);
+    for c in &cli {
+        let b = pv.iter().find(|b| b.key == c.key).unwrap_or_else(|| panic!("{plan}: {} not shown", c.key));
+        assert!(same_block(c, b), "{plan}: {}:\nCLI: {:#?}\nplanview: {:#?}", c.key, c.lines, b.lines);
+    }
+    cli.len()
+}
+
+#[test]
+fn a_300_line_heredoc_reads_like_the_cli() {
+    // testdata/real/heredoc-context (make-fixtures.sh heredoc-context): line
+    // 150 of a 300-line script changes. Terraform 1.11 prints every line of
+    // it, the change in place (`- echo line 150` / `+ echo LINE 150 changed`
+    // between lines 149 and 151), and so does planview.
+    let plan = "testdata/real/heredoc-context/plan.json";
+    assert_eq!(every_block_is_the_clis(plan), 1);
+    let text = String::from_utf8(planview(&["show", "--color", "never", plan]).stdout).unwrap();
+    let at = |l: &str| text.lines().position(|x| x.trim() == l).unwrap_or_else(|| panic!("no `{l}`:\n{text}"));
+    assert!(at("echo line 149") < at("- echo line 150") && at("- echo line 150") + 1 == at("+ echo LINE 150 changed"));
+    assert!(at("+ echo LINE 150 changed") < at("echo line 151"));
+}
+
+#[test]
+fn terraform_datas_triggers_replace_is_not_noted_as_forcing_replacement() {
+    // The CLI says why above the block (`must be replaced`), never `# forces
+    // replacement` on terraform_data's own attributes (testdata/real/moved-replaced).
+    let plan = "testdata/real/moved-replaced/plan.json";
+    let cli = std::fs::read_to_string("testdata/real/moved-replaced/plan.txt").unwrap();
+    let text = String::from_utf8(planview(&["show", "--color", "never", plan]).stdout).unwrap();
+    for t in [&cli, &text] {
+        let l = t.lines().find(|l| l.contains("~ triggers_replace = \"v1\" -> \"v2\"")).unwrap_or_else(|| panic!("{t}"));
+        assert!(!l.contains("forces replacement"), "{l}");
+    }
+    every_block_is_the_clis(plan);
+}
+
+#[test]
+fn a_list_block_that_becomes_unknown_shows_what_it_had_as_the_cli() {
+    // testdata/real-aws/unknown-blocks (make.sh unknown-blocks): an aws_instance
+    // replaced; its list blocks left out of the configuration had a value and
+    // are known only after apply: `~ metadata_options (known after apply)`,
+    // then `- metadata_options {` with each attribute `-> null`.
+    let plan = "testdata/real-aws/unknown-blocks/plan.json";
+    let cli = std::fs::read_to_string("testdata/real-aws/unknown-blocks/plan.txt").unwrap();
+    let out = planview(&["show", "--color", "never", "--width", "0", plan, "--schemas", "testdata/real-aws/unknown-blocks/schemas.json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines = [
+        "~ metadata_options (known after apply)",
+        "- metadata_options {",
+        "- http_tokens                 = \"required\" -> null",
+        "~ enclave_options (known after apply)",
+        "- credit_specification {",
+        "~ volume_id             = \"vol-0fedcba9876543210\" -> (known after apply)",
+    ];
+    for l in lines {
+        assert!(cli.contains(l), "the CLI shows no `{l}`");
+        assert!(text.contains(l), "planview shows no `{l}`:\n{text}");
+    }
 }

@@ -204,7 +204,11 @@ fn terraform_data_output_copying_a_sensitive_input_is_masked() {
 
 #[test]
 fn markdown_stays_within_max_bytes_and_says_what_was_left_out() {
-    let plans: Vec<String> = real_plans().iter().map(|p| rel(p)).collect();
+    // Every real plan but heredoc-context (its 300-line script, shown whole
+    // twice as the CLI shows it, is half the default cap) and unknown-blocks
+    // (a replaced aws_instance): together they pass the default cap.
+    let big = ["heredoc-context", "unknown-blocks"];
+    let plans: Vec<String> = real_plans().iter().map(|p| rel(p)).filter(|p| !big.iter().any(|b| p.contains(b))).collect();
     let mut args = vec!["show", "--format", "markdown", "--all", "--full"];
     args.extend(plans.iter().map(String::as_str));
     let full = planview(&args);

@@ -91,8 +91,8 @@ fn exact_locals_from_the_source_drop_the_guess() {
     let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/dependents/plan.json")).unwrap();
     let plan: Plan = serde_json::from_str(&json).unwrap();
     let mut locals = Locals::default();
-    locals.0.insert((String::new(), "db_addr".into()), vec!["terraform_data.db.output".into(), "terraform_data.db".into()]);
-    locals.0.insert((String::new(), "static".into()), vec![]);
+    locals.refs.insert((String::new(), "db_addr".into()), vec!["terraform_data.db.output".into(), "terraform_data.db".into()]);
+    locals.refs.insert((String::new(), "static".into()), vec![]);
     let d = of_plan(&plan, Some(&locals)).unwrap();
     assert!(d.notes.is_empty(), "{:?}", d.notes);
     assert_eq!(d.of("terraform_data.db").len(), 5);
@@ -212,13 +212,13 @@ fn module_inputs_outputs_depends_on_and_count_cross_module_boundaries() {
 
 #[test]
 fn references_are_parsed_as_the_format_writes_them() {
-    assert_eq!(parse_reference("var.x[0]"), Some(Ref::Var("x".into())));
-    assert_eq!(parse_reference("local.y"), Some(Ref::Local("y".into())));
-    assert_eq!(parse_reference("module.m[\"k\"].out"), Some(Ref::ModuleOutput("m".into(), "out".into())));
-    assert_eq!(parse_reference("module.m"), Some(Ref::Module("m".into())));
-    assert_eq!(parse_reference("data.t.n[3].a"), Some(Ref::Resource("data.t.n".into(), Some(Key::Int(3)))));
-    assert_eq!(parse_reference("t.n[\"a]b\"]"), Some(Ref::Resource("t.n".into(), Some(Key::Str("a]b".into())))));
-    assert_eq!(parse_reference("t.n[each.key]"), Some(Ref::Resource("t.n".into(), None)));
+    assert_eq!(parse_reference("var.x[0]"), Some(Ref::Var("x")));
+    assert_eq!(parse_reference("local.y"), Some(Ref::Local("y")));
+    assert_eq!(parse_reference("module.m[\"k\"].out"), Some(Ref::ModuleOutput("m", "out")));
+    assert_eq!(parse_reference("module.m"), Some(Ref::Module("m")));
+    assert_eq!(parse_reference("data.t.n[3].a"), Some(Ref::Resource("data.t.n", Some(Key::Int(3)))));
+    assert_eq!(parse_reference("t.n[\"a]b\"]"), Some(Ref::Resource("t.n", Some(Key::Str("a]b".into())))));
+    assert_eq!(parse_reference("t.n[each.key]"), Some(Ref::Resource("t.n", None)));
     assert_eq!(parse_reference("count.index"), None);
     assert_eq!(parse_reference("each.value"), None);
     assert_eq!(parse_reference("path.module"), None);
@@ -226,4 +226,55 @@ fn references_are_parsed_as_the_format_writes_them() {
     assert_eq!(parse_reference("t"), None);
     assert_eq!(module_of("module.a[\"x.y\"].module.b[0].t.n", None), "module.a.module.b");
     assert_eq!(module_of("not an address", Some("module.a[\"]\"].module.b")), "module.a.module.b");
+}
+
+#[test]
+fn a_local_the_source_does_not_declare_stays_a_guess() {
+    // The root's source was read but declares no `x` (not this plan's
+    // configuration?), module "m"'s was not read: both are guesses, never nothing.
+    let root = r#"{"resources":[
+        {"address":"t.a","mode":"managed","type":"t","name":"a"},
+        {"address":"t.b","mode":"managed","type":"t","name":"b","expressions":{"v":{"references":["local.x"]}}}],
+      "module_calls":{"m":{"expressions":{"in":{"references":["t.a.id","t.a"]}},"module":{"variables":{"in":{}},
+        "resources":[{"address":"t.c","mode":"managed","type":"t","name":"c","expressions":{"v":{"references":["local.y"]}}}]}}}}"#;
+    let json = plan(root, &[("t.a", "replace", ""), ("t.b", "update", ""), ("module.m.t.c", "update", "")]);
+    let p: Plan = serde_json::from_str(&json).unwrap();
+    let mut locals = Locals::default();
+    locals.refs.insert((String::new(), "other".into()), vec![]);
+    let d = of_plan(&p, Some(&locals)).unwrap();
+    let got: Vec<(&str, bool)> = d.of("t.a").iter().map(|x| (x.address.as_str(), x.through_locals)).collect();
+    assert_eq!(got, vec![("module.m.t.c", true), ("t.b", true)]);
+    assert_eq!(d.notes, vec![LOCALS_GUESSED.to_string()]);
+}
+
+#[test]
+fn each_reference_is_taken_whole_and_its_shorter_forms_dropped() {
+    // `t.a[1]` and, as a reference of its own, `t.a`: every instance.
+    let root = r#"{"resources":[
+        {"address":"t.a","mode":"managed","type":"t","name":"a","count_expression":{"constant_value":2}},
+        {"address":"t.both","mode":"managed","type":"t","name":"both","expressions":{"v":{"references":["t.a[1].id","t.a[1]","t.a","t.a"]}}},
+        {"address":"t.one","mode":"managed","type":"t","name":"one","expressions":{"v":{"references":["t.a[1].id","t.a[1]","t.a"]}}}]}"#;
+    let d =
+        plan_of(&plan(root, &[("t.a[0]", "replace", ""), ("t.a[1]", "replace", ""), ("t.both", "update", ""), ("t.one", "update", "")]));
+    assert_eq!(addresses(&d, "t.a[0]"), vec!["t.both"]);
+    assert_eq!(addresses(&d, "t.a[1]"), vec!["t.both", "t.one"]);
+}
+
+#[test]
+fn references_are_read_from_expressions_and_blocks_never_from_constants() {
+    let refs = |json: &str| -> Vec<String> {
+        let raw: &serde_json::value::RawValue = serde_json::from_str(json).unwrap();
+        let mut out = Vec::new();
+        references_in(raw, &mut out);
+        out.into_iter().map(Cow::into_owned).collect()
+    };
+    assert_eq!(refs(r#"{"references":["t.a.id","t.a"]}"#), ["t.a.id", "t.a"]);
+    // A constant may hold anything, a `references` key included.
+    assert!(refs(r#"{"constant_value":{"references":["t.x"]}}"#).is_empty());
+    assert!(refs(r#"{"constant_value":[{"references":["t.x"]}]}"#).is_empty());
+    // Nested blocks, lists of blocks, an argument named `references` or `constant_value`.
+    assert_eq!(refs(r#"{"inner":{"references":["var.a"]},"constant_value":{"references":["t.c"]}}"#), ["var.a", "t.c"]);
+    assert_eq!(refs(r#"[{"x":{"references":["var.a"]}},{"references":{"references":["var.b"]}}]"#), ["var.a", "var.b"]);
+    assert_eq!(refs(r#"{"references":["t.n[\"k\\\"\"]"]}"#), [r#"t.n["k\""]"#]);
+    assert!(refs(r#""not an expression""#).is_empty());
 }

@@ -80,6 +80,9 @@ pub struct Policy {
     /// Work out each destructive change's dependents even without `max_blast`
     /// (the PR comment shows them).
     pub dependents: bool,
+    /// The locals of the configuration's source, when the run read it: the
+    /// dependents through a local are then exact, else guessed.
+    pub locals: Option<std::sync::Arc<crate::query::dependents::Locals>>,
 }
 
 /// A `--deny-on-failure` rule: an `on_failure` mode, on any lifecycle event

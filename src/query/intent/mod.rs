@@ -704,6 +704,10 @@ pub struct EntryDiff {
     pub old_action: Option<String>,
     pub new_action: Option<String>,
     pub fields: Vec<FieldDiff>,
+    /// Where it is declared in the new plan's configuration, when that was
+    /// read (set by the runner; `diff --format json`'s `location`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::model::Location>,
 }
 
 /// The counts of a comparison.
@@ -956,7 +960,7 @@ fn entry_diff(section: Section, key: &str, old_key: Option<String>, old: Option<
         Section::Resource | Section::Drift | Section::Output => (action_of(old), action_of(new)),
         _ => (None, None),
     };
-    Some(EntryDiff { section, address: key.to_string(), old_address: old_key, status, old_action, new_action, fields })
+    Some(EntryDiff { section, address: key.to_string(), old_address: old_key, status, old_action, new_action, fields, location: None })
 }
 
 /// Fields in the order they are reported.

@@ -78,7 +78,12 @@ pub(crate) fn block_node(
         if before.is_none() {
             return Node { forces_replacement, ..leaf(Op::Add, None, Some(Shown::Unknown)) };
         }
-        let was = block_node(before, None, Marks { after_unknown: None, ..m }, block, o, path);
+        // The CLI's `CheckForUnknown` with its `childUnknown`: the block as
+        // it would be deleted, every attribute of its schema known only
+        // after apply (`~ x = 1 -> (known after apply)`, `+ y = (known after
+        // apply)` for one that was null), its nested blocks removed.
+        let every = Value::Object(block.attributes.keys().map(|k| (k.clone(), Value::Bool(true))).collect());
+        let was = block_node(before, None, Marks { after_unknown: Some(&every), after_sensitive: None, ..m }, block, o, path);
         return Node { op: Op::Update, forces_replacement, sensitivity: None, kind: Kind::ToUnknown(Box::new(was)) };
     }
     let lo = DiffOptions { legacy: o.legacy && !block.non_legacy(), block_root: false, objects_by_content: false, ..*o };
@@ -149,23 +154,25 @@ pub(crate) fn block_node(
             Nesting::List | Nesting::Set | Nesting::Map => {
                 let mut group = default_action(b, a);
                 let mut elements = Vec::new();
-                if !unknown {
-                    for (bk, ak, eb, ea) in element_pairs(bt.nesting_mode, b, a, cm) {
-                        let (bstep, astep) = (bk.as_ref().map(Key::step), ak.as_ref().map(Key::step));
-                        let em = marks_at(cm, bstep.as_ref(), astep.as_ref());
-                        let pushed = astep.clone().or(bstep.clone());
-                        path.extend(pushed.clone());
-                        let n = block_node(eb, ea, em, &bt.block, &lo, path);
-                        if pushed.is_some() {
-                            path.pop();
-                        }
-                        group = combine(group, n.op);
-                        let map_key = match (&ak, &bk, bt.nesting_mode) {
-                            (Some(Key::Attr(k)), _, Nesting::Map) | (None, Some(Key::Attr(k)), Nesting::Map) => Some(k.clone()),
-                            _ => None,
-                        };
-                        elements.push(entry(ak.or(bk.clone()), bk, map_key, n));
+                // Known only after apply: the elements it had are removed
+                // (after the `name (known after apply)` line), as the CLI's
+                // `computeBlockDiffsAsList` shows them.
+                let a = if unknown { None } else { a };
+                for (bk, ak, eb, ea) in element_pairs(bt.nesting_mode, b, a, cm) {
+                    let (bstep, astep) = (bk.as_ref().map(Key::step), ak.as_ref().map(Key::step));
+                    let em = marks_at(cm, bstep.as_ref(), astep.as_ref());
+                    let pushed = astep.clone().or(bstep.clone());
+                    path.extend(pushed.clone());
+                    let n = block_node(eb, ea, em, &bt.block, &lo, path);
+                    if pushed.is_some() {
+                        path.pop();
                     }
+                    group = combine(group, n.op);
+                    let map_key = match (&ak, &bk, bt.nesting_mode) {
+                        (Some(Key::Attr(k)), _, Nesting::Map) | (None, Some(Key::Attr(k)), Nesting::Map) => Some(k.clone()),
+                        _ => None,
+                    };
+                    elements.push(entry(ak.or(bk.clone()), bk, map_key, n));
                 }
                 // Replacement forced by the whole group: noted on each of its blocks.
                 if o.replace_paths.iter().any(|p| p == path) {
@@ -321,6 +328,44 @@ mod tests {
         let n = block_node(None, Some(&after), m, block, &o, &mut Vec::new());
         let Kind::Block(b) = &n.kind else { panic!("{n:?}") };
         assert_eq!(b.blocks[0].node.sensitivity, None);
+    }
+
+    #[test]
+    fn a_block_that_becomes_unknown_shows_its_attributes_known_after_apply_as_the_cli() {
+        // A single block with a value before, unknown after (the CLI's
+        // `CheckForUnknown` with `childUnknown`): `~ one { ~ x = 1 -> (known
+        // after apply) } -> (known after apply)`, not its attributes removed.
+        let schemas = Schemas::parse(SCHEMA.as_bytes()).unwrap();
+        let block = schemas.block(Some("p"), false, "t").unwrap();
+        let vis = Visibility::default();
+        let o = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: false, objects_by_content: false, legacy: true };
+        let (before, after) = (json!({"id":"a","one":{"x":1},"rule":[{"port":22}]}), json!({"id":"a"}));
+        let unknown = json!({"one": true, "rule": true});
+        let m = Marks { after_unknown: Some(&unknown), ..Marks::default() };
+        let n = block_node(Some(&before), Some(&after), m, block, &o, &mut Vec::new());
+        let Kind::Block(b) = &n.kind else { panic!("{n:?}") };
+        let one = &b.blocks[0];
+        assert_eq!((one.name.as_str(), one.node.op), ("one", Op::Update));
+        let Kind::ToUnknown(inner) = &one.node.kind else { panic!("{one:?}") };
+        let Kind::Block(ib) = &inner.kind else { panic!("{inner:?}") };
+        assert_eq!(ib.attributes.len(), 1);
+        let x = &ib.attributes[0].node;
+        assert_eq!((x.op, &x.kind), (Op::Update, &Kind::Leaf { before: Some(Shown::Value("1".into())), after: Some(Shown::Unknown) }));
+        // A set (or list) of blocks: `~ rule (known after apply)`, then each
+        // element it had, removed.
+        let rules: Vec<(Op, bool)> =
+            b.blocks.iter().filter(|e| e.name == "rule").map(|e| (e.node.op, matches!(e.node.kind, Kind::Block(_)))).collect();
+        assert_eq!(rules, [(Op::Update, false), (Op::Remove, true)]);
+        // An attribute null before is `+ x = (known after apply)`.
+        let before = json!({"id":"a","one":{"x":null}});
+        let n = block_node(Some(&before), Some(&after), m, block, &o, &mut Vec::new());
+        let Kind::Block(b) = &n.kind else { panic!("{n:?}") };
+        let Kind::ToUnknown(inner) = &b.blocks[0].node.kind else { panic!("{b:?}") };
+        let Kind::Block(ib) = &inner.kind else { panic!("{inner:?}") };
+        assert_eq!(
+            (ib.attributes[0].node.op, &ib.attributes[0].node.kind),
+            (Op::Add, &Kind::Leaf { before: None, after: Some(Shown::Unknown) })
+        );
     }
 
     #[test]

@@ -81,7 +81,7 @@ pub(crate) fn review_page(w: &mut dyn Write, items: &mut [PerFile<Review>]) -> i
                 filtered_out: 0,
                 invocations: Vec::new(),
                 without_schema: Default::default(),
-                dependents: blast_of(r),
+                dependents: r.verdict.dependents.clone().unwrap_or_else(|| blast_of(r)),
             }),
             Err(e) => Err(e.clone()),
         })

@@ -193,7 +193,7 @@ fn json_resource<'a>(x: &'a ResourceDiff, locations: Option<&SourceMap>, depende
         changes: json_changes(&x.changes),
         // As before identifying attributes were shown: the JSON lists changes only.
         unchanged_hidden: hidden_at_root(&x.root) + x.identifying,
-        location: locations.and_then(|m| m.locate(&x.address)),
+        location: locations.and_then(|m| m.locate_change(&x.address, x.reason.as_deref())),
         dependents: dependents.of(&x.address).iter().filter(|d| !d.through_locals).map(|d| d.address.as_str()).collect(),
         dependents_through_locals: dependents.of(&x.address).iter().filter(|d| d.through_locals).map(|d| d.address.as_str()).collect(),
     }

@@ -1,6 +1,7 @@
 //! `show --format markdown`: diff blocks for PR comments, within a size cap.
 
 use super::*;
+use crate::render::link::Forge;
 /// The diff-block symbol: `!` for in-place changes (highlighted by GitHub), `+`, `-`, space.
 fn md_symbol(op: Option<Op>) -> &'static str {
     match op {
@@ -44,10 +45,11 @@ fn resource_md_parts(
     r: &ResourceDiff,
     invocations: &[InvocationDiff],
     location: Option<&crate::locate::Location>,
+    forge: Option<&Forge>,
 ) -> (String, Vec<String>) {
     let sym = r.kind.symbol().trim();
     let sym = if sym.is_empty() { String::new() } else { format!("{} ", md_code(sym)) };
-    let address = crate::render::link::md_address(md_code(&header_address(r)), location, None);
+    let address = crate::render::link::md_address(md_code(&header_address(r)), location, forge);
     let mut head = format!("#### {sym}{address} — {}\n", md_cell(&header_words(r)));
     for n in notes(r) {
         head.push_str(&format!("_{}_\n", md_cell(&n)));
@@ -82,14 +84,15 @@ fn outputs_md(outputs: &[OutputDiff]) -> String {
 
 /// Markdown within `max_bytes` (measured after secrets are scrubbed): blocks
 /// that do not fit are left out and counted at the end.
-pub(crate) fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes: usize) -> io::Result<()> {
-    markdown_items(w, &items.iter().map(Item::whole).collect::<Vec<_>>(), max_bytes)
+pub(crate) fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes: usize, forge: Option<&Forge>) -> io::Result<()> {
+    markdown_items(w, &items.iter().map(Item::whole).collect::<Vec<_>>(), max_bytes, forge)
 }
 
 /// [`markdown_out`] over items whose resources are built when asked for: the
 /// text is written as it is decided (nothing written is taken back), and
 /// once something is left out the resources after it are counted, not built.
-pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: usize) -> io::Result<()> {
+/// `forge`: where each address links to (its block's lines), when known.
+pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: usize, forge: Option<&Forge>) -> io::Result<()> {
     // Once something is left out or cut short, everything after it is left
     // out (order is kept): the one fitter's rule, streamed.
     let mut stream = crate::render::fit::Stream::new(max_bytes);
@@ -114,7 +117,12 @@ pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: u
         let mut seen = 0usize;
         resources.each(&mut |res| {
             seen += 1;
-            let (h, lines) = resource_md_parts(res, &r.invocations, item.locations.and_then(|m| m.locate(&res.address)).as_ref());
+            let (h, lines) = resource_md_parts(
+                res,
+                &r.invocations,
+                item.locations.and_then(|m| m.locate_change(&res.address, res.reason.as_deref())).as_ref(),
+                forge,
+            );
             let whole = resource_md_block(&h, &lines, None);
             if stream.fits(size(&whole)) {
                 stream.take(size(&whole));

@@ -247,7 +247,7 @@ fn node_lines(out: &mut Vec<Line>, key: Option<&str>, n: &Node, depth: usize, tr
             let mut l = Line::new(op, depth, format!("{lead}{{"));
             l.note = note;
             out.push(l);
-            block_lines(out, b, depth + 1);
+            block_lines(out, b, depth + 1, true);
             out.push(Line::new(None, depth, format!("}}{trail}")));
         }
         Kind::Lines(items) => {
@@ -324,9 +324,11 @@ fn map_entries(out: &mut Vec<Line>, op: Op, entries: &[Entry], hidden: usize, wi
 
 /// A block's lines (the CLI's block renderer): its attributes, the unchanged
 /// ones counted; then each nested block shown, a blank line before each
-/// type's first; then the unchanged blocks counted.
-fn block_lines(out: &mut Vec<Line>, b: &BlockNode, depth: usize) {
-    object_entries(out, &keyed(&b.attributes), b.hidden_attributes, b.width, depth, true);
+/// type's first; then the unchanged blocks counted. `null_suffix`: see
+/// [`object_entries`] (off inside a block that becomes unknown: the CLI's
+/// `OverrideNullSuffix`).
+fn block_lines(out: &mut Vec<Line>, b: &BlockNode, depth: usize, null_suffix: bool) {
+    object_entries(out, &keyed(&b.attributes), b.hidden_attributes, b.width, depth, null_suffix);
     let has_attributes = !b.attributes.is_empty() || b.hidden_attributes > 0;
     let mut previous: Option<&str> = None;
     for e in &b.blocks {
@@ -334,7 +336,7 @@ fn block_lines(out: &mut Vec<Line>, b: &BlockNode, depth: usize) {
             out.push(Line::comment(depth, String::new()));
         }
         previous = Some(e.name.as_str());
-        block_entry_lines(out, e, depth);
+        block_entry_lines(out, e, depth, null_suffix);
     }
     if b.hidden_blocks > 0 {
         out.push(Line::comment(depth, String::new()));
@@ -344,7 +346,7 @@ fn block_lines(out: &mut Vec<Line>, b: &BlockNode, depth: usize) {
 
 /// One nested block: `name {` ... `}`, `name "key" {` for a map block's,
 /// `name (known after apply)`, or a sensitive block's two comment lines.
-fn block_entry_lines(out: &mut Vec<Line>, e: &BlockEntry, depth: usize) {
+fn block_entry_lines(out: &mut Vec<Line>, e: &BlockEntry, depth: usize, null_suffix: bool) {
     // The CLI's warning above a nested block whose sensitivity changes, word for word.
     let warning = match e.node.sensitivity.map(|s| s.change) {
         Some(SensitivityChange::Marked) => {
@@ -378,7 +380,7 @@ fn block_entry_lines(out: &mut Vec<Line>, e: &BlockEntry, depth: usize) {
         }
         Kind::Block(b) => {
             open(out, format!("{name} {{"));
-            block_lines(out, b, depth + 1);
+            block_lines(out, b, depth + 1, null_suffix);
             out.push(Line::new(None, depth, "}".into()));
         }
         Kind::Leaf { before, after } if matches!(before, Some(Shown::Sensitive)) || matches!(after, Some(Shown::Sensitive)) => {
@@ -390,7 +392,7 @@ fn block_entry_lines(out: &mut Vec<Line>, e: &BlockEntry, depth: usize) {
         }
         Kind::ToUnknown(inner) => {
             let mut sub = Vec::new();
-            block_entry_lines(&mut sub, &BlockEntry { node: Node { op: n.op, ..(**inner).clone() }, ..e.clone() }, depth);
+            block_entry_lines(&mut sub, &BlockEntry { node: Node { op: n.op, ..(**inner).clone() }, ..e.clone() }, depth, false);
             if let Some(last) = sub.last_mut() {
                 last.text.push_str(" -> (known after apply)");
             }
@@ -434,7 +436,7 @@ fn body_lines(root: &Node) -> Vec<Line> {
         Kind::Collection { brackets: Brackets::Object, entries, hidden, width, .. } => {
             object_entries(&mut out, &keyed(entries), *hidden, *width, 0, true);
         }
-        Kind::Block(b) => block_lines(&mut out, b, 0),
+        Kind::Block(b) => block_lines(&mut out, b, 0, true),
         Kind::Leaf { before: None, after: None } => {}
         _ => node_lines(&mut out, None, root, 0, "", true),
     }

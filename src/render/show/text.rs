@@ -79,7 +79,13 @@ fn report_text(
             writeln!(w)?;
         }
         i += 1;
-        resource_text(w, res, &r.invocations, style, locations.and_then(|m| m.locate(&res.address)).as_ref())?;
+        resource_text(
+            w,
+            res,
+            &r.invocations,
+            style,
+            locations.and_then(|m| m.locate_change(&res.address, res.reason.as_deref())).as_ref(),
+        )?;
         Ok(true)
     })?;
     let invoked = invoked_lines(&r.invocations);

@@ -1,11 +1,13 @@
 //! `summary --format markdown`: blocks for a PR comment, fitted by `render::fit`.
 
 use super::*;
+use crate::render::link::Forge;
 
 /// Markdown for a pull-request comment, as blocks fitted to a budget
 /// ([`crate::render::fit`]): a verdict line first, resource lists in
 /// `<details>` (rows are left out to fit, and the comment says so).
-pub(crate) fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
+/// `forge`: where each address links to (its block's lines), when known.
+pub(crate) fn markdown_blocks(items: &[PerFile<Summary>], forge: Option<&Forge>) -> Vec<Block> {
     let mut blocks = Vec::new();
     if items.len() > 1 {
         let ok: Vec<&Summary> = items.iter().filter_map(|i| i.result.as_ref().ok()).collect();
@@ -39,7 +41,7 @@ pub(crate) fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
             blocks.push(Block::Keep("\n".into()));
         }
         match &item.result {
-            Ok(Summary::Plan(p)) => plan_md(&mut blocks, &item.file, p),
+            Ok(Summary::Plan(p)) => plan_md(&mut blocks, &item.file, p, forge),
             Ok(Summary::State(s)) => state_md(&mut blocks, &item.file, s),
             Err(e) => blocks.push(Block::Keep(format!(
                 "### :x: {}\n\n**Could not be read:** {}\n",
@@ -51,7 +53,7 @@ pub(crate) fn markdown_blocks(items: &[PerFile<Summary>]) -> Vec<Block> {
     blocks
 }
 
-pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
+pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary, forge: Option<&Forge>) {
     let mut s = format!("### {} — {}\n\n", md_code(file), md_cell(&p.plan_line));
     if let Some(n) = NoiseCount::line_of(p.noise.as_ref()) {
         s.push_str(&format!("{}.\n\n", md_cell(&n)));
@@ -119,8 +121,8 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
     // A `source` column where the configuration was read and locates some of the changes.
     let located = |r: &[ResourceEntry]| r.iter().any(|e| e.location.is_some() && !e.noise);
     let tables: [(&str, &str, Vec<String>, bool); 4] = [
-        ("resource change(s)", "resource changes", resource_rows(&p.resources, p.noise.as_ref()), located(&p.resources)),
-        ("deferred change(s)", "deferred changes", resource_rows(&p.deferred_changes, None), located(&p.deferred_changes)),
+        ("resource change(s)", "resource changes", resource_rows(&p.resources, p.noise.as_ref(), forge), located(&p.resources)),
+        ("deferred change(s)", "deferred changes", resource_rows(&p.deferred_changes, None, forge), located(&p.deferred_changes)),
         (
             "action invocation(s)",
             "action invocations",
@@ -133,7 +135,7 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
         (
             "resource(s) changed outside of Terraform/OpenTofu (refresh-only)",
             "drift",
-            if p.refresh_only { resource_rows(&p.drifted, None) } else { Vec::new() },
+            if p.refresh_only { resource_rows(&p.drifted, None, forge) } else { Vec::new() },
             p.refresh_only && located(&p.drifted),
         ),
     ];
@@ -165,19 +167,31 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary) {
 }
 
 /// One row per change; the noise entries (with `noise`'s patterns) collapsed into one last row.
-/// With a location known for any of them, a `source` cell (`` `main.tf:12` ``, `-` where unknown) after the address.
-pub(super) fn resource_rows(resources: &[ResourceEntry], noise: Option<&NoiseCount>) -> Vec<String> {
+/// With a location known for any of them, a `source` cell (`` `main.tf:12` ``, `-` where unknown) after the address;
+/// with the forge known too, the address links to its block's lines there.
+pub(super) fn resource_rows(resources: &[ResourceEntry], noise: Option<&NoiseCount>, forge: Option<&Forge>) -> Vec<String> {
     let located = resources.iter().any(|r| r.location.is_some() && !r.noise);
     let source = |r: &ResourceEntry| match (&r.location, located) {
         (_, false) => String::new(),
         (Some(l), true) => format!(" {} |", md_code(&l.to_string())),
         (None, true) => " - |".to_string(),
     };
+    // The address, linked when the forge is known (the `source` cell says `file:line`).
+    let address = |code: String, r: &ResourceEntry| match forge.zip(r.location.as_ref()).and_then(|(f, l)| f.url(l)) {
+        Some(url) => format!("[{code}]({url})"),
+        None => code,
+    };
     let mut rows: Vec<String> = super::rows(resources)
         .into_iter()
         .map(|row| match row {
             Row::One(r) => {
-                format!("| {} | {} |{} {} |\n", md_cell(&action_words(r)), md_code(&r.address), source(r), md_cell(&details(r).join("; ")))
+                format!(
+                    "| {} | {} |{} {} |\n",
+                    md_cell(&action_words(r)),
+                    address(md_code(&r.address), r),
+                    source(r),
+                    md_cell(&details(r).join("; "))
+                )
             }
             // Alike changes: one row, their keys behind a toggle.
             Row::Alike { first, label, keys } => {
@@ -185,7 +199,7 @@ pub(super) fn resource_rows(resources: &[ResourceEntry], noise: Option<&NoiseCou
                 format!(
                     "| {} | {} |{} <details><summary>{} alike</summary>{}</details> |\n",
                     md_cell(&action_words(first)),
-                    md_code(&label),
+                    address(md_code(&label), first),
                     source(first),
                     keys.len(),
                     keys.join(", ")

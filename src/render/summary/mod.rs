@@ -172,7 +172,7 @@ mod tests {
         .unwrap();
         let s = summarize(&doc, &Visibility::default()).unwrap();
         let items = vec![PerFile { file: "f".into(), result: Ok(s), masker: Default::default() }];
-        md.extend_from_slice(crate::render::fit::fit(&markdown_blocks(&items), 65536).as_bytes());
+        md.extend_from_slice(crate::render::fit::fit(&markdown_blocks(&items, None), 65536).as_bytes());
         let md = String::from_utf8(md).unwrap();
         assert!(md.contains("1 x\\|&lt;b&gt;"), "{md}");
     }

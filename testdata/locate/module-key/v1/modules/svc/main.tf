@@ -1,0 +1,7 @@
+variable "size" {
+  type = number
+}
+
+resource "terraform_data" "node" {
+  input = var.size
+}
