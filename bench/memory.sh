@@ -8,6 +8,8 @@
 #   PLAN=/tmp/tiny-1m.json bench/memory.sh            # python3 bench/gen_tiny.py 1000000 /tmp/tiny-1m.json
 #   PV=/path/to/planview COMMIT=abc1234 bench/memory.sh   # a build made before (no cargo build)
 #   CMDS="comment|fingerprint" bench/memory.sh         # only these (|-separated)
+#   HOW=file bench/memory.sh                          # from the file only (default: "file pipe")
+#   PLAN=/tmp/string-100m.json bench/memory.sh        # python3 bench/gen_string.py 100 /tmp/string-100m.json
 #
 # Generated plans stay under $BENCH_DIR (default /tmp/planview-bench): never commit them.
 set -euo pipefail
@@ -65,7 +67,7 @@ declare -a ROWS=(
 for row in "${ROWS[@]}"; do
   args=${row%%|*}; tail=${row#*|}
   if [ -n "${CMDS:-}" ] && ! grep -qE "^(${CMDS})" <<<"$args"; then continue; fi
-  for how in file pipe; do
+  for how in ${HOW:-file pipe}; do
     rss=() walls=() cpus=()
     for _ in $(seq "$RUNS"); do
       read -r w c r < <(run "$args" "$how" "$tail")
@@ -80,7 +82,7 @@ for row in "${ROWS[@]}"; do
 done
 # `diff PLAN PLAN` (file; the second through a pipe).
 if [ -z "${CMDS:-}" ] || grep -qE "^(${CMDS})" <<<"diff"; then
-  for how in file pipe; do
+  for how in ${HOW:-file pipe}; do
     rss=() walls=() cpus=()
     for _ in $(seq "$RUNS"); do
       t=$(mktemp)

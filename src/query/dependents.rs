@@ -26,23 +26,57 @@ use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
+/// By module path (`""` for the root, `module.a.module.b` below it, no
+/// instance keys) and name: the references a local's expression makes, as the
+/// plan's `references` lists write them (`aws_instance.a[0].id`).
+pub(crate) type LocalRefs = BTreeMap<(String, String), Vec<String>>;
+
 /// The references of each local value, read from the configuration's source
-/// (`locals` blocks: [`crate::locate::SourceMap::locals`]).
-#[derive(Debug, Default, Clone)]
+/// (`locals` blocks: [`crate::locate::SourceMap::locals`]), known now or read
+/// on first use ([`Locals::later`]: the source is read while the plan is, and
+/// waited for only when a plan's dependents are computed). A local not in
+/// them (its module's source was not read, or does not declare it: not the
+/// plan's configuration) is guessed; none at all (nothing read): all guessed.
+#[derive(Default)]
 pub struct Locals {
-    /// By module path (`""` for the root, `module.a.module.b` below it, no
-    /// instance keys) and name: the references its expression makes, as the
-    /// plan's `references` lists write them (`aws_instance.a[0].id`).
-    /// A local not here (its module's source was not read, or does not
-    /// declare it: not the plan's configuration) is guessed.
-    pub refs: BTreeMap<(String, String), Vec<String>>,
+    refs: std::sync::OnceLock<Option<LocalRefs>>,
+    later: std::sync::Mutex<Option<LocalsReader>>,
+}
+
+/// What reads the locals on first use.
+type LocalsReader = Box<dyn FnOnce() -> Option<LocalRefs> + Send>;
+
+impl std::fmt::Debug for Locals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Locals").field("refs", &self.refs.get()).finish_non_exhaustive()
+    }
 }
 
 impl Locals {
+    /// Locals known now.
+    pub fn known(refs: LocalRefs) -> Locals {
+        Locals { refs: std::sync::OnceLock::from(Some(refs)), later: std::sync::Mutex::new(None) }
+    }
+
+    /// Locals read by `read` when first asked for (`None` from it: none read).
+    pub fn later(read: impl FnOnce() -> Option<LocalRefs> + Send + 'static) -> Locals {
+        Locals { refs: std::sync::OnceLock::new(), later: std::sync::Mutex::new(Some(Box::new(read))) }
+    }
+
     /// The locals of the configuration read from its source (none read: `None`).
-    pub fn of_source(map: &crate::locate::SourceMap) -> Option<Locals> {
-        let refs = map.locals();
-        (!map.is_empty()).then_some(Locals { refs })
+    pub fn of_source(map: &crate::locate::SourceMap) -> Option<LocalRefs> {
+        (!map.is_empty()).then(|| map.locals())
+    }
+
+    /// The references of each local, reading them now if they are read later;
+    /// `None` when none could be read.
+    pub fn refs(&self) -> Option<&LocalRefs> {
+        self.refs
+            .get_or_init(|| {
+                let read = self.later.lock().ok().and_then(|mut r| r.take());
+                read.and_then(|read| read())
+            })
+            .as_ref()
     }
 }
 
@@ -435,7 +469,7 @@ impl Builder {
             }
             let local = self.node(m, Kind::Local, &name);
             let path = self.module_path(m).to_string();
-            match locals.and_then(|l| l.refs.get(&(path, name))) {
+            match locals.and_then(Locals::refs).and_then(|l| l.get(&(path, name))) {
                 Some(refs) => {
                     for (t, k) in self.targets(m, refs) {
                         self.edge(t, local, k);

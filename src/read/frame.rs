@@ -75,6 +75,18 @@ pub(crate) fn second_document(rest: &[u8], scan: &mut TrailerScan) -> Option<usi
     None
 }
 
+/// The first bracket nested deeper than [`crate::index::MAX_DEPTH`] in the
+/// value that starts `text` (after blanks), found by the framer's walk over
+/// the index; nothing after the value's end is looked at.
+pub(crate) fn too_deep_in(text: &[u8]) -> Option<usize> {
+    let start = crate::index::blanks(text, 0);
+    let mut walk = crate::scan::Walk { text: crate::scan::Text::Value, depth: 0 };
+    match walk.run(text, start, false) {
+        (at, crate::scan::Met::TooDeep) => Some(at),
+        _ => None,
+    }
+}
+
 /// The most documents read from one input.
 pub(crate) const MAX_DOCUMENTS: usize = 10_000;
 
@@ -552,4 +564,87 @@ pub(super) fn gap_error(name: &str, gap: &Gap, n: usize, read: &ReadOptions) -> 
             .at(first, 1)
             .hint("several documents are read from one input when only blanks separate them: pass --lenient to skip log lines between them (Terragrunt's), with a warning for each"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::{is_json_ws, MAX_DEPTH};
+    use crate::read::source::Framed;
+
+    /// The plainest possible framing of one document, byte by byte, to hold
+    /// the framer to: where it ends, and its first bracket past the limit.
+    fn reference(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
+        let Some(start) = bytes.iter().position(|&b| !is_json_ws(b)) else { return (None, None) };
+        let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+        for (i, &b) in bytes.iter().enumerate().skip(start) {
+            if in_str {
+                if esc {
+                    esc = false;
+                } else if b == b'\\' {
+                    esc = true;
+                } else if b == b'"' {
+                    in_str = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_str = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return (None, Some(i));
+                    }
+                }
+                b']' | b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return (Some(i + 1), None);
+                    }
+                }
+                _ => {}
+            }
+        }
+        (None, None)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_input_in_any_pieces_is_framed_as_the_reference_frames_it(
+            text in proptest::collection::vec(proptest::sample::select(b" x\"\\[]{}:,\n".to_vec()), 0..400),
+            depth in 0usize..140,
+            size in 1usize..9,
+            lenient: bool,
+        ) {
+            // Nest the noise `depth` levels deep, so the limit is crossed sometimes.
+            let mut input = b" {\"a\":".to_vec();
+            input.extend(std::iter::repeat_n(b'[', depth));
+            input.extend(&text);
+            let (end, deep) = reference(&input);
+            proptest::prop_assert_eq!(too_deep_in(&input), deep);
+            let mut framed = Framed::new(lenient);
+            input.chunks(size).for_each(|c| framed.feed(c));
+            proptest::prop_assert!(framed.started);
+            proptest::prop_assert_eq!(framed.end, end);
+            proptest::prop_assert_eq!(framed.too_deep.then_some(framed.deep_at), deep);
+        }
+    }
+
+    #[test]
+    fn a_truncated_or_blank_input_has_no_end() {
+        let mut f = Framed::new(false);
+        f.feed(b"{\"a\":[1,2");
+        assert!(f.started && f.end.is_none() && !f.too_deep);
+        let mut f = Framed::new(false);
+        f.feed(b"   \n ");
+        assert!(!f.started && !f.done());
+        // Strict: text before the document is no document the framer follows.
+        let mut f = Framed::new(false);
+        f.feed(b"x {}");
+        assert!(f.through && !f.started);
+        // Lenient: the document starts at the first `{`, whatever precedes it.
+        let mut f = Framed::new(true);
+        f.feed(b"$ tofu show -json \"plan [x]\n{\"a\":1}\nDone.");
+        assert_eq!((f.started, f.end), (true, Some(35)));
+    }
 }

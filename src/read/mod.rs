@@ -4,7 +4,7 @@
 //! errors they share. It depends on `model`, `secrets` (secrets are
 //! collected as documents stream by) and the leaves, never on a query.
 //!
-//! - `source.rs`: files, stdin, FIFOs; `fill`, the one chunk loop;
+//! - `source.rs`: files, stdin, FIFOs; `Chunks`, the one chunked read loop;
 //!   `saved_plan.rs`: `show -json` of a saved plan; `options.rs`: [`ReadOptions`].
 //! - `whole.rs`: a document read whole (serde over the slice), told plan or
 //!   state, the version gate.

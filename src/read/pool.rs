@@ -11,7 +11,7 @@
 //! the whole input.
 
 use super::frame::{gap_error, Gap};
-use super::source::{fill, Filled};
+use super::source::{Chunk, Chunks};
 use super::stream::{End, Fed, Feeder, Piece, ReadAhead};
 use super::{Cut, ReadOptions, Root, Source, Splitter, MAX_DOCUMENTS};
 use crate::error::InputError;
@@ -171,14 +171,14 @@ pub(crate) fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &
         each_root(ri, &|src, saved, opts, mine| match saved {
             false => {
                 let mut jobs = Vec::new();
-                split_stream(ri, root, src, opts, &mut Sink::Here(&mut jobs), mine, &|k, e| direct(ri, k, e));
+                split_stream(ri, root, src, false, opts, &mut Sink::Here(&mut jobs), mine, &|k, e| direct(ri, k, e));
                 jobs.into_iter().for_each(parse);
             }
             true => {
                 // A saved plan's JSON may be big: split on a thread of its own, parsed here as it comes.
                 let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(1);
                 std::thread::scope(|s| {
-                    s.spawn(move || split_stream(ri, root, src, opts, &mut Sink::Workers(&tx), mine, &|k, e| direct(ri, k, e)));
+                    s.spawn(move || split_stream(ri, root, src, true, opts, &mut Sink::Workers(&tx), mine, &|k, e| direct(ri, k, e)));
                     rx.into_iter().for_each(parse);
                 });
             }
@@ -223,8 +223,8 @@ pub(crate) fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &
         let taken = |ri: &usize| files.binary_search(ri).is_ok();
         // This thread's roots: those the workers do not take, then the big files they hand back.
         for ri in (0..roots.len()).filter(|ri| !taken(ri)).chain(big_rx) {
-            each_root(ri, &|src, _, opts, mine| {
-                split_stream(ri, &roots[ri], src, opts, &mut Sink::Workers(&job_tx), mine, &|k, e| direct(ri, k, e));
+            each_root(ri, &|src, saved, opts, mine| {
+                split_stream(ri, &roots[ri], src, saved, opts, &mut Sink::Workers(&job_tx), mine, &|k, e| direct(ri, k, e));
             });
         }
         drop(job_tx);
@@ -269,13 +269,49 @@ fn rename<T>(roots: &[Root], metas: &[Meta], items: &mut [PerFile<T>]) {
     }
 }
 
+/// How to read one document of a regular file of JSON again, instead of
+/// keeping a copy of it: the file split again ([`split_stream`]) and the
+/// document's text, as the first read gave it (the newlines before it
+/// included, so its lines are the same), taken by [`Again::open`].
+#[derive(Debug, Clone)]
+pub(crate) struct Again {
+    root: Root,
+    /// The document's number in its file (from 0).
+    k: usize,
+    read: ReadOptions,
+}
+
+impl Again {
+    /// The document again, split from its file on a thread of its own
+    /// (which ends by itself once the file is read or the reader dropped).
+    /// What `--lenient` skips is not said again. A file that no longer holds
+    /// the document is an error (a file that changed is found by the caller).
+    pub(crate) fn open(&self) -> Result<Fed, InputError> {
+        let read = ReadOptions { notes: crate::read::Notes::default(), ..self.read.clone() };
+        let (src, saved) = crate::read::open_as(&self.root.source, &read)?;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(1);
+        let root = self.root.clone();
+        std::thread::spawn(move || {
+            let mut metas = Vec::new();
+            split_stream(0, &root, src, saved, &read, &mut Sink::Workers(&tx), &mut metas, &|_, _| {});
+        });
+        // The documents before it are dropped unread (their text is then only scanned).
+        rx.into_iter()
+            .find(|job| job.k == self.k)
+            .map(|job| job.reader)
+            .ok_or_else(|| InputError::new(&self.root.name, "cannot read the input again: it no longer holds the document"))
+    }
+}
+
 /// Read one input, split it, and hand each document to `sink`. `metas`
 /// gets one entry per document (this root's), `direct` the errors that stand
 /// for a document (by its number in the root).
+#[allow(clippy::too_many_arguments)]
 fn split_stream(
     ri: usize,
     root: &Root,
-    mut src: Box<dyn Read + Send>,
+    src: Box<dyn Read + Send>,
+    saved: bool,
     opts: &ReadOptions,
     sink: &mut Sink<'_>,
     metas: &mut Vec<Meta>,
@@ -289,7 +325,14 @@ fn split_stream(
         let k = metas.len();
         let provisional = name.clone().unwrap_or_else(|| if k == 0 { root.name.clone() } else { format!("{}#{}", root.name, k + 1) });
         metas.push(Meta { root: ri, name });
-        let job = |rx| Job { root: ri, k, name: provisional, reader: Fed::new(rx), read: opts.clone() };
+        let reader = |rx| match (&root.source, saved) {
+            // A regular file of JSON can be read again for this document ([`Again`]).
+            (Source::File(path), false) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => {
+                Fed::new(rx).with_again(Again { root: root.clone(), k, read: opts.clone() })
+            }
+            _ => Fed::new(rx),
+        };
+        let job = |rx| Job { root: ri, k, name: provisional, reader: reader(rx), read: opts.clone() };
         let tx = match sink {
             Sink::Workers(jobs) => {
                 let (tx, rx) = std::sync::mpsc::sync_channel(4);
@@ -327,7 +370,6 @@ fn split_stream(
     };
     let mut cur = start_part(sink, metas, None, 0, 0);
     let first_index = metas.len() - 1;
-    let mut first_seen = false;
     let mut in_gap = false;
     // The bytes after the current document, from offset `gap_from`.
     let mut gap: Vec<u8> = Vec::new();
@@ -340,24 +382,9 @@ fn split_stream(
         crate::read::Source::File(path) => std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|m| m.len() as usize),
         crate::read::Source::Stdin => None,
     };
-    let mut spare: Vec<u8> = Vec::new();
-    loop {
-        let want = match size {
-            Some(size) if offset < size => (size - offset + 1).min(crate::read::stream::CHUNK),
-            // The end, if the size was right (a saved plan's JSON is bigger than the plan).
-            Some(size) if offset == size => 16,
-            _ => crate::read::stream::CHUNK,
-        };
-        let mut buf = std::mem::take(&mut spare);
-        buf.resize(want, 0);
-        // Read until the buffer is full, the input ends or fails: a pipe gives
-        // 64 KB at a time, and bigger pieces cost less down the line.
-        let (n, how) = fill(&mut src, &mut buf);
-        let (eof, failed) = match how {
-            Filled::Full => (false, None),
-            Filled::Eof => (true, None),
-            Filled::Failed(e) => (false, Some(e)),
-        };
+    let mut chunks = Chunks::new(src, crate::read::stream::CHUNK, size);
+    while let Some(Chunk { bytes: mut buf, eof, failed }) = chunks.next() {
+        let n = buf.len();
         let fail = |cur: &mut Option<Part>, metas: &mut Vec<Meta>, e: std::io::Error| match cur.take() {
             Some(mut part) => {
                 let _ = part.tx.send(Piece::Failed(e));
@@ -376,7 +403,7 @@ fn split_stream(
             break;
         }
         cuts.clear();
-        sp.feed(&buf[..n], &mut cuts);
+        sp.feed(&buf, &mut cuts);
         // The common case, a file of one document: it ends in this piece and
         // nothing starts after it. The buffer itself is handed on (no copy of
         // the document); what follows its end is kept as the gap.
@@ -386,7 +413,6 @@ fn split_stream(
         };
         if let Some(at) = ends_here {
             if let Some(Cut::First { name }) = cuts.drain(..).next() {
-                first_seen = true;
                 if let Some(m) = metas.get_mut(first_index) {
                     m.name = name;
                 }
@@ -410,7 +436,6 @@ fn split_stream(
             for cut in cuts.drain(..) {
                 match cut {
                     Cut::First { name } => {
-                        first_seen = true;
                         if let Some(m) = metas.get_mut(first_index) {
                             m.name = name;
                         }
@@ -462,12 +487,9 @@ fn split_stream(
                         }
                     }
                     Cut::Through => {
-                        if !first_seen {
-                            // Not a document the splitter follows: its depth is checked as it goes to the worker.
-                            if let Some(part) = &mut cur {
-                                part.feeder.check_depth();
-                            }
-                        }
+                        // Not a document the splitter follows (text before it,
+                        // strict; too long a prefix or gap): the parser refuses
+                        // its start, or reads the rest as the last document's trailer.
                         if in_gap {
                             let g = std::mem::take(&mut gap);
                             send(&mut cur, &g);
@@ -480,8 +502,8 @@ fn split_stream(
             }
             if in_gap {
                 gap.extend_from_slice(&piece[pos..]);
-                spare = buf;
-            } else if pos == 0 && n >= buf.len() / 2 && cur.is_some() {
+                chunks.recycle(buf);
+            } else if pos == 0 && n >= buf.capacity() / 2 && cur.is_some() {
                 // The whole piece, and most of the buffer (the common case): handed on without a copy.
                 buf.truncate(n);
                 if let Some(part) = &mut cur {
@@ -491,7 +513,7 @@ fn split_stream(
                 }
             } else {
                 send(&mut cur, &piece[pos..]);
-                spare = buf;
+                chunks.recycle(buf);
             }
         }
         offset += n;
@@ -624,7 +646,7 @@ pub(crate) fn stream_one<V: crate::model::visit::PlanVisitor, T>(
     let mut both = (visitor, secrets::Masker::seeded(&opts.seed));
     let skeleton = read::stream(name, src, ahead, opts, &mut both)?;
     // Positions in the skeleton are not positions in the input: drop them.
-    let doc = read::parse(name, skeleton.as_bytes()).map_err(|e| InputError { line: None, column: None, ..e })?;
+    let doc = super::whole::parse_skeleton(name, &skeleton)?;
     let (mut visitor, mut masker) = both;
     // Output changes, sensitive variables (the skeleton keeps `configuration`), a state's values.
     masker.merge(&secrets::Masker::collect(&doc));

@@ -2,7 +2,7 @@
 //! into JSON (`tofu`, then `terraform`, or `--tf-bin`), run where `--chdir`
 //! says, a piped one kept in a private temporary file.
 
-use super::source::{read_error, reserve};
+use super::source::{read_error, reserve, Chunk, Chunks};
 use super::ReadOptions;
 use crate::error::InputError;
 use std::io::Read;
@@ -118,15 +118,17 @@ fn run_fallibly(name: &str, cmd: &mut Command) -> std::io::Result<Result<std::pr
         })
     });
     let mut stdout = Vec::new();
-    let read = child.stdout.take().map_or(Ok(()), |mut o| loop {
-        if let Err(e) = reserve(name, &mut stdout, 1 << 20, false) {
-            break Err(e);
+    let read = child.stdout.take().map_or(Ok(()), |o| {
+        let mut chunks = Chunks::new(o, 1 << 20, None);
+        while let Some(Chunk { bytes, failed, .. }) = chunks.next() {
+            reserve(name, &mut stdout, bytes.len(), false)?;
+            stdout.extend_from_slice(&bytes);
+            chunks.recycle(bytes);
+            if let Some(e) = failed {
+                return Err(read_error(name, &e));
+            }
         }
-        match (&mut o).take(1 << 20).read_to_end(&mut stdout) {
-            Ok(0) => break Ok(()),
-            Ok(_) => {}
-            Err(e) => break Err(read_error(name, &e)),
-        }
+        Ok(())
     });
     if let Err(e) = read {
         let _ = child.kill();

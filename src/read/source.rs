@@ -4,7 +4,7 @@
 
 use super::diagnostics::{sniff_encoding, too_blank, MAX_BLANKS, MAX_TRAILER};
 use super::saved_plan::{show_json, TempFile};
-use super::{is_saved_plan, ReadOptions};
+use super::{is_saved_plan, Cut, ReadOptions, Splitter};
 use crate::error::InputError;
 use crate::scan::is_json_ws;
 use std::io::Read;
@@ -122,7 +122,7 @@ pub(super) fn read_error(name: &str, e: &std::io::Error) -> InputError {
 
 /// How [`fill`] ended.
 #[derive(Debug)]
-pub(crate) enum Filled {
+enum Filled {
     /// The buffer is full: there may be more.
     Full,
     /// The input ended.
@@ -131,11 +131,10 @@ pub(crate) enum Filled {
     Failed(std::io::Error),
 }
 
-/// THE chunk loop's one step, for every reader of a stream (the read-ahead
-/// thread, the splitter of many roots, a pipe read whole): read `src` into
-/// `buf` until it is full, the input ends or a read fails (a pipe gives 64 KB
-/// at a time, and bigger pieces cost less down the line). The bytes read, and how it ended.
-pub(crate) fn fill(src: &mut impl Read, buf: &mut [u8]) -> (usize, Filled) {
+/// Read `src` into `buf` until it is full, the input ends or a read fails
+/// (a pipe gives 64 KB at a time, and bigger pieces cost less down the
+/// line). The bytes read, and how it ended. [`Chunks`]' one step.
+fn fill(src: &mut impl Read, buf: &mut [u8]) -> (usize, Filled) {
     let mut n = 0;
     while n < buf.len() {
         match src.read(&mut buf[n..]) {
@@ -148,21 +147,98 @@ pub(crate) fn fill(src: &mut impl Read, buf: &mut [u8]) -> (usize, Filled) {
     (n, Filled::Full)
 }
 
+/// THE chunked read loop, for every reader of an input in pieces: the
+/// read-ahead thread of one document ([`crate::read::stream`]), the framer
+/// of many roots ([`crate::read::stream_roots`]), a pipe read whole, a
+/// saved plan's `show -json` output, a file's head. Files, pipes, FIFOs and
+/// a child's stdout alike: each piece is read until it is full, the input
+/// ends or a read fails; a regular file's pieces are no bigger than what is
+/// left of it (so a small file's unused tail is not zeroed for nothing).
+pub(crate) struct Chunks<R> {
+    src: R,
+    /// How much is read per piece (at most).
+    piece: usize,
+    /// The input's size, when known (a regular file).
+    size: Option<usize>,
+    /// Bytes read so far.
+    offset: usize,
+    ended: bool,
+    /// A buffer handed back to be filled again ([`Chunks::recycle`]).
+    spare: Vec<u8>,
+}
+
+/// One piece of [`Chunks`]: its bytes, whether the input ended after them,
+/// or the read that failed after them.
+pub(crate) struct Chunk {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) eof: bool,
+    pub(crate) failed: Option<std::io::Error>,
+}
+
+impl<R: Read> Chunks<R> {
+    /// `src` in pieces of `piece` bytes; `size`, a regular file's.
+    pub(crate) fn new(src: R, piece: usize, size: Option<usize>) -> Self {
+        Chunks { src, piece: piece.max(1), size, offset: 0, ended: false, spare: Vec::new() }
+    }
+
+    /// From now on, pieces of `piece` bytes.
+    pub(crate) fn set_piece(&mut self, piece: usize) {
+        self.piece = piece.max(1);
+    }
+
+    /// A piece's buffer handed back, to be filled again without a new allocation.
+    pub(crate) fn recycle(&mut self, mut buf: Vec<u8>) {
+        buf.clear();
+        self.spare = buf;
+    }
+}
+
+impl<R: Read> Iterator for Chunks<R> {
+    type Item = Chunk;
+
+    fn next(&mut self) -> Option<Chunk> {
+        if self.ended {
+            return None;
+        }
+        let want = match self.size {
+            // One more than is left: the end is seen in the same piece.
+            Some(size) if self.offset < size => (size - self.offset + 1).min(self.piece),
+            // The end, if the size was right.
+            Some(size) if self.offset == size => 16.min(self.piece),
+            _ => self.piece,
+        };
+        let mut buf = std::mem::take(&mut self.spare);
+        buf.resize(want, 0);
+        let (n, how) = fill(&mut self.src, &mut buf);
+        buf.truncate(n);
+        self.offset += n;
+        let (eof, failed) = match how {
+            Filled::Full => (false, None),
+            Filled::Eof => (true, None),
+            Filled::Failed(e) => (false, Some(e)),
+        };
+        self.ended = eof || failed.is_some();
+        Some(Chunk { bytes: buf, eof, failed })
+    }
+}
+
 /// Read a pipe: the start decides (read it, judge it, then read the rest,
 /// depth-checked as it comes). Never more than [`MAX_BLANKS`] of blank space
 /// before the document or [`MAX_TRAILER`] after it: an endless pipe ends.
-fn read_piped(name: &str, mut src: impl Read, lenient: bool) -> Result<Vec<u8>, InputError> {
+fn read_piped(name: &str, src: impl Read, lenient: bool) -> Result<Vec<u8>, InputError> {
     let mut buf = Vec::new();
+    let mut chunks = Chunks::new(src, HEAD, None);
     // Read up to `want` more bytes; the number read.
     let mut more = |buf: &mut Vec<u8>, want: usize| -> Result<usize, InputError> {
         reserve(name, buf, want, false)?;
-        let from = buf.len();
-        buf.resize(from + want, 0);
-        let (n, how) = fill(&mut src, &mut buf[from..]);
-        buf.truncate(from + n);
-        match how {
-            Filled::Failed(e) => Err(read_error(name, &e)),
-            Filled::Full | Filled::Eof => Ok(n),
+        chunks.set_piece(want);
+        let Some(chunk) = chunks.next() else { return Ok(0) };
+        buf.extend_from_slice(&chunk.bytes);
+        let n = chunk.bytes.len();
+        chunks.recycle(chunk.bytes);
+        match chunk.failed {
+            Some(e) => Err(read_error(name, &e)),
+            None => Ok(n),
         }
     };
     let mut limit = HEAD;
@@ -180,27 +256,88 @@ fn read_piped(name: &str, mut src: impl Read, lenient: bool) -> Result<Vec<u8>, 
         }
         limit = (limit * 4).min(MAX_PREFIX + 1);
     }
-    // The rest, depth-checked as it comes: an endless `[[[[...` stops
-    // at the limit instead of filling memory.
-    let mut scanner = crate::scan::Scanner::new(lenient);
-    scanner.feed(&buf);
+    // The rest, framed as it comes ([`Splitter`], the one framer): an
+    // endless `[[[[...` stops at the depth limit instead of filling memory,
+    // and an endless trailer after the document's end stops.
+    let mut framer = Framed::new(lenient);
+    framer.feed(&buf);
     loop {
-        let found = scanner.found();
-        if found.too_deep.is_some() {
+        if framer.too_deep {
             return Ok(buf); // parsing what was read gives the error
         }
-        if found.start.is_none() && buf.len() > MAX_BLANKS {
+        if !framer.started && buf.len() > MAX_BLANKS {
             return Err(too_blank(name));
         }
-        if found.end.is_some_and(|end| buf.len() - end > MAX_TRAILER) {
+        if framer.end.is_some_and(|end| buf.len() - end > MAX_TRAILER) || framer.through {
             return Ok(buf); // parsing what was read gives the error (see `after_document`)
         }
         let from = buf.len();
         if more(&mut buf, 1 << 20)? == 0 {
             return Ok(buf);
         }
-        if !scanner.done() {
-            scanner.feed(&buf[from..]);
+        framer.feed(&buf[from..]);
+    }
+}
+
+/// The first document of an input as the framer ([`Splitter`]) finds it,
+/// fed in pieces: whether it started, where it ended, and whether it nests
+/// deeper than [`crate::index::MAX_DEPTH`]. Nothing after its end is looked at.
+pub(crate) struct Framed {
+    splitter: Splitter,
+    cuts: Vec<Cut>,
+    /// The document started (its `{`: strict, after blanks; lenient, the first).
+    pub(crate) started: bool,
+    /// No document the framer follows: text before it (strict), too long a prefix.
+    pub(crate) through: bool,
+    /// Just after it closed.
+    pub(crate) end: Option<usize>,
+    /// It nests too deep; `at` is the first bracket past the limit.
+    pub(crate) too_deep: bool,
+    pub(crate) deep_at: usize,
+}
+
+impl Framed {
+    pub(crate) fn new(lenient: bool) -> Self {
+        Framed {
+            splitter: Splitter::new(lenient),
+            cuts: Vec::new(),
+            started: false,
+            through: false,
+            end: None,
+            too_deep: false,
+            deep_at: 0,
+        }
+    }
+
+    /// Nothing more to learn: the document ended, nests too deep, or is no document the framer follows.
+    pub(crate) fn done(&self) -> bool {
+        self.end.is_some() || self.too_deep || self.through
+    }
+
+    /// Frame the next piece.
+    pub(crate) fn feed(&mut self, piece: &[u8]) {
+        if self.done() {
+            return;
+        }
+        self.splitter.feed(piece, &mut self.cuts);
+        for cut in self.cuts.drain(..) {
+            match cut {
+                Cut::First { .. } => self.started = true,
+                Cut::Through => {
+                    self.through = true;
+                    break;
+                }
+                Cut::TooDeep { at } => {
+                    self.too_deep = true;
+                    self.deep_at = at;
+                    break;
+                }
+                Cut::End { at } => {
+                    self.end = Some(at);
+                    break;
+                }
+                Cut::Start { .. } => break,
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 //! pieces another thread cut ([`Fed`], [`Feeder`]), handed to the walker
 //! ([`super::walk`]); [`Keep`] keeps the elements a query answers from at the end.
 
-use super::source::{fill, Filled};
+use super::source::{Chunk, Chunks, Framed};
 use super::walk::parse_document;
 use super::window::{complete_prefix, Reader};
 use super::{sniff_encoding, ReadOptions};
@@ -82,6 +82,9 @@ pub fn stream(
         if let Some(rx) = fed.rx.take() {
             return parse_document(Reader::new(name, rx), opts, visitor);
         }
+        if let Some(plain) = fed.plain.take() {
+            return stream_chunked(name, plain, ahead, opts, visitor, CHUNK);
+        }
     }
     stream_chunked(name, src, ahead, opts, visitor, CHUNK)
 }
@@ -91,13 +94,35 @@ pub fn stream(
 /// (As a plain reader it gives the text, and an error for a piece that is not text.)
 pub(crate) struct Fed {
     rx: Option<std::sync::mpsc::Receiver<Piece>>,
+    /// Or a plain reader, streamed as any other ([`Fed::plain`]).
+    plain: Option<Box<dyn Read + Send>>,
     cur: Vec<u8>,
     pos: usize,
+    /// How to read this document again from its file, when it came from a
+    /// regular file of JSON ([`super::pool::Again`]).
+    again: Option<super::pool::Again>,
 }
 
 impl Fed {
     pub(crate) fn new(rx: std::sync::mpsc::Receiver<Piece>) -> Self {
-        Fed { rx: Some(rx), cur: Vec::new(), pos: 0 }
+        Fed { rx: Some(rx), plain: None, cur: Vec::new(), pos: 0, again: None }
+    }
+
+    /// A plain reader (a copy written earlier), streamed by [`stream`] with
+    /// a read-ahead thread as any reader is.
+    pub(crate) fn plain(src: impl Read + Send + 'static) -> Self {
+        Fed { rx: None, plain: Some(Box::new(src)), cur: Vec::new(), pos: 0, again: None }
+    }
+
+    /// This document can be read again from its file by `again`.
+    pub(crate) fn with_again(self, again: super::pool::Again) -> Self {
+        Fed { again: Some(again), ..self }
+    }
+
+    /// How to read this document again from its file (a regular file of
+    /// JSON, not a pipe, stdin or a saved plan): `None` when it cannot be.
+    pub(crate) fn again(&self) -> Option<&super::pool::Again> {
+        self.again.as_ref()
     }
 }
 
@@ -127,6 +152,9 @@ impl Fed {
 
 impl Read for Fed {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(plain) = &mut self.plain {
+            return plain.read(out);
+        }
         while self.pos >= self.cur.len() {
             let Some(rx) = &self.rx else { return Ok(0) };
             match rx.recv() {
@@ -196,23 +224,16 @@ pub(crate) enum Piece {
 
 /// Read `src` in chunks, validate UTF-8 and check nesting depth once (unless
 /// `scan_depth` is false: a file checked by an earlier read), and send the text on.
-fn read_ahead(mut src: impl Read, chunk: usize, lenient: bool, scan_depth: bool, tx: &std::sync::mpsc::SyncSender<Piece>) {
+fn read_ahead(src: impl Read, chunk: usize, lenient: bool, scan_depth: bool, tx: &std::sync::mpsc::SyncSender<Piece>) {
     let mut feeder = Feeder::new(lenient, scan_depth);
-    loop {
-        let mut data = vec![0u8; chunk];
-        let (n, how) = fill(&mut src, &mut data);
-        data.truncate(n);
-        let eof = match how {
-            Filled::Full => false,
-            Filled::Eof => true,
-            Filled::Failed(e) => {
-                let _ = tx.send(Piece::Failed(e));
-                return;
-            }
-        };
-        let (piece, last) = feeder.push(data, if eof { End::Eof } else { End::More });
+    for Chunk { bytes, eof, failed } in Chunks::new(src, chunk, None) {
+        let (piece, last) = feeder.push(bytes, if eof { End::Eof } else { End::More });
         if piece.is_some_and(|p| tx.send(p).is_err()) || last {
             return; // the parser stopped early (an error), or the input ended
+        }
+        if let Some(e) = failed {
+            let _ = tx.send(Piece::Failed(e));
+            return;
         }
     }
 }
@@ -231,11 +252,12 @@ pub(crate) enum End {
 /// Turns the bytes of one document, as they are read, into the pieces the
 /// parser takes: the encoding judged on the first bytes, UTF-8 validated (a
 /// character cut at the end kept for the next bytes), and nesting depth
-/// checked when asked ([`crate::scan::Scanner`]).
+/// checked when asked (the framer, [`Framed`]).
 pub(crate) struct Feeder {
     lenient: bool,
-    scanner: Option<crate::scan::Scanner>,
-    /// Text sent since the scanner started.
+    /// The framer, checking nesting depth as the text passes ([`Framed`]).
+    framer: Option<Framed>,
+    /// Text sent since the framer started.
     sent: usize,
     /// Bytes held back: an incomplete character, or too few bytes to judge the encoding.
     pending: Vec<u8>,
@@ -244,16 +266,7 @@ pub(crate) struct Feeder {
 
 impl Feeder {
     pub(crate) fn new(lenient: bool, scan_depth: bool) -> Self {
-        Feeder { lenient, scanner: scan_depth.then(|| crate::scan::Scanner::new(lenient)), sent: 0, pending: Vec::new(), first: true }
-    }
-
-    /// Check depth from the next bytes on (those so far were blanks, or a
-    /// lenient prefix without a `{`).
-    pub(crate) fn check_depth(&mut self) {
-        if self.scanner.is_none() {
-            self.scanner = Some(crate::scan::Scanner::new(self.lenient));
-            self.sent = 0;
-        }
+        Feeder { lenient, framer: scan_depth.then(|| Framed::new(lenient)), sent: 0, pending: Vec::new(), first: true }
     }
 
     /// The next bytes: the piece to send, if any, and whether it is the last
@@ -282,10 +295,10 @@ impl Feeder {
         self.pending = data.split_off(cut);
         match String::from_utf8(data) {
             Ok(mut s) => {
-                if let Some(scanner) = self.scanner.as_mut().filter(|s| !s.done()) {
-                    scanner.feed(s.as_bytes());
-                    if let Some(at) = scanner.found().too_deep {
-                        s.truncate(at - self.sent);
+                if let Some(framer) = self.framer.as_mut().filter(|f| !f.done()) {
+                    framer.feed(s.as_bytes());
+                    if framer.too_deep {
+                        s.truncate(framer.deep_at - self.sent);
                         return (Some(Piece::TooDeep(s)), true);
                     }
                 }

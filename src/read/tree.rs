@@ -81,18 +81,15 @@ const STATE_ONLY_KEYS: &[&[u8]] = &[b"format_version", b"terraform_version", b"c
 /// [`KEYS_WITHIN`] bytes. `Unknown` when they do not tell.
 pub(crate) fn kind_of(path: &Path) -> Kind {
     let Ok(file) = std::fs::File::open(path) else { return Kind::Unknown };
-    let mut file = file.take(KEYS_WITHIN);
     let mut keys = Keys::default();
-    let mut buf = vec![0u8; 16 << 10];
-    loop {
-        let n = match file.read(&mut buf) {
-            Ok(0) | Err(_) => return keys.at_end(),
-            Ok(n) => n,
-        };
-        if let Some(kind) = keys.feed(&buf[..n]) {
+    let mut chunks = super::source::Chunks::new(file.take(KEYS_WITHIN), 16 << 10, None);
+    while let Some(chunk) = chunks.next() {
+        if let Some(kind) = keys.feed(&chunk.bytes) {
             return kind;
         }
+        chunks.recycle(chunk.bytes);
     }
+    keys.at_end()
 }
 
 /// The top-level keys of a JSON object, fed in pieces.

@@ -5,7 +5,7 @@
 use super::diagnostics::{
     after_document, check_start, json_error_at, skipped_prefix, sniff_encoding, too_blank, too_deep, too_long_trailer, two_documents,
 };
-use super::frame::{second_document, TrailerScan};
+use super::frame::{second_document, too_deep_in, TrailerScan};
 use super::{serde_message, ReadOptions, MAX_BLANKS, MAX_PREFIX, MAX_TRAILER};
 use crate::error::line_col;
 use crate::error::InputError;
@@ -50,8 +50,8 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
     check_start(name, text)?;
     // The depth scan and the parse are independent: on a big input they run
     // side by side. The scan's verdict comes first.
-    let (found, parsed) = concurrently(text.len() >= PARALLEL_SCAN, || crate::scan::scan(text.as_bytes(), false), || parse_first(text));
-    if let Some(at) = found.too_deep {
+    let (deep, parsed) = concurrently(text.len() >= PARALLEL_SCAN, || too_deep_in(text.as_bytes()), || parse_first(text));
+    if let Some(at) = deep {
         let (l, c) = line_col(bytes, skip + at);
         return Err(too_deep(name, l, c));
     }
@@ -80,6 +80,15 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
             after_document(name, rest[r], l, c, opts)?;
         }
     }
+    classify(name, raw)
+}
+
+/// A streamed document's skeleton ([`crate::read::stream`]) parsed once: its
+/// text was made by the walker from input the reading thread already framed
+/// and checked (UTF-8, depth, what follows it), so only serde_json reads it
+/// here. Errors carry no line or column (the skeleton's are not the input's).
+pub(crate) fn parse_skeleton<'a>(name: &str, skeleton: &'a str) -> Result<Document<'a>, InputError> {
+    let (raw, _) = parse_first(skeleton).map_err(|e| InputError { line: None, column: None, ..json_error_at(name, &e, (1, 1)) })?;
     classify(name, raw)
 }
 

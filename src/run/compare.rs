@@ -198,11 +198,9 @@ fn details(item: &PerFile<Indexed>, src: &Source, read: &ReadOptions, wanted: &W
         Again::File | Again::Copy(_) => {
             let mut fetch = Fetch::new(&ix.index, wanted, &item.masker);
             let again = read_again(read);
-            let reader: Box<dyn std::io::Read + Send> = match &ix.again {
-                Again::Copy(copy) => {
-                    Box::new(copy.reader().map_err(|e| InputError::new(&item.file, format!("cannot read the input again: {e}")))?)
-                }
-                _ => read::open(src, &again)?,
+            let reader = match &ix.again {
+                Again::Copy(copy) => copy.reader().map_err(|e| InputError::new(&item.file, format!("cannot read the input again: {e}")))?,
+                _ => read::Fed::plain(read::open(src, &again)?),
             };
             read::stream(&item.file, reader, read::ReadAhead::Joined, &again, &mut fetch)?;
             if fetch.changed {

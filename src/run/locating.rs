@@ -8,25 +8,43 @@ use crate::config::{Config, Locations};
 use crate::locate::{Location, SourceMap};
 use crate::outcome::PerFile;
 use crate::query;
+use crate::query::dependents::Locals;
 use crate::read::Root;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
 /// The configuration being read.
 pub(super) struct Locating {
-    handle: Option<JoinHandle<Vec<SourceMap>>>,
-    /// The maps, when [`Locating::locals`] waited for them.
-    maps: Option<Vec<SourceMap>>,
+    reading: Arc<Reading>,
     /// Each root's name and the index of its directory's map.
     by_root: Vec<(String, usize)>,
     /// The map of inputs named after no root (`--chdir`, else `.`).
     fallback: usize,
 }
 
+/// The thread reading the maps, waited for by the first to need them (the
+/// blast radius's locals, when a plan has been read, or [`finish`]).
+struct Reading {
+    handle: Mutex<Option<JoinHandle<Vec<SourceMap>>>>,
+    maps: OnceLock<Option<Vec<SourceMap>>>,
+}
+
+impl Reading {
+    /// The maps, one per directory (`None`: the reading thread failed).
+    fn maps(&self) -> Option<&[SourceMap]> {
+        self.maps
+            .get_or_init(|| {
+                let handle = self.handle.lock().ok().and_then(|mut h| h.take());
+                handle.and_then(|h| h.join().ok())
+            })
+            .as_deref()
+    }
+}
+
 /// The configuration read, one map per directory.
 pub(super) struct Located {
-    maps: Vec<SourceMap>,
+    reading: Arc<Reading>,
     by_root: Vec<(String, usize)>,
     fallback: usize,
 }
@@ -53,39 +71,41 @@ pub(super) fn start(config: &Config, roots: &[Root]) -> Option<Locating> {
     }
     // The fallback directory is read only when an input may be named after no root (stdin).
     let handle = std::thread::Builder::new().name("locate".into()).spawn(move || dirs.iter().map(|d| SourceMap::load(d)).collect()).ok()?;
-    Some(Locating { handle: Some(handle), maps: None, by_root, fallback: 0 })
+    let reading = Arc::new(Reading { handle: Mutex::new(Some(handle)), maps: OnceLock::new() });
+    Some(Locating { reading, by_root, fallback: 0 })
 }
 
 /// The locals of the configuration the inputs were planned from, for the
-/// blast radius: those `locating` read ([`Locating::locals`]); when the run
-/// reads no configuration for locations, read now from `--chdir` if given
-/// (and every input is read with it), else none (the locals are guessed).
-pub(super) fn locals(config: &Config, roots: &[Root], locating: &mut Option<Locating>) -> Option<Arc<crate::query::dependents::Locals>> {
+/// blast radius: those `locating` reads ([`Locating::locals`]); when the run
+/// reads no configuration for locations, read from `--chdir` if given (and
+/// every input is read with it), else none (the locals are guessed). Either
+/// way they are read while the plans are, and waited for only when a plan's
+/// dependents are computed.
+pub(super) fn locals(config: &Config, roots: &[Root], locating: &mut Option<Locating>) -> Option<Arc<Locals>> {
     if let Some(l) = locating {
         return l.locals();
     }
-    let dir = config.read.chdir.as_ref()?;
-    if roots.iter().any(|r| r.options(&config.read).chdir.as_ref() != Some(dir)) {
+    let dir = config.read.chdir.clone()?;
+    if roots.iter().any(|r| r.options(&config.read).chdir.as_ref() != Some(&dir)) {
         return None;
     }
-    crate::query::dependents::Locals::of_source(&SourceMap::load(dir)).map(Arc::new)
+    let handle = std::thread::Builder::new().name("locals".into()).spawn(move || Locals::of_source(&SourceMap::load(&dir))).ok()?;
+    Some(Arc::new(Locals::later(move || handle.join().ok().flatten())))
 }
 
 impl Locating {
     /// The locals of the configuration the inputs were planned from, for the
-    /// blast radius (the plan's `configuration` leaves locals out): waits for
-    /// the configuration to be read. `None` when the inputs come from several
-    /// directories (a directory of roots) or none holds a configuration: the
-    /// locals are then guessed.
-    pub(super) fn locals(&mut self) -> Option<Arc<crate::query::dependents::Locals>> {
+    /// blast radius (the plan's `configuration` leaves locals out), read on
+    /// first use. `None` when the inputs come from several directories (a
+    /// directory of roots): the locals are then guessed, as they are when
+    /// no map holds a configuration.
+    pub(super) fn locals(&self) -> Option<Arc<Locals>> {
         let first = self.by_root.first().map_or(self.fallback, |(_, i)| *i);
         if self.by_root.iter().any(|(_, i)| *i != first) {
             return None;
         }
-        if self.maps.is_none() {
-            self.maps = self.handle.take()?.join().ok();
-        }
-        crate::query::dependents::Locals::of_source(self.maps.as_ref()?.get(first)?).map(Arc::new)
+        let reading = Arc::clone(&self.reading);
+        Some(Arc::new(Locals::later(move || Locals::of_source(reading.maps()?.get(first)?))))
     }
 }
 
@@ -94,21 +114,18 @@ impl Locating {
 /// directory without any configuration when locations were asked for. When
 /// no input could be read there is nothing to locate: no warning.
 pub(super) fn finish<T>(locating: Option<Locating>, config: &Config, items: &[PerFile<T>]) -> Option<Located> {
-    let Locating { handle, maps, by_root, fallback } = locating?;
-    let maps = match maps {
-        Some(maps) => maps,
-        None => handle?.join().ok()?,
-    };
+    let Locating { reading, by_root, fallback } = locating?;
+    reading.maps()?;
     if items.iter().all(|i| i.result.is_err()) {
         return None;
     }
-    let located = Located { maps, by_root, fallback };
+    let located = Located { reading, by_root, fallback };
     // The maps the inputs use, each once.
     let mut used: Vec<usize> = items.iter().map(|i| located.index_of(&i.file)).collect();
     used.sort_unstable();
     used.dedup();
     for &i in &used {
-        let map = &located.maps[i];
+        let map = located.map(i);
         for note in &map.notes {
             config.read.notes.push("source locations", note);
         }
@@ -129,7 +146,12 @@ impl Located {
 
     /// The configuration of the input named `file`.
     pub(super) fn of(&self, file: &str) -> &SourceMap {
-        &self.maps[self.index_of(file)]
+        self.map(self.index_of(file))
+    }
+
+    /// The map of directory `i` (read: [`finish`] checked it).
+    fn map(&self, i: usize) -> &SourceMap {
+        &self.reading.maps().expect("finish made a Located only from maps read")[i]
     }
 }
 

@@ -24,7 +24,16 @@
 //!    its first changes as soon as the input was read, and stops there (the
 //!    next write fails), never diffing the rest.
 //!
-//! The input is read once, whether it is a file, a pipe, stdin or a saved plan
+//! One exception: a single regular file (not a saved plan) whose changes
+//! shown outgrow the memory budget is read twice ([`Reread`]): the first
+//! pass collects its secrets and keeps only a keyed hash of each change
+//! shown (8 bytes); the second diffs and writes each change as it is read
+//! again, held to its hash (a file changed in between is an error before any
+//! change of the new text is written), and stops reading once the writer
+//! wants no more. So `show FILE | head -20` costs the first pass and a few
+//! changes, and nothing is written to a temporary file.
+//!
+//! Otherwise the input is read once, whether it is a file, a pipe, stdin or a saved plan
 //! (whose `show -json` output [`crate::read::open`] holds, as for every
 //! streamed command), and only the changes shown are spooled: `show
 //! --address X` keeps one change in memory and writes no file. Every format
@@ -84,7 +93,7 @@ pub(super) fn show_with(
     out: &mut Sink<'_>,
     masker: &mut Masker,
 ) -> Result<Status, Error> {
-    let &ShowRun { roots, read, show, format, style, show_sensitive } = run;
+    let &ShowRun { roots, read, show, format, show_sensitive, .. } = run;
     let mut sources = config.and_then(|c| super::locating::start(c, roots));
     // The dependents through a local are exact when the configuration's source is read.
     let locals = match config {
@@ -94,25 +103,73 @@ pub(super) fn show_with(
     let opts = &show.options;
     let vis = Visibility { show_sensitive, masker: None };
     let shared = Shared::new();
-    let mut items: Vec<PerFile<Collected<Spool>>> = read::stream_roots(roots, read, &|name, src, ahead, read| {
-        let spooling = Spooling { spool: Spool::default(), shared: &shared };
+    // One big regular file is read twice: this first pass collects its
+    // secrets and keeps only a hash of each change shown, the second
+    // ([`Reread`]) diffs and writes them as it reads them again.
+    let reread = rereadable(roots).and_then(|root| {
+        let hashes = Hashes::new();
+        let items = first_pass(roots, read, opts, format, &vis, locals.as_deref(), &shared, Some(&hashes));
+        // A file of several documents is spooled after all.
+        (items.len() == 1).then_some((root, items))
+    });
+    let (mut items, reread) = match reread {
+        Some((root, items)) => (items, Some(root)),
+        None => (first_pass(roots, read, opts, format, &vis, locals.as_deref(), &shared, None), None),
+    };
+    let spill = shared.into_spill();
+    show_items(run, config, sources, &mut items, spill.as_ref(), reread, out, masker)
+}
+
+/// The first pass over every input: each change shown spooled (`hashes`:
+/// only its hash kept, for the input to be read again), the rest counted.
+#[allow(clippy::too_many_arguments)]
+fn first_pass(
+    roots: &[Root],
+    read: &ReadOptions,
+    opts: &ShowOptions,
+    format: Format,
+    vis: &Visibility<'_>,
+    locals: Option<&crate::query::dependents::Locals>,
+    shared: &Shared,
+    hashes: Option<&Hashes>,
+) -> Vec<PerFile<Collected<Spool>>> {
+    read::stream_roots(roots, read, &|name, src, ahead, read| {
+        let spool = Spool { hashes: hashes.map(|h| h.empty()), ..Spool::default() };
+        let spooling = Spooling { spool, shared };
         // Each change's dependents, for the formats that show them.
         let changes = crate::query::dependents::Changes::when(matches!(format, Format::Json | Format::Html));
         stream_one(name, src, ahead, read, (Collector::new(opts, spooling), changes), |(c, changes), doc, m| match doc {
             read::Document::Plan(p) => {
                 let Collected { mut report, kept: Spooling { mut spool, shared }, outputs } = c.finish(&p, &vis.with(m));
                 if matches!(format, Format::Json | Format::Html) {
-                    report.dependents = crate::query::dependents::for_plan(&p, locals.as_deref(), &changes);
+                    report.dependents = crate::query::dependents::for_plan(&p, locals, &changes);
                 }
                 spool.flush(shared);
                 Ok(Collected { report, kept: spool, outputs })
             }
             read::Document::State(_) => Err(show::NOT_A_PLAN.to_string()),
         })
-    });
-    let spill = shared.into_spill();
+    })
+}
+
+/// The reports of `items` rendered: each change diffed from its spool, or
+/// (`reread`) from its file read again.
+#[allow(clippy::too_many_arguments)]
+fn show_items(
+    run: &ShowRun<'_>,
+    config: Option<&crate::config::Config>,
+    sources: Option<super::locating::Locating>,
+    items: &mut [PerFile<Collected<Spool>>],
+    spill: Option<&Spill>,
+    reread: Option<&Root>,
+    out: &mut Sink<'_>,
+    masker: &mut Masker,
+) -> Result<Status, Error> {
+    let &ShowRun { read, show, format, style, show_sensitive, .. } = run;
+    let opts = &show.options;
+    let vis = Visibility { show_sensitive, masker: None };
     notes_once(items.iter().filter_map(|i| i.result.as_ref().ok()).map(|c| &c.report), read, format);
-    for i in &mut items {
+    for i in items.iter_mut() {
         if let Ok(c) = &mut i.result {
             c.report.file = i.file.clone();
         }
@@ -123,7 +180,7 @@ pub(super) fn show_with(
     items.iter().for_each(|i| all.merge(&i.masker));
     if items.len() > 1 && !show_sensitive {
         // Output changes too (they were diffed when their own input ended).
-        for i in &mut items {
+        for i in items.iter_mut() {
             if let Ok(c) = &mut i.result {
                 if let Ok(read::Document::Plan(p)) = read::parse(&i.file, c.outputs.as_bytes()) {
                     c.report.outputs = show::report_head(&p, opts, &vis.with(&all)).outputs;
@@ -131,21 +188,25 @@ pub(super) fn show_with(
             }
         }
     }
-    let located = config.and_then(|c| super::locating::finish(sources, c, &items));
+    let located = config.and_then(|c| super::locating::finish(sources, c, items));
     let reports: Vec<Item<'_>> = items
         .iter()
         .map(|i| {
-            let spooled: Box<dyn Resources + '_> = match &i.result {
-                Ok(c) => Box::new(Spooled { spool: &c.kept, file: spill.as_ref(), opts, vis: vis.with(&all) }),
-                Err(_) => Box::new(&[][..]),
+            let differ = Differ { opts, vis: vis.with(&all) };
+            let spooled: Box<dyn Resources + '_> = match (&i.result, reread) {
+                (Ok(c), Some(root)) if c.kept.hashes.as_ref().is_some_and(|h| h.over) => {
+                    Box::new(Reread { spool: &c.kept, root, read, differ })
+                }
+                (Ok(c), _) => Box::new(Spooled { spool: &c.kept, file: spill, differ }),
+                (Err(_), _) => Box::new(&[][..]),
             };
             let locations = located.as_ref().map(|l| l.of(&i.file));
             Item { result: i.result.as_ref().map(|c| &c.report), resources: RefCell::new(spooled), masker: &i.masker, locations }
         })
         .collect();
     let ctx = Ctx { style: style.clone(), max_bytes: show.max_bytes };
-    tail::answer(format, &ctx, &items, &Answer::Show(&reports), out, masker)?;
-    tail::finish(&items)
+    tail::answer(format, &ctx, items, &Answer::Show(&reports), out, masker)?;
+    tail::finish(items)
 }
 
 /// Once per run, as warnings: the provider types shown without their schema
@@ -298,6 +359,35 @@ pub(super) struct Spool {
     block: Vec<u8>,
     /// Changes spooled.
     count: usize,
+    /// The input is read again ([`Reread`]): of each change, only the hash
+    /// of its text is kept, to hold the second reading to the first.
+    hashes: Option<Hashes>,
+}
+
+/// The hash of each change's text, in document order, under a key of the
+/// run's own (not known to whoever could change the file between readings).
+#[derive(Debug, Clone)]
+pub(super) struct Hashes {
+    key: std::collections::hash_map::RandomState,
+    of: Vec<u64>,
+    /// The texts outgrew the memory budget: the input must be read again.
+    over: bool,
+}
+
+impl Hashes {
+    fn new() -> Hashes {
+        Hashes { key: std::collections::hash_map::RandomState::new(), of: Vec::new(), over: false }
+    }
+
+    /// None yet, under the same key.
+    fn empty(&self) -> Hashes {
+        Hashes { key: self.key.clone(), of: Vec::new(), over: false }
+    }
+
+    fn hash(&self, text: &str) -> u64 {
+        use std::hash::BuildHasher;
+        self.key.hash_one(text)
+    }
 }
 
 /// A block of spooled changes.
@@ -312,6 +402,20 @@ enum Block {
 impl Spool {
     fn push(&mut self, text: &str, shared: &Shared) {
         self.count += 1;
+        if let Some(h) = &mut self.hashes {
+            let hash = h.hash(text);
+            h.of.push(hash);
+            // Kept in memory too while it lasts (`show --address X` reads once).
+            if !h.over {
+                if shared.take(text.len()) {
+                    self.memory.push(text.to_string());
+                } else {
+                    h.over = true;
+                    self.memory = Vec::new();
+                }
+            }
+            return;
+        }
         // Once a change went to the file, the ones after it do too (order is kept).
         if self.blocks.is_empty() && self.block.is_empty() && shared.take(text.len()) {
             self.memory.push(text.to_string());
@@ -381,6 +485,11 @@ impl Spool {
 struct Spooled<'a> {
     spool: &'a Spool,
     file: Option<&'a Spill>,
+    differ: Differ<'a>,
+}
+
+/// Builds the diffs of changes from their text, a batch at a time.
+struct Differ<'a> {
     opts: &'a ShowOptions,
     vis: Visibility<'a>,
 }
@@ -392,7 +501,7 @@ const BATCH_LEN: usize = 512;
 /// The first batch's length, at most.
 const FIRST_BATCH_LEN: usize = 8;
 
-impl Spooled<'_> {
+impl Differ<'_> {
     fn build(&self, text: &str) -> io::Result<show::ResourceDiff> {
         let rc: ResourceChange<'_> = serde_json::from_str(text).map_err(io::Error::other)?;
         Ok(show::resource_diff(&rc, self.opts, &self.vis))
@@ -447,14 +556,135 @@ impl Resources for Spooled<'_> {
             if bytes >= BATCH_BYTES || batch.len() >= len {
                 bytes = 0;
                 len = (len * 2).min(BATCH_LEN);
-                more = self.batch(&mut batch, f)?;
+                more = self.differ.batch(&mut batch, f)?;
             }
             Ok(more)
         })?;
         if more && !batch.is_empty() {
-            self.batch(&mut batch, f)?;
+            self.differ.batch(&mut batch, f)?;
         }
         Ok(())
+    }
+}
+
+/// The one input of a run that [`show_with`] reads twice: a regular file
+/// (not a saved plan) too big for the spool's memory, where re-reading is
+/// cheaper than spooling, and lets `show | head` write its first changes
+/// as soon as the secrets are known instead of after the spool is written.
+fn rereadable(roots: &[Root]) -> Option<&Root> {
+    let [root] = roots else { return None };
+    let read::Source::File(path) = &root.source else { return None };
+    let meta = std::fs::metadata(path).ok()?;
+    if root.problem.is_some() || !meta.is_file() || meta.len() <= MEMORY as u64 {
+        return None;
+    }
+    let mut head = [0u8; 4];
+    File::open(path).ok()?.read_exact(&mut head).ok()?;
+    (!read::is_saved_plan(&head)).then_some(root)
+}
+
+/// The resources of a report, built from its file read again: each change
+/// shown is held to the hash the first reading kept of it (a file changed
+/// in between is an error before any change of the new text is written),
+/// diffed and handed on as it comes; once no more are wanted, the reading
+/// stops.
+struct Reread<'a> {
+    spool: &'a Spool,
+    root: &'a Root,
+    read: &'a ReadOptions,
+    differ: Differ<'a>,
+}
+
+/// Why the second reading of a file is refused.
+fn changed(path: &str) -> io::Error {
+    io::Error::other(format!("{path}: the file changed while show read it twice; run show again"))
+}
+
+/// A reader that fails once `stop` is set (the second reading no longer wanted).
+struct Stopping<R> {
+    src: R,
+    stop: std::sync::Arc<AtomicBool>,
+}
+
+impl<R: Read> Read for Stopping<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(io::Error::other("no more wanted"));
+        }
+        self.src.read(out)
+    }
+}
+
+/// The collector's [`Keep`] of the second reading: each change's text sent on.
+struct Sending(std::sync::mpsc::SyncSender<String>);
+
+impl Keep for Sending {
+    fn keep(&mut self, text: &str) {
+        // The receiver gone wants no more: the reading stops at its next read.
+        let _ = self.0.send(text.to_string());
+    }
+}
+
+impl Resources for Reread<'_> {
+    fn count(&self) -> usize {
+        self.spool.count
+    }
+
+    fn each(&mut self, f: &mut dyn FnMut(&show::ResourceDiff) -> io::Result<bool>) -> io::Result<()> {
+        let Some(hashes) = &self.spool.hashes else { return Err(io::Error::other("no hashes of the first reading")) };
+        // Notes, saved plans' binaries and progress were had by the first reading.
+        let read =
+            ReadOptions { notes: Default::default(), shown_by: Default::default(), progress: Default::default(), ..self.read.clone() };
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let (tx, rx) = std::sync::mpsc::sync_channel::<String>(2 * BATCH_LEN);
+        let opts = self.differ.opts;
+        let root = std::slice::from_ref(self.root);
+        std::thread::scope(|s| {
+            let reader = s.spawn(|| {
+                let tx = tx;
+                let stop = &stop;
+                read::stream_roots(root, &read, &|name, src, ahead, read| {
+                    let src = Stopping { src, stop: stop.clone() };
+                    stream_one(name, src, ahead, read, Collector::new(opts, Sending(tx.clone())), |_, _, _| Ok(()))
+                })
+            });
+            let mut batch: Vec<Cow<'_, str>> = Vec::new();
+            let (mut bytes, mut len, mut seen, mut more) = (0usize, FIRST_BATCH_LEN, 0usize, true);
+            let mut written = || -> io::Result<()> {
+                for text in rx.iter() {
+                    if hashes.of.get(seen) != Some(&hashes.hash(&text)) {
+                        return Err(changed(&self.root.name));
+                    }
+                    seen += 1;
+                    bytes += text.len();
+                    batch.push(Cow::Owned(text));
+                    if bytes >= BATCH_BYTES || batch.len() >= len {
+                        bytes = 0;
+                        len = (len * 2).min(BATCH_LEN);
+                        more = self.differ.batch(&mut batch, f)?;
+                        if !more {
+                            return Ok(());
+                        }
+                    }
+                }
+                if seen != hashes.of.len() {
+                    return Err(changed(&self.root.name));
+                }
+                if !batch.is_empty() {
+                    self.differ.batch(&mut batch, f)?;
+                }
+                Ok(())
+            };
+            let result = written();
+            stop.store(true, Ordering::Relaxed);
+            drop(rx);
+            let items = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            // Read to its end, the input must read as it did the first time.
+            match items.into_iter().next().map(|i| i.result) {
+                Some(Err(e)) if result.is_ok() && more => Err(io::Error::other(e.to_string())),
+                _ => result,
+            }
+        })
     }
 }
 
@@ -497,6 +727,66 @@ mod tests {
             .collect()
     }
 
+    /// Read twice, a file is held to its first reading: changes read again
+    /// come back in order when it is the same, and a file changed in between
+    /// is an error before any change of its new text is handed on.
+    #[test]
+    fn a_file_read_twice_must_read_the_same_both_times() {
+        let dir = std::env::temp_dir().join(format!("planview-reread-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("plan.json");
+        let plan = |texts: &[String]| format!(r#"{{"format_version":"1.2","resource_changes":[{}]}}"#, texts.join(","));
+        let texts = changes(40);
+        std::fs::write(&path, plan(&texts)).unwrap();
+        let root = Root { name: "plan.json".into(), source: read::Source::File(path.clone()), chdir: None, problem: None };
+        let roots = std::slice::from_ref(&root);
+        let (read, opts, masker) = (ReadOptions::default(), ShowOptions::default(), Masker::default());
+        let vis = Visibility { show_sensitive: false, masker: None };
+        // No memory to spend: every change is only hashed.
+        let shared = Shared { memory: AtomicUsize::new(0), file: Mutex::new(None), no_file: AtomicBool::new(false) };
+        let items = first_pass(roots, &read, &opts, Format::Table, &vis, None, &shared, Some(&Hashes::new()));
+        let Ok(c) = &items[0].result else { panic!("{:?}", items[0].result.as_ref().err()) };
+        assert!(c.kept.memory.is_empty() && c.kept.hashes.as_ref().is_some_and(|h| h.over && h.of.len() == 40));
+        let reread = || Reread {
+            spool: &c.kept,
+            root: &root,
+            read: &read,
+            differ: Differ { opts: &opts, vis: Visibility { show_sensitive: false, masker: Some(&masker) } },
+        };
+        let mut seen = Vec::new();
+        reread()
+            .each(&mut |d| {
+                seen.push(d.address.clone());
+                Ok(true)
+            })
+            .unwrap();
+        assert_eq!(seen, (0..40).map(|i| format!("a.r{i}")).collect::<Vec<_>>());
+        let mut k = 0;
+        reread()
+            .each(&mut |_| {
+                k += 1;
+                Ok(k < 3)
+            })
+            .unwrap();
+        assert_eq!(k, 3, "no more wanted, no more given");
+        // One change differs, one is missing, one more: each refused.
+        let mut other = texts.clone();
+        other[20] = other[20].replace("a.r20", "a.r20x");
+        for (what, changed) in [("differs", other), ("missing", texts[..39].to_vec()), ("one more", changes(41))] {
+            std::fs::write(&path, plan(&changed)).unwrap();
+            let mut seen = 0;
+            let e = reread()
+                .each(&mut |_| {
+                    seen += 1;
+                    Ok(true)
+                })
+                .unwrap_err();
+            assert!(e.to_string().contains("the file changed while show read it twice"), "{what}: {e}");
+            assert!(seen <= 40, "{what}: {seen}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     /// Spooled changes come back in order, whether they were kept in memory,
     /// written to the temporary file, or kept in memory after all because no
     /// file could be written; and a renderer that wants no more stops them.
@@ -526,8 +816,7 @@ mod tests {
             let mut spooled = Spooled {
                 spool: &spool,
                 file: spill.as_ref(),
-                opts: &opts,
-                vis: Visibility { show_sensitive: false, masker: Some(&masker) },
+                differ: Differ { opts: &opts, vis: Visibility { show_sensitive: false, masker: Some(&masker) } },
             };
             let mut seen = Vec::new();
             spooled

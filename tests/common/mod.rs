@@ -2,6 +2,7 @@
 //! validate JSON against our schemas.
 #![allow(dead_code)]
 
+pub mod big;
 pub mod commands;
 
 use std::path::{Path, PathBuf};

@@ -6,6 +6,7 @@
 //! bigger than the address space the process is allowed is fingerprinted,
 //! gated against its fingerprint and commented on.
 
+use crate::common::big::{late_secret_plan, piped_under_limit, scratch};
 use crate::common::*;
 use std::path::PathBuf;
 
@@ -24,45 +25,12 @@ fn comment_in_process(args: &[&str], whole: bool) -> (String, String) {
     (String::from_utf8_lossy(&out).into_owned(), format!("{status:?}"))
 }
 
-/// A plan of `n` updates whose first change prints `secret` in plain text and
-/// whose last marks it sensitive, with drift, an output and a replacement.
-fn late_secret_plan(n: usize, secret: &str) -> String {
-    let mut rcs = Vec::new();
-    for i in 0..n {
-        let (copy, marks) = match i {
-            0 => (format!(r#","copy":"{secret}""#), "{}".to_string()),
-            _ if i == n - 1 => (format!(r#","password":"{secret}""#), r#"{"password":true}"#.to_string()),
-            _ => (String::new(), "{}".to_string()),
-        };
-        let actions = if i % 7 == 3 { r#"["delete","create"]"# } else { r#"["update"]"# };
-        rcs.push(format!(
-            r#"{{"address":"aws_x.r{i}","mode":"managed","type":"aws_x","name":"r{i}","change":{{"actions":{actions},
-            "before":{{"n":{i}}},"after":{{"n":{}{copy}}},"before_sensitive":{marks},"after_sensitive":{marks}}}}}"#,
-            i + 1
-        ));
-    }
-    format!(
-        r#"{{"format_version":"1.2","terraform_version":"1.9.0",
-        "resource_drift":[{{"address":"aws_x.r1","mode":"managed","type":"aws_x","name":"r1","change":{{"actions":["update"],"before":{{"n":0}},"after":{{"n":9}}}}}}],
-        "resource_changes":[{}],
-        "output_changes":{{"o":{{"actions":["create"],"before":null,"after":"{secret}","after_unknown":false}}}},
-        "relevant_attributes":[{{"resource":"aws_x.r1","attribute":["n"]}}],"errored":false}}"#,
-        rcs.join(",\n")
-    )
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("planview-memory-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn streamed_comment_writes_what_comment_read_whole_wrote() {
     let dir = scratch("oracle");
     let late = dir.join("late.json");
     let secret = "s3cr3t-Marked-Late-41";
-    std::fs::write(&late, late_secret_plan(300, secret)).unwrap();
+    std::fs::write(&late, late_secret_plan(300, secret, 0, true)).unwrap();
     let mut plans: Vec<PathBuf> = real_plans();
     plans.push(late.clone());
     assert!(plans.len() > 5);
@@ -99,8 +67,8 @@ fn fingerprint_and_diff_from_stdin_agree_with_the_file() {
     let dir = scratch("stdin");
     let a = dir.join("a.json");
     let b = dir.join("b.json");
-    std::fs::write(&a, late_secret_plan(50, "pw-one-1234567")).unwrap();
-    std::fs::write(&b, late_secret_plan(51, "pw-one-1234567")).unwrap();
+    std::fs::write(&a, late_secret_plan(50, "pw-one-1234567", 0, true)).unwrap();
+    std::fs::write(&b, late_secret_plan(51, "pw-one-1234567", 0, true)).unwrap();
     let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
     let text = std::fs::read(a).unwrap();
     let file = planview(&["fingerprint", a]);
@@ -125,47 +93,23 @@ fn fingerprint_and_diff_from_stdin_agree_with_the_file() {
 /// `prior_state` resources, and one marking `secret` sensitive at the end.
 #[cfg(target_os = "linux")]
 fn piped_big_plan(args: &str, mb: usize, secret: &str) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let bin = env!("CARGO_BIN_EXE_planview");
-    let mut child = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(format!("ulimit -v 400000 && exec '{bin}' {args}"))
-        .env("MALLOC_ARENA_MAX", "2")
-        .current_dir(root())
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .env_remove("GITHUB_OUTPUT")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
     let secret = secret.to_string();
-    let writer = std::thread::spawn(move || -> std::io::Result<usize> {
+    let (o, sent) = piped_under_limit(args, 400_000, move |feed| {
         let pad = "p".repeat(64 << 10);
-        let mut n = 0;
-        let mut put = |s: &str| -> std::io::Result<()> {
-            n += s.len();
-            stdin.write_all(s.as_bytes())
-        };
-        put(r#"{"format_version":"1.2","resource_changes":["#)?;
-        put(&format!(
+        feed.put(r#"{"format_version":"1.2","resource_changes":["#)?;
+        feed.put(&format!(
             r#"{{"address":"aws_x.r0","mode":"managed","type":"aws_x","name":"r0","change":{{"actions":["update"],"before":{{"v":"{secret}","n":1}},"after":{{"v":"{secret}","n":2}}}}}}"#
         ))?;
-        put(r#"],"prior_state":{"format_version":"1.0","values":{"root_module":{"resources":["#)?;
+        feed.put(r#"],"prior_state":{"format_version":"1.0","values":{"root_module":{"resources":["#)?;
         for i in 0..(mb << 20) / pad.len() {
-            put(&format!(
+            feed.put(&format!(
                 r#"{{"address":"aws_x.p{i}","mode":"managed","type":"aws_x","name":"p{i}","values":{{"pad":"{pad}"}},"sensitive_values":{{}}}},"#
             ))?;
         }
-        put(&format!(
+        feed.put(&format!(
             r#"{{"address":"aws_x.last","mode":"managed","type":"aws_x","name":"last","values":{{"pw":"{secret}"}},"sensitive_values":{{"pw":true}}}}]}}}}}},"errored":false}}"#
-        ))?;
-        Ok(n)
+        ))
     });
-    let o = child.wait_with_output().unwrap();
-    let sent = writer.join().unwrap().unwrap();
     assert!(sent > mb << 20, "{sent}");
     o
 }
@@ -202,7 +146,9 @@ fn the_first_lines_of_show_and_summary_mask_a_secret_marked_at_the_end() {
     use std::process::{Command, Stdio};
     let dir = scratch("head");
     let secret = "pw-Head-Of-Pipe-5150";
-    let plan = late_secret_plan(3_000, secret);
+    // More than `show` keeps in memory: a file is read twice (its secrets first).
+    let plan = late_secret_plan(3_000, secret, 3_000, true);
+    assert!(plan.len() > planview::testkit::run::show::MEMORY);
     let file = dir.join("late.json");
     std::fs::write(&file, &plan).unwrap();
     let f = file.to_str().unwrap();

@@ -165,3 +165,49 @@ fn comment_writes_the_page_with_the_verdict_beside_the_same_comment() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the HTML page"), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// The graph's node limit (docs/html.md: 300): up to it each change is a
+/// node; past it each module is one node, said on the page; past 300
+/// modules nothing is drawn, said on the page, and the module tree still
+/// lists every change.
+#[test]
+fn the_graph_draws_changes_up_to_300_nodes_then_modules_then_nothing() {
+    let dir = std::env::temp_dir().join(format!("planview-html-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page_of = |name: &str, n: usize, module: &dyn Fn(usize) -> String| {
+        let changes: Vec<_> = (0..n)
+            .map(|i| {
+                let m = module(i);
+                let address = if m.is_empty() { format!("terraform_data.d{i}") } else { format!("{m}.terraform_data.d{i}") };
+                json!({"address": address, "mode": "managed", "type": "terraform_data", "name": format!("d{i}"),
+                    "change": {"actions": ["create"], "before": null, "after": {"input": i}, "after_unknown": {"id": true}}})
+            })
+            .collect();
+        let file = dir.join(name);
+        let plan = json!({"format_version": "1.2", "terraform_version": "1.11.0", "resource_changes": changes});
+        std::fs::write(&file, serde_json::to_vec(&plan).unwrap()).unwrap();
+        page(&["show", "--format", "html", file.to_str().unwrap()])
+    };
+    let nodes = |p: &str| p.matches("<a class=\"n ").count();
+    let in_three = |i: usize| format!("module.m{}", i % 3);
+
+    let p = page_of("300.json", 300, &in_three);
+    assert_eq!(nodes(&p), 300, "300 changes: a node each");
+    assert_eq!(p.matches("<rect class=\"cl\"").count(), 3, "one cluster per module");
+    assert!(!p.contains("each module is one node"));
+
+    let p = page_of("301.json", 301, &in_three);
+    assert!(p.contains("301 changes are more than the graph draws one by one (300): each module is one node."), "{p}");
+    assert_eq!(nodes(&p), 3, "one node per module");
+    assert!(p.contains("<title>module.m0: 101 create</title>"), "a module's node counts its changes");
+    assert_eq!(p.matches("class=\"change\"").count(), 301);
+
+    let own = |i: usize| format!("module.m{i}");
+    let p = page_of("300-modules.json", 301, &own);
+    assert_eq!(nodes(&p), 0);
+    assert!(!p.contains("<svg"), "nothing drawn");
+    assert!(p.contains("Too large to draw: more than 300 modules change. The module tree below lists every change."), "{p}");
+    assert_eq!(p.matches("class=\"change\"").count(), 301);
+    let p = page_of("300-modules-ok.json", 300, &own);
+    assert_eq!(nodes(&p), 300, "300 modules of one change each: 300 nodes");
+}

@@ -4,6 +4,7 @@
 //! secrets known only after the change that prints them are still masked;
 //! and the input is never held.
 
+use crate::common::big::late_secret_plan;
 use crate::common::*;
 use planview::config::ShowConfig;
 use planview::testkit::query::show::ShowOptions;
@@ -178,35 +179,11 @@ fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A plan of `n` updates; the value `secret` is printed in plain text by the
-/// first resource (an attribute not marked sensitive) and only marked
-/// sensitive by the last one, after megabytes of other changes (more than
-/// the streamed `show` keeps in memory: the rest goes through its temporary file).
-fn late_secret_plan(n: usize, secret: &str) -> String {
-    let filler = "f".repeat(3000);
-    let mut rcs = Vec::new();
-    for i in 0..n {
-        let (copy, marks) = match i {
-            0 => (format!(r#","copy":"{secret}""#), "{}".to_string()),
-            1 => (format!(r#","copy":"{}""#, &secret[1..]), "{}".to_string()),
-            _ if i == n - 1 => (format!(r#","password":"{secret}""#), r#"{"password":true}"#.to_string()),
-            _ => (String::new(), "{}".to_string()),
-        };
-        rcs.push(format!(
-            r#"{{"address":"aws_x.r{i}","mode":"managed","type":"aws_x","name":"r{i}","change":{{"actions":["update"],
-            "before":{{"n":{i},"pad":"{filler}"}},"after":{{"n":{},"pad":"{filler}"{copy}}},
-            "before_sensitive":{marks},"after_sensitive":{marks}}}}}"#,
-            i + 1
-        ));
-    }
-    format!(r#"{{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{}],"errored":false}}"#, rcs.join(",\n"))
-}
-
 #[test]
 fn a_secret_marked_sensitive_only_after_it_was_printed_is_masked() {
     let secret = "s3cr3t-Late-Marked-9f2c";
     // 4000 changes of about 3 KB: 12 MB, more than the spool's memory.
-    let plan = late_secret_plan(4000, secret);
+    let plan = late_secret_plan(4000, secret, 3000, false);
     assert!(plan.len() > planview::testkit::run::show::MEMORY);
     let dir = std::env::temp_dir().join(format!("planview-show-stream-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -237,45 +214,25 @@ fn a_secret_marked_sensitive_only_after_it_was_printed_is_masked() {
 #[test]
 #[cfg(target_os = "linux")]
 fn show_of_a_plan_bigger_than_its_memory_limit_streams() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let bin = env!("CARGO_BIN_EXE_planview");
     let secret = "pw-late-and-streamed-77";
-    // 400 MB of address space (one malloc arena per thread would reserve more on its own).
-    let mut child = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(format!("ulimit -v 400000 && exec '{bin}' show - --address aws_x.r0 --address aws_x.last --format json"))
-        .env("MALLOC_ARENA_MAX", "2")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || -> std::io::Result<usize> {
+    // 400 MB of address space.
+    let args = "show - --address aws_x.r0 --address aws_x.last --format json";
+    let (o, sent) = crate::common::big::piped_under_limit(args, 400_000, move |feed| {
         // One change printing the secret, 470 MB of others, one marking it sensitive.
         let pad = "p".repeat(64 << 10);
-        let mut n = 0;
-        let mut put = |s: &str| -> std::io::Result<()> {
-            n += s.len();
-            stdin.write_all(s.as_bytes())
-        };
-        put(r#"{"format_version":"1.2","resource_changes":["#)?;
-        put(&format!(
+        feed.put(r#"{"format_version":"1.2","resource_changes":["#)?;
+        feed.put(&format!(
             r#"{{"address":"aws_x.r0","type":"aws_x","change":{{"actions":["update"],"before":{{"v":"{secret}","n":1}},"after":{{"v":"{secret}","n":2}}}}}}"#
         ))?;
         for i in 1..3_600 {
-            put(&format!(
+            feed.put(&format!(
                 r#",{{"address":"aws_x.r{i}","type":"aws_x","change":{{"actions":["update"],"before":{{"pad":"{pad}","n":1}},"after":{{"pad":"{pad}","n":2}}}}}}"#
             ))?;
         }
-        put(&format!(
+        feed.put(&format!(
             r#",{{"address":"aws_x.last","type":"aws_x","change":{{"actions":["update"],"before":{{"pw":"{secret}","n":1}},"after":{{"pw":"{secret}","n":2}},"before_sensitive":{{"pw":true}},"after_sensitive":{{"pw":true}}}}}}]}}"#
-        ))?;
-        Ok(n)
+        ))
     });
-    let o = child.wait_with_output().unwrap();
-    let sent = writer.join().unwrap().unwrap();
     assert!(sent > 450 << 20, "{sent}");
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -90,9 +90,10 @@ fn the_real_fixture_follows_module_inputs_nested_outputs_count_and_guesses_local
 fn exact_locals_from_the_source_drop_the_guess() {
     let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/dependents/plan.json")).unwrap();
     let plan: Plan = serde_json::from_str(&json).unwrap();
-    let mut locals = Locals::default();
-    locals.refs.insert((String::new(), "db_addr".into()), vec!["terraform_data.db.output".into(), "terraform_data.db".into()]);
-    locals.refs.insert((String::new(), "static".into()), vec![]);
+    let mut refs = LocalRefs::new();
+    refs.insert((String::new(), "db_addr".into()), vec!["terraform_data.db.output".into(), "terraform_data.db".into()]);
+    refs.insert((String::new(), "static".into()), vec![]);
+    let locals = Locals::known(refs);
     let d = of_plan(&plan, Some(&locals)).unwrap();
     assert!(d.notes.is_empty(), "{:?}", d.notes);
     assert_eq!(d.of("terraform_data.db").len(), 5);
@@ -239,8 +240,7 @@ fn a_local_the_source_does_not_declare_stays_a_guess() {
         "resources":[{"address":"t.c","mode":"managed","type":"t","name":"c","expressions":{"v":{"references":["local.y"]}}}]}}}}"#;
     let json = plan(root, &[("t.a", "replace", ""), ("t.b", "update", ""), ("module.m.t.c", "update", "")]);
     let p: Plan = serde_json::from_str(&json).unwrap();
-    let mut locals = Locals::default();
-    locals.refs.insert((String::new(), "other".into()), vec![]);
+    let locals = Locals::later(|| Some(LocalRefs::from([((String::new(), "other".into()), vec![])])));
     let d = of_plan(&p, Some(&locals)).unwrap();
     let got: Vec<(&str, bool)> = d.of("t.a").iter().map(|x| (x.address.as_str(), x.through_locals)).collect();
     assert_eq!(got, vec![("module.m.t.c", true), ("t.b", true)]);

@@ -76,6 +76,7 @@ h1 { font-size: 1.3em; overflow-wrap: anywhere; } h2 { font-size: 1.1em; border-
 pre { background: var(--box); padding: .6em .8em; overflow-x: auto; margin: .3em 0 1em; }
 code, pre { font: 13px/1.4 ui-monospace, monospace; overflow-wrap: anywhere; }
 details { margin: .2em 0; } details details { margin-left: 1.2em; } summary { cursor: pointer; }
+.change { content-visibility: auto; contain-intrinsic-size: auto 14em; }
 ul { margin: .2em 0 .4em; padding-left: 1.6em; }
 .create, .add { color: var(--create); } .update { color: var(--update); } .delete, .remove { color: var(--delete); }
 .replace { color: var(--replace); } .read { color: var(--read); } .muted { color: var(--muted); }
@@ -85,7 +86,8 @@ ul { margin: .2em 0 .4em; padding-left: 1.6em; }
   display: flex; flex-wrap: wrap; gap: .4em 1em; align-items: center; }
 html:not(.js) .filters { display: none; }
 .filters label { white-space: nowrap; } .filters input[type=search] { min-width: 16em; }
-.graph svg { width: 100%; height: auto; border: 1px solid var(--line); background: var(--box); }
+.graph .draw { overflow: auto; max-height: 90vh; border: 1px solid var(--line); background: var(--box); }
+.graph svg { display: block; max-width: none; height: auto; }
 .graph .cl { fill: var(--bg); stroke: var(--line); } .graph text { font: 11px ui-monospace, monospace; fill: var(--fg); }
 .graph .cl-t { fill: var(--muted); }
 .graph .n rect { fill: var(--bg); stroke-width: 1.5; }
@@ -97,7 +99,8 @@ html:not(.js) .filters { display: none; }
 .graph .e { stroke: var(--muted); fill: none; stroke-width: 1; opacity: .7; }
 .graph .e.hot { stroke: var(--delete); stroke-width: 1.6; opacity: .9; }
 .graph .dim { opacity: .15; }
-@media print { .filters { display: none; } summary { list-style: none; }
+@media print { .filters { display: none; } summary { list-style: none; } .change { content-visibility: visible; }
+  .graph .draw { max-height: none; overflow: visible; } .graph svg { max-width: 100%; }
   details::details-content { content-visibility: visible; display: block; } body { max-width: none; } }
 ";
 
@@ -119,6 +122,11 @@ var moduleSel = doc.querySelector(".filters select[name=module]");
 var search = doc.querySelector(".filters input[name=q]");
 var status = doc.querySelector(".filters .shown");
 var texts = null;
+// What is hidden (changes) and dimmed (graph nodes) now: all shown at first.
+var hidden = changes.map(function () { return false; });
+var dimmed = nodes.map(function () { return false; });
+var byId = {};
+changes.forEach(function (c, i) { byId[c.id] = i; });
 function read() {
   var st = { action: [], type: "", module: "", q: "" };
   var h = location.hash.slice(1);
@@ -152,19 +160,25 @@ function show(st) {
   if (search) { search.value = st.q; }
 }
 function apply(st) {
-  var q = st.q.toLowerCase(), shown = 0, match = {};
+  var q = st.q.toLowerCase(), shown = 0, all = !st.action.length && !st.type && !st.module && !q;
   if (q && !texts) { texts = changes.map(function (c) { return c.textContent.toLowerCase(); }); }
   changes.forEach(function (c, i) {
-    var d = c.dataset, m = d.module || "";
-    var ok = (!st.action.length || st.action.indexOf(d.action) >= 0) &&
-      (!st.type || d.type === st.type) &&
-      (!st.module || m === st.module || m.indexOf(st.module + ".") === 0) &&
-      (!q || texts[i].indexOf(q) >= 0);
-    c.hidden = !ok;
-    match[c.id] = ok;
+    var ok = all;
+    if (!all) {
+      var d = c.dataset, m = d.module || "";
+      ok = (!st.action.length || st.action.indexOf(d.action) >= 0) &&
+        (!st.type || d.type === st.type) &&
+        (!st.module || m === st.module || m.indexOf(st.module + ".") === 0) &&
+        (!q || texts[i].indexOf(q) >= 0);
+    }
+    // Only what changes is written: a write invalidates the change's style.
+    if (hidden[i] === ok) { hidden[i] = !ok; c.hidden = !ok; }
     if (ok) { shown += 1; }
   });
-  nodes.forEach(function (n) { n.classList.toggle("dim", !match[n.getAttribute("data-c")]); });
+  nodes.forEach(function (n, k) {
+    var i = byId[n.getAttribute("data-c")], dim = i !== undefined && hidden[i];
+    if (dimmed[k] !== dim) { dimmed[k] = dim; n.classList.toggle("dim", dim); }
+  });
   if (status) { status.textContent = shown + " of " + changes.length + " changes shown"; }
   root.setAttribute("data-shown", String(shown));
 }

@@ -440,7 +440,9 @@ fn write_graph(w: &mut dyn Write, p: usize, walked: &Walked) -> io::Result<()> {
                     "<p class=\"note\">{n} changes are more than the graph draws one by one ({MAX_NODES}): each module is one node.</p>"
                 )?;
             }
+            writeln!(w, "<div class=\"draw\">")?;
             graph::write_svg(w, &g, &format!("p{p}g"))?;
+            writeln!(w, "</div>")?;
         }
         None => writeln!(
             w,
