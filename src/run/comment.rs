@@ -172,9 +172,9 @@ fn comment_with(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>, whol
     // Directories become the plans below them; inputs holding several documents are split.
     let roots = crate::read::expand(&config.inputs, &config.find, &config.read.notes);
     // The configuration is read while the plans are: each change links to its lines.
-    let mut sources = super::locating::start(config, &roots);
+    let sources = super::locating::start(config, &roots);
     // The blast radius through a local is exact when the configuration's source is read.
-    policy.locals = super::locating::locals(config, &roots, &mut sources);
+    policy.locals = super::locating::locals(config, &roots, &sources);
     // Each change's diff with the provider schemas when given (or fetched for a saved plan).
     let show = crate::query::show::ShowOptions {
         schemas: super::schemas::schemas_for("comment", opts.schemas_file.as_deref(), &config.read, &roots)?,

@@ -79,10 +79,10 @@ pub(super) fn gate(
     let mut policy = policy_with_files(&opts.policy, &opts.policy_files)?;
     let show_sensitive = config.show_sensitive;
     // The configuration is read while the plans are.
-    let mut sources = locating::start(config, roots);
+    let sources = locating::start(config, roots);
     if policy.max_blast.is_some() {
         // The dependents through a local are exact when the configuration's source is read.
-        policy.locals = locating::locals(config, roots, &mut sources);
+        policy.locals = locating::locals(config, roots, &sources);
     }
     let items: Vec<PerFile<query::gate::PlanVerdict>> = if policy.rego.is_some() {
         pipeline::each_root_raw_with(roots, &config.read, |raw, doc, m| match doc {

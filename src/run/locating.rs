@@ -81,7 +81,7 @@ pub(super) fn start(config: &Config, roots: &[Root]) -> Option<Locating> {
 /// every input is read with it), else none (the locals are guessed). Either
 /// way they are read while the plans are, and waited for only when a plan's
 /// dependents are computed.
-pub(super) fn locals(config: &Config, roots: &[Root], locating: &mut Option<Locating>) -> Option<Arc<Locals>> {
+pub(super) fn locals(config: &Config, roots: &[Root], locating: &Option<Locating>) -> Option<Arc<Locals>> {
     if let Some(l) = locating {
         return l.locals();
     }

@@ -46,9 +46,9 @@ pub(super) fn replace(config: &Config, roots: &[Root], out: &mut Sink<'_>, maske
     let keep = |drift: bool, _: usize, _: usize, rc: &model::ResourceChange<'_>| {
         !drift && matches!(rc.kind(), model::ChangeKind::Replace(_)) && config.filter.matches_change(rc)
     };
-    let mut sources = locating::start(config, roots);
+    let sources = locating::start(config, roots);
     // The dependents through a local are exact when the configuration's source is read.
-    let locals = locating::locals(config, roots, &mut sources);
+    let locals = locating::locals(config, roots, &sources);
     let mut items = named(across(config, roots, read, |read| {
         streamed::streamed_with_changes(roots, read, &vis, keep, |doc, vis, changes| {
             query::replace::replace_with_changes(doc, &config.filter, vis, changes, locals.as_deref())

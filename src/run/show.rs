@@ -94,10 +94,10 @@ pub(super) fn show_with(
     masker: &mut Masker,
 ) -> Result<Status, Error> {
     let &ShowRun { roots, read, show, format, show_sensitive, .. } = run;
-    let mut sources = config.and_then(|c| super::locating::start(c, roots));
+    let sources = config.and_then(|c| super::locating::start(c, roots));
     // The dependents through a local are exact when the configuration's source is read.
     let locals = match config {
-        Some(c) if matches!(format, Format::Json | Format::Html) => super::locating::locals(c, roots, &mut sources),
+        Some(c) if matches!(format, Format::Json | Format::Html) => super::locating::locals(c, roots, &sources),
         _ => None,
     };
     let opts = &show.options;
