@@ -12,6 +12,9 @@
 #   PV=/path/to/planview COMMIT=abc1234 bench/index.sh   # a build made before (no cargo build; name its commit)
 #   CMDS_ONLY='summary --format json|comment' bench/index.sh  # some of the commands
 #
+# `diff` compares PLAN2 (default: PLAN with one attribute of one resource
+# changed, made beside it) with PLAN; its skip pass reads both files.
+#
 # On a shared machine read the ratios and CPU seconds, not the wall seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +31,9 @@ SKIP=${SKIP:-target/release/examples/skip_pass}
 [ -x "$SKIP" ] || cargo build --release --locked --example skip_pass >&2
 [ -s "$PLAN" ] || python3 bench/gen_sensitive.py 10500 "$PLAN" full
 bytes=$(stat -c %s "$PLAN")
-cat "$PLAN" >/dev/null
+PLAN2=${PLAN2:-${PLAN%.json}-other.json}
+[ -s "$PLAN2" ] || sed 's/"new-7"/"newer-7"/g' "$PLAN" >"$PLAN2"
+cat "$PLAN" "$PLAN2" >/dev/null
 
 # run COMMAND: prints "wall cpu rss_kb" of one run (wall to the 0.1 ms).
 run() {
@@ -63,14 +68,17 @@ declare -a CMDS=(
   "moves"
   "fingerprint"
   "comment"
+  "diff $PLAN2"
 )
 if [ -n "${CMDS_ONLY:-}" ]; then IFS='|' read -r -a CMDS <<<"$CMDS_ONLY"; fi
-skip_walls=() skip_cpus=()
+skip_walls=() skip_cpus=() skip2_walls=() skip2_cpus=()
 declare -A walls cpus ratios cratios rss
 for _ in $(seq "$RUNS"); do
   for i in "${!CMDS[@]}"; do
-    read -r sw sc _ < <(run "$SKIP $PLAN")
-    skip_walls+=("$sw"); skip_cpus+=("$sc")
+    # `diff` reads two files: so does its skip pass.
+    case "${CMDS[$i]}" in diff\ *) skipped="$PLAN2 $PLAN" ;; *) skipped="$PLAN" ;; esac
+    read -r sw sc _ < <(run "$SKIP $skipped")
+    if [ "$skipped" = "$PLAN" ]; then skip_walls+=("$sw"); skip_cpus+=("$sc"); else skip2_walls+=("$sw"); skip2_cpus+=("$sc"); fi
     read -r w c r < <(run "$PV ${CMDS[$i]} $PLAN")
     walls[$i]="${walls[$i]:-} $w"; cpus[$i]="${cpus[$i]:-} $c"
     ratios[$i]="${ratios[$i]:-} $(awk -v a="$w" -v b="$sw" 'BEGIN{printf "%.3f", a/(b>0?b:0.001)}')"
@@ -81,6 +89,11 @@ done
 read -r a b c < <(stats "${skip_walls[@]}")
 read -r _ sc _ < <(stats "${skip_cpus[@]}")
 echo "| skip-only pass (serde IgnoredAny) | $a | $b | $c | $sc | 1.00x | 1.00x | - |"
+if [ "${#skip2_walls[@]}" -gt 0 ]; then
+  read -r a b c < <(stats "${skip2_walls[@]}")
+  read -r _ sc _ < <(stats "${skip2_cpus[@]}")
+  echo "| skip-only pass over both files (\`diff\`'s yardstick) | $a | $b | $c | $sc | 1.00x | 1.00x | - |"
+fi
 for i in "${!CMDS[@]}"; do
   # shellcheck disable=SC2086
   read -r a b c < <(stats ${walls[$i]})

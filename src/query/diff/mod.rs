@@ -332,6 +332,15 @@ fn node_inner(
     if secret_scalar(before) || secret_scalar(after) {
         return leaf(op, whole(before, m.before_sensitive), unknown_or(whole(after, m.after_sensitive)));
     }
+    // From here a scalar side is known to hold no secret: only its marker
+    // masks it (its secrets are not looked up again); a collection is.
+    let unlooked = Visibility { masker: None, ..*o.vis };
+    let whole = |v: Option<&Value>, marker: Option<&Value>| {
+        v.map(|v| {
+            let vis = if v.is_object() || v.is_array() { o.vis } else { &unlooked };
+            Shown::of(Some(v), hide && markers::any(marker), false, vis)
+        })
+    };
 
     // A map by its type: its keys are quoted.
     let retype = |b: Brackets| if b == Brackets::Object && matches!(ty, Some(Ty::Map(_))) { Brackets::Map } else { b };

@@ -24,6 +24,7 @@
 
 mod sha256;
 pub(crate) mod streamed;
+mod write;
 
 use crate::model::markers;
 use crate::model::Document;
@@ -242,6 +243,15 @@ fn opt_string(s: Option<&str>) -> Value {
 
 fn change_entry(rc: &ResourceChange<'_>, masker: &Masker) -> Value {
     let ch = &rc.change;
+    let mut o = change_head(rc, masker);
+    o.insert("before".into(), side(ch.before, ch.before_sensitive, None, masker));
+    o.insert("after".into(), side(ch.after, ch.after_sensitive, ch.after_unknown, masker));
+    Value::Object(o)
+}
+
+/// A change's entry but for its values (`before`, `after`).
+fn change_head(rc: &ResourceChange<'_>, masker: &Masker) -> Map<String, Value> {
+    let ch = &rc.change;
     let mut o = Map::new();
     o.insert("address".into(), Value::String(rc.address.clone()));
     o.insert("previous_address".into(), opt_string(rc.previous_address.as_deref().filter(|p| *p != rc.address)));
@@ -262,9 +272,7 @@ fn change_entry(rc: &ResourceChange<'_>, masker: &Masker) -> Value {
         Value::Object(m)
     });
     o.insert("importing".into(), importing.unwrap_or(Value::Null));
-    o.insert("before".into(), side(ch.before, ch.before_sensitive, None, masker));
-    o.insert("after".into(), side(ch.after, ch.after_sensitive, ch.after_unknown, masker));
-    Value::Object(o)
+    o
 }
 
 fn path_value(p: &[PathStep]) -> Value {
@@ -432,16 +440,6 @@ fn public_of(v: &Value) -> Value {
         }
         Value::Array(a) => Value::Array(a.iter().map(public_of).collect()),
         other => other.clone(),
-    }
-}
-
-/// The canonical serialisation of `v`'s public form ([`public`]), as the
-/// fingerprint hashes it: `bytes` (its full form) when that is the same.
-pub(crate) fn public_bytes(v: &Value, bytes: Vec<u8>) -> Vec<u8> {
-    if keyed() || !holds_digest(v) {
-        bytes
-    } else {
-        canonical_bytes(&public_of(v))
     }
 }
 

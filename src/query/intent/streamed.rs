@@ -275,7 +275,7 @@ pub(crate) const CHANGED: &str = "the file changed while it was read (it is read
 /// fed to the fingerprint.
 pub(crate) struct Hasher<'a> {
     sections: [&'a mut SectionIndex; 2],
-    masker: &'a Masker,
+    writer: super::write::Writer<'a>,
     sink: &'a mut Ordered,
     seen: [usize; 2],
     digests: bool,
@@ -291,7 +291,7 @@ impl<'a> Hasher<'a> {
         sink: &'a mut Ordered,
         digests: bool,
     ) -> Self {
-        Hasher { sections: [changes, drift], masker, sink, seen: [0, 0], digests, changed: false }
+        Hasher { sections: [changes, drift], writer: super::write::Writer::new(masker), sink, seen: [0, 0], digests, changed: false }
     }
 
     fn entry(&mut self, drift: bool, rc: &ResourceChange<'_>) {
@@ -316,16 +316,28 @@ impl<'a> Hasher<'a> {
         if !fingerprint && !self.digests {
             return;
         }
-        let value = change_entry(rc, self.masker);
-        let entry = canonical_bytes(&value);
-        if self.digests {
-            light.digest = digest(&entry);
+        // `"key":` then the entry's canonical bytes, hashed as printed:
+        // without the CI's key, no secret's hash (its public form). `diff`'s
+        // hash of the entry is that of its full form (the same with a key).
+        let keyed = super::keyed();
+        let mut bytes = serde_json::to_string(&light.key).unwrap_or_default().into_bytes();
+        bytes.push(b':');
+        let start = bytes.len();
+        if !self.digests {
+            self.writer.change(rc, keyed, &mut bytes);
+        } else if keyed {
+            self.writer.change(rc, true, &mut bytes);
+            light.digest = digest(&bytes[start..]);
+        } else {
+            let mut full = Vec::new();
+            if fingerprint {
+                self.writer.change_both(rc, &mut full, &mut bytes);
+            } else {
+                self.writer.change(rc, true, &mut full);
+            }
+            light.digest = digest(&full);
         }
         if fingerprint {
-            let mut bytes = serde_json::to_string(&light.key).unwrap_or_default().into_bytes();
-            bytes.push(b':');
-            // Hashed as printed: without the CI's key, no secret's hash.
-            bytes.extend(super::public_bytes(&value, entry));
             self.sink.push(rank, bytes);
         }
     }

@@ -149,3 +149,74 @@ fn numbers_are_written_by_exact_value() {
     }
     assert_eq!(canonical_bytes(&json!({"b": 1, "a": [true, null, "x"]})), br#"{"a":[true,null,"x"],"b":1}"#);
 }
+
+/// A small random JSON value (`depth` levels at most) from `next`'s numbers:
+/// keys and strings from a few that matter (secrets, `$` keys, a marker's
+/// own key), numbers in several forms of one value.
+fn random_value(next: &mut impl FnMut() -> u64, depth: u32) -> Value {
+    const WORDS: [&str; 8] = ["a", "b", "$x", "$sensitive", "hunter2-long-secret", "tiny", "x hunter2-long-secret y", "zz"];
+    const NUMBERS: [&str; 5] = ["1", "1.0", "10e-1", "42", "-0.5"];
+    match next() % if depth == 0 { 5 } else { 8 } {
+        0 => Value::Null,
+        1 => Value::Bool(next() % 2 == 0),
+        2 => serde_json::from_str(NUMBERS[(next() % 5) as usize]).unwrap(),
+        3 | 4 => Value::String(WORDS[(next() % 8) as usize].to_string()),
+        5 | 6 => {
+            Value::Object((0..next() % 4).map(|_| (WORDS[(next() % 8) as usize].to_string(), random_value(next, depth - 1))).collect())
+        }
+        _ => Value::Array((0..next() % 4).map(|_| random_value(next, depth - 1)).collect()),
+    }
+}
+
+/// A marker over `v`: mostly following its shape, sometimes not (a misplaced
+/// marker, a string where a boolean belongs, an extra key).
+fn random_marker(next: &mut impl FnMut() -> u64, v: &Value) -> Value {
+    match (next() % 10, v) {
+        (0, _) => Value::Bool(true),
+        (1, _) => Value::Bool(false),
+        (2, _) => json!("yes"),
+        (3, _) => json!({"extra": true, "$x": [true]}),
+        (4, _) => json!([false, true]),
+        (_, Value::Object(o)) => {
+            let mut m = serde_json::Map::new();
+            for (k, x) in o {
+                if next() % 3 > 0 {
+                    m.insert(k.clone(), random_marker(next, x));
+                }
+            }
+            Value::Object(m)
+        }
+        (_, Value::Array(a)) => Value::Array(a.iter().map(|x| random_marker(next, x)).collect()),
+        _ => json!({}),
+    }
+}
+
+#[test]
+fn the_writer_writes_the_trees_bytes() {
+    let mut masker = Masker::default();
+    for s in ["hunter2-long-secret", "tiny", "$x", "42"] {
+        masker.add(s);
+    }
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state >> 8
+    };
+    let mut secret_keys = 0;
+    for _ in 0..4000 {
+        let v = random_value(&mut next, 4);
+        let s = (next() % 3 > 0).then(|| random_marker(&mut next, &v));
+        let u = (next() % 3 > 0).then(|| random_marker(&mut next, &v));
+        let v = (next() % 8 > 0).then_some(v);
+        for hashes in [true, false] {
+            let tree = write::by_tree(v.as_ref(), s.as_ref(), u.as_ref(), &masker, hashes);
+            let written = write::by_writer(v.as_ref(), s.as_ref(), u.as_ref(), &masker, hashes);
+            assert_eq!(String::from_utf8_lossy(&written), String::from_utf8_lossy(&tree), "{v:?} {s:?} {u:?} hashes={hashes}");
+            secret_keys += usize::from(tree.windows(13).any(|w| w == b"\"$sensitive:1"));
+        }
+    }
+    // The cases that matter were met: map keys that are secrets.
+    assert!(secret_keys > 20, "{secret_keys}");
+}
