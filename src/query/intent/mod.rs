@@ -107,7 +107,11 @@ fn hmac(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
 /// The keyed hash of a secret, as the canonical form writes it.
 fn secret_digest(parts: &[&[u8]]) -> String {
     let key = secret_key();
-    let hex: String = hmac(&key.key, parts).iter().map(|b| format!("{b:02x}")).collect();
+    let mut hex = String::with_capacity(64);
+    for b in hmac(&key.key, parts) {
+        hex.push(char::from_digit(u32::from(b >> 4), 16).unwrap_or('0'));
+        hex.push(char::from_digit(u32::from(b & 15), 16).unwrap_or('0'));
+    }
     if key.configured {
         format!("hmac-sha256:{hex}")
     } else {

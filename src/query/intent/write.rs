@@ -51,7 +51,8 @@ impl<'m> Writer<'m> {
         let marker = |r: Option<&crate::model::RawValue>| r.map(|r| serde_json::from_str::<Value>(r.get()).unwrap_or(Value::Bool(true)));
         let (before, after) = (parse(ch.before), parse(ch.after));
         let (bs, aas, au) = (marker(ch.before_sensitive), marker(ch.after_sensitive), marker(ch.after_unknown));
-        self.entry(rc, [(before.as_ref(), bs.as_ref(), None), (after.as_ref(), aas.as_ref(), au.as_ref())], hashes, out);
+        let sides = [(before.as_ref(), bs.as_ref(), None), (after.as_ref(), aas.as_ref(), au.as_ref())];
+        self.entry(rc, sides, hashes, &mut HashMap::new(), out);
     }
 
     /// [`Writer::change`] twice from one parse: the full form's bytes into
@@ -62,8 +63,9 @@ impl<'m> Writer<'m> {
         let (before, after) = (parse(ch.before), parse(ch.after));
         let (bs, aas, au) = (marker(ch.before_sensitive), marker(ch.after_sensitive), marker(ch.after_unknown));
         let sides = [(before.as_ref(), bs.as_ref(), None), (after.as_ref(), aas.as_ref(), au.as_ref())];
-        self.entry(rc, sides, true, full);
-        self.entry(rc, sides, false, public);
+        let mut leaves = HashMap::new();
+        self.entry(rc, sides, true, &mut leaves, full);
+        self.entry(rc, sides, false, &mut leaves, public);
     }
 
     #[allow(clippy::type_complexity)]
@@ -72,11 +74,11 @@ impl<'m> Writer<'m> {
         rc: &ResourceChange<'_>,
         sides: [(Option<&'v Value>, Option<&'v Value>, Option<&'v Value>); 2],
         hashes: bool,
+        leaves: &mut HashMap<&'v str, bool>,
         out: &mut Vec<u8>,
     ) {
         let head = change_head(rc, self.masker);
         let form = Form { hashes, plain: false };
-        let mut leaves: HashMap<&'v str, bool> = HashMap::new();
         let mut keys: Vec<&str> = head.keys().map(String::as_str).chain(["after", "before"]).collect();
         keys.sort_unstable();
         out.push(b'{');
@@ -87,8 +89,8 @@ impl<'m> Writer<'m> {
             string(k, out);
             out.push(b':');
             match k {
-                "before" => self.value(sides[0].0, sides[0].1, sides[0].2, form, &mut leaves, out),
-                "after" => self.value(sides[1].0, sides[1].1, sides[1].2, form, &mut leaves, out),
+                "before" => self.value(sides[0].0, sides[0].1, sides[0].2, form, leaves, out),
+                "after" => self.value(sides[1].0, sides[1].1, sides[1].2, form, leaves, out),
                 _ if hashes => write_canonical(&head[k], out),
                 _ => write_canonical(&public_of(&head[k]), out),
             }
