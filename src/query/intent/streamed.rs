@@ -218,11 +218,13 @@ impl Ordered {
     }
 
     /// The entry of `rank`: `"key":` then its canonical form.
-    pub(crate) fn push(&mut self, rank: usize, bytes: Vec<u8>) {
+    pub(crate) fn push(&mut self, rank: usize, mut bytes: Vec<u8>) {
         if !self.wants(rank) {
             return;
         }
         if rank != self.next {
+            // Held: no spare capacity beyond the bytes the budget counts.
+            bytes.shrink_to_fit();
             self.pending_bytes += bytes.len();
             self.pending.insert(rank, bytes);
             while self.pending_bytes > self.budget {
