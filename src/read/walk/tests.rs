@@ -326,7 +326,10 @@ fn resources_skipped_over_the_index_hide_no_secret() {
 /// [`resource_spans`]' reference: serde_json reads the object's members (no
 /// key twice), and a marker marks nothing when it holds only objects,
 /// arrays, `false` and `null`.
-fn spans_by_serde(t: &str) -> Option<(usize, Option<(Option<String>, String)>)> {
+/// A resource's `values` (if any) and marking `sensitive_values`, as text.
+type Marked = (Option<String>, String);
+
+fn spans_by_serde(t: &str) -> Option<(usize, Option<Marked>)> {
     fn nothing(v: &serde_json::Value) -> bool {
         match v {
             serde_json::Value::Object(m) => m.values().all(nothing),
