@@ -27,24 +27,25 @@ pub(super) struct Locating {
 /// blast radius's locals, when a plan has been read, or [`finish`]).
 struct Reading {
     handle: Mutex<Option<JoinHandle<Vec<SourceMap>>>>,
-    maps: OnceLock<Option<Vec<SourceMap>>>,
+    maps: OnceLock<Option<Arc<[SourceMap]>>>,
 }
 
 impl Reading {
     /// The maps, one per directory (`None`: the reading thread failed).
-    fn maps(&self) -> Option<&[SourceMap]> {
+    fn maps(&self) -> Option<&Arc<[SourceMap]>> {
         self.maps
             .get_or_init(|| {
                 let handle = self.handle.lock().ok().and_then(|mut h| h.take());
-                handle.and_then(|h| h.join().ok())
+                handle.and_then(|h| h.join().ok()).map(Arc::from)
             })
-            .as_deref()
+            .as_ref()
     }
 }
 
-/// The configuration read, one map per directory.
+/// The configuration read, one map per directory: it holds the maps
+/// themselves, so a `Located` exists only once they were read.
 pub(super) struct Located {
-    reading: Arc<Reading>,
+    maps: Arc<[SourceMap]>,
     by_root: Vec<(String, usize)>,
     fallback: usize,
 }
@@ -115,11 +116,11 @@ impl Locating {
 /// no input could be read there is nothing to locate: no warning.
 pub(super) fn finish<T>(locating: Option<Locating>, config: &Config, items: &[PerFile<T>]) -> Option<Located> {
     let Locating { reading, by_root, fallback } = locating?;
-    reading.maps()?;
+    let maps = Arc::clone(reading.maps()?);
     if items.iter().all(|i| i.result.is_err()) {
         return None;
     }
-    let located = Located { reading, by_root, fallback };
+    let located = Located { maps, by_root, fallback };
     // The maps the inputs use, each once.
     let mut used: Vec<usize> = items.iter().map(|i| located.index_of(&i.file)).collect();
     used.sort_unstable();
@@ -149,9 +150,9 @@ impl Located {
         self.map(self.index_of(file))
     }
 
-    /// The map of directory `i` (read: [`finish`] checked it).
+    /// The map of directory `i` (`start` read one per directory it named).
     fn map(&self, i: usize) -> &SourceMap {
-        &self.reading.maps().expect("finish made a Located only from maps read")[i]
+        &self.maps[i]
     }
 }
 
