@@ -36,7 +36,106 @@ pub fn forms(s: &str) -> Vec<String> {
 /// the unpadded one, which starts with the part the secret leaves at
 /// alignment 0), nor the upper-case and URL-safe digests no Terraform
 /// function writes (those are masked as whole values only).
+#[cfg(any(test, feature = "testkit"))]
 pub(crate) fn tagged(s: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    each_form(s, &mut Scratch::default(), |f, searched| out.push((f.to_string(), searched)));
+    out
+}
+
+/// Reused room for [`each_form`]: the forms are written into it, one at a
+/// time, instead of into a new `String` each.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    form: String,
+    input: Vec<u8>,
+    enc: String,
+}
+
+/// Call `f` with each of [`tagged`]'s forms of `s`, in its order (none when
+/// `s` is shorter than [`MIN_DERIVED`] characters; `s` itself and empty
+/// forms left out), each written into `scratch` (no allocation once it has
+/// grown); the second argument says whether the form is looked for inside
+/// longer text.
+pub(crate) fn each_form(s: &str, scratch: &mut Scratch, mut f: impl FnMut(&str, bool)) {
+    if s.chars().count() < MIN_DERIVED {
+        return;
+    }
+    let Scratch { form, input, enc } = scratch;
+    let b = s.as_bytes();
+    let mut emit = |form: &str, searched: bool| {
+        if form != s && !form.is_empty() {
+            f(form, searched);
+        }
+    };
+    // Case.
+    if s.is_ascii() {
+        form.clear();
+        form.extend(b.iter().map(|c| char::from(c.to_ascii_uppercase())));
+        emit(form, true);
+        form.clear();
+        form.extend(b.iter().map(|c| char::from(c.to_ascii_lowercase())));
+        emit(form, true);
+    } else {
+        emit(&s.to_uppercase(), true);
+        emit(&s.to_lowercase(), true);
+    }
+    // HTML, then URL encoding (`%20` / `+` for a space, upper- and lower-case hex).
+    for (quot, apos) in [("&#34;", "&#39;"), ("&quot;", "&#x27;")] {
+        form.clear();
+        html_into(s, quot, apos, form);
+        emit(form, true);
+    }
+    for lower in [false, true] {
+        for plus in [false, true] {
+            form.clear();
+            urlencode_into(b, lower, plus, form);
+            emit(form, true);
+        }
+    }
+    // Base64: unpadded, padded, and the cores at the three alignments.
+    for alphabet in [STD, URL] {
+        form.clear();
+        base64_into(b, alphabet, true, form);
+        emit(form.trim_end_matches('='), true);
+        emit(form, false);
+        for align in 0..3 {
+            if let Some(core) = base64_core_into(b, align, alphabet, input, enc) {
+                emit(core, true);
+            }
+        }
+    }
+    form.clear();
+    hex_into(b, false, form);
+    emit(form, true);
+    form.clear();
+    hex_into(b, true, form);
+    emit(form, true);
+    let mut digest = |d: &[u8]| {
+        form.clear();
+        hex_into(d, false, form);
+        emit(form, true);
+        form.clear();
+        hex_into(d, true, form);
+        emit(form, false);
+        form.clear();
+        base64_into(d, STD, true, form);
+        emit(form.trim_end_matches('='), true);
+        enc.clear();
+        base64_into(d, URL, false, enc);
+        emit(enc, false);
+        emit(form, false);
+    };
+    digest(&md5::Md5::digest(b));
+    digest(&sha1::Sha1::digest(b));
+    digest(&sha2::Sha256::digest(b));
+    digest(&sha2::Sha512::digest(b));
+}
+
+/// The forms as first written, one `String` each: [`each_form`]'s reference
+/// (its order and tags must stay these; proptest in the tests).
+#[cfg(test)]
+pub(crate) fn tagged_reference(s: &str) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     if s.chars().count() < MIN_DERIVED {
         return out;
@@ -51,6 +150,7 @@ pub(crate) fn tagged(s: &str) -> Vec<(String, bool)> {
 
 /// Whether each form of [`forms_of`], in its order, is looked for inside text
 /// (the digests' forms repeat for each of the four: see the end of `forms_of`).
+#[cfg(test)]
 const SEARCHED: &[bool] = &[
     // upper, lower, html_go, html_named, url %20, url +, url lower %20, url lower
     true, true, true, true, true, true, true, true, // standard: unpadded, padded, cores 0-2; URL-safe: the same
@@ -59,6 +159,7 @@ const SEARCHED: &[bool] = &[
     true, false, true, false, false, true, false, true, false, false, true, false, true, false, false, true, false, true, false, false,
 ];
 
+#[cfg(test)]
 fn forms_of(s: &str) -> Vec<String> {
     let b = s.as_bytes();
     let mut out = vec![s.to_uppercase(), s.to_lowercase(), html_go(s), html_named(s)];
@@ -101,8 +202,9 @@ pub(crate) fn lines(s: &str) -> Vec<String> {
     s.split('\n').map(|l| l.trim()).filter(|l| l.chars().count() >= MIN_LINE).map(str::to_string).collect()
 }
 
+#[cfg(test)]
 /// Lower-case hex of `b`.
-pub(crate) fn hex(b: &[u8]) -> String {
+fn hex(b: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(b.len() * 2);
     for &x in b {
@@ -112,6 +214,7 @@ pub(crate) fn hex(b: &[u8]) -> String {
     out
 }
 
+#[cfg(test)]
 /// `b` in base64 with `alphabet`, `=`-padded when `pad`.
 fn base64(b: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
     let mut out = String::with_capacity(b.len().div_ceil(3) * 4);
@@ -129,6 +232,7 @@ fn base64(b: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
     out
 }
 
+#[cfg(test)]
 /// The base64 characters that depend on `b` alone when `b` starts `align`
 /// bytes into a 3-byte group of a longer string: whatever comes before and
 /// after it, a base64 string holding `b` at such a place holds these
@@ -148,6 +252,7 @@ fn base64_core(b: &[u8], align: usize, alphabet: &[u8; 64]) -> Option<String> {
     String::from_utf8(enc.get(first..=last)?.to_vec()).ok()
 }
 
+#[cfg(test)]
 /// URL encoding: every byte but the unreserved `A-Za-z0-9-_.~` as `%XX`
 /// (`lower`: `%xx`), a space as `+` when `plus` (Go's `url.QueryEscape`;
 /// Terraform's `urlencode` then writes `+` as `%20`).
@@ -164,16 +269,19 @@ fn urlencode(s: &str, lower: bool, plus: bool) -> String {
     out
 }
 
+#[cfg(test)]
 /// HTML escaping as Go's `html.EscapeString` writes it.
 fn html_go(s: &str) -> String {
     html(s, "&#34;", "&#39;")
 }
 
+#[cfg(test)]
 /// HTML escaping with named entities (`&quot;`, `&#x27;`).
 fn html_named(s: &str) -> String {
     html(s, "&quot;", "&#x27;")
 }
 
+#[cfg(test)]
 fn html(s: &str, quot: &str, apos: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -187,6 +295,96 @@ fn html(s: &str, quot: &str, apos: &str) -> String {
         }
     }
     out
+}
+
+/// Hex of `b` (upper-case digits when `upper`) appended to `out`.
+fn hex_into(b: &[u8], upper: bool, out: &mut String) {
+    let digits: &[u8; 16] = if upper { b"0123456789ABCDEF" } else { b"0123456789abcdef" };
+    out.reserve(b.len() * 2);
+    for &x in b {
+        out.push(char::from(digits[usize::from(x >> 4)]));
+        out.push(char::from(digits[usize::from(x & 15)]));
+    }
+}
+
+/// `b` in base64 with `alphabet`, `=`-padded when `pad`, appended to `out`.
+fn base64_into(b: &[u8], alphabet: &[u8; 64], pad: bool, out: &mut String) {
+    out.reserve(b.len().div_ceil(3) * 4);
+    let at = |n: u32, i: u32| char::from(alphabet[((n >> (18 - 6 * i)) & 63) as usize]);
+    let mut chunks = b.chunks_exact(3);
+    for c in &mut chunks {
+        let n = (u32::from(c[0]) << 16) | (u32::from(c[1]) << 8) | u32::from(c[2]);
+        out.extend([at(n, 0), at(n, 1), at(n, 2), at(n, 3)]);
+    }
+    match *chunks.remainder() {
+        [x] => {
+            let n = u32::from(x) << 16;
+            out.extend([at(n, 0), at(n, 1)]);
+            if pad {
+                out.push_str("==");
+            }
+        }
+        [x, y] => {
+            let n = (u32::from(x) << 16) | (u32::from(y) << 8);
+            out.extend([at(n, 0), at(n, 1), at(n, 2)]);
+            if pad {
+                out.push('=');
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The base64 characters that depend on `b` alone when `b` starts `align`
+/// bytes into a 3-byte group of a longer string: whatever comes before and
+/// after it, a base64 string holding `b` at such a place holds these
+/// characters. `None` when they are too few to tell. Written into `enc`
+/// (`input` is room for the bytes encoded).
+fn base64_core_into<'e>(b: &[u8], align: usize, alphabet: &[u8; 64], input: &mut Vec<u8>, enc: &'e mut String) -> Option<&'e str> {
+    // Bits of `b`: [8 align, 8 (align + len)); character i covers [6i, 6i + 6).
+    let (start, end) = (8 * align, 8 * (align + b.len()));
+    let first = start.div_ceil(6);
+    let last = (end / 6).checked_sub(1)?;
+    if last < first || last + 1 - first < MIN_CORE {
+        return None;
+    }
+    input.clear();
+    input.resize(align, 0);
+    input.extend_from_slice(b);
+    input.extend_from_slice(&[0, 0]);
+    enc.clear();
+    base64_into(input, alphabet, false, enc);
+    enc.get(first..=last)
+}
+
+/// URL encoding: every byte but the unreserved `A-Za-z0-9-_.~` as `%XX`
+/// (`lower`: `%xx`), a space as `+` when `plus` (Go's `url.QueryEscape`)
+/// else as `%20` (Terraform's `urlencode`), appended to `out`.
+fn urlencode_into(b: &[u8], lower: bool, plus: bool, out: &mut String) {
+    let digits: &[u8; 16] = if lower { b"0123456789abcdef" } else { b"0123456789ABCDEF" };
+    out.reserve(b.len());
+    for &c in b {
+        match c {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(char::from(c)),
+            b' ' if plus => out.push('+'),
+            _ => out.extend(['%', char::from(digits[usize::from(c >> 4)]), char::from(digits[usize::from(c & 15)])]),
+        }
+    }
+}
+
+/// HTML escaping (`quot` and `apos` for the quotes) appended to `out`.
+fn html_into(s: &str, quot: &str, apos: &str, out: &mut String) {
+    out.reserve(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str(quot),
+            '\'' => out.push_str(apos),
+            c => out.push(c),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -229,6 +427,24 @@ mod tests {
         }
         // Too short to tell: no core.
         assert!(base64_core(b"abcd", 1, STD).is_none());
+    }
+
+    #[test]
+    fn each_form_gives_the_reference_forms_in_order() {
+        for s in
+            ["S3cret&Pass<word>!", "abcd", "abc", "pw-12-secret-abcdef", "Straße Σ ΣΑΣ", "a b+c%d'e\"f", "\u{1f600}x\u{202e}yz", "ABCD", ""]
+        {
+            assert_eq!(tagged(s), tagged_reference(s), "{s:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn each_form_equals_the_reference(s in "\\PC{0,40}", t in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
+            proptest::prop_assert_eq!(tagged(&s), tagged_reference(&s));
+            let t = String::from_utf8_lossy(&t);
+            proptest::prop_assert_eq!(tagged(&t), tagged_reference(&t));
+        }
     }
 
     #[test]

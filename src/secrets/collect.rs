@@ -407,13 +407,16 @@ impl Masker {
         self.derived.get_or_init(|| {
             let mut d = Derived::default();
             let mut long = Vec::new();
+            // Each form written into one reused buffer and hashed there: a
+            // `String` is made only for the forms looked for inside text.
+            let mut scratch = crate::derive::Scratch::default();
             for s in self.secrets.iter().chain(self.numbers.iter()) {
-                for (f, searched) in crate::derive::tagged(s) {
-                    d.whole.push(form_hash(&f));
+                crate::derive::each_form(s, &mut scratch, |f, searched| {
+                    d.whole.push(form_hash(f));
                     if searched && f.chars().count() >= MIN_SUBSTRING {
-                        long.push(f);
+                        long.push(f.to_string());
                     }
-                }
+                });
             }
             d.whole.sort_unstable();
             d.whole.dedup();
@@ -958,6 +961,48 @@ mod tests {
         assert!(!m.value_holds_secret(&Value::String("order 4821".into())));
         // Masked inside text taken from the input, planview's text around it kept.
         assert_eq!(m.mask_text("id=UzNjcmV0JlBhc3M8d29yZD4h;x"), "id=(sensitive value);x");
+    }
+
+    /// `is_secret` as it was: every form of every secret precomputed as a
+    /// `String` ([`crate::derive::tagged_reference`]) and its hash kept.
+    fn is_secret_reference(secrets: &[String], whole: &std::collections::HashSet<u64>, s: &str) -> bool {
+        secrets.iter().any(|x| x == s) || whole.contains(&form_hash(s))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn is_secret_equals_the_precomputed_reference(
+            secrets in proptest::collection::vec("\\PC{1,24}|[a-zA-Z0-9 &<>\"'+/=%-]{1,24}", 1..4),
+            others in proptest::collection::vec("\\PC{0,30}|[0-9a-fA-F]{32}|[a-zA-Z0-9+/]{22,24}={0,2}", 0..6),
+        ) {
+            let mut m = Masker::default();
+            secrets.iter().for_each(|s| m.add(s));
+            let mut candidates: Vec<String> = others.clone();
+            for s in &secrets {
+                candidates.push(s.clone());
+                candidates.extend(crate::derive::tagged_reference(s).into_iter().map(|(f, _)| f));
+                // Near misses: a form with one character more or less.
+                candidates.extend(crate::derive::tagged_reference(s).into_iter().map(|(f, _)| format!("{f}x")));
+                candidates.extend(crate::derive::tagged_reference(s).into_iter().filter_map(|(f, _)| f.get(1..).map(str::to_string)));
+            }
+            let whole: std::collections::HashSet<u64> =
+                secrets.iter().flat_map(|x| crate::derive::tagged_reference(x)).map(|(f, _)| form_hash(&f)).collect();
+            for c in &candidates {
+                proptest::prop_assert_eq!(m.is_secret(c), is_secret_reference(&secrets, &whole, c), "{:?} of {:?}", c, secrets);
+            }
+            // The substring search sees the same forms as before.
+            let mut want: Vec<String> = secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).cloned().collect();
+            for s in &secrets {
+                want.extend(crate::derive::tagged_reference(s).into_iter().filter(|(f, t)| *t && f.chars().count() >= MIN_SUBSTRING).map(|(f, _)| f));
+                want.extend(crate::derive::lines(s));
+            }
+            want.sort();
+            want.dedup();
+            let mut got: Vec<String> = m.long_sources().cloned().collect();
+            got.sort();
+            got.dedup();
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 
     #[test]
