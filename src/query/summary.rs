@@ -5,7 +5,7 @@ use crate::model::{ActionInvocation, Change, ChangeKind, CheckObject, Mode, Plan
 use crate::model::{Document, StateDoc};
 use crate::query::noise::{Noise, NoiseCount};
 use crate::query::values::{OutputReport, Visibility};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The summary of one document.
@@ -64,7 +64,7 @@ impl Totals {
 }
 
 /// One resource change as the summary lists it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ResourceEntry {
     pub address: String,
     pub previous_address: Option<String>,
@@ -104,12 +104,147 @@ pub struct ResourceEntry {
     pub deferred_reason: Option<String>,
     /// With `--ignore-attr`: an update that only changes ignored attributes
     /// (present only when true).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub noise: bool,
     /// Where the object is declared in the configuration, when it was read
     /// and holds it (set by the run: `crate::locate`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<crate::model::Location>,
+}
+
+/// A list of changes a summary holds (`resources`, `drifted`): in memory,
+/// or, once it reaches the accumulator's limit ([`PlanAccumulator::spooling`],
+/// `summary` as a table or JSON), spooled to a temporary file
+/// ([`crate::spool::Records`]) so that memory does not grow with the plan.
+///
+/// It reads as a `Vec` of the entries in memory ([`std::ops::Deref`]), which
+/// is the whole list unless [`Listed::spilled`]: only `summary`'s table and
+/// JSON renderers, which read a spilled list through [`Listed::each`], are
+/// given one. `len` and `is_empty` count the whole list either way.
+#[derive(Debug, Default)]
+pub struct Listed {
+    kept: Vec<ResourceEntry>,
+    spooled: Option<crate::spool::Records<ResourceEntry>>,
+    /// Spool from this many entries on (`None`: never).
+    spill_at: Option<usize>,
+    /// An entry imports (its id or identity is masked once every secret is known).
+    imports: bool,
+    /// Why the spool failed: the list is not whole.
+    failed: Option<String>,
+}
+
+impl std::ops::Deref for Listed {
+    type Target = Vec<ResourceEntry>;
+    fn deref(&self) -> &Vec<ResourceEntry> {
+        &self.kept
+    }
+}
+
+impl<'a> IntoIterator for &'a Listed {
+    type Item = &'a ResourceEntry;
+    type IntoIter = std::slice::Iter<'a, ResourceEntry>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.kept.iter()
+    }
+}
+
+impl From<Vec<ResourceEntry>> for Listed {
+    fn from(kept: Vec<ResourceEntry>) -> Self {
+        Listed { imports: kept.iter().any(|e| e.importing), kept, ..Listed::default() }
+    }
+}
+
+impl Listed {
+    /// An empty list spooled from `spill_at` entries on (`None`: never).
+    pub(crate) fn spilling_at(spill_at: Option<usize>) -> Self {
+        Listed { spill_at, ..Listed::default() }
+    }
+
+    /// How many entries, in memory or spooled.
+    pub fn len(&self) -> usize {
+        self.spooled.as_ref().map_or(self.kept.len(), |s| s.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// True when the list is spooled: read it with [`Listed::each`].
+    pub(crate) fn spilled(&self) -> bool {
+        self.spooled.is_some()
+    }
+
+    /// Why the spool failed, if it did (the list is then not whole).
+    pub(crate) fn failed(&self) -> Option<&str> {
+        self.failed.as_deref()
+    }
+
+    /// Append `e`.
+    pub(crate) fn push(&mut self, e: ResourceEntry) {
+        self.imports |= e.importing;
+        if let Some(s) = &mut self.spooled {
+            if let Err(err) = s.push(&e) {
+                self.failed.get_or_insert_with(|| format!("cannot spool the list of changes to a temporary file: {err}"));
+            }
+            return;
+        }
+        self.kept.push(e);
+        if self.spill_at.is_some_and(|at| self.kept.len() >= at) {
+            let mut s = crate::spool::Records::default();
+            let spooled = self.kept.drain(..).try_for_each(|e| s.push(&e));
+            if let Err(err) = spooled {
+                self.failed.get_or_insert_with(|| format!("cannot spool the list of changes to a temporary file: {err}"));
+            }
+            self.kept = Vec::new();
+            self.spooled = Some(s);
+        }
+    }
+
+    /// Each entry in order, given to `f`.
+    pub(crate) fn each(&self, mut f: impl FnMut(&ResourceEntry) -> std::io::Result<()>) -> std::io::Result<()> {
+        match &self.spooled {
+            Some(s) => s.each(|e| f(&e)),
+            None => self.kept.iter().try_for_each(f),
+        }
+    }
+
+    /// Each entry changed by `f` (a spooled list is written again).
+    pub(crate) fn map_each(&mut self, mut f: impl FnMut(&mut ResourceEntry)) {
+        let Some(old) = self.spooled.take() else {
+            self.kept.iter_mut().for_each(f);
+            return;
+        };
+        let mut new = crate::spool::Records::default();
+        let done = old.each(|mut e| {
+            f(&mut e);
+            new.push(&e)
+        });
+        if let Err(err) = done {
+            self.failed.get_or_insert_with(|| format!("cannot spool the list of changes to a temporary file: {err}"));
+        }
+        self.spooled = Some(new);
+    }
+}
+
+impl Serialize for Listed {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let Some(s) = &self.spooled else { return self.kept.serialize(ser) };
+        let mut seq = ser.serialize_seq(Some(s.len()))?;
+        let mut failed = None;
+        let read = s.each(|e| {
+            seq.serialize_element(&e).map_err(|err| {
+                let text = err.to_string();
+                failed = Some(err);
+                std::io::Error::other(text)
+            })
+        });
+        if let Some(err) = failed {
+            return Err(err);
+        }
+        read.map_err(S::Error::custom)?;
+        seq.end()
+    }
 }
 
 /// One action invocation (Terraform 1.14+), deferred or not.
@@ -234,13 +369,13 @@ pub struct PlanSummary {
     pub output_changes: BTreeMap<String, u64>,
     pub outputs: Vec<OutputChangeEntry>,
     /// Every entry that is not a plain no-op (moves and imports stay listed).
-    pub resources: Vec<ResourceEntry>,
+    pub resources: Listed,
     /// Every `deferred_changes` entry, with its `deferred_reason`.
     pub deferred_changes: Vec<ResourceEntry>,
     /// Every `action_invocations` and `deferred_action_invocations` entry.
     pub action_invocations: Vec<InvocationEntry>,
     /// Every `resource_drift` entry (changes made outside of Terraform/OpenTofu).
-    pub drifted: Vec<ResourceEntry>,
+    pub drifted: Listed,
 }
 
 /// One resource of a state.
@@ -313,14 +448,21 @@ impl PlanSummary {
     /// all known at its end. Addresses, names and types are public (Terraform
     /// refuses sensitive values as instance keys) and never masked.
     pub fn mask_inputs(&mut self, vis: &Visibility) {
-        for e in self.resources.iter_mut().chain(self.deferred_changes.iter_mut()).chain(self.drifted.iter_mut()) {
+        let mask = |e: &mut ResourceEntry| {
             if let Some(id) = &mut e.import_id {
                 *id = vis.text(id).into_owned();
             }
             if let Some(v) = &mut e.import_identity {
                 *v = vis.json(v);
             }
+        };
+        // Only imports carry text to mask: a spooled list without any is not read again.
+        for list in [&mut self.resources, &mut self.drifted] {
+            if list.imports {
+                list.map_each(mask);
+            }
         }
+        self.deferred_changes.iter_mut().for_each(mask);
         for c in &mut self.failing_checks {
             c.problem = vis.text(&c.problem).into_owned();
         }
@@ -503,8 +645,8 @@ pub(crate) struct PlanAccumulator {
     output_changes: BTreeMap<String, u64>,
     output_changed: bool,
     outputs: Vec<OutputChangeEntry>,
-    resources: Vec<ResourceEntry>,
-    drifted: Vec<ResourceEntry>,
+    resources: Listed,
+    drifted: Listed,
     /// Whether the changes and drift are listed (`summary`), or only counted
     /// (the gate, which needs the `Plan:` line: memory that does not grow).
     listing: bool,
@@ -552,6 +694,12 @@ impl PlanAccumulator {
     pub(crate) fn with_noise(noise: Noise) -> Self {
         PlanAccumulator { noise_count: noise.count(), noise, ..Default::default() }
     }
+
+    /// This accumulator, its lists of changes and drift spooled from
+    /// `spill_at` entries on ([`Listed`]; `None`: kept in memory).
+    pub(crate) fn spooling(self, spill_at: Option<usize>) -> Self {
+        PlanAccumulator { resources: Listed::spilling_at(spill_at), drifted: Listed::spilling_at(spill_at), ..self }
+    }
 }
 
 impl Default for PlanAccumulator {
@@ -570,8 +718,8 @@ impl Default for PlanAccumulator {
             output_changes: BTreeMap::new(),
             output_changed: false,
             outputs: Vec::new(),
-            resources: Vec::new(),
-            drifted: Vec::new(),
+            resources: Listed::default(),
+            drifted: Listed::default(),
             listing: true,
             opentofu: false,
             noise: Noise::default(),

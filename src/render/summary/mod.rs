@@ -3,6 +3,7 @@
 mod gitlab;
 mod json;
 mod markdown;
+mod stream;
 mod table;
 
 pub(crate) use gitlab::*;
