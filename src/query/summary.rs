@@ -112,6 +112,14 @@ pub struct ResourceEntry {
     pub location: Option<crate::model::Location>,
 }
 
+/// Display order of the action groups (`summary`'s table and markdown).
+pub(crate) const GROUPS: &[&str] = &["replace", "delete", "create", "update", "forget+create", "create+forget", "forget", "read", "no-op"];
+
+/// The place of an action's group in [`GROUPS`] (unknown actions last).
+pub(crate) fn group_rank(action: &str) -> usize {
+    GROUPS.iter().position(|g| *g == action).unwrap_or(GROUPS.len())
+}
+
 /// A list of changes a summary holds (`resources`, `drifted`): in memory,
 /// or, once it reaches the accumulator's limit ([`PlanAccumulator::spooling`],
 /// `summary` as a table or JSON), spooled to a temporary file
@@ -129,6 +137,11 @@ pub struct Listed {
     spill_at: Option<usize>,
     /// An entry imports (its id or identity is masked once every secret is known).
     imports: bool,
+    /// The rank of the last entry's action group ([`group_rank`]), and
+    /// whether an entry came after one of a later group (the list is not in
+    /// display order).
+    last_rank: usize,
+    out_of_order: bool,
     /// Why the spool failed: the list is not whole.
     failed: Option<String>,
 }
@@ -145,12 +158,6 @@ impl<'a> IntoIterator for &'a Listed {
     type IntoIter = std::slice::Iter<'a, ResourceEntry>;
     fn into_iter(self) -> Self::IntoIter {
         self.kept.iter()
-    }
-}
-
-impl From<Vec<ResourceEntry>> for Listed {
-    fn from(kept: Vec<ResourceEntry>) -> Self {
-        Listed { imports: kept.iter().any(|e| e.importing), kept, ..Listed::default() }
     }
 }
 
@@ -179,9 +186,18 @@ impl Listed {
         self.failed.as_deref()
     }
 
+    /// True when the entries come grouped by action in display order
+    /// ([`GROUPS`]): the table needs not sort them.
+    pub(crate) fn in_display_order(&self) -> bool {
+        !self.out_of_order
+    }
+
     /// Append `e`.
     pub(crate) fn push(&mut self, e: ResourceEntry) {
         self.imports |= e.importing;
+        let rank = group_rank(&e.action);
+        self.out_of_order |= rank < self.last_rank;
+        self.last_rank = rank;
         if let Some(s) = &mut self.spooled {
             if let Err(err) = s.push(&e) {
                 self.failed.get_or_insert_with(|| format!("cannot spool the list of changes to a temporary file: {err}"));

@@ -147,6 +147,10 @@ const WHOLE_WORD: usize = 12;
 /// The width `s` takes on a terminal (colour sequences take none), over its
 /// longest line.
 pub(crate) fn width(s: &str) -> usize {
+    // Printable ASCII only (no colour, no line feed): a column per byte.
+    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return s.len();
+    }
     s.split('\n').map(|l| units(l).iter().map(|u| u.width).sum()).max().unwrap_or(0)
 }
 
@@ -334,14 +338,36 @@ pub(crate) struct Columns {
     unit: Vec<usize>,
     /// The widest part (word, address part) of each column's cells.
     part: Vec<usize>,
+    /// Only the natural widths are measured (a table not fitted to a width).
+    natural_only: bool,
 }
 
 impl Columns {
     /// The columns of a table headed `header` (the heading measured).
     pub(crate) fn new(header: &[&str]) -> Columns {
         let n = header.len();
-        let mut c =
-            Columns { kinds: header.iter().map(|h| column_of(h)).collect(), natural: vec![0; n], unit: vec![0; n], part: vec![0; n] };
+        let mut c = Columns {
+            kinds: header.iter().map(|h| column_of(h)).collect(),
+            natural: vec![0; n],
+            unit: vec![0; n],
+            part: vec![0; n],
+            natural_only: false,
+        };
+        c.add(header);
+        c
+    }
+
+    /// The columns of a table headed `header` that is not fitted to a width:
+    /// only their natural widths are measured ([`Columns::natural`]).
+    pub(crate) fn natural_only(header: &[&str]) -> Columns {
+        let n = header.len();
+        let mut c = Columns {
+            kinds: header.iter().map(|h| column_of(h)).collect(),
+            natural: vec![0; n],
+            unit: vec![],
+            part: vec![],
+            natural_only: true,
+        };
         c.add(header);
         c
     }
@@ -351,6 +377,9 @@ impl Columns {
         for (c, cell) in row.iter().take(self.kinds.len()).enumerate() {
             let s = cell.as_ref();
             self.natural[c] = self.natural[c].max(width(s));
+            if self.natural_only {
+                continue;
+            }
             self.unit[c] = self.unit[c].max(widest_unit(s));
             self.part[c] = self.part[c].max(widest_part(s, self.kinds[c].0));
         }

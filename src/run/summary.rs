@@ -15,8 +15,8 @@ use crate::render::Format;
 use crate::secrets::Masker;
 
 /// A plan's list of changes (or of drift) is spooled from this many entries
-/// on (about 5 MB of entries in memory).
-pub(crate) const SPILL_AT: usize = 8192;
+/// on (about 11 MB of entries in memory; the table of as many rows about 21 MB).
+pub(crate) const SPILL_AT: usize = 16_384;
 
 /// `summary`: streamed, not read whole (bounded memory on plans of any size).
 pub(super) fn summary(

@@ -52,67 +52,80 @@ fn action_of(r: &ResourceEntry) -> String {
 /// The table of the spooled `list` (noise collapsed into one last row), as
 /// [`super::resource_table`] draws it, written to `w`.
 pub(super) fn spooled_table(w: &mut dyn Write, list: &Listed, noise: Option<&NoiseCount>, style: &Style) -> io::Result<()> {
-    // 1. One spool per action group.
-    let mut groups: Vec<Records<ResourceEntry>> = (0..=GROUPS.len()).map(|_| Records::with_block(64 << 10)).collect();
-    list.each(|e| if e.noise { Ok(()) } else { groups[group_rank(&e.action)].push(e) })?;
-    let shown: usize = groups.iter().map(Records::len).sum();
+    // 1. The table's order: the list's own when it comes grouped by action
+    //    in display order, else one spool per action group.
+    let groups: Option<Vec<Records<ResourceEntry>>> = if list.in_display_order() {
+        None
+    } else {
+        let mut groups: Vec<Records<ResourceEntry>> = (0..=GROUPS.len()).map(|_| Records::with_block(64 << 10)).collect();
+        list.each(|e| if e.noise { Ok(()) } else { groups[group_rank(&e.action)].push(e) })?;
+        Some(groups)
+    };
+    // Each change shown (noise left out), in the table's order.
+    let shown = |f: &mut dyn FnMut(&ResourceEntry) -> io::Result<()>| -> io::Result<()> {
+        match &groups {
+            None => list.each(|e| if e.noise { Ok(()) } else { f(e) }),
+            Some(groups) => groups.iter().try_for_each(|g| g.each(|e| f(&e))),
+        }
+    };
     // 2. Alike changes, a partition at a time.
-    let parts = shown / PARTITION + 1;
+    let parts = list.len() / PARTITION + 1;
     let mut partitions: Vec<Records<Member>> = (0..parts).map(|_| Records::with_block(16 << 10)).collect();
     let mut at = 0u64;
-    for g in &groups {
-        g.each(|e| {
-            if !alone(&e) {
-                let (module, _, block) = parts_of(&e.address);
-                let action = action_of(&e);
-                let mut h = std::collections::hash_map::DefaultHasher::new();
-                (&module, &block, &action).hash(&mut h);
-                partitions[(h.finish() % parts as u64) as usize].push(&(at, module, block, action, member_key(&e.address)))?;
-            }
-            at += 1;
-            Ok(())
-        })?;
-    }
+    shown(&mut |e| {
+        if !alone(e) {
+            let (module, _, block) = parts_of(&e.address);
+            let action = action_of(e);
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (&module, &block, &action).hash(&mut h);
+            partitions[(h.finish() % parts as u64) as usize].push(&(at, module, block, action, member_key(&e.address)))?;
+        }
+        at += 1;
+        Ok(())
+    })?;
     // Each partition dropped (its file closed) once its groups are found.
     let made: Vec<Records<(u64, Made)>> = partitions.into_iter().map(grouped_in).collect::<io::Result<_>>()?;
-    // 3. The rows, measured.
+    // 3. The rows, measured (fitted to a width, both ways they may be laid out).
     let heading = ["action", "address", "details"];
     let with_source = ["action", "address", "source", "details"];
+    let fitting = style.width.is_some();
     let mut rows: Records<Vec<String>> = Records::default();
-    let (mut plain, mut sourced) = (Columns::new(&heading), Columns::new(&with_source));
+    let mut plain = if fitting { Columns::new(&heading) } else { Columns::natural_only(&heading) };
+    let mut sourced = fitting.then(|| Columns::new(&with_source));
     let (mut source, mut located) = ("source".len(), false);
     {
         let mut merged = Merged::new(&made)?;
         let mut at = 0u64;
-        for g in &groups {
-            g.each(|e| {
-                let cells = match merged.at(at)? {
-                    Some(Made::Left) => None,
-                    Some(Made::First { label, count, keys }) => Some(row_cells(&e, Some((&label, count, &keys)), style)),
-                    None => Some(row_cells(&e, None, style)),
-                };
-                at += 1;
-                let Some(mut cells) = cells else { return Ok(()) };
-                let s = source_cell(&e);
-                located |= e.location.is_some();
-                source = source.max(crate::render::layout::width(&s));
-                plain.add(&cells);
-                cells.push(s);
+        shown(&mut |e| {
+            let cells = match merged.at(at)? {
+                Some(Made::Left) => None,
+                Some(Made::First { label, count, keys }) => Some(row_cells(e, Some((&label, count, &keys)), style)),
+                None => Some(row_cells(e, None, style)),
+            };
+            at += 1;
+            let Some(mut cells) = cells else { return Ok(()) };
+            let s = source_cell(e);
+            located |= e.location.is_some();
+            source = source.max(crate::render::layout::width(&s));
+            plain.add(&cells);
+            cells.push(s);
+            if let Some(sourced) = &mut sourced {
                 sourced.add(&[&cells[0], &cells[1], &cells[3], &cells[2]]);
-                rows.push(&cells)
-            })?;
-        }
+            }
+            rows.push(&cells)
+        })?;
     }
     drop(groups);
     if let Some(mut n) = noise_row(noise, style) {
         plain.add(&n);
         n.push("-".to_string());
-        sourced.add(&[&n[0], &n[1], &n[3], &n[2]]);
+        if let Some(sourced) = &mut sourced {
+            sourced.add(&[&n[0], &n[1], &n[3], &n[2]]);
+        }
         rows.push(&n)?;
     }
     let widest = [plain.natural(0), plain.natural(1), plain.natural(2)];
     let sourced_fits = located && source_fits_in(widest, source, style.width);
-    let (heading, columns): (&[&str], _) = if sourced_fits { (&with_source, sourced) } else { (&heading, plain) };
     // A row as the table has it: the source third, or none.
     let arrange = |mut cells: Vec<String>| -> Vec<String> {
         let s = cells.pop().unwrap_or_default();
@@ -121,8 +134,12 @@ pub(super) fn spooled_table(w: &mut dyn Write, list: &Listed, noise: Option<&Noi
         }
         cells
     };
-    let mut heading: Vec<String> = heading.iter().map(|h| h.to_string()).collect();
+    let mut heading: Vec<String> = if sourced_fits { &with_source[..] } else { &heading[..] }.iter().map(|h| h.to_string()).collect();
     // 4. The widths fixed; each column drawn as wide as its widest line.
+    let columns = match (sourced_fits, sourced) {
+        (true, Some(sourced)) => sourced,
+        _ => plain,
+    };
     let fitted = style.width.map(|max| columns.widths(max));
     let wrapped = |cells: &mut Vec<String>| {
         if let Some(widths) = &fitted {
@@ -130,8 +147,8 @@ pub(super) fn spooled_table(w: &mut dyn Write, list: &Listed, noise: Option<&Noi
         }
     };
     wrapped(&mut heading);
-    let mut drawn: Vec<usize> = heading.iter().map(|h| crate::render::layout::width(h)).collect();
-    if fitted.is_some() {
+    let drawn: Vec<usize> = if fitted.is_some() {
+        let mut drawn: Vec<usize> = heading.iter().map(|h| crate::render::layout::width(h)).collect();
         rows.each(|cells| {
             let mut cells = arrange(cells);
             wrapped(&mut cells);
@@ -140,9 +157,12 @@ pub(super) fn spooled_table(w: &mut dyn Write, list: &Listed, noise: Option<&Noi
             }
             Ok(())
         })?;
+        drawn
+    } else if sourced_fits {
+        vec![widest[0], widest[1], source, widest[2]]
     } else {
-        drawn = (0..heading.len()).map(|c| columns.natural(c)).collect();
-    }
+        widest.to_vec()
+    };
     let table = Rounded::new(drawn);
     writeln!(w, "{}", table.top())?;
     writeln!(w, "{}", table.row(&heading))?;
@@ -286,13 +306,15 @@ mod tests {
     use crate::query::summary::PlanAccumulator;
 
     /// A plan of alike and lone changes, interleaved, some imported, moved or
-    /// located, with `n` instances per block.
-    fn plan(n: usize) -> String {
+    /// located, with `n` instances per block; `mixed`: of several actions
+    /// (else all creates, in display order as they come).
+    fn plan(n: usize, mixed: bool) -> String {
         let mut rc = Vec::new();
         for i in 0..n {
             for (block, actions) in
                 [("a", r#"["create"]"#), ("b", r#"["update"]"#), ("c", r#"["delete","create"]"#), ("d", r#"["create"]"#)]
             {
+                let actions = if mixed { actions } else { r#"["create"]"# };
                 let extra = match (block, i % 7) {
                     ("a", 3) => r#","importing":{"id":"i-1"}"#,
                     _ => "",
@@ -305,8 +327,9 @@ mod tests {
                 ));
             }
             if i % 2 == 0 {
+                let action = if mixed { "update" } else { "create" };
                 rc.push(format!(
-                    r#"{{"address":"x.lone{i}","mode":"managed","type":"x","name":"lone{i}","change":{{"actions":["update"]}}}}"#
+                    r#"{{"address":"x.lone{i}","mode":"managed","type":"x","name":"lone{i}","change":{{"actions":["{action}"]}}}}"#
                 ));
             }
         }
@@ -332,11 +355,12 @@ mod tests {
     /// width, with and without sources, colour and noise.
     #[test]
     fn the_spooled_table_is_the_table() {
-        let json = plan(40);
-        for locate in [false, true] {
+        for (mixed, locate) in [(true, false), (true, true), (false, false), (false, true)] {
+            let json = plan(40, mixed);
             let whole = summary(&json, None, locate);
             let spooled = summary(&json, Some(5), locate);
             assert!(!whole.resources.spilled() && spooled.resources.spilled());
+            assert_eq!(spooled.resources.in_display_order(), !mixed);
             assert_eq!(whole.resources.len(), spooled.resources.len());
             let noise = NoiseCount { count: 3, ignore_attributes: vec!["tags".into()] };
             for (width, color, noise) in
@@ -348,7 +372,7 @@ mod tests {
                 spooled_table(&mut b, &spooled.resources, noise, &style).unwrap();
                 let (a, b) = (String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
                 assert!(a.contains("alike"), "{a}");
-                assert_eq!(b, a, "width {width:?}, colour {color}, located {locate}");
+                assert_eq!(b, a, "width {width:?}, colour {color}, located {locate}, mixed {mixed}");
             }
             let (mut a, mut b) = (Vec::new(), Vec::new());
             write_json(&mut a, &whole).unwrap();
