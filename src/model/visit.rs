@@ -20,6 +20,12 @@ pub trait PlanVisitor {
     /// A resource instance of `planned_values` or `prior_state` (its values and
     /// `sensitive_values`: a data source read during planning is marked only there).
     fn on_values_resource(&mut self, _r: &ResourceValue<'_>) {}
+    /// Instead of [`PlanVisitor::on_values_resource`], when no visitor
+    /// [needs every one](PlanVisitor::needs_every_values_resource): a
+    /// resource's `values` (`None`: absent or `null`) and `sensitive_values`
+    /// (which marks something) as their text, found over the structural
+    /// index without serde, for the secret collector.
+    fn on_values_marked(&mut self, _values: Option<&str>, _marks: &str) {}
     /// The text of each streamed element (after `on_drift`/`on_resource_change`
     /// with its parse): a visitor that answers at the end, once every secret
     /// is known, keeps the text of the elements it needs ([`Keep`]).
@@ -79,6 +85,10 @@ impl<A: PlanVisitor, B: PlanVisitor> PlanVisitor for (A, B) {
     fn on_values_resource(&mut self, r: &ResourceValue<'_>) {
         self.0.on_values_resource(r);
         self.1.on_values_resource(r);
+    }
+    fn on_values_marked(&mut self, values: Option<&str>, marks: &str) {
+        self.0.on_values_marked(values, marks);
+        self.1.on_values_marked(values, marks);
     }
     fn on_element(&mut self, drift: bool, rc: &ResourceChange<'_>, text: &str) {
         self.0.on_element(drift, rc, text);

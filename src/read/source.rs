@@ -120,40 +120,14 @@ pub(super) fn read_error(name: &str, e: &std::io::Error) -> InputError {
     InputError::new(name, format!("cannot read: {e}"))
 }
 
-/// How [`fill`] ended.
-#[derive(Debug)]
-enum Filled {
-    /// The buffer is full: there may be more.
-    Full,
-    /// The input ended.
-    Eof,
-    /// A read failed (after the bytes counted).
-    Failed(std::io::Error),
-}
-
-/// Read `src` into `buf` until it is full, the input ends or a read fails
-/// (a pipe gives 64 KB at a time, and bigger pieces cost less down the
-/// line). The bytes read, and how it ended. [`Chunks`]' one step.
-fn fill(src: &mut impl Read, buf: &mut [u8]) -> (usize, Filled) {
-    let mut n = 0;
-    while n < buf.len() {
-        match src.read(&mut buf[n..]) {
-            Ok(0) => return (n, Filled::Eof),
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return (n, Filled::Failed(e)),
-        }
-    }
-    (n, Filled::Full)
-}
-
 /// THE chunked read loop, for every reader of an input in pieces: the
 /// read-ahead thread of one document ([`crate::read::stream`]), the framer
 /// of many roots ([`crate::read::stream_roots`]), a pipe read whole, a
 /// saved plan's `show -json` output, a file's head. Files, pipes, FIFOs and
 /// a child's stdout alike: each piece is read until it is full, the input
-/// ends or a read fails; a regular file's pieces are no bigger than what is
-/// left of it (so a small file's unused tail is not zeroed for nothing).
+/// ends or a read fails (a pipe gives 64 KB at a time, and bigger pieces cost
+/// less down the line), into room that is not zeroed first; a regular file's pieces are no bigger than what is
+/// left of it (so no room is reserved for nothing).
 pub(crate) struct Chunks<R> {
     src: R,
     /// How much is read per piece (at most).
@@ -208,15 +182,15 @@ impl<R: Read> Iterator for Chunks<R> {
             _ => self.piece,
         };
         let mut buf = std::mem::take(&mut self.spare);
-        buf.resize(want, 0);
-        let (n, how) = fill(&mut self.src, &mut buf);
-        buf.truncate(n);
+        buf.clear();
+        buf.reserve_exact(want);
+        // Into the buffer's spare room, never zeroed first (a file reads into
+        // it as it is); interrupted reads are retried, and the bytes read
+        // before a failing read are kept.
+        let failed = (&mut self.src).take(want as u64).read_to_end(&mut buf).err();
+        let n = buf.len();
         self.offset += n;
-        let (eof, failed) = match how {
-            Filled::Full => (false, None),
-            Filled::Eof => (true, None),
-            Filled::Failed(e) => (false, Some(e)),
-        };
+        let eof = failed.is_none() && n < want;
         self.ended = eof || failed.is_some();
         Some(Chunk { bytes: buf, eof, failed })
     }

@@ -32,6 +32,7 @@ use crate::index::Skip;
 use crate::model::document::Streamed;
 use crate::model::visit::{PlanVisitor, Prior};
 use crate::model::{CheckObject, ResourceChange, ResourceValue};
+use resource::{resource_spans, Spans};
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 
@@ -170,11 +171,30 @@ impl Reader<'_> {
         self.keep_value(out)
     }
 
-    /// A resource of a values representation that marks nothing sensitive,
-    /// skipped over the index without serde: `Ok(true)`. `Ok(false)` (nothing
+    /// A resource of a values representation read over the index without
+    /// serde, for a visitor that needs only its secrets: one that marks
+    /// nothing sensitive is skipped, one that marks something has its
+    /// `values` and `sensitive_values` (their text) passed to
+    /// [`PlanVisitor::on_values_marked`]: `Ok(true)`. `Ok(false)` (nothing
     /// consumed) for anything else, which the caller parses.
-    fn skip_unmarked_resource(&mut self) -> Result<bool, InputError> {
-        Ok(self.indexed(usize::MAX, unmarked_resource)? == Indexed::Done)
+    fn indexed_resource(&mut self, visitor: &mut dyn PlanVisitor) -> Result<bool, InputError> {
+        let from = self.dropped + self.pos;
+        let found = std::cell::Cell::new(None);
+        let done = self.indexed(usize::MAX, |t| {
+            let (skip, spans) = resource_spans(t);
+            found.set(spans);
+            skip
+        })? == Indexed::Done;
+        if !done {
+            return Ok(false);
+        }
+        if let Some(Spans { values, marks }) = found.get() {
+            let at = from - self.dropped;
+            let text = |(a, b): (usize, usize)| &self.buf[at + a..at + b];
+            let values = values.map(text).filter(|v| *v != "null");
+            visitor.on_values_marked(values, text(marks));
+        }
+        Ok(true)
     }
 
     /// Walk the object at `pos`: for each member, `f` is called with the key,
@@ -329,7 +349,7 @@ impl Reader<'_> {
             }
             match key.as_str() {
                 "resources" if r.peek()? == Some(b'[') => r.elements(|r| {
-                    if !visitor.needs_every_values_resource() && r.skip_unmarked_resource()? {
+                    if !visitor.needs_every_values_resource() && r.indexed_resource(visitor)? {
                         return Ok(());
                     }
                     if r.values_resource(visitor, prior)? {
@@ -515,103 +535,6 @@ enum Indexed {
     TooBig,
 }
 
-/// The length of the resource object at the start of `t` (a values
-/// representation's) when it is valid JSON and marks nothing sensitive: its
-/// `sensitive_values` absent, or made of objects, arrays, `false` and `null`
-/// only. The secret collector finds nothing in such a resource, so nothing
-/// of it need reach serde. `Refused` when it marks something, or a key holds
-/// an escape (`sensitive\u005fvalues` is the same key), or the key comes twice.
-///
-/// The members are found over the index (brackets matched 64 bytes at a
-/// time, [`value_end`]), so a resource that marks something goes to serde
-/// after one quick pass, stopped at its marker; only one that marks nothing
-/// is checked in full ([`crate::index::skip`], over the index too), which
-/// also holds the member walk to valid JSON.
-fn unmarked_resource(t: &[u8]) -> Skip {
-    const MARKS: &[u8] = b"\"sensitive_values\"";
-    let start = crate::index::blanks(t, 0);
-    match t.get(start) {
-        None => return Skip::Incomplete,
-        Some(b'{') => {}
-        Some(_) => return Skip::Refused,
-    }
-    let mut marks = false;
-    let mut i = crate::index::blanks(t, start + 1);
-    while i < t.len() && t[i] == b'"' {
-        let key_end = crate::scan::string_end(t, i + 1);
-        let Some(key) = t.get(i..=key_end) else { return Skip::Incomplete };
-        if key.contains(&b'\\') {
-            return Skip::Refused;
-        }
-        i = crate::index::blanks(t, key_end + 1);
-        match t.get(i) {
-            Some(b':') => {}
-            None => return Skip::Incomplete,
-            Some(_) => return Skip::Refused,
-        }
-        i = crate::index::blanks(t, i + 1);
-        let Some(v_end) = value_end(t, i) else { return Skip::Incomplete };
-        if key == MARKS {
-            if marks || !marks_nothing(&t[i..v_end]) {
-                return Skip::Refused;
-            }
-            marks = true;
-        }
-        i = crate::index::blanks(t, v_end);
-        if t.get(i) == Some(&b',') {
-            i = crate::index::blanks(t, i + 1);
-        }
-    }
-    // Marks nothing: valid JSON, ending where the walk says?
-    match crate::index::skip(&t[start..]) {
-        Skip::End(n) if t.get(i) == Some(&b'}') && start + n == i + 1 => Skip::End(i + 1),
-        Skip::Incomplete => Skip::Incomplete,
-        _ => Skip::Refused,
-    }
-}
-
-/// Where the value starting at `t[i]` ends, over the index: a container's
-/// matching bracket, a string's closing quote, a scalar's last byte. Not a
-/// check: what it finds is checked afterwards. `None` when `t` ends first.
-fn value_end(t: &[u8], i: usize) -> Option<usize> {
-    match *t.get(i)? {
-        b'{' | b'[' => {
-            let mut walk = crate::scan::Walk { text: crate::scan::Text::Value, depth: 1 };
-            let (at, met) = walk.run(t, i + 1, true);
-            (met == crate::scan::Met::Close).then_some(at)
-        }
-        b'"' => {
-            let e = crate::scan::string_end(t, i + 1);
-            (e < t.len()).then_some(e + 1)
-        }
-        _ => {
-            let n = t[i..].iter().position(|&b| matches!(b, b',' | b'}' | b']') || crate::index::is_json_ws(b))?;
-            Some(i + n)
-        }
-    }
-}
-
-/// A marker that marks nothing: objects, arrays, `false` and `null` only
-/// (strings only as keys). Anything else may mark something.
-fn marks_nothing(m: &[u8]) -> bool {
-    let mut i = 0;
-    while i < m.len() {
-        match m[i] {
-            b'"' => {
-                i = crate::scan::string_end(m, i + 1) + 1;
-                // A key, never a value.
-                if m.get(crate::index::blanks(m, i)) != Some(&b':') {
-                    return false;
-                }
-            }
-            b'{' | b'}' | b'[' | b']' | b',' | b':' | b' ' | b'\t' | b'\n' | b'\r' => i += 1,
-            b'f' if m[i..].starts_with(b"false") => i += 5,
-            b'n' if m[i..].starts_with(b"null") => i += 4,
-            _ => return false,
-        }
-    }
-    true
-}
-
+mod resource;
 #[cfg(test)]
 mod tests;

@@ -45,11 +45,14 @@ pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result
         Some(e) => Err(e),
         None => Ok(()),
     };
-    let scrubber = (!config.show_sensitive).then(|| masker.scrubber());
+    // Built only when there is a warning or an error to scrub: the matcher of
+    // every secret's every form costs as much as reading a plan full of them.
+    let scrubber = std::cell::OnceCell::new();
+    let scrubber = || scrubber.get_or_init(|| (!config.show_sensitive).then(|| masker.scrubber())).as_ref();
     let files: Vec<String> = config.inputs.iter().map(Source::name).collect();
     for note in config.read.notes.take_ordered(&files) {
         let text = format!("planview: warning: {}\n", sanitize::line(&note));
-        let bytes = match &scrubber {
+        let bytes = match scrubber() {
             Some(s) => s.scrub(text.as_bytes()).into_owned(),
             None => text.into_bytes(),
         };
@@ -58,7 +61,7 @@ pub fn run(config: &Config, out: &mut dyn Write, diag: &mut dyn Write) -> Result
     }
     // Errors quote the input (keys of a document that is not a plan, a failing
     // `show -json`'s stderr): they are scrubbed of the other inputs' secrets too.
-    let status = status.map_err(|e| match &scrubber {
+    let status = status.map_err(|e| match scrubber() {
         Some(s) => scrub_error(e, s),
         None => e,
     });

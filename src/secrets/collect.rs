@@ -184,12 +184,18 @@ impl Masker {
     /// parts it marks are parsed, the rest is skipped over as raw text (no tree
     /// of the whole value is built).
     fn collect_raw_marked(&mut self, value: Option<&RawValue>, marker: Option<&RawValue>) {
-        let (Some(value), Some(marker)) = (value, marker) else { return };
-        match self.marks.get(marker.get()) {
-            Ok(Some(marker)) => self.walk_marked_text(value.get(), &marker),
+        if let (Some(value), Some(marker)) = (value, marker) {
+            self.collect_text_marked(value.get(), marker.get());
+        }
+    }
+
+    /// [`Masker::collect_raw_marked`] over the text of a value and of its marker.
+    fn collect_text_marked(&mut self, value: &str, marker: &str) {
+        match self.marks.get(marker) {
+            Ok(Some(marker)) => self.walk_marked_text(value, &marker),
             Ok(None) => {}
             // Unreadable marker: fail closed, everything in the value is secret.
-            Err(()) => self.collect_text(value.get()),
+            Err(()) => self.collect_text(value),
         }
     }
 
@@ -704,6 +710,11 @@ impl crate::model::visit::PlanVisitor for Masker {
     }
     fn on_values_resource(&mut self, r: &crate::model::ResourceValue<'_>) {
         self.collect_raw_marked(r.values, r.sensitive_values);
+    }
+    fn on_values_marked(&mut self, values: Option<&str>, marks: &str) {
+        if let Some(values) = values {
+            self.collect_text_marked(values, marks);
+        }
     }
 }
 

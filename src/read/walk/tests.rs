@@ -322,3 +322,77 @@ fn resources_skipped_over_the_index_hide_no_secret() {
         assert_eq!(streamed.scrubber().scrub(text.as_bytes()).into_owned(), want, "pieces of {chunk}");
     }
 }
+
+/// [`resource_spans`]' reference: serde_json reads the object's members (no
+/// key twice), and a marker marks nothing when it holds only objects,
+/// arrays, `false` and `null`.
+/// A resource's `values` (if any) and marking `sensitive_values`, as text.
+type Marked = (Option<String>, String);
+
+fn spans_by_serde(t: &str) -> Option<(usize, Option<Marked>)> {
+    fn nothing(v: &serde_json::Value) -> bool {
+        match v {
+            serde_json::Value::Object(m) => m.values().all(nothing),
+            serde_json::Value::Array(a) => a.iter().all(nothing),
+            serde_json::Value::Bool(false) | serde_json::Value::Null => true,
+            _ => false,
+        }
+    }
+    let mut it = serde_json::Deserializer::from_str(t).into_iter::<std::collections::BTreeMap<String, Box<RawValue>>>();
+    let members = it.next()?.ok()?;
+    let marks = members.get("sensitive_values").filter(|m| !nothing(&serde_json::from_str(m.get()).unwrap()));
+    Some((it.byte_offset(), marks.map(|m| (members.get("values").map(|v| v.get().to_string()), m.get().to_string()))))
+}
+
+fn resource_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just("null".to_string()),
+        Just("false".to_string()),
+        Just("true".to_string()),
+        Just("12.5e3".to_string()),
+        "[a-z\"\\\\{}\\[\\] é]{0,12}".prop_map(|s| serde_json::to_string(&s).unwrap()),
+    ];
+    let value = leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(|v| format!("[{}]", v.join(","))),
+            proptest::collection::vec(("[a-z]{1,3}", inner), 0..4).prop_map(|v| {
+                let mut seen = std::collections::HashSet::new();
+                let m: Vec<String> = v.into_iter().filter(|(k, _)| seen.insert(k.clone())).map(|(k, v)| format!("{k:?} : {v}")).collect();
+                format!("{{ {} }}", m.join(" ,\n"))
+            }),
+        ]
+    });
+    let key = prop_oneof![Just("values"), Just("sensitive_values"), Just("address"), Just("type"), Just("x")];
+    proptest::collection::vec((key, value), 0..5).prop_map(|members| {
+        let mut seen = std::collections::HashSet::new();
+        let m: Vec<String> = members.into_iter().filter(|(k, _)| seen.insert(*k)).map(|(k, v)| format!("\"{k}\":{v}")).collect();
+        format!(" {{{}}} ,", m.join(", "))
+    })
+}
+
+proptest::proptest! {
+    /// Over the index, a resource's length and its `values` and marking
+    /// `sensitive_values` are what serde_json reads; cut short it is never
+    /// taken for whole, and broken it is never accepted.
+    #[test]
+    fn resource_spans_are_what_serde_reads(text in resource_text(), cut in 0usize..400, flip in 0usize..400) {
+        let t = text.as_bytes();
+        let (skip, spans) = resource_spans(t);
+        let (n, want) = spans_by_serde(&text).unwrap();
+        proptest::prop_assert_eq!(skip, Skip::End(n));
+        let got = spans.map(|s| (s.values.map(|(a, b)| text[a..b].to_string()), text[s.marks.0..s.marks.1].to_string()));
+        proptest::prop_assert_eq!(got, want);
+        // Cut short: incomplete (or refused), never whole.
+        let short = &t[..cut.min(text.trim_end_matches([' ', ',']).len() - 1)];
+        proptest::prop_assert!(!matches!(resource_spans(short).0, Skip::End(_)));
+        // One byte changed: accepted only when serde_json accepts it too, as long.
+        let mut broken = t.to_vec();
+        let at = flip % broken.len();
+        broken[at] = b"{}[]\",:x"[flip % 8];
+        // (UTF-8 is the reading thread's to check, not the index's.)
+        if let (Ok(broken), (Skip::End(m), _)) = (std::str::from_utf8(&broken), resource_spans(&broken)) {
+            proptest::prop_assert_eq!(spans_by_serde(broken).map(|(n, _)| n), Some(m), "{}", broken);
+        }
+    }
+}
