@@ -10,24 +10,55 @@
 #   CMDS="comment|fingerprint" bench/memory.sh         # only these (|-separated)
 #   HOW=file bench/memory.sh                          # from the file only (default: "file pipe")
 #   PLAN=/tmp/string-100m.json bench/memory.sh        # python3 bench/gen_string.py 100 /tmp/string-100m.json
+#   SHAPES="tiny gb string" bench/memory.sh           # issue 31's three shapes, each generated here:
+#       tiny   1,000,000 tiny creates (gen_tiny.py, 166 MB)
+#       gb     a 1 GB plan (examples/gen_plan --size 1G), deleted after its runs
+#       string one 100 MB string (gen_string.py)
+#     (GB_CMDS="summary|replace" narrows the 1 GB shape's commands; its RUNS are GB_RUNS, default RUNS)
 #
 # Generated plans stay under $BENCH_DIR (default /tmp/planview-bench): never commit them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 DIR=${BENCH_DIR:-/tmp/planview-bench}
-PLAN=${PLAN:-$DIR/sensitive-full-10500.json}
 mkdir -p "$DIR"
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (/usr/bin/time)" >&2; exit 2; }
 if [ -z "${PV:-}" ]; then
   cargo build --release --locked --bin planview >&2
   PV=target/release/planview
 fi
+export PV
+if [ -n "${SHAPES:-}" ]; then
+  for shape in $SHAPES; do
+    case $shape in
+      tiny)
+        plan=$DIR/tiny-1000000.json
+        [ -s "$plan" ] || python3 bench/gen_tiny.py 1000000 "$plan"
+        SHAPES= PLAN=$plan "$0" ;;
+      string)
+        plan=$DIR/string-100m.json
+        [ -s "$plan" ] || python3 bench/gen_string.py 100 "$plan"
+        SHAPES= PLAN=$plan "$0" ;;
+      gb)
+        plan=$DIR/plan-1g.json
+        [ -x target/release/examples/gen_plan ] || cargo build --release --locked --example gen_plan >&2
+        target/release/examples/gen_plan --size 1G --seed 1 -o "$plan" >/dev/null
+        SHAPES= PLAN=$plan RUNS=${GB_RUNS:-$RUNS} CMDS=${GB_CMDS:-${CMDS:-}} "$0" || true
+        rm -f "$plan" ;;
+      *) echo "unknown shape $shape (tiny, gb, string)" >&2; exit 2 ;;
+    esac
+    echo
+  done
+  exit 0
+fi
+PLAN=${PLAN:-$DIR/sensitive-full-10500.json}
 [ -s "$PLAN" ] || python3 bench/gen_sensitive.py 10500 "$PLAN" full
 bytes=$(stat -c %s "$PLAN")
 cat "$PLAN" >/dev/null
 fp=$("$PV" fingerprint "$PLAN" 2>/dev/null || true)
-ADDR=${ADDR:-$("$PV" summary --format json "$PLAN" 2>/dev/null | python3 -c 'import json,sys; r=json.load(sys.stdin)["resources"]; print(r[len(r)//2]["address"] if r else "x")' 2>/dev/null || echo x)}
+# The first change's address (read from summary's JSON as it streams: any plan size).
+ADDR=${ADDR:-$("$PV" summary --format json "$PLAN" 2>/dev/null | awk -F'"' '/^  "resources": \[/{r=1} r && /^      "address": /{print $4; exit}' || true)}
+ADDR=${ADDR:-x}
 
 # run "ARGS" file|pipe [| head -20]: prints "wall cpu rss_kb" of planview in one run.
 run() {
@@ -61,6 +92,10 @@ declare -a ROWS=(
   "state --prior --format json|"
   "gate|"
   "gate --expect-fingerprint $fp|"
+  "checks --format json|"
+  "drift --format json|"
+  "outputs --format json|"
+  "moves|"
   "fingerprint|"
   "comment|"
 )

@@ -7,8 +7,8 @@
 #
 #   bench/roots.sh            # RUNS=5
 #
-# Prints min/median/max wall seconds, the median over the skip-only pass, and
-# peak RSS (max over the runs).
+# Prints min/median/max wall seconds, CPU seconds (user+system) and peak RSS,
+# and the medians of wall and CPU over those of the skip-only pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
@@ -31,19 +31,46 @@ fi
 files=$(find "$DIR/tree" -name plan.json | sort)
 bytes=$(stat -c %s "$DIR/all.ndjson")
 
-# measure LABEL BYTES COMMAND... (bench/measure.sh)
-source bench/measure.sh
+# stats VALUES...: min median max
+stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{printf "%s %s %s\n", v[1], v[int((NR+1)/2)], v[NR]}'; }
+
+# measure LABEL COMMAND...: RUNS runs; a row of min/median/max wall, CPU and
+# peak RSS, and the medians over BASE_W/BASE_C (the skip-only pass's).
+measure() {
+  local label=$1; shift
+  local walls=() cpus=() rss=() t start end u s r
+  for _ in $(seq "$RUNS"); do
+    t=$(mktemp)
+    start=$EPOCHREALTIME
+    /usr/bin/time -o "$t" -f "%U %S %M" bash -c "$*" >/dev/null 2>&1 || true
+    end=$EPOCHREALTIME
+    read -r u s r < <(tail -n1 "$t"); rm -f "$t"
+    walls+=("$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.3f", b-a}')")
+    cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}')")
+    rss+=("$((r / 1024))")
+  done
+  read -r w1 W w3 < <(stats "${walls[@]}")
+  read -r c1 C c3 < <(stats "${cpus[@]}")
+  read -r r1 r2 r3 < <(stats "${rss[@]}")
+  local xw="-" xc="-"
+  if [ -n "${BASE_W:-}" ]; then
+    xw=$(awk -v m="$W" -v b="$BASE_W" 'BEGIN{printf "%.2fx", m/(b>0?b:0.001)}')
+    xc=$(awk -v m="$C" -v b="$BASE_C" 'BEGIN{printf "%.2fx", m/(b>0?b:0.01)}')
+  fi
+  echo "| $label | $w1 / $W / $w3 | $xw | $c1 / $C / $c3 | $xc | $r1 / $r2 / $r3 |"
+}
 
 echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- $N roots, $((bytes / 1000000)) MB in all"
 echo
-echo "| command | min s | median s | max s | MB/s (median) | / skip-only | peak RSS MB |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
-BASE=""
-measure "skip-only pass, $N files" "$bytes" "$SKIP $(echo $files)"; BASE=$MED
-measure "\`summary DIR\`" "$bytes" "$PV summary --format json $DIR/tree"
-measure "\`gate DIR\`" "$bytes" "$PV gate --format json $DIR/tree"
-BASE=""
-measure "skip-only pass, NDJSON" "$bytes" "$SKIP $DIR/all.ndjson"; BASE=$MED
-measure "\`summary\` < NDJSON" "$bytes" "$PV summary --format json < $DIR/all.ndjson"
-measure "\`gate\` < NDJSON" "$bytes" "$PV gate --format json < $DIR/all.ndjson"
+echo "| command | wall s min / median / max | wall / skip-only | CPU s min / median / max | CPU / skip-only | peak RSS MB min / median / max |"
+echo "|---|---:|---:|---:|---:|---:|"
+BASE_W="" BASE_C=""
+measure "skip-only pass, $N files" "$SKIP $(echo $files)"; BASE_W=$W BASE_C=$C
+measure "\`summary DIR\`" "$PV summary --format json $DIR/tree"
+measure "\`summary DIR\` (table)" "$PV summary $DIR/tree"
+measure "\`gate DIR\`" "$PV gate --format json $DIR/tree"
+BASE_W="" BASE_C=""
+measure "skip-only pass, NDJSON" "$SKIP $DIR/all.ndjson"; BASE_W=$W BASE_C=$C
+measure "\`summary\` < NDJSON" "$PV summary --format json < $DIR/all.ndjson"
+measure "\`gate\` < NDJSON" "$PV gate --format json < $DIR/all.ndjson"

@@ -37,6 +37,7 @@ mod run;
 pub mod sanitize;
 mod scan;
 mod secrets;
+mod spool;
 
 pub use outcome::{PerFile, Status};
 pub use run::{run, verdict_over_output};

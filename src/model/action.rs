@@ -56,7 +56,7 @@ impl Serialize for Action {
 }
 
 /// Order of the two halves of a replacement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReplaceOrder {
     /// `["delete","create"]`: the old object goes first (the default).

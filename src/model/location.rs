@@ -5,7 +5,7 @@ use serde::Serialize;
 
 /// A block's place, for output: the file as a path relative to the current
 /// directory (`/`-separated; absolute only when it is outside it), lines 1-based.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Location {
     pub file: String,
     pub line: u32,

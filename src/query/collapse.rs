@@ -59,7 +59,7 @@ pub(crate) struct Collapser {
 /// The parts of an address the grouping reads: module instance, type, and
 /// the resource block without its key. An address planview cannot read is
 /// its own block (never grouped with others but its twins).
-fn parts(address: &str) -> (String, String, String) {
+pub(crate) fn parts(address: &str) -> (String, String, String) {
     match Address::parse(address) {
         Ok(mut a) => {
             let mut resource = a.steps.pop().expect("an address has a resource step");

@@ -9,6 +9,7 @@ pub(crate) mod diff;
 pub(crate) mod drift;
 pub(crate) mod gate;
 pub(crate) mod intent;
+pub(crate) mod listed;
 pub(crate) mod moves;
 pub(crate) mod noise;
 pub(crate) mod outputs;

@@ -88,7 +88,10 @@ pub(crate) fn replace_with_changes(
         return Err("`replace` reads a plan, and this is a state: run `show -json` on a saved plan file".into());
     };
     let mut r = replace_plan(p, filter, vis);
-    add_dependents(&mut r, &dependents::for_plan(p, locals, changes));
+    // Without replacements there are no dependents to name: the graph is not built.
+    if !r.replacements.is_empty() {
+        add_dependents(&mut r, &dependents::for_plan(p, locals, changes));
+    }
     Ok(r)
 }
 

@@ -5,7 +5,7 @@ use crate::model::{ActionInvocation, Change, ChangeKind, CheckObject, Mode, Plan
 use crate::model::{Document, StateDoc};
 use crate::query::noise::{Noise, NoiseCount};
 use crate::query::values::{OutputReport, Visibility};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The summary of one document.
@@ -64,7 +64,7 @@ impl Totals {
 }
 
 /// One resource change as the summary lists it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ResourceEntry {
     pub address: String,
     pub previous_address: Option<String>,
@@ -104,13 +104,16 @@ pub struct ResourceEntry {
     pub deferred_reason: Option<String>,
     /// With `--ignore-attr`: an update that only changes ignored attributes
     /// (present only when true).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub noise: bool,
     /// Where the object is declared in the configuration, when it was read
     /// and holds it (set by the run: `crate::locate`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<crate::model::Location>,
 }
+
+pub(crate) use super::listed::Listed;
+pub(crate) use super::listed::{group_rank, GROUPS};
 
 /// One action invocation (Terraform 1.14+), deferred or not.
 #[derive(Debug, Clone, Serialize)]
@@ -234,13 +237,13 @@ pub struct PlanSummary {
     pub output_changes: BTreeMap<String, u64>,
     pub outputs: Vec<OutputChangeEntry>,
     /// Every entry that is not a plain no-op (moves and imports stay listed).
-    pub resources: Vec<ResourceEntry>,
+    pub resources: Listed,
     /// Every `deferred_changes` entry, with its `deferred_reason`.
     pub deferred_changes: Vec<ResourceEntry>,
     /// Every `action_invocations` and `deferred_action_invocations` entry.
     pub action_invocations: Vec<InvocationEntry>,
     /// Every `resource_drift` entry (changes made outside of Terraform/OpenTofu).
-    pub drifted: Vec<ResourceEntry>,
+    pub drifted: Listed,
 }
 
 /// One resource of a state.
@@ -313,14 +316,21 @@ impl PlanSummary {
     /// all known at its end. Addresses, names and types are public (Terraform
     /// refuses sensitive values as instance keys) and never masked.
     pub fn mask_inputs(&mut self, vis: &Visibility) {
-        for e in self.resources.iter_mut().chain(self.deferred_changes.iter_mut()).chain(self.drifted.iter_mut()) {
+        let mask = |e: &mut ResourceEntry| {
             if let Some(id) = &mut e.import_id {
                 *id = vis.text(id).into_owned();
             }
             if let Some(v) = &mut e.import_identity {
                 *v = vis.json(v);
             }
+        };
+        // Only imports carry text to mask: a spooled list without any is not read again.
+        for list in [&mut self.resources, &mut self.drifted] {
+            if list.imports {
+                list.map_each(mask);
+            }
         }
+        self.deferred_changes.iter_mut().for_each(mask);
         for c in &mut self.failing_checks {
             c.problem = vis.text(&c.problem).into_owned();
         }
@@ -503,8 +513,8 @@ pub(crate) struct PlanAccumulator {
     output_changes: BTreeMap<String, u64>,
     output_changed: bool,
     outputs: Vec<OutputChangeEntry>,
-    resources: Vec<ResourceEntry>,
-    drifted: Vec<ResourceEntry>,
+    resources: Listed,
+    drifted: Listed,
     /// Whether the changes and drift are listed (`summary`), or only counted
     /// (the gate, which needs the `Plan:` line: memory that does not grow).
     listing: bool,
@@ -552,6 +562,12 @@ impl PlanAccumulator {
     pub(crate) fn with_noise(noise: Noise) -> Self {
         PlanAccumulator { noise_count: noise.count(), noise, ..Default::default() }
     }
+
+    /// This accumulator, its lists of changes and drift spooled from
+    /// `spill_at` entries on ([`Listed`]; `None`: kept in memory).
+    pub(crate) fn spooling(self, spill_at: Option<usize>) -> Self {
+        PlanAccumulator { resources: Listed::spilling_at(spill_at), drifted: Listed::spilling_at(spill_at), ..self }
+    }
 }
 
 impl Default for PlanAccumulator {
@@ -570,8 +586,8 @@ impl Default for PlanAccumulator {
             output_changes: BTreeMap::new(),
             output_changed: false,
             outputs: Vec::new(),
-            resources: Vec::new(),
-            drifted: Vec::new(),
+            resources: Listed::default(),
+            drifted: Listed::default(),
             listing: true,
             opentofu: false,
             noise: Noise::default(),

@@ -291,6 +291,20 @@ pub enum Shown {
     Unknown,
 }
 
+/// `v` as compact JSON text; a string's buffer sized once for its text (a
+/// 100 MB string is not copied over and over, to twice its size, as the
+/// buffer grows).
+fn json_text(v: &Value) -> String {
+    let mut out = Vec::with_capacity(match v {
+        Value::String(s) => s.len() + 2,
+        _ => 128,
+    });
+    match serde_json::to_writer(&mut out, v) {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
 impl Shown {
     /// Decide what to show for `value`, given whether it is marked sensitive or
     /// unknown, masking values that hold a secret known from elsewhere.
@@ -303,7 +317,7 @@ impl Shown {
         }
         match value {
             None | Some(Value::Null) => Shown::Null,
-            Some(v) => Shown::Value(serde_json::to_string(v).unwrap_or_default()),
+            Some(v) => Shown::Value(json_text(v)),
         }
     }
 

@@ -147,6 +147,10 @@ const WHOLE_WORD: usize = 12;
 /// The width `s` takes on a terminal (colour sequences take none), over its
 /// longest line.
 pub(crate) fn width(s: &str) -> usize {
+    // Printable ASCII only (no colour, no line feed): a column per byte.
+    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return s.len();
+    }
     s.split('\n').map(|l| units(l).iter().map(|u| u.width).sum()).max().unwrap_or(0)
 }
 
@@ -322,31 +326,83 @@ fn allot(natural: &[usize], floor: &[usize], rank: &[u8], avail: usize) -> Vec<u
     w
 }
 
-/// A table in the house style (rounded borders), its cells wrapped so that it
-/// fits `max` columns when given (as far as units that cannot be cut allow).
-/// Cells are final (secrets were masked where their values were rendered), so
-/// wrapping never splits anything that still needs masking.
-pub(crate) fn table(header: &[&str], rows: Vec<Vec<String>>, max: Option<usize>) -> String {
-    use tabled::settings::Style as TStyle;
-    let cols = header.len();
-    let mut grid: Vec<Vec<String>> = Vec::with_capacity(rows.len() + 1);
-    grid.push(header.iter().map(|h| h.to_string()).collect());
-    grid.extend(rows);
-    if let Some(max) = max {
-        let kinds: Vec<(Kind, u8)> = header.iter().map(|h| column_of(h)).collect();
-        let natural: Vec<usize> = (0..cols).map(|c| grid.iter().map(|r| r.get(c).map_or(0, |s| width(s))).max().unwrap_or(0)).collect();
+/// A table's columns measured one row at a time ([`Columns::add`]): what
+/// [`table`] fits a table to, kept for a table whose rows are not all held
+/// (`summary`'s spooled list of changes) as for one whose rows are.
+#[derive(Debug, Clone)]
+pub(crate) struct Columns {
+    kinds: Vec<(Kind, u8)>,
+    /// The widest cell of each column.
+    natural: Vec<usize>,
+    /// The widest unit of each column's cells.
+    unit: Vec<usize>,
+    /// The widest part (word, address part) of each column's cells.
+    part: Vec<usize>,
+    /// Only the natural widths are measured (a table not fitted to a width).
+    natural_only: bool,
+}
+
+impl Columns {
+    /// The columns of a table headed `header` (the heading measured).
+    pub(crate) fn new(header: &[&str]) -> Columns {
+        let n = header.len();
+        let mut c = Columns {
+            kinds: header.iter().map(|h| column_of(h)).collect(),
+            natural: vec![0; n],
+            unit: vec![0; n],
+            part: vec![0; n],
+            natural_only: false,
+        };
+        c.add(header);
+        c
+    }
+
+    /// The columns of a table headed `header` that is not fitted to a width:
+    /// only their natural widths are measured ([`Columns::natural`]).
+    pub(crate) fn natural_only(header: &[&str]) -> Columns {
+        let n = header.len();
+        let mut c = Columns {
+            kinds: header.iter().map(|h| column_of(h)).collect(),
+            natural: vec![0; n],
+            unit: vec![],
+            part: vec![],
+            natural_only: true,
+        };
+        c.add(header);
+        c
+    }
+
+    /// One more row measured (cells past the last column are not).
+    pub(crate) fn add<S: AsRef<str>>(&mut self, row: &[S]) {
+        for (c, cell) in row.iter().take(self.kinds.len()).enumerate() {
+            let s = cell.as_ref();
+            self.natural[c] = self.natural[c].max(width(s));
+            if self.natural_only {
+                continue;
+            }
+            self.unit[c] = self.unit[c].max(widest_unit(s));
+            self.part[c] = self.part[c].max(widest_part(s, self.kinds[c].0));
+        }
+    }
+
+    /// The widest cell of column `c`.
+    pub(crate) fn natural(&self, c: usize) -> usize {
+        self.natural.get(c).copied().unwrap_or(0)
+    }
+
+    /// The width each column is given to fit `max` columns in all.
+    pub(crate) fn widths(&self, max: usize) -> Vec<usize> {
+        let cols = self.kinds.len();
+        let kinds = &self.kinds;
+        let natural = &self.natural;
         // A column keeps room for its widest unit, and for 8 columns of text
         // (or its natural width, when less).
-        let floor: Vec<usize> = (0..cols)
-            .map(|c| grid.iter().map(|r| r.get(c).map_or(0, |s| widest_unit(s))).max().unwrap_or(0).max(natural[c].min(8)))
-            .collect();
+        let floor: Vec<usize> = (0..cols).map(|c| self.unit[c].max(natural[c].min(8))).collect();
         let rank: Vec<u8> = kinds.iter().map(|k| k.1).collect();
         let avail = max.saturating_sub(3 * cols + 1);
         // Where the table allows, no word and no part of an address is broken
         // (`terraform_data.` stays whole): each column keeps room for its widest.
-        let whole: Vec<usize> = (0..cols)
-            .map(|c| grid.iter().map(|r| r.get(c).map_or(0, |s| widest_part(s, kinds[c].0))).max().unwrap_or(0).max(floor[c]))
-            .collect();
+        let whole: Vec<usize> = (0..cols).map(|c| self.part[c].max(floor[c])).collect();
         // Addresses first, then words, the most important column first, each
         // column whole or not at all, as far as the width allows.
         let mut order: Vec<usize> = (0..cols).collect();
@@ -357,14 +413,33 @@ pub(crate) fn table(header: &[&str], rows: Vec<Vec<String>>, max: Option<usize>)
                 floor[c] = whole[c];
             }
         }
-        let widths = allot(&natural, &floor, &rank, avail);
-        for row in &mut grid {
-            for (c, cell) in row.iter_mut().enumerate() {
-                if c < cols && width(cell) > widths[c] {
-                    *cell = wrap(cell, widths[c], kinds[c].0);
-                }
+        allot(natural, &floor, &rank, avail)
+    }
+
+    /// `row`'s cells wrapped to `widths` ([`Columns::widths`]).
+    pub(crate) fn wrap_row(&self, row: &mut [String], widths: &[usize]) {
+        for (c, cell) in row.iter_mut().enumerate() {
+            if c < widths.len() && width(cell) > widths[c] {
+                *cell = wrap(cell, widths[c], self.kinds[c].0);
             }
         }
+    }
+}
+
+/// A table in the house style (rounded borders), its cells wrapped so that it
+/// fits `max` columns when given (as far as units that cannot be cut allow).
+/// Cells are final (secrets were masked where their values were rendered), so
+/// wrapping never splits anything that still needs masking.
+pub(crate) fn table(header: &[&str], rows: Vec<Vec<String>>, max: Option<usize>) -> String {
+    use tabled::settings::Style as TStyle;
+    let mut grid: Vec<Vec<String>> = Vec::with_capacity(rows.len() + 1);
+    grid.push(header.iter().map(|h| h.to_string()).collect());
+    grid.extend(rows);
+    if let Some(max) = max {
+        let mut columns = Columns::new(header);
+        grid.iter().skip(1).for_each(|r| columns.add(r));
+        let widths = columns.widths(max);
+        grid.iter_mut().for_each(|row| columns.wrap_row(row, &widths));
     }
     let mut b = tabled::builder::Builder::default();
     for r in grid {
@@ -373,6 +448,62 @@ pub(crate) fn table(header: &[&str], rows: Vec<Vec<String>>, max: Option<usize>)
     let mut t = b.build();
     t.with(TStyle::rounded());
     t.to_string()
+}
+
+/// [`table`]'s drawing, one row at a time, for rows that are not all held:
+/// the width of each column (its widest line, once wrapped) is known first.
+/// The same text as [`table`] draws (a test holds it to it).
+pub(crate) struct Rounded {
+    widths: Vec<usize>,
+}
+
+impl Rounded {
+    /// Columns this wide (their widest lines).
+    pub(crate) fn new(widths: Vec<usize>) -> Rounded {
+        Rounded { widths }
+    }
+
+    fn rule(&self, left: &str, mid: &str, right: &str) -> String {
+        let parts: Vec<String> = self.widths.iter().map(|w| "─".repeat(w + 2)).collect();
+        format!("{left}{}{right}", parts.join(mid))
+    }
+
+    /// The top border.
+    pub(crate) fn top(&self) -> String {
+        self.rule("╭", "┬", "╮")
+    }
+
+    /// The rule under the heading.
+    pub(crate) fn under_heading(&self) -> String {
+        self.rule("├", "┼", "┤")
+    }
+
+    /// The bottom border.
+    pub(crate) fn bottom(&self) -> String {
+        self.rule("╰", "┴", "╯")
+    }
+
+    /// One row (cells of several lines make it as tall as the tallest).
+    pub(crate) fn row<S: AsRef<str>>(&self, cells: &[S]) -> String {
+        let lines: Vec<Vec<&str>> =
+            self.widths.iter().enumerate().map(|(c, _)| cells.get(c).map_or("", |s| s.as_ref()).split('\n').collect()).collect();
+        let height = lines.iter().map(Vec::len).max().unwrap_or(1);
+        let mut out = String::new();
+        for i in 0..height {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push('│');
+            for (c, w) in self.widths.iter().enumerate() {
+                let l = lines[c].get(i).copied().unwrap_or("");
+                out.push(' ');
+                out.push_str(l);
+                out.push_str(&" ".repeat(w.saturating_sub(width(l)) + 1));
+                out.push('│');
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -422,6 +553,39 @@ mod tests {
         let coloured = cut("\u{1b}[2msome long text\u{1b}[0m", 6).unwrap();
         assert_eq!(coloured, "\u{1b}[2msome…\u{1b}[0m", "an open colour is closed");
         assert_eq!(cut("(sensitive value)", 5), None, "one unit is shown whole");
+    }
+
+    /// [`Rounded`] draws what [`table`] (tabled) draws, row by row.
+    #[test]
+    fn rounded_rows_draw_the_table() {
+        let red = |s: &str| format!("\u{1b}[31m{s}\u{1b}[0m");
+        let rows = vec![
+            vec![
+                red("-/+ replace (destroy then create)"),
+                "module.a.aws_instance.web[\"x\"]".into(),
+                "is tainted, so it must be replaced".into(),
+            ],
+            vec!["~ update in-place".to_string(), "terraform_data.x".into(), String::new()],
+            vec!["+ create".to_string(), "日本語.名前".into(), "a\nb".into()],
+            vec![String::new(), String::new(), "(sensitive value) and more text to wrap".into()],
+        ];
+        let header = ["action", "address", "details"];
+        for max in [None, Some(30), Some(40), Some(60), Some(200)] {
+            let whole = table(&header, rows.clone(), max);
+            let mut columns = Columns::new(&header);
+            rows.iter().for_each(|r| columns.add(r));
+            let mut grid: Vec<Vec<String>> = std::iter::once(header.iter().map(|h| h.to_string()).collect()).chain(rows.clone()).collect();
+            if let Some(max) = max {
+                let widths = columns.widths(max);
+                grid.iter_mut().for_each(|r| columns.wrap_row(r, &widths));
+            }
+            let widths: Vec<usize> = (0..3).map(|c| grid.iter().map(|r| width(&r[c])).max().unwrap_or(0)).collect();
+            let r = Rounded::new(widths);
+            let mut drawn = vec![r.top(), r.row(&grid[0]), r.under_heading()];
+            drawn.extend(grid[1..].iter().map(|row| r.row(row)));
+            drawn.push(r.bottom());
+            assert_eq!(drawn.join("\n"), whole, "at {max:?}");
+        }
     }
 
     #[test]

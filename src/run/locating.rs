@@ -158,9 +158,10 @@ impl Located {
 
 /// Each change of a summary (and each output change) at its block.
 pub(super) fn summary(map: &SourceMap, s: &mut query::summary::PlanSummary) {
-    for e in s.resources.iter_mut().chain(s.deferred_changes.iter_mut()).chain(s.drifted.iter_mut()) {
-        e.location = map.locate_change(&e.address, e.reason.as_deref());
-    }
+    let locate = |e: &mut query::summary::ResourceEntry| e.location = map.locate_change(&e.address, e.reason.as_deref());
+    s.resources.map_each(locate);
+    s.drifted.map_each(locate);
+    s.deferred_changes.iter_mut().for_each(locate);
     for o in &mut s.outputs {
         o.location = map.locate(&format!("output.{}", o.name));
     }

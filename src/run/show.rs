@@ -294,40 +294,7 @@ pub(super) struct Spill {
     len: u64,
 }
 
-/// A new file in the temporary directory that only this process can read
-/// and that no name leads to: removed as soon as it is open (unix), or when
-/// it is closed (Windows).
-pub(super) fn anonymous_file() -> io::Result<File> {
-    let dir = std::env::temp_dir();
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let mut last = None;
-    for attempt in 0..16 {
-        let path = dir.join(format!("planview-show-{}-{nanos}-{attempt}", std::process::id()));
-        let mut o = std::fs::OpenOptions::new();
-        o.read(true).write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600);
-        }
-        #[cfg(windows)]
-        {
-            use std::os::windows::fs::OpenOptionsExt;
-            const FILE_FLAG_DELETE_ON_CLOSE: u32 = 0x0400_0000;
-            o.custom_flags(FILE_FLAG_DELETE_ON_CLOSE);
-        }
-        match o.open(&path) {
-            Ok(f) => {
-                #[cfg(unix)]
-                std::fs::remove_file(&path)?;
-                return Ok(f);
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(e),
-        }
-    }
-    Err(last.unwrap_or_else(|| io::Error::other("no temporary file name free")))
-}
+pub(super) use crate::spool::anonymous_file;
 
 /// The collector's [`Keep`]: each change shown spooled ([`Spool::push`]).
 pub(super) struct Spooling<'a> {

@@ -20,10 +20,12 @@ pub fn summary_streamed(
     opts: &read::ReadOptions,
     vis: &Visibility,
 ) -> Result<(query::summary::Summary, secrets::Masker), InputError> {
-    summary_streamed_with(name, src, ahead, opts, vis, &query::noise::Noise::default())
+    summary_streamed_with(name, src, ahead, opts, vis, &query::noise::Noise::default(), None)
 }
 
-/// [`summary_streamed`], the updates that only change what `noise` ignores marked.
+/// [`summary_streamed`], the updates that only change what `noise` ignores
+/// marked, the lists of changes and drift spooled from `spill_at` entries on
+/// ([`query::summary::Listed`]; `None`: kept in memory).
 pub(crate) fn summary_streamed_with(
     name: &str,
     src: impl std::io::Read + Send + 'static,
@@ -31,11 +33,17 @@ pub(crate) fn summary_streamed_with(
     opts: &read::ReadOptions,
     vis: &Visibility,
     noise: &query::noise::Noise,
+    spill_at: Option<usize>,
 ) -> Result<(query::summary::Summary, secrets::Masker), InputError> {
-    stream_one(name, src, ahead, opts, query::summary::PlanAccumulator::with_noise(noise.clone()), |acc, doc, masker| match doc {
+    let acc = query::summary::PlanAccumulator::with_noise(noise.clone()).spooling(spill_at);
+    stream_one(name, src, ahead, opts, acc, |acc, doc, masker| match doc {
         read::Document::Plan(p) => {
             let mut s = acc.finish(&p);
             s.mask_inputs(&vis.with(masker));
+            // A list that could not be spooled whole is no answer.
+            if let Some(why) = s.resources.failed().or(s.drifted.failed()) {
+                return Err(why.to_string());
+            }
             Ok(query::summary::Summary::Plan(Box::new(s)))
         }
         read::Document::State(_) => query::summary::summarize(&doc, &vis.with(masker)),

@@ -11,7 +11,12 @@ use crate::query;
 use crate::query::values::Visibility;
 use crate::read::{self, Root};
 use crate::render::format::Answer;
+use crate::render::Format;
 use crate::secrets::Masker;
+
+/// A plan's list of changes (or of drift) is spooled from this many entries
+/// on (about 11 MB of entries in memory; the table of as many rows about 21 MB).
+pub(crate) const SPILL_AT: usize = 16_384;
 
 /// `summary`: streamed, not read whole (bounded memory on plans of any size).
 pub(super) fn summary(
@@ -27,9 +32,12 @@ pub(super) fn summary(
     let noise = crate::query::noise::Noise::new(ignore_attr);
     // The configuration is read while the plans are.
     let sources = locating::start(config, roots);
+    // The table and JSON read a list of changes from its spool: past
+    // [`SPILL_AT`] entries it goes to a temporary file.
+    let spill_at = matches!(config.format, Format::Table | Format::Json).then_some(SPILL_AT);
     // Streamed, not read whole: bounded memory on plans of any size.
     let mut items = named(across(config, roots, read, |read| {
-        read::stream_roots(roots, read, &|name, r, ahead, read| summary_streamed_with(name, r, ahead, read, &vis, &noise))
+        read::stream_roots(roots, read, &|name, r, ahead, read| summary_streamed_with(name, r, ahead, read, &vis, &noise, spill_at))
     }));
     if let Some(located) = locating::finish(sources, config, &items) {
         for i in &mut items {

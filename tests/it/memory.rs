@@ -4,9 +4,11 @@
 //! Rego policies) on every real plan and on a plan whose secret is marked
 //! only after it was printed, from a file and from stdin; a piped plan far
 //! bigger than the address space the process is allowed is fingerprinted,
-//! gated against its fingerprint and commented on.
+//! gated against its fingerprint and commented on. `summary` of 400,000
+//! tiny changes spools its list under an address-space limit its list held
+//! whole would exceed.
 
-use crate::common::big::{late_secret_plan, piped_under_limit, scratch};
+use crate::common::big::{late_secret_plan, piped_under_limit, scratch, Feed};
 use crate::common::*;
 use std::path::PathBuf;
 
@@ -187,4 +189,53 @@ fn the_first_lines_of_show_and_summary_mask_a_secret_marked_at_the_end() {
         assert!(!head.contains(secret), "{args:?}: {head}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `summary` of 400,000 tiny creates, as a table and as JSON, piped in under
+/// 300 MB of address space: the list of changes (about 260 MB held whole as
+/// JSON entries, twice that as table rows) is spooled, and the table still
+/// collapses the instances of one block and lists the others.
+#[test]
+#[cfg(target_os = "linux")]
+fn summary_of_many_tiny_changes_spools_its_list() {
+    const N: usize = 400_000;
+    let feed = |f: &mut Feed| {
+        f.put(r#"{"format_version":"1.2","terraform_version":"1.11.4","resource_changes":["#)?;
+        let mut chunk = String::new();
+        for i in 0..N {
+            // Every other create is an instance of one block, the rest blocks of their own.
+            let (address, name, index) = if i % 2 == 0 {
+                (format!("terraform_data.many[{i}]"), "many".to_string(), i.to_string())
+            } else {
+                (format!("terraform_data.t{i}"), format!("t{i}"), "null".into())
+            };
+            chunk.push_str(&format!(
+                r#"{}{{"address":"{address}","mode":"managed","type":"terraform_data","name":"{name}","index":{index},"change":{{"actions":["create"],"before":null,"after":{{"input":{i}}}}}}}"#,
+                if i > 0 { "," } else { "" }
+            ));
+            if chunk.len() > 1 << 16 {
+                f.put(&chunk)?;
+                chunk.clear();
+            }
+        }
+        f.put(&chunk)?;
+        f.put(r#"],"errored":false,"complete":true}"#)
+    };
+    let (o, _) = piped_under_limit("summary -", 300_000, feed);
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(table.contains(&format!("Plan: {N} to add, 0 to change, 0 to destroy.")), "{}", &table[..table.len().min(2000)]);
+    assert!(
+        table.contains("terraform_data.many[*]")
+            && table.contains(&format!("{} alike: [0], [2], [4], [6], [8], ... ({} more)", N / 2, N / 2 - 5))
+    );
+    assert!(table.contains("│ + create │ terraform_data.t1 ") && table.contains(&format!("terraform_data.t{} ", N - 1)));
+    assert_eq!(table.lines().filter(|l| l.starts_with("│ + create")).count(), N / 2 + 1, "one row for the block, one for each other");
+    let (o, _) = piped_under_limit("summary --format json -", 300_000, feed);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let resources = json["resources"].as_array().unwrap();
+    assert_eq!(resources.len(), N);
+    assert_eq!(resources[N - 1]["address"], format!("terraform_data.t{}", N - 1));
+    assert_eq!(resources[2]["index"], 2);
 }

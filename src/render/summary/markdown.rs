@@ -110,7 +110,8 @@ pub(super) fn plan_md(blocks: &mut Vec<Block>, file: &str, p: &PlanSummary, forg
     if let Some(more) = more_failing(p) {
         s.push_str(&format!("- {}\n", md_cell(&more)));
     }
-    let imported_then_destroyed = imported_then_destroyed(p);
+    // Markdown's lists are never spooled: read from memory, which cannot fail.
+    let imported_then_destroyed = imported_then_destroyed(p).unwrap_or_default();
     if !imported_then_destroyed.is_empty() {
         let list: Vec<String> = imported_then_destroyed.iter().take(FAILING_CHECKS_LISTED).map(|a| md_code(a)).collect();
         let more = imported_then_destroyed.len().saturating_sub(FAILING_CHECKS_LISTED);

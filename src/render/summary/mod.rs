@@ -3,6 +3,7 @@
 mod gitlab;
 mod json;
 mod markdown;
+mod stream;
 mod table;
 
 pub(crate) use gitlab::*;
@@ -21,12 +22,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-/// Display order of the action groups.
-const GROUPS: &[&str] = &["replace", "delete", "create", "update", "forget+create", "create+forget", "forget", "read", "no-op"];
-
-fn group_rank(action: &str) -> usize {
-    GROUPS.iter().position(|g| *g == action).unwrap_or(GROUPS.len())
-}
+use crate::query::summary::{group_rank, GROUPS};
 
 /// A row of a change list: one change, or alike changes collapsed
 /// ([`crate::query::collapse`]): the first of them, the group's label and

@@ -3,10 +3,12 @@
 use super::*;
 
 /// The terminal report, lines wider than the style's width wrapped (tables fit already).
+/// Written line by line as it is made ([`super::stream::Fitted`]): a spooled
+/// list of changes is never held.
 pub(crate) fn table_out(w: &mut dyn Write, items: &[PerFile<Summary>], style: &Style) -> io::Result<()> {
-    let mut buf = Vec::new();
-    table_unfitted(&mut buf, items, style)?;
-    w.write_all(style.fit_lines(&String::from_utf8_lossy(&buf)).as_bytes())
+    let mut fitted = super::stream::Fitted::new(w, style);
+    table_unfitted(&mut fitted, items, style)?;
+    fitted.finish()
 }
 
 pub(super) fn table_unfitted(w: &mut dyn Write, items: &[PerFile<Summary>], style: &Style) -> io::Result<()> {
@@ -129,7 +131,7 @@ pub(super) fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: 
             writeln!(w, "  {more}")?;
         }
     }
-    let imported_then_destroyed = imported_then_destroyed(p);
+    let imported_then_destroyed = imported_then_destroyed(p)?;
     if !imported_then_destroyed.is_empty() {
         writeln!(
             w,
@@ -165,7 +167,7 @@ pub(super) fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: 
     }
     if !p.resources.is_empty() {
         writeln!(w)?;
-        resource_table(w, &p.resources, p.noise.as_ref(), style)?;
+        changes_table(w, &p.resources, p.noise.as_ref(), style)?;
     }
     if !p.deferred_changes.is_empty() {
         writeln!(w)?;
@@ -184,7 +186,7 @@ pub(super) fn plan_table(w: &mut dyn Write, file: &str, p: &PlanSummary, style: 
     if p.refresh_only && !p.drifted.is_empty() {
         writeln!(w)?;
         writeln!(w, "{}", style.paint("Changed outside of Terraform/OpenTofu (refresh-only):", Tone::Bold))?;
-        resource_table(w, &p.drifted, None, style)?;
+        changes_table(w, &p.drifted, None, style)?;
     }
     Ok(())
 }
@@ -201,12 +203,27 @@ pub(super) fn more_failing(p: &PlanSummary) -> Option<String> {
 /// The managed resources this plan imports and then destroys (a delete or a
 /// replace of an object being imported): the import brings the object under
 /// management only for it to be destroyed.
-pub(crate) fn imported_then_destroyed(p: &PlanSummary) -> Vec<String> {
-    p.resources
-        .iter()
-        .filter(|r| r.importing && r.mode == "managed" && r.actions.iter().any(|a| a == "delete"))
-        .map(|r| r.address.clone())
-        .collect()
+pub(crate) fn imported_then_destroyed(p: &PlanSummary) -> io::Result<Vec<String>> {
+    let mut found = Vec::new();
+    if p.resources.iter().any(|r| r.importing) || p.resources.spilled() {
+        p.resources.each(|r| {
+            if r.importing && r.mode == "managed" && r.actions.iter().any(|a| a == "delete") {
+                found.push(r.address.clone());
+            }
+            Ok(())
+        })?;
+    }
+    Ok(found)
+}
+
+/// The table of a list of changes: [`resource_table`], or drawn from its
+/// spool ([`super::stream::spooled_table`]).
+fn changes_table(w: &mut dyn Write, list: &crate::query::summary::Listed, noise: Option<&NoiseCount>, style: &Style) -> io::Result<()> {
+    if list.spilled() {
+        super::stream::spooled_table(w, list, noise, style)
+    } else {
+        resource_table(w, list, noise, style)
+    }
 }
 
 /// The banner of an incomplete plan (not errored: that one has its own).
@@ -251,13 +268,42 @@ fn first<'a>(row: &Row<'a>) -> &'a ResourceEntry {
     }
 }
 
-/// The details of a collapsed row in the terminal: how many, the first keys.
-fn alike_words(keys: &[String]) -> String {
-    const SHOWN: usize = 5;
-    let more = keys.len().saturating_sub(SHOWN);
+/// How many members' keys a collapsed row names.
+pub(super) const KEYS_SHOWN: usize = 5;
+
+/// The details of a collapsed row in the terminal: how many (`count`), the
+/// first keys (`keys`: at least the first [`KEYS_SHOWN`]).
+pub(super) fn alike_words(count: usize, keys: &[String]) -> String {
+    let more = count.saturating_sub(KEYS_SHOWN);
     let more = if more > 0 { format!(", ... ({more} more)") } else { String::new() };
-    let first = if let [one] = keys { one.clone() } else { keys.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ") };
-    format!("{} alike: {first}{more}", keys.len())
+    let first = if let [one] = keys { one.clone() } else { keys.iter().take(KEYS_SHOWN).cloned().collect::<Vec<_>>().join(", ") };
+    format!("{count} alike: {first}{more}")
+}
+
+/// The cells of a row of the table of changes: `r` alone, or the first of
+/// alike changes (`alike`: their label, how many, the first keys).
+pub(super) fn row_cells(r: &ResourceEntry, alike: Option<(&str, usize, &[String])>, style: &Style) -> Vec<String> {
+    let (address, details) = match alike {
+        None => (line(&r.address).into_owned(), line(&details(r).join("; ")).into_owned()),
+        Some((label, count, keys)) => (line(label).into_owned(), line(&alike_words(count, keys)).into_owned()),
+    };
+    let sym =
+        crate::model::ChangeKind::from_actions(&r.actions.iter().map(|a| crate::model::Action::parse(a)).collect::<Vec<_>>()).symbol();
+    let sym = if r.action == "no-op" { "" } else { sym };
+    let tone = action_tone(&r.action);
+    vec![style.paint(line(&format!("{sym} {}", action_words(r))).trim_start(), tone), address, details]
+}
+
+/// The noise row of the table of changes (`noise`'s patterns), if any.
+pub(super) fn noise_row(noise: Option<&NoiseCount>, style: &Style) -> Option<Vec<String>> {
+    let n = noise.filter(|n| n.count > 0)?;
+    let what = format!("noise: {}", n.what());
+    Some(vec![style.paint("~ update in-place", Tone::Muted), format!("({} resources)", n.count), line(&what).into_owned()])
+}
+
+/// A row's `source` cell.
+pub(super) fn source_cell(r: &ResourceEntry) -> String {
+    r.location.as_ref().map_or_else(|| "-".to_string(), |l| line(&l.to_string()).into_owned())
 }
 
 /// The table of changes; the noise entries (with `noise`'s patterns) collapsed into one last row.
@@ -267,27 +313,14 @@ pub(super) fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], noi
     let shown: Vec<Row<'_>> = super::rows(resources);
     let mut rows: Vec<Vec<String>> = shown
         .iter()
-        .map(|row| {
-            let (r, address, details) = match row {
-                Row::One(r) => (*r, line(&r.address).into_owned(), line(&details(r).join("; ")).into_owned()),
-                Row::Alike { first, label, keys } => (*first, line(label).into_owned(), line(&alike_words(keys)).into_owned()),
-            };
-            let sym = crate::model::ChangeKind::from_actions(&r.actions.iter().map(|a| crate::model::Action::parse(a)).collect::<Vec<_>>())
-                .symbol();
-            let sym = if r.action == "no-op" { "" } else { sym };
-            let tone = action_tone(&r.action);
-            vec![style.paint(line(&format!("{sym} {}", action_words(r))).trim_start(), tone), address, details]
+        .map(|row| match row {
+            Row::One(r) => row_cells(r, None, style),
+            Row::Alike { first, label, keys } => row_cells(first, Some((label, keys.len(), keys)), style),
         })
         .collect();
-    if let Some(n) = noise.filter(|n| n.count > 0) {
-        let what = format!("noise: {}", n.what());
-        rows.push(vec![style.paint("~ update in-place", Tone::Muted), format!("({} resources)", n.count), line(&what).into_owned()]);
-    }
+    rows.extend(noise_row(noise, style));
     if shown.iter().any(|r| first(r).location.is_some()) {
-        let sources: Vec<String> = shown
-            .iter()
-            .map(|r| first(r).location.as_ref().map_or_else(|| "-".to_string(), |l| line(&l.to_string()).into_owned()))
-            .collect();
+        let sources: Vec<String> = shown.iter().map(|r| source_cell(first(r))).collect();
         if source_fits(&rows, &sources, style.width) {
             for (i, row) in rows.iter_mut().enumerate() {
                 row.insert(2, sources.get(i).cloned().unwrap_or_else(|| "-".to_string()));
@@ -302,11 +335,17 @@ pub(super) fn resource_table(w: &mut dyn Write, resources: &[ResourceEntry], noi
 /// source columns whole, and the details at least 20 columns wide (or whole),
 /// within `width` (no limit: always).
 fn source_fits(rows: &[Vec<String>], sources: &[String], width: Option<usize>) -> bool {
-    let Some(max) = width else { return true };
     let widest =
         |c: usize, heading: &str| rows.iter().map(|r| crate::render::layout::width(&r[c])).chain([heading.len()]).max().unwrap_or(0);
     let source = sources.iter().map(|s| crate::render::layout::width(s)).chain(["source".len()]).max().unwrap_or(0);
-    let needed = widest(0, "action") + widest(1, "address") + source + widest(2, "details").min(20) + 3 * 4 + 1;
+    source_fits_in([widest(0, "action"), widest(1, "address"), widest(2, "details")], source, width)
+}
+
+/// [`source_fits`] given the widest cell of the action, address and details
+/// columns (headings included) and of the sources.
+pub(super) fn source_fits_in(widest: [usize; 3], source: usize, width: Option<usize>) -> bool {
+    let Some(max) = width else { return true };
+    let needed = widest[0] + widest[1] + source + widest[2].min(20) + 3 * 4 + 1;
     needed <= max
 }
 
