@@ -283,17 +283,8 @@ fn html_named(s: &str) -> String {
 
 #[cfg(test)]
 fn html(s: &str, quot: &str, apos: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str(quot),
-            '\'' => out.push_str(apos),
-            c => out.push(c),
-        }
-    }
+    let mut out = String::new();
+    html_into(s, quot, apos, &mut out);
     out
 }
 

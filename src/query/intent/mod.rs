@@ -542,32 +542,30 @@ pub fn canonical_bytes(v: &Value) -> Vec<u8> {
     out
 }
 
+/// `open`, each item written by `each` with commas between, then `close`.
+fn joined<T>(open: u8, items: impl IntoIterator<Item = T>, close: u8, out: &mut Vec<u8>, mut each: impl FnMut(T, &mut Vec<u8>)) {
+    out.push(open);
+    for (i, x) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        each(x, out);
+    }
+    out.push(close);
+}
+
 fn write_canonical(v: &Value, out: &mut Vec<u8>) {
     match v {
         Value::Object(o) => {
-            out.push(b'{');
             let mut keys: Vec<&String> = o.keys().collect();
             keys.sort();
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
+            joined(b'{', keys, b'}', out, |k, out| {
                 out.extend(serde_json::to_string(k).unwrap_or_default().into_bytes());
                 out.push(b':');
                 write_canonical(&o[k], out);
-            }
-            out.push(b'}');
+            });
         }
-        Value::Array(a) => {
-            out.push(b'[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_canonical(x, out);
-            }
-            out.push(b']');
-        }
+        Value::Array(a) => joined(b'[', a, b']', out, write_canonical),
         other => out.extend(serde_json::to_string(other).unwrap_or_default().into_bytes()),
     }
 }

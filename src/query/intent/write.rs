@@ -10,8 +10,8 @@
 //! values of a change's two sides mostly repeat each other (kept per change).
 
 use super::{
-    change_head, escape_key, markers, misplaced, number, parse, public_of, secret_digest, write_canonical, SECRET_SALT, SENSITIVE_KEY,
-    UNKNOWN_KEY,
+    change_head, escape_key, joined, markers, misplaced, number, parse, public_of, secret_digest, write_canonical, SECRET_SALT,
+    SENSITIVE_KEY, UNKNOWN_KEY,
 };
 use crate::model::ResourceChange;
 use crate::secrets::Masker;
@@ -81,11 +81,7 @@ impl<'m> Writer<'m> {
         let form = Form { hashes, plain: false };
         let mut keys: Vec<&str> = head.keys().map(String::as_str).chain(["after", "before"]).collect();
         keys.sort_unstable();
-        out.push(b'{');
-        for (i, k) in keys.into_iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
+        joined(b'{', keys, b'}', out, |k, out| {
             string(k, out);
             out.push(b':');
             match k {
@@ -94,8 +90,7 @@ impl<'m> Writer<'m> {
                 _ if hashes => write_canonical(&head[k], out),
                 _ => write_canonical(&public_of(&head[k]), out),
             }
-        }
-        out.push(b'}');
+        });
     }
 
     /// Whether the map key `k` holds a secret (as [`super::canon_key`] asks).
@@ -158,17 +153,12 @@ impl<'m> Writer<'m> {
                 let child = |k: &str| (o.get(k), sens.and_then(|s| s.get(k)), unknown_obj.and_then(|u| u.get(k)));
                 if form.plain || !keys.iter().any(|k| self.key_secret(k)) {
                     // Keys in order: escaping (`$` doubled) keeps their order.
-                    out.push(b'{');
-                    for (i, k) in keys.into_iter().enumerate() {
-                        if i > 0 {
-                            out.push(b',');
-                        }
+                    joined(b'{', keys, b'}', out, |k, out| {
                         key(k, out);
                         out.push(b':');
                         let (cv, cs, cu) = child(k);
                         self.value(cv, cs, cu, form, leaves, out);
-                    }
-                    out.push(b'}');
+                    });
                     return;
                 }
                 // A map key that is a secret: its hash as the key (or, in the
@@ -192,28 +182,18 @@ impl<'m> Writer<'m> {
                 hidden.sort();
                 members.extend(hidden.into_iter().enumerate().map(|(n, b)| (format!("{SENSITIVE_KEY}:{}", n + 1), b)));
                 members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                out.push(b'{');
-                for (i, (k, bytes)) in members.into_iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
+                joined(b'{', members, b'}', out, |(k, bytes), out| {
                     string(&k, out);
                     out.push(b':');
                     out.extend_from_slice(&bytes);
-                }
-                out.push(b'}');
+                });
             }
             Some(Value::Array(a)) => {
                 let len = a.len().max(unknown_arr.map_or(0, Vec::len));
                 let sens = sensitive.and_then(Value::as_array);
-                out.push(b'[');
-                for i in 0..len {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    self.value(a.get(i), sens.and_then(|s| s.get(i)), unknown_arr.and_then(|u| u.get(i)), form, leaves, out);
-                }
-                out.push(b']');
+                joined(b'[', 0..len, b']', out, |i, out| {
+                    self.value(a.get(i), sens.and_then(|s| s.get(i)), unknown_arr.and_then(|u| u.get(i)), form, leaves, out)
+                });
             }
             // Absent, with parts unknown: the known-after-apply parts of a new object.
             None | Some(Value::Null) if unknown_obj.is_some_and(|u| !u.is_empty()) || unknown_arr.is_some_and(|u| !u.is_empty()) => {
