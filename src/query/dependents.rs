@@ -154,10 +154,23 @@ pub(crate) fn of_plan(plan: &Plan<'_>, locals: Option<&Locals>) -> serde_json::R
 /// in `plan`'s configuration. A configuration that cannot be read gives no
 /// dependents and says why once: never an error, never a partial answer.
 pub(crate) fn for_plan(plan: &Plan<'_>, locals: Option<&Locals>, changes: &Changes) -> Dependents {
+    for_plan_of(plan, locals, changes, None)
+}
+
+/// [`for_plan`] for the changes at `wanted` only (`None`: every change);
+/// the changes are then read twice from their spool, and memory holds the
+/// graph and the answer, not every change.
+pub(crate) fn for_plan_of(
+    plan: &Plan<'_>,
+    locals: Option<&Locals>,
+    changes: &Changes,
+    wanted: Option<&std::collections::HashSet<&str>>,
+) -> Dependents {
+    let compute = |config: Option<&Configuration<'_>>| Builder::new(config, locals).finish_with(changes, wanted);
     match plan.configuration() {
-        Ok(config) => Dependents::compute(config.as_ref(), locals, changes),
+        Ok(config) => compute(config.as_ref()),
         Err(e) => {
-            let mut d = Dependents::compute(None, locals, changes);
+            let mut d = compute(None);
             d.notes = vec![format!("the plan's configuration cannot be read ({e}): dependents are not known")];
             d
         }
@@ -305,14 +318,14 @@ type Node = u32;
 type Targets = Vec<(Node, Option<Key>)>;
 
 /// A reference's instance key: a count index or a for_each key.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 enum Key {
     Int(u64),
     Str(String),
 }
 
 /// One change, reduced to what the blast radius needs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 struct Rec {
     address: String,
     /// Module path without keys, and `[data.]TYPE.NAME`.
@@ -325,14 +338,24 @@ struct Rec {
 
 /// The changes of a plan reduced to what the blast radius needs, collected
 /// as they stream by (a [`PlanVisitor`]) or from a whole plan: a few small
-/// strings per change, never its values.
-#[derive(Debug, Default, Clone)]
+/// strings per change, never its values. Past [`SPOOL_AT`] changes they are
+/// spooled ([`crate::spool::Records`]) so that memory does not grow with the
+/// plan: [`for_plan_of`] of a few changes reads them back twice and holds
+/// only the answer; [`Dependents::compute`] (every change's blast radius)
+/// reads them back into memory.
+#[derive(Debug, Default)]
 pub struct Changes {
     recs: Vec<Rec>,
+    spooled: Option<crate::spool::Records<Rec>>,
+    /// Why the spool failed (the blast radius is then not known).
+    failed: Option<String>,
     outputs: Vec<String>,
     /// Takes nothing (a run that does not show dependents pays nothing).
     off: bool,
 }
+
+/// Changes are spooled from this many on (a few MB in memory before).
+const SPOOL_AT: usize = 16_384;
 
 impl Changes {
     /// Take one resource change (no-ops and deposed objects are left out:
@@ -346,13 +369,62 @@ impl Changes {
             Some(serde_json::Value::String(s)) => Some(Key::Str(s.clone())),
             _ => None,
         };
-        self.recs.push(Rec {
+        self.push(Rec {
             address: rc.address.clone(),
             module: module_of(&rc.address, rc.module_address.as_deref()),
             name: resource_name(&rc.mode, &rc.type_, &rc.name),
             key,
             unknown: rc.change.after_unknown.map(|raw| unknown_attributes(raw.get())).unwrap_or_default(),
         });
+    }
+
+    fn push(&mut self, rec: Rec) {
+        let spooled = match &mut self.spooled {
+            Some(s) => s.push(&rec),
+            None => {
+                self.recs.push(rec);
+                if self.recs.len() < SPOOL_AT {
+                    return;
+                }
+                let mut s = crate::spool::Records::default();
+                let r = self.recs.drain(..).try_for_each(|r| s.push(&r));
+                self.recs = Vec::new();
+                self.spooled = Some(s);
+                r
+            }
+        };
+        if let Err(e) = spooled {
+            self.failed.get_or_insert_with(|| format!("the changes cannot be spooled to a temporary file ({e}): dependents are not known"));
+        }
+    }
+
+    /// Each change in plan order (`false` from `f` stops).
+    fn each(&self, mut f: impl FnMut(&Rec)) -> std::io::Result<()> {
+        match &self.spooled {
+            Some(s) => s.each(|r| {
+                f(&r);
+                Ok(())
+            }),
+            None => {
+                self.recs.iter().for_each(f);
+                Ok(())
+            }
+        }
+    }
+
+    /// Every change in memory (read back from the spool).
+    fn loaded(&self) -> std::io::Result<Cow<'_, [Rec]>> {
+        match &self.spooled {
+            None => Ok(Cow::Borrowed(&self.recs)),
+            Some(s) => {
+                let mut all = Vec::with_capacity(s.len());
+                s.each(|r| {
+                    all.push(r);
+                    Ok(())
+                })?;
+                Ok(Cow::Owned(all))
+            }
+        }
     }
 
     /// Take one root output change.
@@ -382,10 +454,9 @@ impl PlanVisitor for Changes {
 
 impl Dependents {
     /// The blast radius of `changes` in `config` (none: no dependents, said once).
+    #[cfg(any(test, feature = "testkit"))]
     pub fn compute(config: Option<&Configuration<'_>>, locals: Option<&Locals>, changes: &Changes) -> Dependents {
-        let mut b = Builder::new(config, locals);
-        b.changes = changes.clone();
-        b.finish()
+        Builder::new(config, locals).finish_with(changes, None)
     }
 }
 
@@ -413,8 +484,11 @@ pub struct Builder {
     attrs: HashMap<Node, Vec<(Box<str>, Targets)>>,
     configured: bool,
     guessed_locals: bool,
+    /// The changes taken one by one ([`Builder::change`]).
+    #[cfg(any(test, feature = "testkit"))]
     changes: Changes,
-    /// By node: indices into `changes.recs` of a resource's changing instances.
+    /// By node: indices (in plan order) of a resource's changing instances
+    /// (every change's blast radius), or of its first only (some changes').
     changing: Vec<Vec<u32>>,
     changing_outputs: Vec<Node>,
 }
@@ -445,6 +519,7 @@ impl Builder {
             attrs: HashMap::new(),
             configured: config.is_some(),
             guessed_locals: false,
+            #[cfg(any(test, feature = "testkit"))]
             changes: Changes::default(),
             changing: Vec::new(),
             changing_outputs: Vec::new(),
@@ -709,20 +784,21 @@ impl Builder {
     }
 
     /// The report (locals not yet resolved are guessed).
+    #[cfg(any(test, feature = "testkit"))]
     pub fn finish(mut self) -> Dependents {
+        let changes = std::mem::take(&mut self.changes);
+        self.finish_with(&changes, None)
+    }
+
+    /// The report on `changes`: every change's blast radius, or only those
+    /// of the changes at `wanted` (the others have no entry). Changes that
+    /// could not be spooled or read back make no answer: no dependents, not
+    /// configured (a gate cannot judge), and the note says why.
+    fn finish_with(mut self, changes: &Changes, wanted: Option<&std::collections::HashSet<&str>>) -> Dependents {
         if !self.locals_seen.is_empty() {
             self.locals(None);
         }
-        let mut nodes = Vec::with_capacity(self.changes.recs.len());
-        self.changing = vec![Vec::new(); self.rev.len()];
-        for (i, rec) in self.changes.recs.iter().enumerate() {
-            let node = self.lookup(&rec.module, Kind::Resource, &rec.name);
-            if let Some(n) = node {
-                self.changing[n as usize].push(i as u32);
-            }
-            nodes.push(node);
-        }
-        for name in &self.changes.outputs {
+        for name in &changes.outputs {
             if let Some(n) = self.lookup("", Kind::Output, name) {
                 self.changing_outputs.push(n);
             }
@@ -733,21 +809,44 @@ impl Builder {
         } else if self.guessed_locals {
             notes.push(LOCALS_GUESSED.to_string());
         }
+        let blasts = match wanted {
+            None => self.blast_all(changes),
+            Some(wanted) => self.blast_of(changes, wanted),
+        };
+        let failed = changes.failed.clone().or_else(|| {
+            blasts.as_ref().err().map(|e| format!("the changes cannot be read back from their spool ({e}): dependents are not known"))
+        });
+        match (failed, blasts) {
+            (None, Ok(changes)) => Dependents { configured: self.configured, notes, changes },
+            (why, _) => Dependents { configured: false, notes: why.into_iter().collect(), changes: BTreeMap::new() },
+        }
+    }
+
+    /// Every change's blast radius (the changes read into memory).
+    fn blast_all(&mut self, changes: &Changes) -> std::io::Result<BTreeMap<String, Blast>> {
+        let recs = changes.loaded()?;
+        let mut nodes = Vec::with_capacity(recs.len());
+        self.changing = vec![Vec::new(); self.rev.len()];
+        for (i, rec) in recs.iter().enumerate() {
+            let node = self.lookup(&rec.module, Kind::Resource, &rec.name);
+            if let Some(n) = node {
+                self.changing[n as usize].push(i as u32);
+            }
+            nodes.push(node);
+        }
         let mut changes = BTreeMap::new();
         let mut seen = vec![0u32; self.rev.len()];
         let mut stamp = 0u32;
         let mut memo: HashMap<(Node, Option<Key>), Blast> = HashMap::new();
-        for (rec, node) in self.changes.recs.iter().zip(nodes) {
+        for (rec, node) in recs.iter().zip(nodes) {
             let blast = match node {
                 None => Blast::default(),
                 Some(start) => {
-                    // Only a first step that names an instance key depends on it.
-                    let keyed = self.rev[start as usize].iter().any(|(_, k)| k.is_some());
-                    let mkey = (start, if keyed { rec.key.clone() } else { None });
+                    let mkey = (start, self.memo_key(start, rec.key.as_ref()));
                     let mut blast = match memo.get(&mkey) {
                         Some(b) => b.clone(),
                         None => {
-                            let b = self.walk(start, rec.key.as_ref(), &mut seen, &mut stamp);
+                            let b = self.walk(&recs, start, rec.key.as_ref(), &mut seen, &mut stamp);
                             memo.insert(mkey, b.clone());
                             b
                         }
@@ -758,7 +857,94 @@ impl Builder {
             };
             changes.insert(rec.address.clone(), blast);
         }
-        Dependents { configured: self.configured, notes, changes }
+        Ok(changes)
+    }
+
+    /// Only a first step that names an instance key depends on it: the key
+    /// a walk from `start` depends on.
+    fn memo_key(&self, start: Node, key: Option<&Key>) -> Option<Key> {
+        let keyed = self.rev[start as usize].iter().any(|(_, k)| k.is_some());
+        if keyed {
+            key.cloned()
+        } else {
+            None
+        }
+    }
+
+    /// The blast radius of the changes at `wanted`, the changes read twice:
+    /// first which resources change (and the wanted changes' nodes), then,
+    /// once the walks know which resources each reaches, the dependents'
+    /// addresses. What is held is the graph and the answer.
+    fn blast_of(&mut self, changes: &Changes, wanted: &std::collections::HashSet<&str>) -> std::io::Result<BTreeMap<String, Blast>> {
+        // 1. Which resources change (one instance each is enough to know),
+        //    and the wanted changes.
+        let mut changing = vec![Vec::new(); self.rev.len()];
+        let mut starts: Vec<(String, Option<Node>, Option<Key>)> = Vec::new();
+        let mut i = 0u32;
+        changes.each(|rec| {
+            let node = self.lookup(&rec.module, Kind::Resource, &rec.name);
+            if let Some(n) = node {
+                if changing[n as usize].is_empty() {
+                    changing[n as usize].push(i);
+                }
+            }
+            if wanted.contains(rec.address.as_str()) {
+                starts.push((rec.address.clone(), node, rec.key.clone()));
+            }
+            i += 1;
+        })?;
+        self.changing = changing;
+        // 2. The walks (one per start node and key it depends on).
+        let mut seen = vec![0u32; self.rev.len()];
+        let mut stamp = 0u32;
+        let mut memo: HashMap<(Node, Option<Key>), usize> = HashMap::new();
+        let mut walks: Vec<(Vec<(Node, Vec<&str>, bool)>, Vec<String>)> = Vec::new();
+        let mut walk_of: Vec<Option<usize>> = Vec::with_capacity(starts.len());
+        for (_, node, key) in &starts {
+            walk_of.push(node.map(|start| {
+                *memo.entry((start, self.memo_key(start, key.as_ref()))).or_insert_with(|| {
+                    walks.push(self.walk_nodes(start, key.as_ref(), &mut seen, &mut stamp));
+                    walks.len() - 1
+                })
+            }));
+        }
+        // Which walks reach each resource, and where in their order.
+        let mut hits: HashMap<Node, Vec<(usize, usize)>> = HashMap::new();
+        for (w, (reached, _)) in walks.iter().enumerate() {
+            for (pos, (n, _, _)) in reached.iter().enumerate() {
+                hits.entry(*n).or_default().push((w, pos));
+            }
+        }
+        // 3. The dependents, as [`Builder::walk`] orders them: by address,
+        //    then by the walk's order of resources, then in plan order.
+        let mut found: Vec<Vec<(Dependent, usize, u32)>> = vec![Vec::new(); walks.len()];
+        let mut i = 0u32;
+        changes.each(|rec| {
+            let node = self.lookup(&rec.module, Kind::Resource, &rec.name);
+            if let Some(hs) = node.and_then(|n| hits.get(&n)) {
+                for &(w, pos) in hs {
+                    let (_, linked, through_locals) = &walks[w].0[pos];
+                    let unknown = rec.unknown.iter().filter(|u| linked.contains(&u.as_str())).cloned().collect();
+                    found[w].push((Dependent { address: rec.address.clone(), unknown, through_locals: *through_locals }, pos, i));
+                }
+            }
+            i += 1;
+        })?;
+        for f in &mut found {
+            f.sort_by(|a, b| a.0.address.cmp(&b.0.address).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        }
+        let mut out = BTreeMap::new();
+        for ((address, _, _), w) in starts.into_iter().zip(walk_of) {
+            let blast = match w {
+                None => Blast::default(),
+                Some(w) => Blast {
+                    dependents: found[w].iter().filter(|(d, _, _)| d.address != address).map(|(d, _, _)| d.clone()).collect(),
+                    outputs: walks[w].1.clone(),
+                },
+            };
+            out.insert(address, blast);
+        }
+        Ok(out)
     }
 
     /// The changing resources reached from `start` (stamping `seen`); through
@@ -790,9 +976,28 @@ impl Builder {
         reached
     }
 
-    /// The blast radius of `start` (instance `key`): a first pass without the
-    /// guessed locals says which dependents are certain.
-    fn walk(&self, start: Node, key: Option<&Key>, seen: &mut [u32], stamp: &mut u32) -> Blast {
+    /// The blast radius of `start` (instance `key`) among `recs`.
+    fn walk(&self, recs: &[Rec], start: Node, key: Option<&Key>, seen: &mut [u32], stamp: &mut u32) -> Blast {
+        let (reached, outputs) = self.walk_nodes(start, key, seen, stamp);
+        let mut dependents = Vec::new();
+        for (n, linked, through_locals) in reached {
+            for &i in &self.changing[n as usize] {
+                let rec = &recs[i as usize];
+                let unknown = rec.unknown.iter().filter(|u| linked.contains(&u.as_str())).cloned().collect();
+                dependents.push(Dependent { address: rec.address.clone(), unknown, through_locals });
+            }
+        }
+        dependents.sort_by(|a, b| a.address.cmp(&b.address));
+        Blast { dependents, outputs }
+    }
+
+    /// The changing resources `start` (instance `key`) reaches, other than
+    /// itself, in the order reached, each with its top-level attributes that
+    /// lead to the change and whether only guessed locals lead there (a first
+    /// pass without them says which are certain); and the root outputs it
+    /// reaches, sorted.
+    #[allow(clippy::type_complexity)]
+    fn walk_nodes(&self, start: Node, key: Option<&Key>, seen: &mut [u32], stamp: &mut u32) -> (Vec<(Node, Vec<&str>, bool)>, Vec<String>) {
         let certain: std::collections::HashSet<Node> = if self.guessed_locals {
             *stamp += 1;
             self.reach(start, key, seen, *stamp, false).into_iter().collect()
@@ -802,7 +1007,7 @@ impl Builder {
         *stamp += 1;
         let stamp = *stamp;
         let reached = self.reach(start, key, seen, stamp, true);
-        let mut dependents = Vec::new();
+        let mut out = Vec::new();
         for n in reached {
             if n == start {
                 continue;
@@ -822,14 +1027,8 @@ impl Builder {
                     .map(|(a, _)| &**a)
                     .collect()
             });
-            for &i in &self.changing[n as usize] {
-                let rec = &self.changes.recs[i as usize];
-                let unknown = rec.unknown.iter().filter(|u| linked.contains(&u.as_str())).cloned().collect();
-                let through_locals = self.guessed_locals && !certain.contains(&n);
-                dependents.push(Dependent { address: rec.address.clone(), unknown, through_locals });
-            }
+            out.push((n, linked, self.guessed_locals && !certain.contains(&n)));
         }
-        dependents.sort_by(|a, b| a.address.cmp(&b.address));
         let mut outputs: Vec<String> = self
             .changing_outputs
             .iter()
@@ -837,7 +1036,7 @@ impl Builder {
             .filter_map(|n| self.root_outputs.get(n).cloned())
             .collect();
         outputs.sort();
-        Blast { dependents, outputs }
+        (out, outputs)
     }
 
     /// A visited node passes the change on (an unchanged resource does not).
