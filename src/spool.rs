@@ -285,17 +285,21 @@ mod codec {
 
     impl Keys {
         fn index(&mut self, name: &'static str) -> usize {
-            let n = self.names.len();
-            for k in 0..n {
-                let i = (self.hint + k) % n;
-                if self.names[i] == name {
-                    self.hint = i + 1;
-                    return i;
-                }
+            // Most often the name after the last one, the same `&'static str`.
+            let i = self.hint;
+            if self.names.get(i).is_some_and(|k| std::ptr::eq(*k, name)) {
+                self.hint = i + 1;
+                return i;
             }
-            self.names.push(name);
-            self.hint = 0;
-            n
+            let i = match self.names.iter().position(|k| *k == name) {
+                Some(i) => i,
+                None => {
+                    self.names.push(name);
+                    self.names.len() - 1
+                }
+            };
+            self.hint = i + 1;
+            i
         }
     }
 
