@@ -77,13 +77,33 @@ impl Marks {
 #[derive(Debug, Default)]
 struct Derived {
     /// The hash ([`form_hash`]) of every derived form of every secret of 4+
-    /// characters (string or number), sorted: a whole value whose hash is
-    /// here is masked (8 bytes a form, where the strings took ten times
-    /// that; two strings of one hash mask each other, which only over-masks).
+    /// characters (string or number) but the digests' ([`crate::derive::each_plain_form`]),
+    /// sorted: a whole value whose hash is here is masked (8 bytes a form,
+    /// where the strings took ten times that; two strings of one hash mask
+    /// each other, which only over-masks).
     whole: Vec<u64>,
     /// Those of 8+ characters, and the long lines of multi-line secrets:
     /// looked for inside text as the long secrets are (sorted, distinct).
     long: Vec<String>,
+    /// The forms of each digest ([`crate::derive::Digest::ALL`]'s order),
+    /// made only when a value could be one: a whole value of a digest form's
+    /// length made of its characters, or a string holding a run of base64
+    /// characters as long as the digest's shortest form looked for inside
+    /// text (most plans have neither, and the four digests of every secret
+    /// were most of the cost of deriving).
+    digests: [std::sync::OnceLock<DigestForms>; 4],
+}
+
+/// The forms of one digest of every secret ([`Derived::digests`]).
+#[derive(Debug, Default)]
+struct DigestForms {
+    /// As [`Derived::whole`].
+    whole: Vec<u64>,
+    /// As [`Derived::long`] (sorted, distinct).
+    long: Vec<String>,
+    /// A matcher of `long` (none when it is empty). Every form it holds is
+    /// made of base64 characters alone, its JSON-escaped forms the same.
+    matcher: Option<Many>,
 }
 
 /// The substring matcher of a [`Masker`].
@@ -411,7 +431,7 @@ impl Masker {
             // `String` is made only for the forms looked for inside text.
             let mut scratch = crate::derive::Scratch::default();
             for s in self.secrets.iter().chain(self.numbers.iter()) {
-                crate::derive::each_form(s, &mut scratch, |f, searched| {
+                crate::derive::each_plain_form(s, &mut scratch, |f, searched| {
                     d.whole.push(form_hash(f));
                     if searched && f.chars().count() >= MIN_SUBSTRING {
                         long.push(f.to_string());
@@ -428,9 +448,39 @@ impl Masker {
         })
     }
 
+    /// The forms of the digest `which` of every secret, computed once per set
+    /// of secrets, when first asked for.
+    fn digest_forms(&self, which: crate::derive::Digest) -> &DigestForms {
+        let i = crate::derive::Digest::ALL.iter().position(|&d| d == which).unwrap_or_default();
+        self.derived().digests[i].get_or_init(|| {
+            let mut d = DigestForms::default();
+            let mut long = Vec::new();
+            let mut scratch = crate::derive::Scratch::default();
+            for s in self.secrets.iter().chain(self.numbers.iter()) {
+                crate::derive::each_digest_form(s, which, &mut scratch, |f, searched| {
+                    d.whole.push(form_hash(f));
+                    if searched && f.chars().count() >= MIN_SUBSTRING {
+                        long.push(f.to_string());
+                    }
+                });
+            }
+            d.whole.sort_unstable();
+            d.whole.dedup();
+            d.long = sorted_distinct(long);
+            d.matcher = (!d.long.is_empty()).then(|| Many::new(d.long.iter().map(String::as_str).collect()));
+            d
+        })
+    }
+
     /// Every string looked for inside text: the secrets of 8+ characters, the
     /// derived forms of 8+ characters and the long lines of multi-line secrets.
     pub(super) fn long_sources(&self) -> impl Iterator<Item = &String> {
+        let digests = crate::derive::Digest::ALL.into_iter().flat_map(|d| self.digest_forms(d).long.iter());
+        self.plain_long_sources().chain(digests)
+    }
+
+    /// [`Masker::long_sources`] but the digests' forms.
+    fn plain_long_sources(&self) -> impl Iterator<Item = &String> {
         let d = self.derived();
         self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).chain(d.long.iter())
     }
@@ -446,9 +496,18 @@ impl Masker {
     /// True when `s` is, as a whole, a sensitive value (a sensitive string, or
     /// the text of a sensitive number).
     pub fn is_secret(&self, s: &str) -> bool {
-        self.secrets.contains(s)
-            || self.numbers.contains(s)
-            || (!self.is_empty() && self.derived().whole.binary_search(&form_hash(s)).is_ok())
+        use crate::derive::Digest;
+        if self.secrets.contains(s) || self.numbers.contains(s) {
+            return true;
+        }
+        if self.is_empty() {
+            return false;
+        }
+        let h = form_hash(s);
+        self.derived().whole.binary_search(&h).is_ok()
+            || Digest::of_form_len(s.len())
+                .filter(|_| s.bytes().all(Digest::is_form_byte))
+                .is_some_and(|d| self.digest_forms(d).whole.binary_search(&h).is_ok())
     }
 
     /// A piece of text taken from the input (an import id, a check message, a
@@ -501,7 +560,7 @@ impl Masker {
             // Each long secret as is, and as it stands inside a JSON-encoded
             // string (`jsonencode` writes `&<>` as `\u0026`, `\u003c`, `\u003e`).
             let mut long: Vec<Cow<'_, str>> = Vec::new();
-            for k in self.long_sources() {
+            for k in self.plain_long_sources() {
                 // Plain text (most secrets) is its own escaped forms.
                 if k.bytes().any(|b| !(0x20..0x7f).contains(&b) || b"\"\\&<>".contains(&b)) {
                     long.push(Cow::Owned(go_json_inner(k)));
@@ -516,10 +575,31 @@ impl Masker {
             }
             Long::Matcher(std::sync::Arc::new(Many::new(long)))
         });
-        match long {
+        let plain = match long {
             Long::NoSecrets => false,
             Long::Matcher(m) => m.is_match(s.as_bytes()),
+        };
+        plain || (!self.is_empty() && self.digest_inside(s))
+    }
+
+    /// True when a digest's form looked for inside text is inside `s`: each is
+    /// a run of base64 characters (`A-Za-z0-9+/`) at least as long as the
+    /// digest's unpadded base64, so only the digests that fit in the longest
+    /// such run of `s` are made and looked for.
+    fn digest_inside(&self, s: &str) -> bool {
+        let (mut run, mut longest) = (0usize, 0usize);
+        for c in s.bytes() {
+            if c.is_ascii_alphanumeric() || c == b'+' || c == b'/' {
+                run += 1;
+                longest = longest.max(run);
+            } else {
+                run = 0;
+            }
         }
+        crate::derive::Digest::ALL
+            .into_iter()
+            .filter(|d| longest >= d.shortest())
+            .any(|d| self.digest_forms(d).matcher.as_ref().is_some_and(|m| m.is_match(s.as_bytes())))
     }
 
     /// Build the substring matcher: every secret of 8+ characters in each form
@@ -1003,6 +1083,58 @@ mod tests {
             got.dedup();
             proptest::prop_assert_eq!(got, want);
         }
+    }
+
+    proptest::proptest! {
+        /// The substring search made digest by digest, when a string could hold
+        /// one, finds what one search over every form found.
+        #[test]
+        fn a_form_inside_text_is_found_as_by_one_search_over_every_form(
+            secrets in proptest::collection::vec("\\PC{1,24}|[a-zA-Z0-9 &<>\"'+/=%-]{4,24}", 1..4),
+            around in proptest::collection::vec("[a-zA-Z0-9+/ :=_-]{0,12}", 2),
+            others in proptest::collection::vec("\\PC{0,30}|[a-zA-Z0-9+/]{20,90}", 0..4),
+        ) {
+            let mut m = Masker::default();
+            secrets.iter().for_each(|s| m.add(s));
+            let mut forms: Vec<String> = secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).cloned().collect();
+            for s in &secrets {
+                forms.extend(crate::derive::tagged_reference(s).into_iter().filter(|(f, t)| *t && f.chars().count() >= MIN_SUBSTRING).map(|(f, _)| f));
+                forms.extend(crate::derive::lines(s));
+            }
+            let escaped: Vec<String> = forms.iter().flat_map(|f| {
+                let json = crate::escape::json_string(f);
+                [go_json_inner(f), json[1..json.len() - 1].to_string()]
+            }).collect();
+            forms.extend(escaped);
+            let mut candidates = others.clone();
+            for s in &secrets {
+                for (f, _) in crate::derive::tagged_reference(s) {
+                    candidates.push(format!("{}{f}{}", around[0], around[1]));
+                    candidates.push(format!("{}{}", around[0], f.get(1..).unwrap_or_default()));
+                }
+            }
+            for c in &candidates {
+                let want = forms.iter().any(|f| c.contains(f.as_str()));
+                proptest::prop_assert_eq!(m.long_secret_inside(c), want, "{:?} of {:?}", c, secrets);
+            }
+        }
+    }
+
+    #[test]
+    fn a_digest_is_made_only_for_a_value_that_could_be_one() {
+        let mut m = Masker::default();
+        m.add("S3cret&Pass<word>!");
+        assert!(!m.value_holds_secret(&serde_json::json!({"a": "value-0-1-xxxxxxxxxx", "b": "plain text"})));
+        assert!(m.derived().digests.iter().all(|d| d.get().is_none()), "no digest made");
+        // A run of 30 base64 characters could hold MD5's or SHA-1's base64, no longer one.
+        assert!(!m.value_holds_secret(&serde_json::json!("id-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")));
+        let made: Vec<bool> = m.derived().digests.iter().map(|d| d.get().is_some()).collect();
+        assert_eq!(made, [true, true, false, false]);
+        // base64sha256, whole and inside text.
+        assert!(m.is_secret("+AXxS3lLl0OQNcKq3dlEbWC8G1z5aHLtTyZoVnDwf68="));
+        assert!(m.value_holds_secret(&serde_json::json!("sha=+AXxS3lLl0OQNcKq3dlEbWC8G1z5aHLtTyZoVnDwf68;")));
+        assert!(m.is_secret("279152dd3ed0dd6fd96ae0fc142381fc"));
+        assert!(m.is_secret("279152DD3ED0DD6FD96AE0FC142381FC"));
     }
 
     #[test]
