@@ -56,7 +56,9 @@ pub(crate) struct Scratch {
 /// `s` is shorter than [`MIN_DERIVED`] characters; `s` itself and empty
 /// forms left out), each written into `scratch` (no allocation once it has
 /// grown); the second argument says whether the form is looked for inside
-/// longer text.
+/// longer text. The maskers make them in two parts, [`each_plain_form`] and
+/// [`each_digest_form`] (the digests' only when a value could be one).
+#[cfg(any(test, feature = "testkit"))]
 pub(crate) fn each_form(s: &str, scratch: &mut Scratch, mut f: impl FnMut(&str, bool)) {
     each_plain_form(s, scratch, &mut f);
     for d in Digest::ALL {
@@ -99,10 +101,21 @@ impl Digest {
         Digest::ALL.into_iter().find(|d| len == 2 * d.bytes() || len == d.shortest() || len == d.bytes().div_ceil(3) * 4)
     }
 
-    /// Whether `c` can stand in one of the digest forms (hex, base64 of either
-    /// alphabet, padding).
-    pub(crate) fn is_form_byte(c: u8) -> bool {
-        c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'-' | b'_' | b'=')
+    /// The digest one of whose forms `f` could be, by its length and
+    /// characters alone: hex (either case), standard base64 unpadded or
+    /// padded, URL-safe base64 unpadded.
+    pub(crate) fn of_form(f: &[u8]) -> Option<Digest> {
+        let d = Digest::of_form_len(f.len())?;
+        let std = |c: &u8| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/';
+        let fits = if f.len() == 2 * d.bytes() {
+            f.iter().all(u8::is_ascii_hexdigit)
+        } else if f.len() == d.shortest() {
+            f.iter().all(std) || f.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_')
+        } else {
+            let body = &f[..d.shortest()];
+            body.iter().all(std) && f[d.shortest()..].iter().all(|&c| c == b'=')
+        };
+        fits.then_some(d)
     }
 
     fn of(self, b: &[u8]) -> Vec<u8> {
@@ -515,8 +528,7 @@ mod tests {
                 let mut n = 0;
                 each_digest_form(s, d, &mut Scratch::default(), |f, searched| {
                     n += 1;
-                    assert_eq!(Digest::of_form_len(f.len()), Some(d), "{f}");
-                    assert!(f.bytes().all(Digest::is_form_byte), "{f}");
+                    assert_eq!(Digest::of_form(f.as_bytes()), Some(d), "{f}");
                     // Those looked for inside text: lower-case hex and standard base64, unpadded.
                     assert!(!searched || f.len() >= d.shortest() && f.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/'));
                 });
@@ -525,6 +537,15 @@ mod tests {
         }
         for len in [0, 8, 21, 23, 33, 63, 65, 127, 129] {
             assert_eq!(Digest::of_form_len(len), None, "{len}");
+        }
+        // Of a digest form's length but not of its characters.
+        for f in [
+            "value-0-1-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "279152dd3ed0dd6fd96ae0fc142381fg",
+            "abc=defghijklmnopqrstuvw",
+            "a+b-cdefghijklmnopqrstu",
+        ] {
+            assert_eq!(Digest::of_form(f.as_bytes()), None, "{f}");
         }
     }
 

@@ -9,7 +9,7 @@
 //! anything printed ([`Masker::scrubber`], applied by `run` to the whole output of
 //! every command and format).
 
-use super::scrub::{go_json_inner, sorted_distinct, Many};
+use super::scrub::{go_json_inner, Many};
 use super::{Scrubber, Seed};
 use crate::model::{Change, Plan, RawValue, ResourceChange, Values};
 use crate::model::{Document, StateDoc};
@@ -83,8 +83,9 @@ struct Derived {
     /// each other, which only over-masks).
     whole: Vec<u64>,
     /// Those of 8+ characters, and the long lines of multi-line secrets:
-    /// looked for inside text as the long secrets are (sorted, distinct).
-    long: Vec<String>,
+    /// looked for inside text as the long secrets are (sorted, distinct, in
+    /// one arena: a form costs its bytes and 4, not a `String`).
+    long: Many,
     /// The forms of each digest ([`crate::derive::Digest::ALL`]'s order),
     /// made only when a value could be one: a whole value of a digest form's
     /// length made of its characters, or a string holding a run of base64
@@ -99,11 +100,28 @@ struct Derived {
 struct DigestForms {
     /// As [`Derived::whole`].
     whole: Vec<u64>,
-    /// As [`Derived::long`] (sorted, distinct).
-    long: Vec<String>,
-    /// A matcher of `long` (none when it is empty). Every form it holds is
-    /// made of base64 characters alone, its JSON-escaped forms the same.
-    matcher: Option<Many>,
+    /// As [`Derived::long`], and their matcher: every form it holds is made
+    /// of base64 characters alone, its JSON-escaped forms the same.
+    long: Many,
+}
+
+/// Strings written one after another, each ending at the next of `ends`:
+/// made into a [`Many`] (sorted, distinct) without a `String` each.
+#[derive(Default)]
+struct Arena {
+    bytes: Vec<u8>,
+    ends: Vec<u32>,
+}
+
+impl Arena {
+    fn push(&mut self, s: &str) {
+        self.bytes.extend_from_slice(s.as_bytes());
+        self.ends.push(self.bytes.len() as u32);
+    }
+
+    fn many(self) -> Many {
+        Many::from_arena(self.bytes, self.ends)
+    }
 }
 
 /// The substring matcher of a [`Masker`].
@@ -283,6 +301,15 @@ impl Masker {
 
     /// Every leaf of the value `text` (unreadable text: nothing to collect).
     fn collect_text(&mut self, text: &str) {
+        // A string without escapes (most secrets): its text is its value.
+        if let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+            if !inner.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+                if !inner.is_empty() {
+                    self.insert_secret(inner);
+                }
+                return;
+            }
+        }
         if let Ok(v) = serde_json::from_str::<Value>(text) {
             self.collect_all(&v);
         }
@@ -426,24 +453,24 @@ impl Masker {
     fn derived(&self) -> &Derived {
         self.derived.get_or_init(|| {
             let mut d = Derived::default();
-            let mut long = Vec::new();
-            // Each form written into one reused buffer and hashed there: a
-            // `String` is made only for the forms looked for inside text.
+            // Each form written into one reused buffer and hashed there; those
+            // looked for inside text copied into one arena.
+            let mut long = Arena::default();
             let mut scratch = crate::derive::Scratch::default();
             for s in self.secrets.iter().chain(self.numbers.iter()) {
                 crate::derive::each_plain_form(s, &mut scratch, |f, searched| {
                     d.whole.push(form_hash(f));
                     if searched && f.chars().count() >= MIN_SUBSTRING {
-                        long.push(f.to_string());
+                        long.push(f);
                     }
                 });
             }
             d.whole.sort_unstable();
             d.whole.dedup();
             for s in self.secrets.iter() {
-                long.extend(crate::derive::lines(s));
+                crate::derive::lines(s).iter().for_each(|l| long.push(l));
             }
-            d.long = sorted_distinct(long);
+            d.long = long.many();
             Arc::new(d)
         })
     }
@@ -454,35 +481,39 @@ impl Masker {
         let i = crate::derive::Digest::ALL.iter().position(|&d| d == which).unwrap_or_default();
         self.derived().digests[i].get_or_init(|| {
             let mut d = DigestForms::default();
-            let mut long = Vec::new();
+            let mut long = Arena::default();
             let mut scratch = crate::derive::Scratch::default();
             for s in self.secrets.iter().chain(self.numbers.iter()) {
                 crate::derive::each_digest_form(s, which, &mut scratch, |f, searched| {
                     d.whole.push(form_hash(f));
                     if searched && f.chars().count() >= MIN_SUBSTRING {
-                        long.push(f.to_string());
+                        long.push(f);
                     }
                 });
             }
             d.whole.sort_unstable();
             d.whole.dedup();
-            d.long = sorted_distinct(long);
-            d.matcher = (!d.long.is_empty()).then(|| Many::new(d.long.iter().map(String::as_str).collect()));
+            d.long = long.many();
             d
         })
     }
 
     /// Every string looked for inside text: the secrets of 8+ characters, the
     /// derived forms of 8+ characters and the long lines of multi-line secrets.
-    pub(super) fn long_sources(&self) -> impl Iterator<Item = &String> {
-        let digests = crate::derive::Digest::ALL.into_iter().flat_map(|d| self.digest_forms(d).long.iter());
+    pub(super) fn long_sources(&self) -> impl Iterator<Item = &str> {
+        let digests = crate::derive::Digest::ALL.into_iter().flat_map(|d| self.digest_forms(d).long.patterns());
         self.plain_long_sources().chain(digests)
     }
 
+    /// Make the derived forms (but the digests') now, if not made yet.
+    pub(super) fn make_derived(&self) {
+        let _ = self.derived();
+    }
+
     /// [`Masker::long_sources`] but the digests' forms.
-    fn plain_long_sources(&self) -> impl Iterator<Item = &String> {
+    pub(super) fn plain_long_sources(&self) -> impl Iterator<Item = &str> {
         let d = self.derived();
-        self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).chain(d.long.iter())
+        self.secrets.iter().map(String::as_str).filter(|k| k.chars().count() >= MIN_SUBSTRING).chain(d.long.patterns())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -505,9 +536,7 @@ impl Masker {
         }
         let h = form_hash(s);
         self.derived().whole.binary_search(&h).is_ok()
-            || Digest::of_form_len(s.len())
-                .filter(|_| s.bytes().all(Digest::is_form_byte))
-                .is_some_and(|d| self.digest_forms(d).whole.binary_search(&h).is_ok())
+            || Digest::of_form(s.as_bytes()).is_some_and(|d| self.digest_forms(d).whole.binary_search(&h).is_ok())
     }
 
     /// A piece of text taken from the input (an import id, a check message, a
@@ -559,21 +588,21 @@ impl Masker {
         let long = self.long.get_or_init(|| {
             // Each long secret as is, and as it stands inside a JSON-encoded
             // string (`jsonencode` writes `&<>` as `\u0026`, `\u003c`, `\u003e`).
-            let mut long: Vec<Cow<'_, str>> = Vec::new();
+            let mut long = Arena::default();
             for k in self.plain_long_sources() {
                 // Plain text (most secrets) is its own escaped forms.
                 if k.bytes().any(|b| !(0x20..0x7f).contains(&b) || b"\"\\&<>".contains(&b)) {
-                    long.push(Cow::Owned(go_json_inner(k)));
+                    long.push(&go_json_inner(k));
                     let json = crate::escape::json_string(k);
-                    long.push(Cow::Owned(json[1..json.len() - 1].to_string()));
+                    long.push(&json[1..json.len() - 1]);
                 }
-                long.push(Cow::Borrowed(k));
+                long.push(k);
             }
-            let long = sorted_distinct(long);
+            let long = long.many();
             if long.is_empty() {
                 return Long::NoSecrets;
             }
-            Long::Matcher(std::sync::Arc::new(Many::new(long)))
+            Long::Matcher(std::sync::Arc::new(long))
         });
         let plain = match long {
             Long::NoSecrets => false,
@@ -596,10 +625,7 @@ impl Masker {
                 run = 0;
             }
         }
-        crate::derive::Digest::ALL
-            .into_iter()
-            .filter(|d| longest >= d.shortest())
-            .any(|d| self.digest_forms(d).matcher.as_ref().is_some_and(|m| m.is_match(s.as_bytes())))
+        crate::derive::Digest::ALL.into_iter().filter(|d| longest >= d.shortest()).any(|d| self.digest_forms(d).long.is_match(s.as_bytes()))
     }
 
     /// Build the substring matcher: every secret of 8+ characters in each form
@@ -1078,7 +1104,7 @@ mod tests {
             }
             want.sort();
             want.dedup();
-            let mut got: Vec<String> = m.long_sources().cloned().collect();
+            let mut got: Vec<String> = m.long_sources().map(str::to_string).collect();
             got.sort();
             got.dedup();
             proptest::prop_assert_eq!(got, want);
