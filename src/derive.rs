@@ -7,7 +7,7 @@
 //! secret away to anyone who tries the guesses). And the lines of a
 //! multi-line secret (a PEM key's lines).
 
-use md5::Digest;
+use md5::Digest as _;
 
 /// Secrets shorter than this have no derived forms (a digest of a 3-character
 /// string is a guess of a few million tries either way, and such short
@@ -56,8 +56,81 @@ pub(crate) struct Scratch {
 /// `s` is shorter than [`MIN_DERIVED`] characters; `s` itself and empty
 /// forms left out), each written into `scratch` (no allocation once it has
 /// grown); the second argument says whether the form is looked for inside
-/// longer text.
+/// longer text. The maskers make them in two parts, [`each_plain_form`] and
+/// [`each_digest_form`] (the digests' only when a value could be one).
+#[cfg(any(test, feature = "testkit"))]
 pub(crate) fn each_form(s: &str, scratch: &mut Scratch, mut f: impl FnMut(&str, bool)) {
+    each_plain_form(s, scratch, &mut f);
+    for d in Digest::ALL {
+        each_digest_form(s, d, scratch, &mut f);
+    }
+}
+
+/// The digests whose forms are among a secret's ([`each_digest_form`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Digest {
+    Md5,
+    Sha1,
+    Sha256,
+    Sha512,
+}
+
+impl Digest {
+    pub(crate) const ALL: [Digest; 4] = [Digest::Md5, Digest::Sha1, Digest::Sha256, Digest::Sha512];
+
+    /// The digest's length in bytes.
+    pub(crate) const fn bytes(self) -> usize {
+        match self {
+            Digest::Md5 => 16,
+            Digest::Sha1 => 20,
+            Digest::Sha256 => 32,
+            Digest::Sha512 => 64,
+        }
+    }
+
+    /// The length of its unpadded base64 form: the shortest of its forms, and
+    /// the shortest of those looked for inside text.
+    pub(crate) const fn shortest(self) -> usize {
+        (self.bytes() * 4).div_ceil(3)
+    }
+
+    /// The digest whose forms ([`each_digest_form`]) can be `len` bytes long:
+    /// hex (`2 × bytes`), base64 unpadded or padded. Each length belongs to
+    /// one digest at most.
+    pub(crate) fn of_form_len(len: usize) -> Option<Digest> {
+        Digest::ALL.into_iter().find(|d| len == 2 * d.bytes() || len == d.shortest() || len == d.bytes().div_ceil(3) * 4)
+    }
+
+    /// The digest one of whose forms `f` could be, by its length and
+    /// characters alone: hex (either case), standard base64 unpadded or
+    /// padded, URL-safe base64 unpadded.
+    pub(crate) fn of_form(f: &[u8]) -> Option<Digest> {
+        let d = Digest::of_form_len(f.len())?;
+        let std = |c: &u8| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/';
+        let fits = if f.len() == 2 * d.bytes() {
+            f.iter().all(u8::is_ascii_hexdigit)
+        } else if f.len() == d.shortest() {
+            f.iter().all(std) || f.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_')
+        } else {
+            let body = &f[..d.shortest()];
+            body.iter().all(std) && f[d.shortest()..].iter().all(|&c| c == b'=')
+        };
+        fits.then_some(d)
+    }
+
+    fn of(self, b: &[u8]) -> Vec<u8> {
+        match self {
+            Digest::Md5 => md5::Md5::digest(b).to_vec(),
+            Digest::Sha1 => sha1::Sha1::digest(b).to_vec(),
+            Digest::Sha256 => sha2::Sha256::digest(b).to_vec(),
+            Digest::Sha512 => sha2::Sha512::digest(b).to_vec(),
+        }
+    }
+}
+
+/// [`each_form`]'s forms of `s` but the digests': every form whose length
+/// depends on `s` (case, HTML, URL encoding, base64, hex).
+pub(crate) fn each_plain_form(s: &str, scratch: &mut Scratch, mut f: impl FnMut(&str, bool)) {
     if s.chars().count() < MIN_DERIVED {
         return;
     }
@@ -111,25 +184,35 @@ pub(crate) fn each_form(s: &str, scratch: &mut Scratch, mut f: impl FnMut(&str, 
     form.clear();
     hex_into(b, true, form);
     emit(form, true);
-    let mut digest = |d: &[u8]| {
-        form.clear();
-        hex_into(d, false, form);
-        emit(form, true);
-        form.clear();
-        hex_into(d, true, form);
-        emit(form, false);
-        form.clear();
-        base64_into(d, STD, true, form);
-        emit(form.trim_end_matches('='), true);
-        enc.clear();
-        base64_into(d, URL, false, enc);
-        emit(enc, false);
-        emit(form, false);
+}
+
+/// [`each_form`]'s forms of the digest `which` of `s`, in its order: hex,
+/// upper-case hex, base64 unpadded, URL-safe unpadded, padded (each of a
+/// length fixed by the digest: [`Digest::of_form_len`]).
+pub(crate) fn each_digest_form(s: &str, which: Digest, scratch: &mut Scratch, mut f: impl FnMut(&str, bool)) {
+    if s.chars().count() < MIN_DERIVED {
+        return;
+    }
+    let Scratch { form, enc, .. } = scratch;
+    let mut emit = |form: &str, searched: bool| {
+        if form != s && !form.is_empty() {
+            f(form, searched);
+        }
     };
-    digest(&md5::Md5::digest(b));
-    digest(&sha1::Sha1::digest(b));
-    digest(&sha2::Sha256::digest(b));
-    digest(&sha2::Sha512::digest(b));
+    let d = &which.of(s.as_bytes());
+    form.clear();
+    hex_into(d, false, form);
+    emit(form, true);
+    form.clear();
+    hex_into(d, true, form);
+    emit(form, false);
+    form.clear();
+    base64_into(d, STD, true, form);
+    emit(form.trim_end_matches('='), true);
+    enc.clear();
+    base64_into(d, URL, false, enc);
+    emit(enc, false);
+    emit(form, false);
 }
 
 /// The forms as first written, one `String` each: [`each_form`]'s reference
@@ -435,6 +518,34 @@ mod tests {
             proptest::prop_assert_eq!(tagged(&s), tagged_reference(&s));
             let t = String::from_utf8_lossy(&t);
             proptest::prop_assert_eq!(tagged(&t), tagged_reference(&t));
+        }
+    }
+
+    #[test]
+    fn each_digest_form_has_a_length_of_its_digest_alone() {
+        for s in ["abcd", "S3cret&Pass<word>!", "Straße Σ ΣΑΣ"] {
+            for d in Digest::ALL {
+                let mut n = 0;
+                each_digest_form(s, d, &mut Scratch::default(), |f, searched| {
+                    n += 1;
+                    assert_eq!(Digest::of_form(f.as_bytes()), Some(d), "{f}");
+                    // Those looked for inside text: lower-case hex and standard base64, unpadded.
+                    assert!(!searched || f.len() >= d.shortest() && f.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/'));
+                });
+                assert_eq!(n, 5);
+            }
+        }
+        for len in [0, 8, 21, 23, 33, 63, 65, 127, 129] {
+            assert_eq!(Digest::of_form_len(len), None, "{len}");
+        }
+        // Of a digest form's length but not of its characters.
+        for f in [
+            "value-0-1-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "279152dd3ed0dd6fd96ae0fc142381fg",
+            "abc=defghijklmnopqrstuvw",
+            "a+b-cdefghijklmnopqrstu",
+        ] {
+            assert_eq!(Digest::of_form(f.as_bytes()), None, "{f}");
         }
     }
 

@@ -9,7 +9,7 @@
 //! anything printed ([`Masker::scrubber`], applied by `run` to the whole output of
 //! every command and format).
 
-use super::scrub::{go_json_inner, sorted_distinct, Many};
+use super::scrub::{go_json_inner, Many};
 use super::{Scrubber, Seed};
 use crate::model::{Change, Plan, RawValue, ResourceChange, Values};
 use crate::model::{Document, StateDoc};
@@ -77,13 +77,51 @@ impl Marks {
 #[derive(Debug, Default)]
 struct Derived {
     /// The hash ([`form_hash`]) of every derived form of every secret of 4+
-    /// characters (string or number), sorted: a whole value whose hash is
-    /// here is masked (8 bytes a form, where the strings took ten times
-    /// that; two strings of one hash mask each other, which only over-masks).
+    /// characters (string or number) but the digests' ([`crate::derive::each_plain_form`]),
+    /// sorted: a whole value whose hash is here is masked (8 bytes a form,
+    /// where the strings took ten times that; two strings of one hash mask
+    /// each other, which only over-masks).
     whole: Vec<u64>,
     /// Those of 8+ characters, and the long lines of multi-line secrets:
-    /// looked for inside text as the long secrets are (sorted, distinct).
-    long: Vec<String>,
+    /// looked for inside text as the long secrets are (sorted, distinct, in
+    /// one arena: a form costs its bytes and 4, not a `String`).
+    long: Many,
+    /// The forms of each digest ([`crate::derive::Digest::ALL`]'s order),
+    /// made only when a value could be one: a whole value of a digest form's
+    /// length made of its characters, or a string holding a run of base64
+    /// characters as long as the digest's shortest form looked for inside
+    /// text (most plans have neither, and the four digests of every secret
+    /// were most of the cost of deriving).
+    digests: [std::sync::OnceLock<DigestForms>; 4],
+}
+
+/// The forms of one digest of every secret ([`Derived::digests`]).
+#[derive(Debug, Default)]
+struct DigestForms {
+    /// As [`Derived::whole`].
+    whole: Vec<u64>,
+    /// As [`Derived::long`], and their matcher: every form it holds is made
+    /// of base64 characters alone, its JSON-escaped forms the same.
+    long: Many,
+}
+
+/// Strings written one after another, each ending at the next of `ends`:
+/// made into a [`Many`] (sorted, distinct) without a `String` each.
+#[derive(Default)]
+struct Arena {
+    bytes: Vec<u8>,
+    ends: Vec<u32>,
+}
+
+impl Arena {
+    fn push(&mut self, s: &str) {
+        self.bytes.extend_from_slice(s.as_bytes());
+        self.ends.push(self.bytes.len() as u32);
+    }
+
+    fn many(self) -> Many {
+        Many::from_arena(self.bytes, self.ends)
+    }
 }
 
 /// The substring matcher of a [`Masker`].
@@ -263,6 +301,15 @@ impl Masker {
 
     /// Every leaf of the value `text` (unreadable text: nothing to collect).
     fn collect_text(&mut self, text: &str) {
+        // A string without escapes (most secrets): its text is its value.
+        if let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+            if !inner.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+                if !inner.is_empty() {
+                    self.insert_secret(inner);
+                }
+                return;
+            }
+        }
         if let Ok(v) = serde_json::from_str::<Value>(text) {
             self.collect_all(&v);
         }
@@ -406,33 +453,67 @@ impl Masker {
     fn derived(&self) -> &Derived {
         self.derived.get_or_init(|| {
             let mut d = Derived::default();
-            let mut long = Vec::new();
-            // Each form written into one reused buffer and hashed there: a
-            // `String` is made only for the forms looked for inside text.
+            // Each form written into one reused buffer and hashed there; those
+            // looked for inside text copied into one arena.
+            let mut long = Arena::default();
             let mut scratch = crate::derive::Scratch::default();
             for s in self.secrets.iter().chain(self.numbers.iter()) {
-                crate::derive::each_form(s, &mut scratch, |f, searched| {
+                crate::derive::each_plain_form(s, &mut scratch, |f, searched| {
                     d.whole.push(form_hash(f));
                     if searched && f.chars().count() >= MIN_SUBSTRING {
-                        long.push(f.to_string());
+                        long.push(f);
                     }
                 });
             }
             d.whole.sort_unstable();
             d.whole.dedup();
             for s in self.secrets.iter() {
-                long.extend(crate::derive::lines(s));
+                crate::derive::lines(s).iter().for_each(|l| long.push(l));
             }
-            d.long = sorted_distinct(long);
+            d.long = long.many();
             Arc::new(d)
+        })
+    }
+
+    /// The forms of the digest `which` of every secret, computed once per set
+    /// of secrets, when first asked for.
+    fn digest_forms(&self, which: crate::derive::Digest) -> &DigestForms {
+        let i = crate::derive::Digest::ALL.iter().position(|&d| d == which).unwrap_or_default();
+        self.derived().digests[i].get_or_init(|| {
+            let mut d = DigestForms::default();
+            let mut long = Arena::default();
+            let mut scratch = crate::derive::Scratch::default();
+            for s in self.secrets.iter().chain(self.numbers.iter()) {
+                crate::derive::each_digest_form(s, which, &mut scratch, |f, searched| {
+                    d.whole.push(form_hash(f));
+                    if searched && f.chars().count() >= MIN_SUBSTRING {
+                        long.push(f);
+                    }
+                });
+            }
+            d.whole.sort_unstable();
+            d.whole.dedup();
+            d.long = long.many();
+            d
         })
     }
 
     /// Every string looked for inside text: the secrets of 8+ characters, the
     /// derived forms of 8+ characters and the long lines of multi-line secrets.
-    pub(super) fn long_sources(&self) -> impl Iterator<Item = &String> {
+    pub(super) fn long_sources(&self) -> impl Iterator<Item = &str> {
+        let digests = crate::derive::Digest::ALL.into_iter().flat_map(|d| self.digest_forms(d).long.patterns());
+        self.plain_long_sources().chain(digests)
+    }
+
+    /// Make the derived forms (but the digests') now, if not made yet.
+    pub(super) fn make_derived(&self) {
+        let _ = self.derived();
+    }
+
+    /// [`Masker::long_sources`] but the digests' forms.
+    pub(super) fn plain_long_sources(&self) -> impl Iterator<Item = &str> {
         let d = self.derived();
-        self.secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).chain(d.long.iter())
+        self.secrets.iter().map(String::as_str).filter(|k| k.chars().count() >= MIN_SUBSTRING).chain(d.long.patterns())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -446,9 +527,16 @@ impl Masker {
     /// True when `s` is, as a whole, a sensitive value (a sensitive string, or
     /// the text of a sensitive number).
     pub fn is_secret(&self, s: &str) -> bool {
-        self.secrets.contains(s)
-            || self.numbers.contains(s)
-            || (!self.is_empty() && self.derived().whole.binary_search(&form_hash(s)).is_ok())
+        use crate::derive::Digest;
+        if self.secrets.contains(s) || self.numbers.contains(s) {
+            return true;
+        }
+        if self.is_empty() {
+            return false;
+        }
+        let h = form_hash(s);
+        self.derived().whole.binary_search(&h).is_ok()
+            || Digest::of_form(s.as_bytes()).is_some_and(|d| self.digest_forms(d).whole.binary_search(&h).is_ok())
     }
 
     /// A piece of text taken from the input (an import id, a check message, a
@@ -500,26 +588,44 @@ impl Masker {
         let long = self.long.get_or_init(|| {
             // Each long secret as is, and as it stands inside a JSON-encoded
             // string (`jsonencode` writes `&<>` as `\u0026`, `\u003c`, `\u003e`).
-            let mut long: Vec<Cow<'_, str>> = Vec::new();
-            for k in self.long_sources() {
+            let mut long = Arena::default();
+            for k in self.plain_long_sources() {
                 // Plain text (most secrets) is its own escaped forms.
                 if k.bytes().any(|b| !(0x20..0x7f).contains(&b) || b"\"\\&<>".contains(&b)) {
-                    long.push(Cow::Owned(go_json_inner(k)));
+                    long.push(&go_json_inner(k));
                     let json = crate::escape::json_string(k);
-                    long.push(Cow::Owned(json[1..json.len() - 1].to_string()));
+                    long.push(&json[1..json.len() - 1]);
                 }
-                long.push(Cow::Borrowed(k));
+                long.push(k);
             }
-            let long = sorted_distinct(long);
+            let long = long.many();
             if long.is_empty() {
                 return Long::NoSecrets;
             }
-            Long::Matcher(std::sync::Arc::new(Many::new(long)))
+            Long::Matcher(std::sync::Arc::new(long))
         });
-        match long {
+        let plain = match long {
             Long::NoSecrets => false,
             Long::Matcher(m) => m.is_match(s.as_bytes()),
+        };
+        plain || (!self.is_empty() && self.digest_inside(s))
+    }
+
+    /// True when a digest's form looked for inside text is inside `s`: each is
+    /// a run of base64 characters (`A-Za-z0-9+/`) at least as long as the
+    /// digest's unpadded base64, so only the digests that fit in the longest
+    /// such run of `s` are made and looked for.
+    fn digest_inside(&self, s: &str) -> bool {
+        let (mut run, mut longest) = (0usize, 0usize);
+        for c in s.bytes() {
+            if c.is_ascii_alphanumeric() || c == b'+' || c == b'/' {
+                run += 1;
+                longest = longest.max(run);
+            } else {
+                run = 0;
+            }
         }
+        crate::derive::Digest::ALL.into_iter().filter(|d| longest >= d.shortest()).any(|d| self.digest_forms(d).long.is_match(s.as_bytes()))
     }
 
     /// Build the substring matcher: every secret of 8+ characters in each form
@@ -722,313 +828,4 @@ impl crate::model::visit::PlanVisitor for Masker {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::read::parse;
-    use crate::secrets::scrub::terraform_key_form;
-
-    const PLAN: &str = r#"{"format_version":"1.2",
-      "variables":{"pw":{"value":"var-secret-123456"},"name":{"value":"public"}},
-      "configuration":{"root_module":{"variables":{"pw":{"sensitive":true},"name":{}}}},
-      "resource_changes":[{"address":"terraform_data.x","mode":"managed","change":{"actions":["update"],
-         "before":{"input":"old-secret-abcdef","output":"old-secret-abcdef","tags":{"a":"visible"}},
-         "after":{"input":{"user":"admin","password":"nested-pw-999999"},"output":null},
-         "before_sensitive":{"input":true},"after_sensitive":{"input":{"password":true}}}}],
-      "output_changes":{"o":{"actions":["create"],"after":"out-secret-zzzzzz","after_sensitive":true}},
-      "prior_state":{"values":{"outputs":{"s":{"value":"short","sensitive":true}},
-         "root_module":{"resources":[{"address":"a.b","values":{"k":"prior-secret-1"},"sensitive_values":{"k":true}}]}}}}"#;
-
-    #[test]
-    fn raw_items_finds_what_serde_finds() {
-        let objects = [
-            r#"{}"#,
-            r#" { "a" : 1 , "b":[1,{"c":"}"}],"d":"x\"y","e":{"f":[]},"g":null,"h":-1.5e3 } "#,
-            r#"{"a":"é€😀","b":{"c":"]"},"a":true}"#,
-            r#"{"k\u0041":1}"#,
-            r#"[1,2]"#,
-            r#""text""#,
-        ];
-        for text in objects {
-            let mut got = Vec::new();
-            let walked = raw_items(text, b'{', |k, v| got.push((k.to_string(), v.to_string())));
-            match serde_json::from_str::<RawMembers<'_>>(text) {
-                Ok(m) => {
-                    let want: Vec<(String, String)> = m.0.iter().map(|(k, v)| (k.to_string(), v.get().to_string())).collect();
-                    assert!(walked.is_none() || (walked == Some(true) && got == want), "{text}: {got:?} vs {want:?}");
-                }
-                Err(_) => assert_ne!(walked, Some(true), "{text}"),
-            }
-        }
-        for text in [r#"[]"#, r#"[ 1 , "a,]" , [ [ ] ] , {"x":[1]} , true ]"#, r#"{"a":1}"#] {
-            let mut got = Vec::new();
-            let walked = raw_items(text, b'[', |_, v| got.push(v.to_string()));
-            match serde_json::from_str::<Vec<&RawValue>>(text) {
-                Ok(items) => {
-                    let want: Vec<String> = items.iter().map(|v| v.get().to_string()).collect();
-                    assert_eq!((walked, got), (Some(true), want), "{text}");
-                }
-                Err(_) => assert_eq!(walked, Some(false), "{text}"),
-            }
-        }
-    }
-
-    #[test]
-    fn secrets_are_collected_from_every_place() {
-        let doc = parse("p", PLAN.as_bytes()).unwrap();
-        let m = Masker::collect(&doc);
-        for s in ["var-secret-123456", "old-secret-abcdef", "nested-pw-999999", "out-secret-zzzzzz", "short", "prior-secret-1"] {
-            assert!(m.is_secret(s), "{s} not collected");
-        }
-        assert!(!m.is_secret("admin"), "unmarked sibling collected");
-        assert!(!m.is_secret("visible"));
-        assert!(!m.is_secret("public"));
-    }
-
-    #[test]
-    fn secrets_marked_in_deferred_changes_are_collected() {
-        let plan = r#"{"format_version":"1.2","resource_changes":[],"deferred_changes":[{"reason":"provider_config_unknown",
-            "resource_change":{"address":"a.b","change":{"actions":["create"],"after":{"pw":"deferred-secret"},"after_sensitive":{"pw":true}}}}]}"#;
-        let m = Masker::collect(&parse("p", plan.as_bytes()).unwrap());
-        assert!(m.is_secret("deferred-secret"));
-    }
-
-    #[test]
-    fn scrub_masks_long_secrets_in_every_escaped_form() {
-        let mut m = Masker::default();
-        m.add("pass\"word|*x1");
-        m.add("tiny");
-        let s = m.scrubber();
-        // As is and JSON-escaped; markdown escaping comes after masking (left alone here).
-        let out = s.scrub(br#"a pass"word|*x1 b "pass\"word|*x1" c pass"word\|\*x1 tiny"#);
-        let out = String::from_utf8(out.into_owned()).unwrap();
-        assert_eq!(out, r#"a (sensitive value) b "(sensitive value)" c pass"word\|\*x1 tiny"#);
-    }
-
-    #[test]
-    fn short_secrets_only_are_never_looked_for_inside_strings() {
-        // (Shorter than 4 characters: no derived forms either.)
-        let mut m = Masker::default();
-        m.add("tny");
-        assert!(m.long.get().is_none());
-        assert!(!m.value_holds_secret(&serde_json::json!(["a tny thing", {"k": "tnytny"}])));
-        assert!(matches!(m.long.get(), Some(Long::NoSecrets)));
-        assert!(m.value_holds_secret(&serde_json::json!({"k": ["tny"]})));
-    }
-
-    #[test]
-    fn the_scrubber_is_built_once_per_set_of_secrets() {
-        let mut m = Masker::default();
-        m.add("plain-secret-123");
-        let (a, b) = (m.scrubber(), m.scrubber());
-        assert!(m.scrub.get().is_some());
-        assert_eq!(&*a.scrub(b"x plain-secret-123 y"), b"x (sensitive value) y".as_slice());
-        assert_eq!(&*b.scrub(b"plain-secret-123"), MASK.as_bytes());
-        m.add("another-secret-456");
-        assert!(m.scrub.get().is_none(), "adding a secret drops the old scrubber");
-        assert_eq!(&*m.scrubber().scrub(b"another-secret-456"), MASK.as_bytes());
-    }
-
-    #[test]
-    fn scrub_masks_a_secret_with_bidi_or_c1_in_its_json_escaped_form() {
-        let mut m = Masker::default();
-        let secret = "pass\u{202e}word\u{9b}x";
-        m.add(secret);
-        let mut json = Vec::new();
-        crate::render::write_json(&mut json, &serde_json::json!({"v": secret, "w": format!("db://u:{secret}@h")})).unwrap();
-        let out = String::from_utf8(m.scrubber().scrub(&json).into_owned()).unwrap();
-        assert!(!out.contains("word"), "{out}");
-        assert_eq!(out.matches(MASK).count(), 2, "{out}");
-    }
-
-    #[test]
-    fn scrub_masks_a_secret_quoted_in_an_address_key_json_or_terminal_text() {
-        let secret = "tok\"|*_`<>${x}%{y}\\\u{202e}\u{1b}[1m\u{9b}end";
-        let mut m = Masker::default();
-        m.add(secret);
-        let sc = m.scrubber();
-        let key = terraform_key_form(secret);
-        assert_eq!(key, r#"tok\"|*_`<>$${x}%%{y}\\\u202e\u001b[1m\u009bend"#);
-        let outputs = [
-            format!("a.b[\"{key}\"] x"),
-            crate::sanitize::line(&format!("a.b[\"{key}\"]")).into_owned(),
-            crate::sanitize::line(&format!("a.b[{}]", crate::escape::hcl_quote(secret))).into_owned(),
-            crate::sanitize::text(&format!("msg {secret} end")).into_owned(),
-            // A JSON-quoted id inside text, as JSON and as terminal text.
-            crate::escape::json_string(&format!("imported from {}", crate::escape::json_string(secret))),
-            crate::sanitize::line(&format!("imported from {}", crate::escape::json_string(secret))).into_owned(),
-        ];
-        for o in outputs {
-            let out = String::from_utf8(sc.scrub(o.as_bytes()).into_owned()).unwrap();
-            assert!(!out.contains("tok") && out.contains(MASK), "{o} -> {out}");
-        }
-    }
-
-    #[test]
-    fn a_secret_inside_a_jsonencoded_string_is_found_and_scrubbed_in_every_form() {
-        let mut m = Masker::default();
-        m.add("S3cret&Pass<word>!");
-        // As Terraform's `jsonencode` writes it, decoded once (an attribute's value).
-        let encoded = r#"{"password":"S3cret\u0026Pass\u003cword\u003e!","user":"svc"}"#;
-        assert!(m.value_holds_secret(&Value::String(encoded.into())));
-        let sc = m.scrubber();
-        let json = crate::escape::json_string(encoded);
-        for text in [encoded.to_string(), json.clone(), crate::sanitize::line(&json).into_owned()] {
-            let out = String::from_utf8(sc.scrub(text.as_bytes()).into_owned()).unwrap();
-            assert!(!out.contains("S3cret") && out.contains(MASK), "{text} -> {out}");
-        }
-    }
-
-    #[test]
-    fn a_secret_with_a_quote_is_scrubbed_from_a_shell_quoted_word() {
-        let mut m = Masker::default();
-        m.add("it's-a-secret-1");
-        let word = crate::render::moves::shell_quote(r#"a.b["it's-a-secret-1"]"#);
-        let out = String::from_utf8(m.scrubber().scrub(word.as_bytes()).into_owned()).unwrap();
-        assert!(!out.contains("secret-1"), "{word} -> {out}");
-    }
-
-    #[test]
-    fn sensitive_numbers_are_masked_as_whole_values_only() {
-        let doc = parse(
-            "p",
-            br#"{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"actions":["update"],
-              "before":{"pin":987654321,"flag":true},"after":{"pin":987654321},"before_sensitive":{"pin":true,"flag":true}}}]}"#,
-        )
-        .unwrap();
-        let m = Masker::collect(&doc);
-        assert!(m.value_holds_secret(&serde_json::json!({"copy": 987654321})));
-        assert!(m.value_holds_secret(&serde_json::json!("987654321")), "tostring(pin)");
-        assert!(!m.value_holds_secret(&serde_json::json!("order-987654321-x")), "never looked for inside text");
-        assert!(!m.value_holds_secret(&serde_json::json!(98765432)));
-        assert!(!m.value_holds_secret(&serde_json::json!(true)), "booleans are masked by marker only");
-        assert_eq!(&*m.scrubber().scrub(b"id 987654321"), b"id 987654321".as_slice());
-    }
-
-    #[test]
-    fn a_marker_of_an_unexpected_shape_marks_the_whole_value() {
-        for marker in [r#""yes""#, "1", r#"{"a":true}"#, r#"[true]"#, r#"{"x":"?"}"#] {
-            let plan = format!(
-                r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","change":{{"actions":["create"],
-                  "after":"whole-secret-0001","after_sensitive":{marker}}}}}]}}"#
-            );
-            let m = Masker::collect(&parse("p", plan.as_bytes()).unwrap());
-            assert!(m.is_secret("whole-secret-0001"), "marker {marker}");
-        }
-        for marker in ["false", "{}", "[]", r#"{"a":false}"#, "null"] {
-            let plan = format!(
-                r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","change":{{"actions":["create"],
-                  "after":{{"a":"public-value-01"}},"after_sensitive":{marker}}}}}]}}"#
-            );
-            let m = Masker::collect(&parse("p", plan.as_bytes()).unwrap());
-            assert!(m.is_empty(), "marker {marker} marks nothing");
-        }
-    }
-
-    #[test]
-    fn the_start_of_a_secret_cut_short_is_masked() {
-        let mut m = Masker::default();
-        m.add("SuperSecretValue-42");
-        let sc = m.scrubber();
-        let scrub = |t: &str| String::from_utf8(sc.scrub(t.as_bytes()).into_owned()).unwrap();
-        assert_eq!(scrub("| x | SuperSecre… |"), "| x | (sensitive value) |");
-        assert_eq!(scrub("url=https://u:SuperSecretVal…"), "url=https://u:(sensitive value)");
-        assert_eq!(scrub(&crate::query::values::truncate("token SuperSecretValue-42 and more", 12)), "token (sensitive value)");
-        // Text that is not the start of a secret is left alone, as is a start too short to tell.
-        assert_eq!(scrub("| abcdef… |"), "| abcdef… |");
-        assert_eq!(scrub("| Su… | ü… |"), "| Su… | ü… |");
-    }
-
-    #[test]
-    fn derived_forms_of_a_secret_are_secrets() {
-        let mut m = Masker::default();
-        m.add("S3cret&Pass<word>!");
-        m.add("4821");
-        for v in [
-            "UzNjcmV0JlBhc3M8d29yZD4h",                     // base64encode
-            "UzNjcmV0JlBhc3M8d29yZD4h",                     // base64
-            "https://u:S3cret%26Pass%3Cword%3E%21@h",       // urlencode inside a URL
-            "Basic YWRtaW46UzNjcmV0JlBhc3M8d29yZD4h",       // base64 of "admin:" + secret
-            "x s3cret&pass<word>! y",                       // lower, inside text
-            "279152dd3ed0dd6fd96ae0fc142381fc",             // md5
-            "+AXxS3lLl0OQNcKq3dlEbWC8G1z5aHLtTyZoVnDwf68=", // base64sha256
-            "NDgyMQ==",                                     // base64 of the PIN
-            "4821",                                         // the PIN
-        ] {
-            assert!(m.value_holds_secret(&Value::String(v.into())), "{v}");
-        }
-        // A short secret's short forms mask whole values only.
-        assert!(!m.value_holds_secret(&Value::String("x NDgyMQ== y".into())) || "NDgyMQ==".len() >= MIN_SUBSTRING);
-        assert!(!m.value_holds_secret(&Value::String("order 4821".into())));
-        // Masked inside text taken from the input, planview's text around it kept.
-        assert_eq!(m.mask_text("id=UzNjcmV0JlBhc3M8d29yZD4h;x"), "id=(sensitive value);x");
-    }
-
-    /// `is_secret` as it was: every form of every secret precomputed as a
-    /// `String` ([`crate::derive::tagged_reference`]) and its hash kept.
-    fn is_secret_reference(secrets: &[String], whole: &std::collections::HashSet<u64>, s: &str) -> bool {
-        secrets.iter().any(|x| x == s) || whole.contains(&form_hash(s))
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn is_secret_equals_the_precomputed_reference(
-            secrets in proptest::collection::vec("\\PC{1,24}|[a-zA-Z0-9 &<>\"'+/=%-]{1,24}", 1..4),
-            others in proptest::collection::vec("\\PC{0,30}|[0-9a-fA-F]{32}|[a-zA-Z0-9+/]{22,24}={0,2}", 0..6),
-        ) {
-            let mut m = Masker::default();
-            secrets.iter().for_each(|s| m.add(s));
-            let mut candidates: Vec<String> = others.clone();
-            for s in &secrets {
-                candidates.push(s.clone());
-                candidates.extend(crate::derive::tagged_reference(s).into_iter().map(|(f, _)| f));
-                // Near misses: a form with one character more or less.
-                candidates.extend(crate::derive::tagged_reference(s).into_iter().map(|(f, _)| format!("{f}x")));
-                candidates.extend(crate::derive::tagged_reference(s).into_iter().filter_map(|(f, _)| f.get(1..).map(str::to_string)));
-            }
-            let whole: std::collections::HashSet<u64> =
-                secrets.iter().flat_map(|x| crate::derive::tagged_reference(x)).map(|(f, _)| form_hash(&f)).collect();
-            for c in &candidates {
-                proptest::prop_assert_eq!(m.is_secret(c), is_secret_reference(&secrets, &whole, c), "{:?} of {:?}", c, secrets);
-            }
-            // The substring search sees the same forms as before.
-            let mut want: Vec<String> = secrets.iter().filter(|k| k.chars().count() >= MIN_SUBSTRING).cloned().collect();
-            for s in &secrets {
-                want.extend(crate::derive::tagged_reference(s).into_iter().filter(|(f, t)| *t && f.chars().count() >= MIN_SUBSTRING).map(|(f, _)| f));
-                want.extend(crate::derive::lines(s));
-            }
-            want.sort();
-            want.dedup();
-            let mut got: Vec<String> = m.long_sources().cloned().collect();
-            got.sort();
-            got.dedup();
-            proptest::prop_assert_eq!(got, want);
-        }
-    }
-
-    #[test]
-    fn each_long_line_of_a_multi_line_secret_is_a_secret() {
-        let mut m = Masker::default();
-        m.add("-----BEGIN KEY-----\nMIIEvQIBADANBgkq\nab\n-----END KEY-----\n");
-        assert!(m.value_holds_secret(&Value::String("MIIEvQIBADANBgkq".into())));
-        assert!(!m.value_holds_secret(&Value::String("ab".into())));
-        assert_eq!(m.mask_text("line: MIIEvQIBADANBgkq"), "line: (sensitive value)");
-    }
-
-    #[test]
-    fn value_holds_secret_finds_whole_and_embedded() {
-        let mut m = Masker::default();
-        m.add("tiny");
-        m.add("longsecret1");
-        assert!(m.value_holds_secret(&serde_json::json!({"a": ["tiny"]})));
-        assert!(m.value_holds_secret(&serde_json::json!("postgres://u:longsecret1@h")));
-        assert!(!m.value_holds_secret(&serde_json::json!("a tiny dog")));
-        // The matcher is rebuilt when a secret comes after it was first used.
-        assert!(!m.value_holds_secret(&serde_json::json!("x-added-later-x")));
-        m.add("added-later");
-        assert!(m.value_holds_secret(&serde_json::json!("x-added-later-x")));
-        let mut other = Masker::default();
-        other.add("merged-secret");
-        m.merge(&other);
-        assert!(m.value_holds_secret(&serde_json::json!("a merged-secret b")));
-    }
-}
+mod tests;

@@ -6,9 +6,26 @@ use super::collect::{Masker, MASK};
 use std::borrow::Cow;
 
 impl Masker {
+    /// A scrubber of these secrets; its matchers are made when first used
+    /// ([`Scrubber::scrub`]).
     pub(super) fn build_scrubber(&self) -> Scrubber {
+        if self.is_empty() {
+            return Scrubber { of: None };
+        }
+        // Made before the copy, so that the copy shares them.
+        self.make_derived();
+        let lazy = Lazy { masker: self.clone(), plain: std::sync::OnceLock::new(), full: std::sync::OnceLock::new() };
+        Scrubber { of: Some(std::sync::Arc::new(lazy)) }
+    }
+
+    /// The scrubber's matcher: every form of every long secret, the digests'
+    /// forms only when `digests` (each of them is a run of 22 or more base64
+    /// characters: [`crate::derive::Digest::shortest`]).
+    fn scrub_patterns(&self, digests: bool) -> Option<Many> {
         let mut patterns: Vec<Cow<'_, str>> = Vec::new();
-        for s in self.long_sources() {
+        let sources: Box<dyn Iterator<Item = &str>> =
+            if digests { Box::new(self.long_sources()) } else { Box::new(self.plain_long_sources()) };
+        for s in sources {
             if s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-./+=@^()!?;".contains(&b)) {
                 // No escaper below changes these characters: every form is `s`.
                 patterns.push(Cow::Borrowed(s));
@@ -20,7 +37,7 @@ impl Masker {
             // of a shell command), then escaped for the output format.
             let go = go_json_inner(s);
             let bases = [
-                s.clone(),
+                s.to_string(),
                 terraform_key_form(s),
                 hcl[1..hcl.len() - 1].to_string(),
                 json[1..json.len() - 1].to_string(),
@@ -37,8 +54,44 @@ impl Masker {
             }
         }
         let patterns = sorted_distinct(patterns);
-        let many = (!patterns.is_empty()).then(|| std::sync::Arc::new(Many::new(patterns)));
-        Scrubber { many }
+        (!patterns.is_empty()).then(|| Many::new(patterns))
+    }
+}
+
+/// A scrubber's secrets and its matchers, made when first needed.
+#[derive(Debug)]
+struct Lazy {
+    masker: Masker,
+    /// Every form but the digests' ([`Masker::scrub_patterns`]; none: nothing to scrub).
+    plain: std::sync::OnceLock<Option<Many>>,
+    /// Every form.
+    full: std::sync::OnceLock<Option<Many>>,
+}
+
+impl Lazy {
+    /// The matcher that scrubs `text` as the matcher of every form would: the
+    /// one without the digests' forms when `text` holds none (no run of base64
+    /// characters as long as the shortest) and no `…` (the start of any form,
+    /// a digest's too, is masked before one: [`Scrubber::mask_cut_starts`]).
+    fn for_text(&self, text: &[u8]) -> Option<&Many> {
+        if let Some(full) = self.full.get() {
+            return full.as_ref();
+        }
+        let (mut run, mut longest) = (0usize, 0usize);
+        for &c in text {
+            if c.is_ascii_alphanumeric() || c == b'+' || c == b'/' {
+                run += 1;
+                longest = longest.max(run);
+            } else {
+                run = 0;
+            }
+        }
+        let shortest = crate::derive::Digest::ALL.iter().map(|d| d.shortest()).min().unwrap_or_default();
+        if longest >= shortest || memchr::memmem::find(text, "…".as_bytes()).is_some() {
+            self.full.get_or_init(|| self.masker.scrub_patterns(true)).as_ref()
+        } else {
+            self.plain.get_or_init(|| self.masker.scrub_patterns(false)).as_ref()
+        }
     }
 }
 
@@ -89,8 +142,9 @@ pub(super) fn terraform_key_form(s: &str) -> String {
 /// Replaces long secrets inside any output text.
 #[derive(Debug, Clone)]
 pub struct Scrubber {
-    /// Every form of every long secret (none: nothing to scrub).
-    many: Option<std::sync::Arc<Many>>,
+    /// The secrets, and the matchers of every form of every long secret,
+    /// made when first needed (none: nothing to scrub).
+    of: Option<std::sync::Arc<Lazy>>,
 }
 
 /// Many patterns found in text, in little memory (a set of 100,000 secrets
@@ -118,24 +172,77 @@ pub(super) struct Many {
     longest: usize,
 }
 
+impl Default for Many {
+    /// No pattern: matches nothing.
+    fn default() -> Many {
+        Many::indexed(Vec::new(), Vec::new())
+    }
+}
+
 impl Many {
     /// From sorted, distinct patterns (none empty: [`sorted_distinct`]).
     pub(super) fn new<S: AsRef<str>>(patterns: Vec<S>) -> Many {
         let mut arena = Vec::with_capacity(patterns.iter().map(|p| p.as_ref().len()).sum());
         let mut ends = Vec::with_capacity(patterns.len());
-        let (mut heads, mut short) = (Vec::new(), Vec::new());
-        let mut longest = 0;
-        for (i, p) in patterns.iter().enumerate() {
-            let (i, p) = (i as u32, p.as_ref());
-            match Self::head(p.as_bytes()) {
-                Some(h) => heads.push((h, i)),
-                None => short.push(i),
-            }
-            arena.extend_from_slice(p.as_bytes());
+        for p in &patterns {
+            arena.extend_from_slice(p.as_ref().as_bytes());
             ends.push(arena.len() as u32);
-            longest = longest.max(p.len());
         }
         drop(patterns);
+        Self::indexed(arena, ends)
+    }
+
+    /// From patterns written one after another into `arena`, each ending at
+    /// the next of `ends` (any order, repeats and empty ones allowed): sorted
+    /// and made distinct here, without a `String` each (hundreds of thousands
+    /// of derived forms cost their bytes and 4 bytes each, not a heap block).
+    pub(super) fn from_arena(arena: Vec<u8>, ends: Vec<u32>) -> Many {
+        let span = |i: usize| {
+            let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+            &arena[start..ends[i] as usize]
+        };
+        let mut keys: Vec<(u64, u32)> =
+            (0..ends.len()).filter(|&i| !span(i).is_empty()).map(|i| (Self::padded_head(span(i)), i as u32)).collect();
+        keys.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| span(a.1 as usize).cmp(span(b.1 as usize))));
+        keys.dedup_by(|a, b| a.0 == b.0 && span(a.1 as usize) == span(b.1 as usize));
+        let mut sorted = Vec::with_capacity(keys.iter().map(|&(_, i)| span(i as usize).len()).sum());
+        let mut sorted_ends = Vec::with_capacity(keys.len());
+        for &(_, i) in &keys {
+            sorted.extend_from_slice(span(i as usize));
+            sorted_ends.push(sorted.len() as u32);
+        }
+        drop((keys, ends, arena));
+        Self::indexed(sorted, sorted_ends)
+    }
+
+    /// The first eight bytes, big-endian, zero-padded: ordered as the text
+    /// (ties, which padding can make, are broken by the whole text).
+    fn padded_head(b: &[u8]) -> u64 {
+        let mut h = [0u8; 8];
+        let n = b.len().min(8);
+        h[..n].copy_from_slice(&b[..n]);
+        u64::from_be_bytes(h)
+    }
+
+    /// Every pattern, in sorted order, as text.
+    pub(super) fn patterns(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).filter_map(|i| self.get(i)).map(|p| std::str::from_utf8(p).unwrap_or_default())
+    }
+
+    /// From sorted, distinct, non-empty patterns in `arena`, each ending at the next of `ends`.
+    fn indexed(arena: Vec<u8>, ends: Vec<u32>) -> Many {
+        let (mut heads, mut short) = (Vec::new(), Vec::new());
+        let mut longest = 0;
+        let mut start = 0;
+        for (i, &end) in ends.iter().enumerate() {
+            let p = &arena[start..end as usize];
+            start = end as usize;
+            match Self::head(p) {
+                Some(h) => heads.push((h, i as u32)),
+                None => short.push(i as u32),
+            }
+            longest = longest.max(p.len());
+        }
         // About 16 bits per head: a place that starts no pattern passes the filter rarely.
         let bits = (heads.len().max(1) * 16).next_power_of_two().trailing_zeros().max(6);
         let mut filter = vec![0u64; 1 << (bits - 6)];
@@ -156,6 +263,10 @@ impl Many {
 
     fn len(&self) -> usize {
         self.ends.len()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.ends.is_empty()
     }
 
     /// The `i`th pattern in sorted order.
@@ -265,7 +376,7 @@ impl Scrubber {
     /// `text` with every long secret (in any form it takes in our output)
     /// masked, and the start of one cut short (`SuperSecre…`) too.
     pub fn scrub<'a>(&self, text: &'a [u8]) -> Cow<'a, [u8]> {
-        let Some(many) = &self.many else { return Cow::Borrowed(text) };
+        let Some(many) = self.of.as_ref().and_then(|l| l.for_text(text)) else { return Cow::Borrowed(text) };
         let text = many.replace_all(text);
         Self::mask_cut_starts(many, text)
     }
@@ -303,5 +414,51 @@ impl Scrubber {
         }
         out.extend_from_slice(&text[from..]);
         Cow::Owned(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_digests_forms_are_made_only_for_text_that_could_hold_one() {
+        let mut m = Masker::default();
+        m.add("S3cret&Pass<word>!");
+        let sc = m.scrubber();
+        let lazy = sc.of.as_deref().unwrap();
+        let scrub = |t: &str| String::from_utf8(sc.scrub(t.as_bytes()).into_owned()).unwrap();
+        assert_eq!(scrub("planview: warning: x S3cret&Pass<word>! y"), "planview: warning: x (sensitive value) y");
+        assert!(lazy.plain.get().is_some() && lazy.full.get().is_none(), "no digest made for a warning");
+        // base64sha256 of the secret: a run of 43 base64 characters.
+        assert_eq!(scrub("sha +AXxS3lLl0OQNcKq3dlEbWC8G1z5aHLtTyZoVnDwf68= end"), "sha (sensitive value)= end");
+        assert!(lazy.full.get().is_some());
+        // The start of a digest cut short is masked as the start of any form.
+        let mut m = Masker::default();
+        m.add("S3cret&Pass<word>!");
+        assert_eq!(&*m.scrubber().scrub("| 279152dd… |".as_bytes()), "| (sensitive value) |".as_bytes());
+    }
+
+    proptest::proptest! {
+        /// Scrubbing with the matcher chosen for the text gives the bytes the
+        /// matcher of every form gives.
+        #[test]
+        fn the_matcher_chosen_scrubs_as_the_one_of_every_form(
+            secret in "[a-zA-Z0-9 &<>\"'+/=%-]{4,20}",
+            around in proptest::collection::vec("[a-zA-Z0-9+/ :=_…-]{0,12}", 2),
+        ) {
+            let mut m = Masker::default();
+            m.add(&secret);
+            let full = m.scrub_patterns(true);
+            for (f, _) in crate::derive::tagged_reference(&secret) {
+                for text in [format!("{}{f}{}", around[0], around[1]), format!("{}{}…", around[0], f.get(..f.len().min(5)).unwrap_or_default())] {
+                    let want = match &full {
+                        Some(many) => Scrubber::mask_cut_starts(many, many.replace_all(text.as_bytes())).into_owned(),
+                        None => text.clone().into_bytes(),
+                    };
+                    proptest::prop_assert_eq!(m.scrubber().scrub(text.as_bytes()).into_owned(), want, "{:?}", text);
+                }
+            }
+        }
     }
 }
