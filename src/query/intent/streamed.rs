@@ -351,6 +351,10 @@ impl<'a> Hasher<'a> {
 }
 
 impl PlanVisitor for Hasher<'_> {
+    /// A later pass: pass 1 found the secrets of `planned_values` and `prior_state`.
+    fn reads_values(&self) -> bool {
+        false
+    }
     fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
         self.entry(false, rc);
     }
@@ -407,6 +411,10 @@ impl<'a> Fetch<'a> {
 }
 
 impl PlanVisitor for Fetch<'_> {
+    /// A later pass: pass 1 found the secrets of `planned_values` and `prior_state`.
+    fn reads_values(&self) -> bool {
+        false
+    }
     fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
         self.entry(false, rc);
     }
