@@ -449,16 +449,16 @@ impl Spool {
 }
 
 /// The resources of a report, built from the spool one at a time.
-struct Spooled<'a> {
-    spool: &'a Spool,
-    file: Option<&'a Spill>,
-    differ: Differ<'a>,
+pub(super) struct Spooled<'a> {
+    pub(super) spool: &'a Spool,
+    pub(super) file: Option<&'a Spill>,
+    pub(super) differ: Differ<'a>,
 }
 
 /// Builds the diffs of changes from their text, a batch at a time.
-struct Differ<'a> {
-    opts: &'a ShowOptions,
-    vis: Visibility<'a>,
+pub(super) struct Differ<'a> {
+    pub(super) opts: &'a ShowOptions,
+    pub(super) vis: Visibility<'a>,
 }
 
 /// Spooled changes diffed together, on several threads: at most this much text...
@@ -469,7 +469,7 @@ const BATCH_LEN: usize = 512;
 const FIRST_BATCH_LEN: usize = 8;
 
 impl Differ<'_> {
-    fn build(&self, text: &str) -> io::Result<show::ResourceDiff> {
+    pub(super) fn build(&self, text: &str) -> io::Result<show::ResourceDiff> {
         let rc: ResourceChange<'_> = serde_json::from_str(text).map_err(io::Error::other)?;
         Ok(show::resource_diff(&rc, self.opts, &self.vis))
     }

@@ -8,7 +8,7 @@ mod text;
 
 pub(crate) use html::{html_items, html_page, PageVerdict};
 pub(crate) use json::json_items;
-pub(crate) use markdown::{markdown_items, markdown_out};
+pub(crate) use markdown::markdown_items;
 pub(crate) use text::table_items;
 
 use super::{action_tone, md_cell, md_code, write_json, JsonInputError, Style, Tone};
