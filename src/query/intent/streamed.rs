@@ -573,6 +573,39 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_section_is_sorted_in_place_and_repeated_keys_are_renamed_as_a_whole_read_names_them() {
+        let mut raw = Raw::default();
+        // Document order; "b" twice, and "b#2" already taken by a later entry.
+        for (key, prev) in [("c", None), ("b", Some("old.b")), ("a", None), ("b", None), ("b#2", Some("")), ("b", Some("x"))] {
+            raw.push(key, key.len().min(1), prev);
+        }
+        let ix = SectionIndex::new(raw);
+        let keys: Vec<&str> = ix.keys().collect();
+        // As `insert` names them in document order: the first free `#n`.
+        assert_eq!(keys, ["a", "b", "b#2", "b#2#2", "b#3", "c"]);
+        // The n-th entry of the document went to the key a whole read gives it.
+        let of_doc: Vec<&str> = ix.rank.iter().map(|r| ix.key(*r as usize)).collect();
+        assert_eq!(of_doc, ["c", "b", "a", "b#2", "b#2#2", "b#3"]);
+        assert_eq!(ix.links("b"), Some(("b", Some("old.b"))));
+        assert_eq!(ix.links("b#2"), Some(("b", None)));
+        assert_eq!(ix.links("b#2#2"), Some(("b", Some(""))), "an empty previous address is one");
+        assert_eq!(ix.links("b#3"), Some(("b", Some("x"))), "a renamed key keeps its previous address");
+        assert_eq!(ix.links("d"), None);
+        assert!(ix.digest(0).is_none(), "no digests unless asked for");
+        // Many entries out of order: every one lands at its rank.
+        let mut raw = Raw::default();
+        let n = 5_000;
+        for i in 0..n {
+            raw.push(&format!("t{}", (i * 7919) % n), 1, None);
+        }
+        let ix = SectionIndex::new(raw);
+        assert!(ix.keys().zip(ix.keys().skip(1)).all(|(a, b)| a < b));
+        for i in 0..n {
+            assert_eq!(ix.key(ix.rank[i] as usize), format!("t{}", (i * 7919) % n));
+        }
+    }
+
+    #[test]
     fn out_of_order_entries_wait_or_come_again_and_hash_as_in_order() {
         let rest = Intent {
             errored: false,
