@@ -633,7 +633,9 @@ pub(crate) struct Item<'a> {
 }
 
 impl<'a> Item<'a> {
-    /// An input read whole: its resources are the report's own.
+    /// An input read whole: its resources are the report's own (the tests'
+    /// oracle, `run_show_whole`).
+    #[cfg(any(test, feature = "testkit"))]
     pub(crate) fn whole(item: &'a PerFile<ShowReport>) -> Item<'a> {
         let resources: &'a [ResourceDiff] = match &item.result {
             Ok(r) => &r.resources,
