@@ -60,9 +60,17 @@ pub(crate) struct Weighed {
     pub sets: Vec<Vec<String>>,
     /// For each cap measured, each entry's markdown length (0 without a diff).
     pub lens: Vec<(usize, Vec<u32>)>,
+    /// The markdown of the first diffs as they were weighed, by cap and
+    /// entry, while they take at most [`Weighed::KEPT_BYTES`] in all: a body
+    /// makes again only the diffs it keeps that are not here.
+    pub rendered: Vec<(usize, std::collections::HashMap<usize, String>)>,
 }
 
 impl Weighed {
+    /// The markdown kept as diffs are weighed, at most (the comment's and
+    /// the job summary's budgets are 64 KiB and 1 MiB).
+    pub(crate) const KEPT_BYTES: usize = 2 << 20;
+
     /// Each entry's markdown length at `cap`, if measured.
     pub(crate) fn lens(&self, cap: usize) -> Option<&[u32]> {
         self.lens.iter().find(|(c, _)| *c == cap).map(|(_, l)| &l[..])

@@ -248,14 +248,21 @@ pub(crate) struct Weigher<'a> {
     weighed: Weighed,
     sets: std::collections::HashMap<Vec<String>, u32>,
     next: usize,
+    /// The bytes of markdown kept so far (every cap's).
+    kept_bytes: usize,
 }
 
 impl<'a> Weigher<'a> {
     pub(crate) fn new(summary: &'a PlanSummary, caps: &[usize]) -> Self {
         let n = summary.resources.len();
-        let weighed =
-            Weighed { lined_up: true, attrs: vec![None; n], sets: Vec::new(), lens: caps.iter().map(|c| (*c, vec![0; n])).collect() };
-        Weigher { entries: &summary.resources, weighed, sets: Default::default(), next: 0 }
+        let weighed = Weighed {
+            lined_up: true,
+            attrs: vec![None; n],
+            sets: Vec::new(),
+            lens: caps.iter().map(|c| (*c, vec![0; n])).collect(),
+            rendered: caps.iter().map(|c| (*c, Default::default())).collect(),
+        };
+        Weigher { entries: &summary.resources, weighed, sets: Default::default(), next: 0, kept_bytes: 0 }
     }
 
     /// The diff of entry `i` (they come in order).
@@ -274,8 +281,14 @@ impl<'a> Weigher<'a> {
             n
         });
         w.attrs[i] = Some(id);
-        for (cap, lens) in &mut w.lens {
-            lens[i] = u32::try_from(show_md(Some(d), &mut Vec::new(), *cap).len()).unwrap_or(u32::MAX);
+        for ((cap, lens), (_, rendered)) in w.lens.iter_mut().zip(&mut w.rendered) {
+            let md = show_md(Some(d), &mut Vec::new(), *cap);
+            lens[i] = u32::try_from(md.len()).unwrap_or(u32::MAX);
+            // The first diffs' markdown is kept, up to a bound: a small plan's body makes none again.
+            if self.kept_bytes + md.len() <= Weighed::KEPT_BYTES {
+                self.kept_bytes += md.len();
+                rendered.insert(i, md);
+            }
         }
     }
 
@@ -283,7 +296,7 @@ impl<'a> Weigher<'a> {
     pub(crate) fn finish(self) -> Weighed {
         let mut w = self.weighed;
         if !w.lined_up || self.next != self.entries.len() {
-            w = Weighed { lined_up: false, attrs: vec![None; self.entries.len()], sets: Vec::new(), lens: Vec::new() };
+            w = Weighed { lined_up: false, attrs: vec![None; self.entries.len()], ..Weighed::default() };
         }
         w
     }
@@ -302,7 +315,10 @@ fn weigh(r: &mut Review, item: usize, masker: &Masker, walk: &dyn DiffWalk, cap:
     })?;
     let new = weigher.finish();
     match &mut r.weighed {
-        Some(w) if w.lined_up && new.lined_up => w.lens.extend(new.lens),
+        Some(w) if w.lined_up && new.lined_up => {
+            w.lens.extend(new.lens);
+            w.rendered.extend(new.rendered);
+        }
         _ => r.weighed = Some(new),
     }
     Ok(())
@@ -719,8 +735,16 @@ pub(crate) fn body(
         if want.is_empty() {
             continue;
         }
+        // Those kept as they were weighed, then the others made again.
+        if let Some((_, kept)) = r.weighed.as_ref().and_then(|w| w.rendered.iter().find(|(c, _)| *c == diff_cap)) {
+            for (k, text) in want.iter_mut() {
+                if let Some(md) = kept.get(k) {
+                    text.clone_from(md);
+                }
+            }
+        }
         let mut rendered = Vec::new();
-        each_diff(r, n, &i.masker, walk, &mut |k| want.contains_key(&k), &mut |k, d| {
+        each_diff(r, n, &i.masker, walk, &mut |k| want.get(&k).is_some_and(String::is_empty), &mut |k, d| {
             rendered.push((k, show_md(Some(d), &mut Vec::new(), diff_cap)));
             Ok(())
         })?;

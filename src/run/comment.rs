@@ -8,7 +8,7 @@
 //! input (as every command masks them); the body's own syntax (the hidden
 //! marker, `<details>`, code fences) is never touched.
 
-use super::show::{Differ, Shared, Spill, Spool, Spooled, Spooling};
+use super::show::{Differ, Shared, Spill, Spool, Spooling};
 use super::tail::Sink;
 use crate::config::{CommentOptions, Config};
 use crate::error::{Error, InputError};
@@ -28,7 +28,6 @@ use crate::query::values::Visibility;
 use crate::read::pool::stream_one;
 use crate::read::{self, Root};
 use crate::render::comment::{body, diff_cap, BodyOptions, Weigher, SUMMARY_MAX_BYTES};
-use crate::render::show::Resources;
 use crate::secrets;
 use std::io::Write;
 
@@ -169,9 +168,10 @@ fn reviews_streamed<'s>(
                 let differ = Differ { opts: show, vis: vis.with(&i.masker) };
                 let mut weigher = Weigher::new(&review.summary, caps);
                 let mut k = 0;
-                Spooled { spool: &spool, file: spill.as_ref(), differ }
-                    .each(&mut |d| {
-                        weigher.push(k, d);
+                // One change at a time: its text read back, its diff made, weighed and dropped.
+                spool
+                    .each_text(spill.as_ref(), &mut |text| {
+                        weigher.push(k, &differ.build(text)?);
                         k += 1;
                         Ok(true)
                     })

@@ -449,10 +449,10 @@ impl Spool {
 }
 
 /// The resources of a report, built from the spool one at a time.
-pub(super) struct Spooled<'a> {
-    pub(super) spool: &'a Spool,
-    pub(super) file: Option<&'a Spill>,
-    pub(super) differ: Differ<'a>,
+struct Spooled<'a> {
+    spool: &'a Spool,
+    file: Option<&'a Spill>,
+    differ: Differ<'a>,
 }
 
 /// Builds the diffs of changes from their text, a batch at a time.
