@@ -14,7 +14,6 @@ pub(crate) use text::table_items;
 use super::{action_tone, md_cell, md_code, write_json, JsonInputError, Style, Tone};
 use crate::error::InputError;
 use crate::model::ChangeKind;
-use crate::outcome::PerFile;
 use crate::query::diff::{
     is_ident, path_text, BlockEntry, BlockNode, Brackets, Entry, FlatChange, Key, Kind, LineItem, Node, Op, SensitivityChange,
     SensitivityNote,
@@ -636,7 +635,7 @@ impl<'a> Item<'a> {
     /// An input read whole: its resources are the report's own (the tests'
     /// oracle, `run_show_whole`).
     #[cfg(any(test, feature = "testkit"))]
-    pub(crate) fn whole(item: &'a PerFile<ShowReport>) -> Item<'a> {
+    pub(crate) fn whole(item: &'a crate::outcome::PerFile<ShowReport>) -> Item<'a> {
         let resources: &'a [ResourceDiff] = match &item.result {
             Ok(r) => &r.resources,
             Err(_) => &[],
