@@ -22,6 +22,7 @@
 use crate::model::config::ModuleConfig;
 use crate::model::visit::PlanVisitor;
 use crate::model::{Change, ChangeKind, Configuration, Mode, Plan, ResourceChange};
+use refs::{parse_reference, references_in, unknown_attributes, Ref};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -154,10 +155,23 @@ pub(crate) fn of_plan(plan: &Plan<'_>, locals: Option<&Locals>) -> serde_json::R
 /// in `plan`'s configuration. A configuration that cannot be read gives no
 /// dependents and says why once: never an error, never a partial answer.
 pub(crate) fn for_plan(plan: &Plan<'_>, locals: Option<&Locals>, changes: &Changes) -> Dependents {
+    for_plan_of(plan, locals, changes, None)
+}
+
+/// [`for_plan`] for the changes at `wanted` only (`None`: every change);
+/// the changes are then read twice from their spool, and memory holds the
+/// graph and the answer, not every change.
+pub(crate) fn for_plan_of(
+    plan: &Plan<'_>,
+    locals: Option<&Locals>,
+    changes: &Changes,
+    wanted: Option<&std::collections::HashSet<&str>>,
+) -> Dependents {
+    let compute = |config: Option<&Configuration<'_>>| Builder::new(config, locals).finish_with(changes, wanted);
     match plan.configuration() {
-        Ok(config) => Dependents::compute(config.as_ref(), locals, changes),
+        Ok(config) => compute(config.as_ref()),
         Err(e) => {
-            let mut d = Dependents::compute(None, locals, changes);
+            let mut d = compute(None);
             d.notes = vec![format!("the plan's configuration cannot be read ({e}): dependents are not known")];
             d
         }
@@ -305,14 +319,14 @@ type Node = u32;
 type Targets = Vec<(Node, Option<Key>)>;
 
 /// A reference's instance key: a count index or a for_each key.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 enum Key {
     Int(u64),
     Str(String),
 }
 
 /// One change, reduced to what the blast radius needs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 struct Rec {
     address: String,
     /// Module path without keys, and `[data.]TYPE.NAME`.
@@ -325,14 +339,24 @@ struct Rec {
 
 /// The changes of a plan reduced to what the blast radius needs, collected
 /// as they stream by (a [`PlanVisitor`]) or from a whole plan: a few small
-/// strings per change, never its values.
-#[derive(Debug, Default, Clone)]
+/// strings per change, never its values. Past [`SPOOL_AT`] changes they are
+/// spooled ([`crate::spool::Records`]) so that memory does not grow with the
+/// plan: [`for_plan_of`] of a few changes reads them back twice and holds
+/// only the answer; [`Dependents::compute`] (every change's blast radius)
+/// reads them back into memory.
+#[derive(Debug, Default)]
 pub struct Changes {
     recs: Vec<Rec>,
+    spooled: Option<crate::spool::Records<Rec>>,
+    /// Why the spool failed (the blast radius is then not known).
+    failed: Option<String>,
     outputs: Vec<String>,
     /// Takes nothing (a run that does not show dependents pays nothing).
     off: bool,
 }
+
+/// Changes are spooled from this many on (a few MB in memory before).
+const SPOOL_AT: usize = 16_384;
 
 impl Changes {
     /// Take one resource change (no-ops and deposed objects are left out:
@@ -346,13 +370,62 @@ impl Changes {
             Some(serde_json::Value::String(s)) => Some(Key::Str(s.clone())),
             _ => None,
         };
-        self.recs.push(Rec {
+        self.push(Rec {
             address: rc.address.clone(),
             module: module_of(&rc.address, rc.module_address.as_deref()),
             name: resource_name(&rc.mode, &rc.type_, &rc.name),
             key,
             unknown: rc.change.after_unknown.map(|raw| unknown_attributes(raw.get())).unwrap_or_default(),
         });
+    }
+
+    fn push(&mut self, rec: Rec) {
+        let spooled = match &mut self.spooled {
+            Some(s) => s.push(&rec),
+            None => {
+                self.recs.push(rec);
+                if self.recs.len() < SPOOL_AT {
+                    return;
+                }
+                let mut s = crate::spool::Records::default();
+                let r = self.recs.drain(..).try_for_each(|r| s.push(&r));
+                self.recs = Vec::new();
+                self.spooled = Some(s);
+                r
+            }
+        };
+        if let Err(e) = spooled {
+            self.failed.get_or_insert_with(|| format!("the changes cannot be spooled to a temporary file ({e}): dependents are not known"));
+        }
+    }
+
+    /// Each change in plan order (`false` from `f` stops).
+    fn each(&self, mut f: impl FnMut(&Rec)) -> std::io::Result<()> {
+        match &self.spooled {
+            Some(s) => s.each(|r| {
+                f(&r);
+                Ok(())
+            }),
+            None => {
+                self.recs.iter().for_each(f);
+                Ok(())
+            }
+        }
+    }
+
+    /// Every change in memory (read back from the spool).
+    fn loaded(&self) -> std::io::Result<Cow<'_, [Rec]>> {
+        match &self.spooled {
+            None => Ok(Cow::Borrowed(&self.recs)),
+            Some(s) => {
+                let mut all = Vec::with_capacity(s.len());
+                s.each(|r| {
+                    all.push(r);
+                    Ok(())
+                })?;
+                Ok(Cow::Owned(all))
+            }
+        }
     }
 
     /// Take one root output change.
@@ -382,12 +455,16 @@ impl PlanVisitor for Changes {
 
 impl Dependents {
     /// The blast radius of `changes` in `config` (none: no dependents, said once).
+    #[cfg(any(test, feature = "testkit"))]
     pub fn compute(config: Option<&Configuration<'_>>, locals: Option<&Locals>, changes: &Changes) -> Dependents {
-        let mut b = Builder::new(config, locals);
-        b.changes = changes.clone();
-        b.finish()
+        Builder::new(config, locals).finish_with(changes, None)
     }
 }
+
+/// What a walk reaches ([`Builder::walk_nodes`]): each changing resource
+/// with the attributes that lead there and whether only guessed locals do;
+/// the root outputs.
+type Reached<'g> = (Vec<(Node, Vec<&'g str>, bool)>, Vec<String>);
 
 /// Nodes of one module and kind, by name (each name stored once: a lookup allocates nothing).
 type Names = HashMap<Box<str>, Node>;
@@ -413,8 +490,11 @@ pub struct Builder {
     attrs: HashMap<Node, Vec<(Box<str>, Targets)>>,
     configured: bool,
     guessed_locals: bool,
+    /// The changes taken one by one ([`Builder::change`]).
+    #[cfg(any(test, feature = "testkit"))]
     changes: Changes,
-    /// By node: indices into `changes.recs` of a resource's changing instances.
+    /// By node: indices (in plan order) of a resource's changing instances
+    /// (every change's blast radius), or of its first only (some changes').
     changing: Vec<Vec<u32>>,
     changing_outputs: Vec<Node>,
 }
@@ -445,6 +525,7 @@ impl Builder {
             attrs: HashMap::new(),
             configured: config.is_some(),
             guessed_locals: false,
+            #[cfg(any(test, feature = "testkit"))]
             changes: Changes::default(),
             changing: Vec::new(),
             changing_outputs: Vec::new(),
@@ -709,20 +790,21 @@ impl Builder {
     }
 
     /// The report (locals not yet resolved are guessed).
+    #[cfg(any(test, feature = "testkit"))]
     pub fn finish(mut self) -> Dependents {
+        let changes = std::mem::take(&mut self.changes);
+        self.finish_with(&changes, None)
+    }
+
+    /// The report on `changes`: every change's blast radius, or only those
+    /// of the changes at `wanted` (the others have no entry). Changes that
+    /// could not be spooled or read back make no answer: no dependents, not
+    /// configured (a gate cannot judge), and the note says why.
+    fn finish_with(mut self, changes: &Changes, wanted: Option<&std::collections::HashSet<&str>>) -> Dependents {
         if !self.locals_seen.is_empty() {
             self.locals(None);
         }
-        let mut nodes = Vec::with_capacity(self.changes.recs.len());
-        self.changing = vec![Vec::new(); self.rev.len()];
-        for (i, rec) in self.changes.recs.iter().enumerate() {
-            let node = self.lookup(&rec.module, Kind::Resource, &rec.name);
-            if let Some(n) = node {
-                self.changing[n as usize].push(i as u32);
-            }
-            nodes.push(node);
-        }
-        for name in &self.changes.outputs {
+        for name in &changes.outputs {
             if let Some(n) = self.lookup("", Kind::Output, name) {
                 self.changing_outputs.push(n);
             }
@@ -733,21 +815,44 @@ impl Builder {
         } else if self.guessed_locals {
             notes.push(LOCALS_GUESSED.to_string());
         }
+        let blasts = match wanted {
+            None => self.blast_all(changes),
+            Some(wanted) => self.blast_of(changes, wanted),
+        };
+        let failed = changes.failed.clone().or_else(|| {
+            blasts.as_ref().err().map(|e| format!("the changes cannot be read back from their spool ({e}): dependents are not known"))
+        });
+        match (failed, blasts) {
+            (None, Ok(changes)) => Dependents { configured: self.configured, notes, changes },
+            (why, _) => Dependents { configured: false, notes: why.into_iter().collect(), changes: BTreeMap::new() },
+        }
+    }
+
+    /// Every change's blast radius (the changes read into memory).
+    fn blast_all(&mut self, changes: &Changes) -> std::io::Result<BTreeMap<String, Blast>> {
+        let recs = changes.loaded()?;
+        let mut nodes = Vec::with_capacity(recs.len());
+        self.changing = vec![Vec::new(); self.rev.len()];
+        for (i, rec) in recs.iter().enumerate() {
+            let node = self.lookup(&rec.module, Kind::Resource, &rec.name);
+            if let Some(n) = node {
+                self.changing[n as usize].push(i as u32);
+            }
+            nodes.push(node);
+        }
         let mut changes = BTreeMap::new();
         let mut seen = vec![0u32; self.rev.len()];
         let mut stamp = 0u32;
         let mut memo: HashMap<(Node, Option<Key>), Blast> = HashMap::new();
-        for (rec, node) in self.changes.recs.iter().zip(nodes) {
+        for (rec, node) in recs.iter().zip(nodes) {
             let blast = match node {
                 None => Blast::default(),
                 Some(start) => {
-                    // Only a first step that names an instance key depends on it.
-                    let keyed = self.rev[start as usize].iter().any(|(_, k)| k.is_some());
-                    let mkey = (start, if keyed { rec.key.clone() } else { None });
+                    let mkey = (start, self.memo_key(start, rec.key.as_ref()));
                     let mut blast = match memo.get(&mkey) {
                         Some(b) => b.clone(),
                         None => {
-                            let b = self.walk(start, rec.key.as_ref(), &mut seen, &mut stamp);
+                            let b = self.walk(&recs, start, rec.key.as_ref(), &mut seen, &mut stamp);
                             memo.insert(mkey, b.clone());
                             b
                         }
@@ -758,7 +863,94 @@ impl Builder {
             };
             changes.insert(rec.address.clone(), blast);
         }
-        Dependents { configured: self.configured, notes, changes }
+        Ok(changes)
+    }
+
+    /// Only a first step that names an instance key depends on it: the key
+    /// a walk from `start` depends on.
+    fn memo_key(&self, start: Node, key: Option<&Key>) -> Option<Key> {
+        let keyed = self.rev[start as usize].iter().any(|(_, k)| k.is_some());
+        if keyed {
+            key.cloned()
+        } else {
+            None
+        }
+    }
+
+    /// The blast radius of the changes at `wanted`, the changes read twice:
+    /// first which resources change (and the wanted changes' nodes), then,
+    /// once the walks know which resources each reaches, the dependents'
+    /// addresses. What is held is the graph and the answer.
+    fn blast_of(&mut self, changes: &Changes, wanted: &std::collections::HashSet<&str>) -> std::io::Result<BTreeMap<String, Blast>> {
+        // 1. Which resources change (one instance each is enough to know),
+        //    and the wanted changes.
+        let mut changing = vec![Vec::new(); self.rev.len()];
+        let mut starts: Vec<(String, Option<Node>, Option<Key>)> = Vec::new();
+        let mut i = 0u32;
+        changes.each(|rec| {
+            let node = self.lookup(&rec.module, Kind::Resource, &rec.name);
+            if let Some(n) = node {
+                if changing[n as usize].is_empty() {
+                    changing[n as usize].push(i);
+                }
+            }
+            if wanted.contains(rec.address.as_str()) {
+                starts.push((rec.address.clone(), node, rec.key.clone()));
+            }
+            i += 1;
+        })?;
+        self.changing = changing;
+        // 2. The walks (one per start node and key it depends on).
+        let mut seen = vec![0u32; self.rev.len()];
+        let mut stamp = 0u32;
+        let mut memo: HashMap<(Node, Option<Key>), usize> = HashMap::new();
+        let mut walks: Vec<Reached<'_>> = Vec::new();
+        let mut walk_of: Vec<Option<usize>> = Vec::with_capacity(starts.len());
+        for (_, node, key) in &starts {
+            walk_of.push(node.map(|start| {
+                *memo.entry((start, self.memo_key(start, key.as_ref()))).or_insert_with(|| {
+                    walks.push(self.walk_nodes(start, key.as_ref(), &mut seen, &mut stamp));
+                    walks.len() - 1
+                })
+            }));
+        }
+        // Which walks reach each resource, and where in their order.
+        let mut hits: HashMap<Node, Vec<(usize, usize)>> = HashMap::new();
+        for (w, (reached, _)) in walks.iter().enumerate() {
+            for (pos, (n, _, _)) in reached.iter().enumerate() {
+                hits.entry(*n).or_default().push((w, pos));
+            }
+        }
+        // 3. The dependents, as [`Builder::walk`] orders them: by address,
+        //    then by the walk's order of resources, then in plan order.
+        let mut found: Vec<Vec<(Dependent, usize, u32)>> = vec![Vec::new(); walks.len()];
+        let mut i = 0u32;
+        changes.each(|rec| {
+            let node = self.lookup(&rec.module, Kind::Resource, &rec.name);
+            if let Some(hs) = node.and_then(|n| hits.get(&n)) {
+                for &(w, pos) in hs {
+                    let (_, linked, through_locals) = &walks[w].0[pos];
+                    let unknown = rec.unknown.iter().filter(|u| linked.contains(&u.as_str())).cloned().collect();
+                    found[w].push((Dependent { address: rec.address.clone(), unknown, through_locals: *through_locals }, pos, i));
+                }
+            }
+            i += 1;
+        })?;
+        for f in &mut found {
+            f.sort_by(|a, b| a.0.address.cmp(&b.0.address).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        }
+        let mut out = BTreeMap::new();
+        for ((address, _, _), w) in starts.into_iter().zip(walk_of) {
+            let blast = match w {
+                None => Blast::default(),
+                Some(w) => Blast {
+                    dependents: found[w].iter().filter(|(d, _, _)| d.address != address).map(|(d, _, _)| d.clone()).collect(),
+                    outputs: walks[w].1.clone(),
+                },
+            };
+            out.insert(address, blast);
+        }
+        Ok(out)
     }
 
     /// The changing resources reached from `start` (stamping `seen`); through
@@ -790,9 +982,27 @@ impl Builder {
         reached
     }
 
-    /// The blast radius of `start` (instance `key`): a first pass without the
-    /// guessed locals says which dependents are certain.
-    fn walk(&self, start: Node, key: Option<&Key>, seen: &mut [u32], stamp: &mut u32) -> Blast {
+    /// The blast radius of `start` (instance `key`) among `recs`.
+    fn walk(&self, recs: &[Rec], start: Node, key: Option<&Key>, seen: &mut [u32], stamp: &mut u32) -> Blast {
+        let (reached, outputs) = self.walk_nodes(start, key, seen, stamp);
+        let mut dependents = Vec::new();
+        for (n, linked, through_locals) in reached {
+            for &i in &self.changing[n as usize] {
+                let rec = &recs[i as usize];
+                let unknown = rec.unknown.iter().filter(|u| linked.contains(&u.as_str())).cloned().collect();
+                dependents.push(Dependent { address: rec.address.clone(), unknown, through_locals });
+            }
+        }
+        dependents.sort_by(|a, b| a.address.cmp(&b.address));
+        Blast { dependents, outputs }
+    }
+
+    /// The changing resources `start` (instance `key`) reaches, other than
+    /// itself, in the order reached, each with its top-level attributes that
+    /// lead to the change and whether only guessed locals lead there (a first
+    /// pass without them says which are certain); and the root outputs it
+    /// reaches, sorted.
+    fn walk_nodes(&self, start: Node, key: Option<&Key>, seen: &mut [u32], stamp: &mut u32) -> Reached<'_> {
         let certain: std::collections::HashSet<Node> = if self.guessed_locals {
             *stamp += 1;
             self.reach(start, key, seen, *stamp, false).into_iter().collect()
@@ -802,7 +1012,7 @@ impl Builder {
         *stamp += 1;
         let stamp = *stamp;
         let reached = self.reach(start, key, seen, stamp, true);
-        let mut dependents = Vec::new();
+        let mut out = Vec::new();
         for n in reached {
             if n == start {
                 continue;
@@ -822,14 +1032,8 @@ impl Builder {
                     .map(|(a, _)| &**a)
                     .collect()
             });
-            for &i in &self.changing[n as usize] {
-                let rec = &self.changes.recs[i as usize];
-                let unknown = rec.unknown.iter().filter(|u| linked.contains(&u.as_str())).cloned().collect();
-                let through_locals = self.guessed_locals && !certain.contains(&n);
-                dependents.push(Dependent { address: rec.address.clone(), unknown, through_locals });
-            }
+            out.push((n, linked, self.guessed_locals && !certain.contains(&n)));
         }
-        dependents.sort_by(|a, b| a.address.cmp(&b.address));
         let mut outputs: Vec<String> = self
             .changing_outputs
             .iter()
@@ -837,7 +1041,7 @@ impl Builder {
             .filter_map(|n| self.root_outputs.get(n).cloned())
             .collect();
         outputs.sort();
-        Blast { dependents, outputs }
+        (out, outputs)
     }
 
     /// A visited node passes the change on (an unchanged resource does not).
@@ -882,217 +1086,6 @@ fn module_of(address: &str, module_address: Option<&str>) -> String {
     out
 }
 
-/// Add to `out` the `references` of every expression in one entry of a
-/// block-expressions representation (an expression, a nested block, a list or
-/// map of blocks), in order, in one pass over its text: no value is built.
-/// An object whose keys are only `constant_value` and `references` is an
-/// expression (its constant is skipped); any other object is a block.
-fn references_in<'a>(raw: &'a serde_json::value::RawValue, out: &mut Vec<Cow<'a, str>>) {
-    use serde::de::DeserializeSeed;
-    let mut de = serde_json::Deserializer::from_str(raw.get());
-    let _ = Walk { out, refs: false }.deserialize(&mut de);
-}
-
-/// [`references_in`]'s walk: `refs` when under a `references` key.
-struct Walk<'o, 'a> {
-    out: &'o mut Vec<Cow<'a, str>>,
-    refs: bool,
-}
-
-/// A key of an object in the walk.
-enum WalkKey {
-    Constant,
-    References,
-    Other,
-}
-
-impl<'de> serde::Deserialize<'de> for WalkKey {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<WalkKey, D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = WalkKey;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<WalkKey, E> {
-                Ok(match s {
-                    "constant_value" => WalkKey::Constant,
-                    "references" => WalkKey::References,
-                    _ => WalkKey::Other,
-                })
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
-impl<'de> serde::de::DeserializeSeed<'de> for Walk<'_, 'de> {
-    type Value = ();
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Walk<'_, 'de> {
-    type Value = ();
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("block expressions")
-    }
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<(), E> {
-        if self.refs {
-            self.out.push(Cow::Borrowed(s));
-        }
-        Ok(())
-    }
-    fn visit_str<E>(self, s: &str) -> Result<(), E> {
-        if self.refs {
-            self.out.push(Cow::Owned(s.to_string()));
-        }
-        Ok(())
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(Walk { out: &mut *self.out, refs: self.refs })?.is_some() {}
-        Ok(())
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut constant: Option<&'de serde_json::value::RawValue> = None;
-        let mut block = false;
-        while let Some(key) = map.next_key::<WalkKey>()? {
-            match key {
-                WalkKey::Constant => constant = Some(map.next_value()?),
-                WalkKey::References => map.next_value_seed(Walk { out: &mut *self.out, refs: true })?,
-                WalkKey::Other => {
-                    block = true;
-                    map.next_value_seed(Walk { out: &mut *self.out, refs: false })?;
-                }
-            }
-        }
-        // A block with an argument named `constant_value`: walk it too.
-        if let (true, Some(raw)) = (block, constant) {
-            use serde::de::DeserializeSeed;
-            let mut de = serde_json::Deserializer::from_str(raw.get());
-            Walk { out: self.out, refs: false }.deserialize(&mut de).map_err(serde::de::Error::custom)?;
-        }
-        Ok(())
-    }
-}
-
-/// The top-level attributes of an `after_unknown` object with a `true` at or below them.
-fn unknown_attributes(raw: &str) -> Vec<String> {
-    let Ok(map) = serde_json::from_str::<BTreeMap<String, serde_json::Value>>(raw) else { return Vec::new() };
-    fn any_true(v: &serde_json::Value) -> bool {
-        match v {
-            serde_json::Value::Bool(b) => *b,
-            serde_json::Value::Array(a) => a.iter().any(any_true),
-            serde_json::Value::Object(o) => o.values().any(any_true),
-            _ => false,
-        }
-    }
-    map.into_iter().filter(|(_, v)| any_true(v)).map(|(k, _)| k).collect()
-}
-
-/// What a reference names (borrowed from it).
-#[derive(Debug, PartialEq, Eq)]
-enum Ref<'r> {
-    Var(&'r str),
-    Local(&'r str),
-    /// `TYPE.NAME` / `data.TYPE.NAME`, and the instance key if written.
-    Resource(&'r str, Option<Key>),
-    ModuleOutput(&'r str, &'r str),
-    Module(&'r str),
-}
-
-/// Parse a reference as the `references` list writes it; `None` for the ones
-/// that name no object (`count.index`, `each.key`, `self`, `path`, `terraform`).
-fn parse_reference(r: &str) -> Option<Ref<'_>> {
-    let mut p = RefParser { s: r, i: 0 };
-    let first = p.ident()?;
-    match first {
-        "count" | "each" | "self" | "path" | "terraform" => None,
-        "var" => Some(Ref::Var(p.dot_ident()?)),
-        "local" => Some(Ref::Local(p.dot_ident()?)),
-        "module" => {
-            let call = p.dot_ident()?;
-            let _ = p.key();
-            match p.dot_ident() {
-                Some(out) => Some(Ref::ModuleOutput(call, out)),
-                None => Some(Ref::Module(call)),
-            }
-        }
-        "data" | "ephemeral" => {
-            p.dot_ident()?;
-            p.dot_ident()?;
-            let name = &r[..p.i];
-            Some(Ref::Resource(name, p.key()))
-        }
-        _ => {
-            p.dot_ident()?;
-            let name = &r[..p.i];
-            Some(Ref::Resource(name, p.key()))
-        }
-    }
-}
-
-struct RefParser<'s> {
-    s: &'s str,
-    i: usize,
-}
-
-impl<'s> RefParser<'s> {
-    fn ident(&mut self) -> Option<&'s str> {
-        let b = self.s.as_bytes();
-        let start = self.i;
-        while self.i < b.len() && (b[self.i].is_ascii_alphanumeric() || b[self.i] == b'_' || b[self.i] == b'-') {
-            self.i += 1;
-        }
-        (self.i > start).then(|| &self.s[start..self.i])
-    }
-
-    fn dot_ident(&mut self) -> Option<&'s str> {
-        if self.s.as_bytes().get(self.i) != Some(&b'.') {
-            return None;
-        }
-        self.i += 1;
-        self.ident()
-    }
-
-    /// `[0]` or `["key"]`; anything else (or nothing) is no key.
-    fn key(&mut self) -> Option<Key> {
-        let rest = &self.s[self.i..];
-        let inner = rest.strip_prefix('[')?;
-        if let Some(end) = inner.find(']').filter(|_| inner.as_bytes().first().is_some_and(u8::is_ascii_digit)) {
-            let n = inner[..end].parse().ok()?;
-            self.i += end + 2;
-            return Some(Key::Int(n));
-        }
-        if inner.starts_with('"') {
-            // A JSON-compatible quoted string (the plan writes keys that way).
-            let mut de = serde_json::Deserializer::from_str(inner).into_iter::<String>();
-            let s = de.next()?.ok()?;
-            let used = de.byte_offset();
-            if inner.as_bytes().get(used) == Some(&b']') {
-                self.i += used + 2;
-                return Some(Key::Str(s));
-            }
-        }
-        None
-    }
-}
-
+mod refs;
 #[cfg(test)]
 mod tests;

@@ -90,7 +90,13 @@ pub(crate) fn replace_with_changes(
     let mut r = replace_plan(p, filter, vis);
     // Without replacements there are no dependents to name: the graph is not built.
     if !r.replacements.is_empty() {
-        add_dependents(&mut r, &dependents::for_plan(p, locals, changes));
+        // Only the replacements' blast radius: the changes are read from
+        // their spool, and only the answer is held.
+        let d = {
+            let wanted: std::collections::HashSet<&str> = r.replacements.iter().map(|x| x.address.as_str()).collect();
+            dependents::for_plan_of(p, locals, changes, Some(&wanted))
+        };
+        add_dependents(&mut r, &d);
     }
     Ok(r)
 }

@@ -158,6 +158,10 @@ impl Located {
 
 /// Each change of a summary (and each output change) at its block.
 pub(super) fn summary(map: &SourceMap, s: &mut query::summary::PlanSummary) {
+    // Nothing read locates nothing: a spooled list is not written again.
+    if map.is_empty() {
+        return;
+    }
     let locate = |e: &mut query::summary::ResourceEntry| e.location = map.locate_change(&e.address, e.reason.as_deref());
     s.resources.map_each(locate);
     s.drifted.map_each(locate);

@@ -65,11 +65,16 @@ fn check_body(body: &str, max: usize, what: &str) {
     assert!(!body.contains("pw-secret-"), "{what}: a sensitive value printed");
 }
 
+/// The body's budgets on a plan whose whole review (about 200 KB) is three
+/// times the largest of them, so every budget trims; then the job summary's
+/// 1 MiB on a plan whose review is over 1 MiB (11,000 changes), trimmed to it.
+/// (It ran every budget on 10,000 changes, whose review, 985 KB, fits in the
+/// job summary whole: 2,000 prove the budgets as well, and 11,000 the cap.)
 #[test]
-fn ten_thousand_changes_fit_every_budget_and_stay_balanced() {
+fn thousands_of_changes_fit_every_budget_and_stay_balanced() {
     let dir = scratch("10k");
     let file = dir.join("plan.json");
-    std::fs::write(&file, serde_json::to_vec(&plan_with(10_000)).unwrap()).unwrap();
+    std::fs::write(&file, serde_json::to_vec(&plan_with(2_000)).unwrap()).unwrap();
     let file = file.to_string_lossy().to_string();
     let summary = dir.join("summary.md");
     for (flags, max) in [
@@ -88,10 +93,11 @@ fn ten_thousand_changes_fit_every_budget_and_stay_balanced() {
         assert!(body.contains("> [!NOTE]\n> Trimmed to fit") || body.contains("Cut short"), "{flags:?}: says what was left out");
         assert!(body.contains("The whole review: the job summary of this run."), "{flags:?}");
         if max >= 5_000 {
-            assert!(body.contains("Plan: 5000 to add, 1667 to change, 5000 to destroy."), "{flags:?}: the Plan: line is always kept");
+            assert!(body.contains("Plan: 1000 to add, 334 to change, 999 to destroy."), "{flags:?}: the Plan: line is always kept");
         }
         let s = std::fs::read_to_string(&summary).unwrap();
-        assert!(s.len() <= 1_048_576 && s.len() > 900_000, "the job summary uses its 1 MiB: {}", s.len());
+        assert!(s.len() > 3 * 65_536 && s.len() <= 1_048_576, "the whole review, more than any body's budget: {}", s.len());
+        assert!(!s.contains("Trimmed to fit"), "the whole review fits the job summary");
         assert_eq!(s.matches("<details>").count(), s.matches("</details>").count());
         assert!(!s.contains("<!-- planview:"), "no marker in the job summary");
         std::fs::remove_file(&summary).unwrap();
@@ -102,6 +108,20 @@ fn ten_thousand_changes_fit_every_budget_and_stay_balanced() {
     assert!(!body.contains("[!NOTE]"), "a budget large enough leaves nothing out");
     let at = |s: &str| body.find(s).unwrap_or(usize::MAX);
     assert!(at("**Replace**") < at("**Destroy**") && at("**Destroy**") < at("**Update in-place**"), "{body}");
+    // A review over 1 MiB: the job summary uses its 1 MiB and says what it left out.
+    let big = dir.join("big.json");
+    std::fs::write(&big, serde_json::to_vec(&plan_with(11_000)).unwrap()).unwrap();
+    let out = planview(&["comment", "--summary-file", summary.to_str().unwrap(), big.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let body = String::from_utf8(out.stdout).unwrap();
+    check_body(&body, 65_536, "11,000 changes");
+    assert!(body.contains("Plan: 5500 to add, 1834 to change, 5499 to destroy."), "the Plan: line is always kept");
+    let s = std::fs::read_to_string(&summary).unwrap();
+    assert!(s.len() <= 1_048_576 && s.len() > 900_000, "the job summary uses its 1 MiB: {}", s.len());
+    assert!(s.contains("> [!NOTE]\n> Trimmed to fit 1048576 bytes"), "the job summary says what it left out");
+    assert_eq!(s.matches("<details>").count(), s.matches("</details>").count());
+    assert!(!s.contains("<!-- planview:"), "no marker in the job summary");
+    assert!(!s.contains("pw-secret-"), "a sensitive value in the job summary");
     std::fs::remove_dir_all(&dir).ok();
 }
 

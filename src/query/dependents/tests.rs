@@ -278,3 +278,61 @@ fn references_are_read_from_expressions_and_blocks_never_from_constants() {
     assert_eq!(refs(r#"{"references":["t.n[\"k\\\"\"]"]}"#), [r#"t.n["k\""]"#]);
     assert!(refs(r#""not an expression""#).is_empty());
 }
+
+/// The blast radius of some changes (`replace`'s: read twice from the
+/// changes' spool, only the answer held) is, entry for entry, what the
+/// blast radius of every change says of them: on the real fixture, and on a
+/// plan of more changes than are kept in memory (spooled) with keyed and
+/// unkeyed references, a guessed local, an unchanged link, an output and
+/// instances of one resource that depend on each other's resource.
+#[test]
+fn the_blast_radius_of_some_changes_is_that_of_every_change_spooled_or_not() {
+    let fixture = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/dependents/plan.json")).unwrap();
+    let root = r#"{"resources":[
+        {"address":"t.a","mode":"managed","type":"t","name":"a","count_expression":{"constant_value":3}},
+        {"address":"t.many","mode":"managed","type":"t","name":"many","expressions":{"v":{"references":["t.a[1].id","t.a[1]","t.a"]},"w":{"references":["t.c"]}}},
+        {"address":"t.all","mode":"managed","type":"t","name":"all","expressions":{"v":{"references":["t.a"]}}},
+        {"address":"t.b","mode":"managed","type":"t","name":"b","expressions":{"v":{"references":["t.a.name","t.a"]}}},
+        {"address":"t.c","mode":"managed","type":"t","name":"c","expressions":{"v":{"references":["t.b.id","t.b"]},"x":{"references":["local.l"]}}}],
+      "outputs":{"o":{"expression":{"references":["t.all.id","t.all"]}}}}"#;
+    let n = SPOOL_AT + 100;
+    let mut changes: Vec<(String, &str, &str)> = vec![
+        ("t.a[0]".into(), "replace", ""),
+        ("t.a[1]".into(), "replace", ""),
+        ("t.a[2]".into(), "delete", ""),
+        ("t.b".into(), "no-op", ""),
+        ("t.c".into(), "update", "x"),
+        ("t.all".into(), "update", "v,w"),
+    ];
+    for i in 0..n {
+        changes.push((format!("t.many[{}]", n - i), if i % 3 == 0 { "replace" } else { "update" }, "v,w"));
+    }
+    let refs: Vec<(&str, &str, &str)> = changes.iter().map(|(a, b, c)| (a.as_str(), *b, *c)).collect();
+    let mut big = plan(root, &refs);
+    big = big.replacen(r#""resource_changes""#, r#""output_changes":{"o":{"actions":["update"]}},"resource_changes""#, 1);
+    for (json, spooled) in [(fixture.as_str(), false), (big.as_str(), true)] {
+        let p: Plan = serde_json::from_str(json).unwrap();
+        let c = Changes::of_plan(&p);
+        assert_eq!(c.spooled.is_some(), spooled);
+        let every = for_plan(&p, None, &c);
+        assert!(every.changes.values().any(|b| !b.dependents.is_empty()));
+        let addresses: Vec<&str> = p.resource_changes.iter().map(|rc| rc.address.as_str()).collect();
+        for pick in [1, 2, 7, 1000] {
+            let wanted: std::collections::HashSet<&str> = addresses.iter().step_by(pick).copied().collect();
+            let some = for_plan_of(&p, None, &c, Some(&wanted));
+            assert_eq!((some.configured, &some.notes), (every.configured, &every.notes));
+            let expect: BTreeMap<String, Blast> =
+                every.changes.iter().filter(|(a, _)| wanted.contains(a.as_str())).map(|(a, b)| (a.clone(), b.clone())).collect();
+            assert_eq!(some.changes, expect, "every {pick}th change");
+        }
+    }
+    let p: Plan = serde_json::from_str(&big).unwrap();
+    let d = for_plan(&p, None, &Changes::of_plan(&p));
+    let a1 = &d.changes["t.a[1]"];
+    assert_eq!(a1.dependents.len(), n + 2, "every t.many, t.all, and t.c through the guessed local: {:?}", &a1.dependents[..3]);
+    assert_eq!(a1.outputs, vec!["o".to_string()]);
+    assert!(a1.dependents.iter().filter(|x| x.address.starts_with("t.many")).all(|x| !x.through_locals), "t.many names t.a[1]");
+    let a0 = &d.changes["t.a[0]"];
+    assert_eq!(a0.dependents.len(), n + 2, "t.all, and t.c through the guessed local, and t.many through t.c");
+    assert!(a0.dependents.iter().filter(|x| x.address.starts_with("t.many")).all(|x| x.through_locals), "t.many names t.a[1] only");
+}
