@@ -51,6 +51,13 @@ pub trait PlanVisitor {
     fn needs_every_values_resource(&self) -> bool {
         false
     }
+    /// Whether `planned_values` and `prior_state` are read at all. A visitor
+    /// of a later pass that needs neither their secrets (the first pass found
+    /// them) nor their outputs says no, and the streaming walker skips them
+    /// over its structural index (the skeleton holds `null` for them).
+    fn reads_values(&self) -> bool {
+        true
+    }
 }
 
 /// What [`PlanVisitor::on_prior`] is told.
@@ -100,6 +107,9 @@ impl<A: PlanVisitor, B: PlanVisitor> PlanVisitor for (A, B) {
     }
     fn needs_every_values_resource(&self) -> bool {
         self.0.needs_every_values_resource() || self.1.needs_every_values_resource()
+    }
+    fn reads_values(&self) -> bool {
+        self.0.reads_values() || self.1.reads_values()
     }
     fn on_prior(&mut self, event: Prior<'_>) {
         let again = match &event {

@@ -17,8 +17,15 @@ pub(crate) struct Review {
     pub summary: PlanSummary,
     pub verdict: PlanVerdict,
     /// `show`'s diff of each entry of `summary.resources`, in the same order
-    /// (`None` when the two lists do not line up, which they always should).
+    /// (`None` when the two lists do not line up, which they always should),
+    /// when held; empty when `spooled`.
     pub diffs: Vec<Option<ResourceDiff>>,
+    /// The diffs are not held: the run spooled them, and a [`DiffWalk`]
+    /// makes them again each time they are walked (memory does not grow
+    /// with the plan).
+    pub spooled: bool,
+    /// What the diffs weigh, once measured ([`Weighed`]).
+    pub weighed: Option<Weighed>,
     /// `show`'s output changes (no-ops left out).
     pub outputs: Vec<OutputDiff>,
     /// Drift relevant to this plan (as `planview drift` lists it by default).
@@ -37,6 +44,87 @@ impl Review {
         let s = &self.summary;
         !s.totals.is_empty() || s.moved > 0 || s.unrecognised > 0 || s.deferred > 0 || s.invocations > 0 || !s.unreadable.is_empty()
     }
+}
+
+/// What `comment` knows of a review's diffs before it decides which fit:
+/// each one's changed attributes (for grouping alike changes) and the length
+/// of its markdown at each cap a body cuts diffs to. A few bytes per change,
+/// where the diffs themselves grow with the plan.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Weighed {
+    /// Whether the diffs line up with `summary.resources` (else none is shown).
+    pub lined_up: bool,
+    /// Each entry's changed attributes, an index into `sets` (`None`: no diff).
+    pub attrs: Vec<Option<u32>>,
+    /// The sets of changed attributes, each once.
+    pub sets: Vec<Vec<String>>,
+    /// For each cap measured, each entry's markdown length (0 without a diff).
+    pub lens: Vec<(usize, Vec<u32>)>,
+    /// The markdown of the first diffs as they were weighed, by cap and
+    /// entry, while they take at most [`Weighed::KEPT_BYTES`] in all: a body
+    /// makes again only the diffs it keeps that are not here.
+    pub rendered: Vec<(usize, std::collections::HashMap<usize, String>)>,
+}
+
+impl Weighed {
+    /// The markdown kept as diffs are weighed, at most (the comment's and
+    /// the job summary's budgets are 64 KiB and 1 MiB).
+    pub(crate) const KEPT_BYTES: usize = 2 << 20;
+
+    /// Each entry's markdown length at `cap`, if measured.
+    pub(crate) fn lens(&self, cap: usize) -> Option<&[u32]> {
+        self.lens.iter().find(|(c, _)| *c == cap).map(|(_, l)| &l[..])
+    }
+}
+
+/// The diffs of the reviews a run spooled ([`Review::spooled`]), made again
+/// from the spool each time they are walked.
+pub(crate) trait DiffWalk {
+    /// `f(index, diff)` for each diff of input `item` (its entry's index in
+    /// `summary.resources`) that `wanted` asks for, in order; `masker`: that
+    /// input's secrets.
+    fn each(
+        &self,
+        item: usize,
+        masker: &crate::secrets::Masker,
+        wanted: &mut dyn FnMut(usize) -> bool,
+        f: &mut dyn FnMut(usize, &ResourceDiff) -> std::io::Result<()>,
+    ) -> std::io::Result<()>;
+}
+
+/// No review's diffs are spooled: each holds its own.
+pub(crate) struct Held;
+
+impl DiffWalk for Held {
+    fn each(
+        &self,
+        _: usize,
+        _: &crate::secrets::Masker,
+        _: &mut dyn FnMut(usize) -> bool,
+        _: &mut dyn FnMut(usize, &ResourceDiff) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Walk the diffs of `r` (input `item`) that `wanted` asks for, held or spooled.
+pub(crate) fn each_diff(
+    r: &Review,
+    item: usize,
+    masker: &crate::secrets::Masker,
+    walk: &dyn DiffWalk,
+    wanted: &mut dyn FnMut(usize) -> bool,
+    f: &mut dyn FnMut(usize, &ResourceDiff) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    if r.spooled {
+        return walk.each(item, masker, wanted, f);
+    }
+    for (i, d) in r.diffs.iter().enumerate() {
+        if let Some(d) = d.as_ref().filter(|_| wanted(i)) {
+            f(i, d)?;
+        }
+    }
+    Ok(())
 }
 
 /// What a pipeline branches on (`--outputs-file`): over every input read.
@@ -123,6 +211,8 @@ pub(crate) fn review(
         summary,
         verdict,
         diffs,
+        spooled: false,
+        weighed: None,
         outputs: show.outputs,
         drift: drift.entries,
         drift_hidden: drift.hidden,

@@ -69,6 +69,10 @@ pub(super) fn parse_document(mut r: Reader<'_>, opts: &ReadOptions, visitor: &mu
                 })?;
                 skel.push_str("null");
             }
+            Streamed::Values { .. } if !visitor.reads_values() => {
+                r.skip_value(0)?;
+                skel.push_str("null");
+            }
             Streamed::Values { inner } => skel.push_str(&r.walk_values_holder(inner, visitor)?),
             Streamed::Kept => r.keep_indexed(&mut skel)?,
             Streamed::Skipped => {

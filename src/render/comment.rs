@@ -10,10 +10,12 @@ use super::{md_cell, md_code};
 use crate::outcome::PerFile;
 use crate::query::collapse::{changed_attributes, member_key, Collapser};
 use crate::query::gate::{total, GateTotal, PolicyReport, Severity};
-use crate::query::review::Review;
+use crate::query::review::{each_diff, DiffWalk, Review, Weighed};
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
 use crate::query::summary::{PlanSummary, ResourceEntry, Totals};
-use crate::render::fit::{fit_ranked, Block, Rank};
+#[cfg(test)]
+use crate::render::fit::fit_ranked;
+use crate::render::fit::{decide, write, Block, Rank, Weight};
 use crate::render::gate::{rule_name, verdict_head};
 use crate::render::link::{md_address, Forge};
 use crate::render::summary::{action_words, details, INCOMPLETE_BANNER};
@@ -96,10 +98,20 @@ enum Kind {
 struct List {
     open: String,
     items: Vec<String>,
+    /// Or items made once they are known to be kept: diffs, weighed first.
+    lazy: Option<Lazy>,
     close: String,
     kind: Kind,
     /// Lists of the same kind go least important first.
     importance: usize,
+}
+
+/// A list of diffs whose items are made only once they are known to be
+/// kept: the input they are of, and for each item the entry whose diff it
+/// shows, the words before the diff, and its length.
+struct Lazy {
+    item: usize,
+    diffs: Vec<(usize, String, usize)>,
 }
 
 /// The body as the one fitter ([`fit_ranked`]) takes it: its blocks, and
@@ -108,6 +120,8 @@ struct List {
 struct Parts {
     blocks: Vec<Block>,
     ranks: Vec<Rank>,
+    /// Block `i`'s items when they are made later ([`Lazy`]).
+    lazy: Vec<Option<Lazy>>,
 }
 
 impl Parts {
@@ -115,11 +129,27 @@ impl Parts {
     fn keep(&mut self, s: String) {
         self.blocks.push(Block::Keep(s));
         self.ranks.push(Rank::default());
+        self.lazy.push(None);
     }
 
     fn list(&mut self, l: List) {
         self.blocks.push(Block::Rows { open: l.open, rows: l.items, close: l.close, what: String::new() });
         self.ranks.push(Rank(l.kind as u8, l.importance));
+        self.lazy.push(l.lazy);
+    }
+
+    /// What the fitter weighs: lazy items by their measured lengths.
+    fn weights(&self) -> Vec<Weight> {
+        self.blocks
+            .iter()
+            .zip(&self.lazy)
+            .map(|(b, lazy)| match (b, lazy) {
+                (Block::Rows { open, close, .. }, Some(l)) => {
+                    Weight::Rows { ends: open.len() + close.len(), rows: l.diffs.iter().map(|d| d.2).collect() }
+                }
+                _ => Weight::of(b),
+            })
+            .collect()
     }
 }
 
@@ -169,14 +199,14 @@ fn resource_row(r: &ResourceEntry, forge: Option<&Forge>) -> String {
 
 /// `show`'s markdown of one resource (or of the output changes), without
 /// `show`'s own heading; a single diff longer than `cap` is cut short by `show`.
-/// What is rendered is lent to `show` and put back.
-fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, cap: usize) -> String {
+/// The output changes rendered are lent to `show` and put back.
+fn show_md(resource: Option<&ResourceDiff>, outputs: &mut Vec<OutputDiff>, cap: usize) -> String {
     let report = ShowReport {
         file: String::new(),
         format_version: String::new(),
         terraform_version: None,
         errored: false,
-        resources: resource.take().into_iter().collect(),
+        resources: Vec::new(),
         outputs: std::mem::take(outputs),
         hidden_noop: 0,
         filtered_out: 0,
@@ -185,10 +215,15 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
         dependents: Default::default(),
     };
     let mut buf = Vec::new();
-    let items = [PerFile { file: String::new(), result: Ok(report), masker: Masker::default() }];
-    let written = crate::render::show::markdown_out(&mut buf, &items, cap, None);
-    let [PerFile { result: Ok(mut report), .. }] = items else { return String::new() };
-    *resource = report.resources.pop();
+    let none = Masker::default();
+    let resources: &[ResourceDiff] = resource.map(std::slice::from_ref).unwrap_or_default();
+    let item = crate::render::show::Item {
+        result: Ok(&report),
+        resources: std::cell::RefCell::new(Box::new(resources)),
+        masker: &none,
+        locations: None,
+    };
+    let written = crate::render::show::markdown_items(&mut buf, &[item], cap, None);
     *outputs = report.outputs;
     if written.is_err() {
         return String::new();
@@ -198,6 +233,95 @@ fn show_md(resource: &mut Option<ResourceDiff>, outputs: &mut Vec<OutputDiff>, c
         Some((head, rest)) if head.starts_with("### ") => rest.to_string(),
         _ => s,
     }
+}
+
+/// The cap on one diff in a body of `max_bytes`: never more than a quarter
+/// of the budget (`show` cuts it short), nor less than 1,024 bytes.
+pub(crate) fn diff_cap(max_bytes: usize) -> usize {
+    (max_bytes / 4).clamp(1_024, 65_536)
+}
+
+/// Weighs a review's diffs as they are walked, in order ([`Weighed`]): at
+/// each cap in `caps`, and whether they line up with the summary's entries.
+pub(crate) struct Weigher<'a> {
+    entries: &'a [ResourceEntry],
+    weighed: Weighed,
+    sets: std::collections::HashMap<Vec<String>, u32>,
+    next: usize,
+    /// The bytes of markdown kept so far (every cap's).
+    kept_bytes: usize,
+}
+
+impl<'a> Weigher<'a> {
+    pub(crate) fn new(summary: &'a PlanSummary, caps: &[usize]) -> Self {
+        let n = summary.resources.len();
+        let weighed = Weighed {
+            lined_up: true,
+            attrs: vec![None; n],
+            sets: Vec::new(),
+            lens: caps.iter().map(|c| (*c, vec![0; n])).collect(),
+            rendered: caps.iter().map(|c| (*c, Default::default())).collect(),
+        };
+        Weigher { entries: &summary.resources, weighed, sets: Default::default(), next: 0, kept_bytes: 0 }
+    }
+
+    /// The diff of entry `i` (they come in order).
+    pub(crate) fn push(&mut self, i: usize, d: &ResourceDiff) {
+        let w = &mut self.weighed;
+        let lined = i == self.next && self.entries.get(i).is_some_and(|e| d.address == e.address && d.deposed == e.deposed);
+        self.next = i + 1;
+        if !lined || !w.lined_up {
+            w.lined_up = false;
+            return;
+        }
+        let attrs = changed_attributes(d);
+        let n = self.sets.len() as u32;
+        let id = *self.sets.entry(attrs).or_insert_with_key(|a| {
+            w.sets.push(a.clone());
+            n
+        });
+        w.attrs[i] = Some(id);
+        for ((cap, lens), (_, rendered)) in w.lens.iter_mut().zip(&mut w.rendered) {
+            let md = show_md(Some(d), &mut Vec::new(), *cap);
+            lens[i] = u32::try_from(md.len()).unwrap_or(u32::MAX);
+            // The first diffs' markdown is kept, up to a bound: a small plan's body makes none again.
+            if self.kept_bytes + md.len() <= Weighed::KEPT_BYTES {
+                self.kept_bytes += md.len();
+                rendered.insert(i, md);
+            }
+        }
+    }
+
+    /// What was weighed: nothing shown unless every entry had its diff, in order.
+    pub(crate) fn finish(self) -> Weighed {
+        let mut w = self.weighed;
+        if !w.lined_up || self.next != self.entries.len() {
+            w = Weighed { lined_up: false, attrs: vec![None; self.entries.len()], ..Weighed::default() };
+        }
+        w
+    }
+}
+
+/// Weigh the diffs of `r` (input `item`) at `cap`, unless they are already.
+fn weigh(r: &mut Review, item: usize, masker: &Masker, walk: &dyn DiffWalk, cap: usize) -> std::io::Result<()> {
+    let known = r.weighed.as_ref().is_some_and(|w| !w.lined_up || w.lens(cap).is_some());
+    if known {
+        return Ok(());
+    }
+    let mut weigher = Weigher::new(&r.summary, &[cap]);
+    each_diff(r, item, masker, walk, &mut |_| true, &mut |i, d| {
+        weigher.push(i, d);
+        Ok(())
+    })?;
+    let new = weigher.finish();
+    match &mut r.weighed {
+        Some(w) if w.lined_up && new.lined_up => {
+            w.lens.extend(new.lens);
+            w.rendered.extend(new.rendered);
+        }
+        _ => r.weighed = Some(new),
+    }
+    Ok(())
 }
 
 fn banners(p: &PlanSummary) -> String {
@@ -227,8 +351,8 @@ fn banners(p: &PlanSummary) -> String {
 
 /// The parts of one input's review (after the verdict): its changes by
 /// group with their diffs, failing checks, relevant drift, outputs.
-fn review_parts(parts: &mut Parts, r: &mut Review, diff_cap: usize, forge: Option<&Forge>) {
-    let Review { summary: p, diffs, outputs, drift, drift_hidden, verdict, .. } = r;
+fn review_parts(parts: &mut Parts, r: &mut Review, item: usize, diff_cap: usize, forge: Option<&Forge>) {
+    let Review { summary: p, weighed, outputs, drift, drift_hidden, verdict, .. } = r;
     let drift_hidden = *drift_hidden;
     if p.deferred > 0 {
         parts.keep(format!("\n{} change(s) deferred to a later plan (not in the Plan line).\n", p.deferred));
@@ -250,22 +374,28 @@ fn review_parts(parts: &mut Parts, r: &mut Review, diff_cap: usize, forge: Optio
         parts.list(List {
             open: format!("\n**Failing checks ({})**\n\n", checks.len()),
             items: checks,
+            lazy: None,
             close: String::new(),
             kind: Kind::Row,
             importance: GROUPS.len() + 2,
         });
     }
-    // Changes, grouped destructive-first; each group's diffs in `<details>`.
-    type Member<'r> = (&'r ResourceEntry, &'r mut Option<ResourceDiff>);
-    let mut groups: Vec<(usize, Vec<Member>)> = Vec::new();
+    // Changes, grouped destructive-first; each group's diffs in `<details>`,
+    // made later, once they are known to be kept (only their lengths now).
+    let none = Weighed::default();
+    let w = weighed.as_ref().filter(|w| w.lined_up).unwrap_or(&none);
+    let lens = w.lens(diff_cap).unwrap_or_default();
+    let has_diff = |k: usize| w.attrs.get(k).copied().flatten().is_some();
+    let len_of = |k: usize| lens.get(k).map_or(0, |n| *n as usize);
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
     // Noise (`--ignore-attr`) is one line after the groups, not rows and diffs.
-    let mut entries: Vec<Member> = p.resources.iter().zip(diffs.iter_mut()).filter(|(e, _)| !e.noise).collect();
-    entries.sort_by_key(|(e, _)| group_of(&e.action));
-    for (e, d) in entries {
-        let g = group_of(&e.action);
+    let mut entries: Vec<usize> = (0..p.resources.len()).filter(|k| !p.resources[*k].noise).collect();
+    entries.sort_by_key(|k| group_of(&p.resources[*k].action));
+    for k in entries {
+        let g = group_of(&p.resources[k].action);
         match groups.last_mut() {
-            Some((last, v)) if *last == g => v.push((e, d)),
-            _ => groups.push((g, vec![(e, d)])),
+            Some((last, v)) if *last == g => v.push(k),
+            _ => groups.push((g, vec![k])),
         }
     }
     for (g, members) in groups {
@@ -275,27 +405,30 @@ fn review_parts(parts: &mut Parts, r: &mut Review, diff_cap: usize, forge: Optio
         let mut c = Collapser::default();
         let of: Vec<usize> = members
             .iter()
-            .map(|(e, d)| {
-                let alone = e.moved || e.importing || e.deposed.is_some() || !e.recognised || d.is_none();
+            .map(|&k| {
+                let e = &p.resources[k];
+                let alone = e.moved || e.importing || e.deposed.is_some() || !e.recognised || !has_diff(k);
                 let action = format!("{} {:?} {}", e.action, e.replace_order, e.reason.as_deref().unwrap_or(""));
-                c.push(&e.address, &action, d.as_ref().map(changed_attributes), alone)
+                let attrs = w.attrs.get(k).copied().flatten().map(|id| w.sets[id as usize].clone());
+                c.push(&e.address, &action, attrs, alone)
             })
             .collect();
         let alike = c.finish();
-        let addresses: Vec<String> = members.iter().map(|(e, _)| e.address.clone()).collect();
         let mut rows = Vec::new();
         let mut diffs = Vec::new();
-        for (i, (e, d)) in members.into_iter().enumerate() {
+        for (i, &k) in members.iter().enumerate() {
+            let e = &p.resources[k];
             let group = &alike[of[i]];
             if !group.collapsed() {
                 rows.push(resource_row(e, forge));
-                if d.is_some() {
-                    diffs.push(show_md(d, &mut Vec::new(), diff_cap));
+                if has_diff(k) {
+                    diffs.push((k, String::new(), len_of(k)));
                 }
             } else if group.members[0] == i {
                 // The first keys: a row is never longer than a few lines.
                 let n = group.members.len();
-                let mut keys: Vec<String> = group.members.iter().take(KEYS_LISTED).map(|&m| md_code(&member_key(&addresses[m]))).collect();
+                let mut keys: Vec<String> =
+                    group.members.iter().take(KEYS_LISTED).map(|&m| md_code(&member_key(&p.resources[members[m]].address))).collect();
                 if n > KEYS_LISTED {
                     keys.push(format!("and {} more", n - KEYS_LISTED));
                 }
@@ -305,13 +438,15 @@ fn review_parts(parts: &mut Parts, r: &mut Review, diff_cap: usize, forge: Optio
                     md_code(&group.label),
                     keys.join(", ")
                 ));
-                let first = show_md(d, &mut Vec::new(), diff_cap);
-                diffs.push(format!("{n} changes alike ({}), the first one's diff:\n\n{first}", md_code(&group.label)));
+                let words = format!("{n} changes alike ({}), the first one's diff:\n\n", md_code(&group.label));
+                let len = words.len() + len_of(k);
+                diffs.push((k, words, len));
             }
         }
         parts.list(List {
             open: format!("\n**{title}** ({count})\n\n| action | address | details |\n|---|---|---|\n"),
             items: rows,
+            lazy: None,
             close: String::new(),
             kind: Kind::Row,
             importance: importance(g),
@@ -319,7 +454,8 @@ fn review_parts(parts: &mut Parts, r: &mut Review, diff_cap: usize, forge: Optio
         if !diffs.is_empty() {
             parts.list(List {
                 open: format!("\n<details><summary>Diffs: {} ({})</summary>\n\n", title.to_lowercase(), diffs.len()),
-                items: diffs,
+                items: Vec::new(),
+                lazy: Some(Lazy { item, diffs }),
                 close: "</details>\n".into(),
                 kind: if unchanged_group(g) { Kind::Unchanged } else { Kind::Diff },
                 importance: importance(g),
@@ -344,6 +480,7 @@ fn review_parts(parts: &mut Parts, r: &mut Review, diff_cap: usize, forge: Optio
         parts.list(List {
             open: format!("\n**Actions to invoke** ({})\n\n| action | address | details |\n|---|---|---|\n", rows.len()),
             items: rows,
+            lazy: None,
             close: String::new(),
             kind: Kind::Row,
             // As important as in-place updates: an action runs, nothing is destroyed by it.
@@ -366,6 +503,7 @@ fn review_parts(parts: &mut Parts, r: &mut Review, diff_cap: usize, forge: Optio
                     rows.len()
                 ),
                 items: rows,
+                lazy: None,
                 close: hidden,
                 kind: Kind::Row,
                 importance: 0,
@@ -376,7 +514,8 @@ fn review_parts(parts: &mut Parts, r: &mut Review, diff_cap: usize, forge: Optio
         let n = outputs.len();
         parts.list(List {
             open: format!("\n<details><summary>Output changes ({n})</summary>\n\n"),
-            items: vec![show_md(&mut None, outputs, diff_cap)],
+            items: vec![show_md(None, outputs, diff_cap)],
+            lazy: None,
             close: "</details>\n".into(),
             kind: Kind::Diff,
             importance: 0,
@@ -410,6 +549,7 @@ fn blast_part(parts: &mut Parts, blast: &[crate::query::dependents::BlastLine]) 
         parts.list(List {
             open: format!("\n**Blast radius** ({})\n\n", lines.len()),
             items: lines,
+            lazy: None,
             close: String::new(),
             kind: Kind::Row,
             importance: importance(group_of("replace")),
@@ -446,7 +586,7 @@ fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usiz
             match block {
                 Block::Keep(k) => parts.keep(k),
                 Block::Rows { open, rows, close, .. } => {
-                    parts.list(List { open, items: rows, close, kind: Kind::Row, importance: usize::MAX })
+                    parts.list(List { open, items: rows, lazy: None, close, kind: Kind::Row, importance: usize::MAX })
                 }
             }
         }
@@ -459,12 +599,12 @@ fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usiz
     for severity in [Severity::Error, Severity::Warning] {
         violation_parts(&mut parts, items, many, severity, forge);
     }
-    for i in items.iter_mut() {
+    for (n, i) in items.iter_mut().enumerate() {
         let Ok(r) = &mut i.result else { continue };
         if many {
             parts.keep(format!("\n### {} — {}\n{}", md_code(&i.file), md_cell(&r.summary.plan_line), banners(&r.summary)));
         }
-        review_parts(&mut parts, r, diff_cap, forge);
+        review_parts(&mut parts, r, n, diff_cap, forge);
     }
     parts
 }
@@ -500,6 +640,7 @@ fn violation_parts(parts: &mut Parts, items: &[PerFile<Review>], many: bool, sev
         parts.list(List {
             open: format!("\n**{title} ({})**\n\n{head}| rule | address | action | reason |\n{rule}|---|---|---|---|\n", violations.len()),
             items: violations,
+            lazy: None,
             close: String::new(),
             kind: Kind::Row,
             importance: 0,
@@ -545,25 +686,77 @@ impl crate::render::fit::Notes for CommentNotes<'_> {
 /// least important first. The result is never longer than `max` (for `max`
 /// of at least [`crate::render::fit::MIN_MAX_BYTES`]) and every `<details>`
 /// and code fence in it is closed.
+#[cfg(test)]
 fn fit(head: &str, parts: &Parts, max: usize, whole: &str) -> String {
+    fit_ranked(head, &parts.blocks, &parts.ranks, max, &notes_of(parts, max, whole))
+}
+
+fn notes_of<'a>(parts: &Parts, max: usize, whole: &'a str) -> CommentNotes<'a> {
     let diffs = parts.blocks.iter().zip(&parts.ranks).map(|(b, r)| matches!(b, Block::Rows { .. }) && r.0 != Kind::Row as u8).collect();
-    fit_ranked(head, &parts.blocks, &parts.ranks, max, &CommentNotes { diffs, max, whole })
+    CommentNotes { diffs, max, whole }
 }
 
 /// The body: the parts of every input's review (secrets were masked where the
-/// review took values from the input), fitted within `opts.max_bytes`.
-pub(crate) fn body(items: &mut [PerFile<Review>], policy: &PolicyReport, opts: &BodyOptions) -> String {
-    // One diff never takes more than a quarter of the budget (`show` cuts it
-    // short), nor less than 1,024 bytes.
-    let diff_cap = (opts.max_bytes / 4).clamp(1_024, 65_536);
-    let parts = parts_of(items, policy, diff_cap, opts.forge.as_ref());
+/// review took values from the input), fitted within `opts.max_bytes`. The
+/// diffs are weighed first (each review's at this body's cap, unless the run
+/// weighed them already), the fitter decides on their lengths, and only the
+/// diffs kept are made again (`walk`: those the run spooled) and rendered:
+/// memory holds what the body can show, not every diff.
+pub(crate) fn body(
+    items: &mut [PerFile<Review>],
+    policy: &PolicyReport,
+    opts: &BodyOptions,
+    walk: &dyn DiffWalk,
+) -> std::io::Result<String> {
+    let diff_cap = diff_cap(opts.max_bytes);
+    for (n, i) in items.iter_mut().enumerate() {
+        if let Ok(r) = &mut i.result {
+            weigh(r, n, &i.masker, walk, diff_cap)?;
+        }
+    }
+    let mut parts = parts_of(items, policy, diff_cap, opts.forge.as_ref());
     // The marker is planview's own: never masked. Below it, each plan's
     // fingerprint, hidden, for a later job to read back (`gate --expect-fingerprint`).
     let mut head = opts.marker.as_deref().map(marker_line).unwrap_or_default();
     if !head.is_empty() {
         head.push_str(&fingerprint_lines(items));
     }
-    fit(&head, &parts, opts.max_bytes, &opts.whole)
+    let notes = notes_of(&parts, opts.max_bytes, &opts.whole);
+    let decision = decide(head.len(), &parts.weights(), &parts.ranks, opts.max_bytes, &notes);
+    // The diffs kept, by input: made and rendered now.
+    let mut wanted: Vec<std::collections::HashMap<usize, String>> = items.iter().map(|_| Default::default()).collect();
+    for (lazy, kept) in parts.lazy.iter().zip(&decision.kept) {
+        if let Some(l) = lazy {
+            wanted[l.item].extend(l.diffs[..*kept].iter().map(|(k, _, _)| (*k, String::new())));
+        }
+    }
+    for (n, (i, want)) in items.iter().zip(&mut wanted).enumerate() {
+        let Ok(r) = &i.result else { continue };
+        if want.is_empty() {
+            continue;
+        }
+        // Those kept as they were weighed, then the others made again.
+        if let Some((_, kept)) = r.weighed.as_ref().and_then(|w| w.rendered.iter().find(|(c, _)| *c == diff_cap)) {
+            for (k, text) in want.iter_mut() {
+                if let Some(md) = kept.get(k) {
+                    text.clone_from(md);
+                }
+            }
+        }
+        let mut rendered = Vec::new();
+        each_diff(r, n, &i.masker, walk, &mut |k| want.get(&k).is_some_and(String::is_empty), &mut |k, d| {
+            rendered.push((k, show_md(Some(d), &mut Vec::new(), diff_cap)));
+            Ok(())
+        })?;
+        want.extend(rendered);
+    }
+    for ((block, lazy), kept) in parts.blocks.iter_mut().zip(&mut parts.lazy).zip(&decision.kept) {
+        if let (Block::Rows { rows, .. }, Some(l)) = (block, lazy.take()) {
+            let of = &mut wanted[l.item];
+            *rows = l.diffs.into_iter().take(*kept).map(|(k, words, _)| words + &of.remove(&k).unwrap_or_default()).collect();
+        }
+    }
+    Ok(write(&head, &parts.blocks, &decision, opts.max_bytes, &notes))
 }
 
 /// `<!-- planview-fingerprint sha256:... -->`, one line per plan (with its
@@ -591,6 +784,7 @@ mod tests {
         List {
             open: "<details><summary>x</summary>\n\n```diff\n".into(),
             items: (0..n).map(|i| format!("{i:05}{}\n", "y".repeat(width))).collect(),
+            lazy: None,
             close: "```\n</details>\n".into(),
             kind,
             importance,

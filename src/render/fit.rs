@@ -79,64 +79,115 @@ pub(crate) fn fit(blocks: &[Block], max: usize) -> String {
 /// so what is measured is what is written; the result is never longer than
 /// `max` (for `max` at least [`MIN_MAX_BYTES`]).
 pub(crate) fn fit_ranked(head: &str, blocks: &[Block], ranks: &[Rank], max: usize, notes: &dyn Notes) -> String {
-    let size = |b: &Block, kept: usize| match b {
-        Block::Keep(s) => s.len(),
-        Block::Rows { open, rows, close, .. } if kept > 0 => open.len() + close.len() + rows[..kept].iter().map(String::len).sum::<usize>(),
-        Block::Rows { .. } => 0,
-    };
-    let totals: Vec<usize> = blocks.iter().map(|b| if let Block::Rows { rows, .. } = b { rows.len() } else { 0 }).collect();
-    let mut kept = totals.clone();
-    let mut total = head.len() + blocks.iter().zip(&kept).map(|(b, k)| size(b, *k)).sum::<usize>();
-    let whole = total;
-    let assemble = |kept: &[usize]| {
-        let mut out = String::with_capacity(max.min(1 << 20));
-        out.push_str(head);
-        for (b, k) in blocks.iter().zip(kept) {
-            match b {
-                Block::Keep(s) => out.push_str(s),
-                Block::Rows { open, rows, close, .. } if *k > 0 => {
-                    out.push_str(open);
-                    rows[..*k].iter().for_each(|r| out.push_str(r));
-                    out.push_str(close);
-                }
-                Block::Rows { .. } => {}
+    let weights: Vec<Weight> = blocks.iter().map(Weight::of).collect();
+    let decision = decide(head.len(), &weights, ranks, max, notes);
+    write(head, blocks, &decision, max, notes)
+}
+
+/// A block as [`decide`] weighs it: its lengths only (a caller that makes
+/// rows only once it knows they are kept weighs them first).
+#[derive(Debug, Clone)]
+pub(crate) enum Weight {
+    Keep(usize),
+    /// `ends`: the length of `open` and `close` together; each row's length.
+    Rows {
+        ends: usize,
+        rows: Vec<usize>,
+    },
+}
+
+impl Weight {
+    pub(crate) fn of(b: &Block) -> Weight {
+        match b {
+            Block::Keep(s) => Weight::Keep(s.len()),
+            Block::Rows { open, rows, close, .. } => {
+                Weight::Rows { ends: open.len() + close.len(), rows: rows.iter().map(String::len).collect() }
             }
         }
-        out
+    }
+}
+
+/// What [`decide`] decided: how many of each block's first rows are kept.
+#[derive(Debug, Clone)]
+pub(crate) struct Decision {
+    pub kept: Vec<usize>,
+    totals: Vec<usize>,
+    /// The length of the whole, every row kept.
+    whole: usize,
+    /// Whether the whole was longer than the cap (rows were left out, or the text is cut).
+    over: bool,
+    /// Whether the kept rows fit with room for the note (else the text is cut).
+    fits: bool,
+}
+
+/// [`fit_ranked`]'s decision, over the blocks' lengths: which rows are kept.
+/// Rows go the lowest rank first, among blocks of one rank the last block
+/// first, each block's rows from its end.
+pub(crate) fn decide(head: usize, weights: &[Weight], ranks: &[Rank], max: usize, notes: &dyn Notes) -> Decision {
+    let size = |w: &Weight, kept: usize| match w {
+        Weight::Keep(n) => *n,
+        Weight::Rows { ends, rows } if kept > 0 => ends + rows[..kept].iter().sum::<usize>(),
+        Weight::Rows { .. } => 0,
     };
+    let totals: Vec<usize> = weights.iter().map(|w| if let Weight::Rows { rows, .. } = w { rows.len() } else { 0 }).collect();
+    let mut kept = totals.clone();
+    let mut total = head + weights.iter().zip(&kept).map(|(w, k)| size(w, *k)).sum::<usize>();
+    let whole = total;
     if total <= max {
-        return assemble(&kept);
+        return Decision { kept, totals, whole, over: false, fits: true };
     }
     // Room for the longest note possible: every row left out, or a cut of
     // the whole (fewer never needs more digits).
     let reserve = notes.trimmed(&totals, &totals).len().max(notes.cut(whole, whole).len());
     let budget = max.saturating_sub(reserve);
-    // Every row, the first to go first.
-    let mut order: Vec<(Rank, std::cmp::Reverse<usize>, std::cmp::Reverse<usize>)> = Vec::new();
-    for (i, n) in totals.iter().enumerate() {
-        let rank = ranks.get(i).copied().unwrap_or_default();
-        order.extend((0..*n).map(|j| (rank, std::cmp::Reverse(i), std::cmp::Reverse(j))));
-    }
+    // The blocks in the order their rows go (each one's from its end).
+    let mut order: Vec<(Rank, std::cmp::Reverse<usize>)> =
+        (0..weights.len()).filter(|i| totals[*i] > 0).map(|i| (ranks.get(i).copied().unwrap_or_default(), std::cmp::Reverse(i))).collect();
     order.sort();
-    for (_, std::cmp::Reverse(i), std::cmp::Reverse(j)) in order {
-        if total <= budget {
-            break;
-        }
-        let Block::Rows { open, rows, close, .. } = &blocks[i] else { continue };
-        debug_assert_eq!(kept[i], j + 1, "rows go from the end of their table");
-        total -= rows[j].len();
-        kept[i] -= 1;
-        if kept[i] == 0 {
-            total -= open.len() + close.len();
+    'blocks: for (_, std::cmp::Reverse(i)) in order {
+        let Weight::Rows { ends, rows } = &weights[i] else { continue };
+        while kept[i] > 0 {
+            if total <= budget {
+                break 'blocks;
+            }
+            kept[i] -= 1;
+            total -= rows[kept[i]];
+            if kept[i] == 0 {
+                total -= ends;
+            }
         }
     }
-    let mut text = assemble(&kept);
-    if total <= budget {
-        let left_out: Vec<usize> = totals.iter().zip(&kept).map(|(t, k)| t - k).collect();
-        text.push_str(&notes.trimmed(&left_out, &totals));
+    Decision { kept, totals, whole, over: true, fits: total <= budget }
+}
+
+/// The text [`decide`] decided on: `head`, then the blocks with their kept
+/// rows (a block of rows needs only its first `decision.kept` rows), then
+/// the note; cut when even that did not fit.
+pub(crate) fn write(head: &str, blocks: &[Block], decision: &Decision, max: usize, notes: &dyn Notes) -> String {
+    let mut text = String::with_capacity(max.min(1 << 20));
+    text.push_str(head);
+    for (b, k) in blocks.iter().zip(&decision.kept) {
+        match b {
+            Block::Keep(s) => text.push_str(s),
+            Block::Rows { open, rows, close, .. } if *k > 0 => {
+                text.push_str(open);
+                rows[..*k].iter().for_each(|r| text.push_str(r));
+                text.push_str(close);
+            }
+            Block::Rows { .. } => {}
+        }
+    }
+    if !decision.over {
         return text;
     }
-    cut(&text, head.len(), whole, budget, max, notes)
+    if decision.fits {
+        let left_out: Vec<usize> = decision.totals.iter().zip(&decision.kept).map(|(t, k)| t - k).collect();
+        text.push_str(&notes.trimmed(&left_out, &decision.totals));
+        return text;
+    }
+    let budget =
+        max.saturating_sub(notes.trimmed(&decision.totals, &decision.totals).len().max(notes.cut(decision.whole, decision.whole).len()));
+    cut(&text, head.len(), decision.whole, budget, max, notes)
 }
 
 /// Last resort when even what is always kept does not fit: cut `text` at a

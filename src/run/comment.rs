@@ -8,7 +8,7 @@
 //! input (as every command masks them); the body's own syntax (the hidden
 //! marker, `<details>`, code fences) is never touched.
 
-use super::show::{Shared, Spool, Spooling};
+use super::show::{Differ, Shared, Spill, Spool, Spooling};
 use super::tail::Sink;
 use crate::config::{CommentOptions, Config};
 use crate::error::{Error, InputError};
@@ -19,14 +19,15 @@ use crate::query::drift::{drift_plan, DriftOptions};
 use crate::query::gate::{GateJudge, Policy};
 use crate::query::intent::streamed::Collect;
 use crate::query::noise::Noise;
-use crate::query::review::{line_up, review, CiOutputs, Review, NOT_A_PLAN};
+use crate::query::review::{review, CiOutputs, DiffWalk, Held, Review, NOT_A_PLAN};
 use crate::query::show::collect::{Collected, Collector};
+use crate::query::show::ResourceDiff;
 use crate::query::show::ShowOptions;
 use crate::query::summary::PlanAccumulator;
 use crate::query::values::Visibility;
 use crate::read::pool::stream_one;
 use crate::read::{self, Root};
-use crate::render::comment::{body, BodyOptions, SUMMARY_MAX_BYTES};
+use crate::render::comment::{body, diff_cap, BodyOptions, Weigher, SUMMARY_MAX_BYTES};
 use crate::secrets;
 use std::io::Write;
 
@@ -67,15 +68,54 @@ struct Streamed {
     spool: Spool,
 }
 
+/// The diffs of the reviews [`reviews_streamed`] spooled, made again from
+/// the spool for each walk (only those wanted are parsed and diffed).
+struct Walk<'a> {
+    /// Each input's spool (`None`: it could not be read).
+    spools: Vec<Option<Spool>>,
+    spill: Option<Spill>,
+    show: &'a ShowOptions,
+}
+
+impl DiffWalk for Walk<'_> {
+    fn each(
+        &self,
+        item: usize,
+        masker: &secrets::Masker,
+        wanted: &mut dyn FnMut(usize) -> bool,
+        f: &mut dyn FnMut(usize, &ResourceDiff) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let Some(Some(spool)) = self.spools.get(item) else { return Ok(()) };
+        let differ = Differ { opts: self.show, vis: Visibility { show_sensitive: false, masker: None }.with(masker) };
+        let mut k = 0;
+        spool.each_text(self.spill.as_ref(), &mut |text| {
+            let i = k;
+            k += 1;
+            if wanted(i) {
+                f(i, &differ.build(text)?)?;
+            }
+            Ok(true)
+        })
+    }
+}
+
 /// Each plan streamed and reviewed, no whole document held: the summary,
 /// the gate's judge, `show`'s collector (each change shown spooled, as
 /// `show` spools it: [`super::show`]), the drift and the first pass of the
 /// fingerprint see each change as it streams by; the fingerprint's later
 /// passes read a copy of the document written as it was read
-/// ([`super::tee`]). The diffs are made from the spool once every plan was
-/// read, each with its plan's secrets (as [`review`] masks them). The same
+/// ([`super::tee`]). Once every plan was read, each one's diffs are made
+/// from the spool with its plan's secrets (as [`review`] masks them) and
+/// weighed at each cap in `caps` ([`Weigher`]), not held: the bodies make
+/// again, through the returned [`Walk`], only the diffs they keep. The same
 /// [`Review`] as [`reviews_whole`] without Rego.
-fn reviews_streamed(roots: &[Root], config: &Config, policy: &Policy, show: &ShowOptions) -> Vec<PerFile<Review>> {
+fn reviews_streamed<'s>(
+    roots: &[Root],
+    config: &Config,
+    policy: &Policy,
+    show: &'s ShowOptions,
+    caps: &[usize],
+) -> (Vec<PerFile<Review>>, Walk<'s>) {
     let vis = Visibility { show_sensitive: false, masker: None };
     let noise = Noise::new(&policy.ignore_attributes);
     let shared = Shared::new();
@@ -107,6 +147,8 @@ fn reviews_streamed(roots: &[Root], config: &Config, policy: &Policy, show: &Sho
                 summary,
                 verdict,
                 diffs: Vec::new(),
+                spooled: true,
+                weighed: None,
                 outputs: report.outputs,
                 drift: drift.entries,
                 drift_hidden: drift.hidden,
@@ -117,33 +159,40 @@ fn reviews_streamed(roots: &[Root], config: &Config, policy: &Policy, show: &Sho
         })
     });
     let spill = shared.into_spill();
-    items
+    let mut spools = Vec::with_capacity(items.len());
+    let reviews = items
         .into_iter()
         .map(|i| {
+            let mut kept = None;
             let result = i.result.and_then(|Streamed { mut review, spool }| {
-                let vis = vis.with(&i.masker);
-                let mut diffs = Vec::with_capacity(review.summary.resources.len());
+                let differ = Differ { opts: show, vis: vis.with(&i.masker) };
+                let mut weigher = Weigher::new(&review.summary, caps);
+                let mut k = 0;
+                // One change at a time: its text read back, its diff made, weighed and dropped.
                 spool
                     .each_text(spill.as_ref(), &mut |text| {
-                        let rc: ResourceChange<'_> = serde_json::from_str(text).map_err(std::io::Error::other)?;
-                        diffs.push(crate::query::show::resource_diff(&rc, show, &vis));
+                        weigher.push(k, &differ.build(text)?);
+                        k += 1;
                         Ok(true)
                     })
                     .map_err(|e| InputError::new(&i.file, format!("cannot read the temporary file back: {e}")))?;
-                review.diffs = line_up(diffs, &review.summary);
+                review.weighed = Some(weigher.finish());
+                kept = Some(spool);
                 Ok(review)
             });
+            spools.push(kept);
             PerFile { file: i.file, result, masker: i.masker }
         })
-        .collect()
+        .collect();
+    (reviews, Walk { spools, spill, show })
 }
 
 /// `--html FILE`: the review's page, written whole (the file is replaced).
-fn write_page(path: &std::path::Path, items: &mut [PerFile<Review>]) -> Result<(), Error> {
+fn write_page(path: &std::path::Path, items: &mut [PerFile<Review>], walk: &dyn DiffWalk) -> Result<(), Error> {
     let failed =
         |e: std::io::Error| Error::Usage(format!("cannot write the HTML page {}: {e}", crate::sanitize::line(&path.display().to_string())));
     let mut f = std::io::BufWriter::new(std::fs::File::create(path).map_err(failed)?);
-    crate::render::html::review::review_page(&mut f, items).map_err(failed)?;
+    crate::render::html::review::review_page(&mut f, items, walk).map_err(failed)?;
     f.flush().map_err(failed)
 }
 
@@ -180,11 +229,22 @@ fn comment_with(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>, whol
         schemas: super::schemas::schemas_for("comment", opts.schemas_file.as_deref(), &config.read, &roots)?,
         ..Default::default()
     };
-    let items: Vec<PerFile<Review>> = if whole || policy.rego.is_some() {
-        reviews_whole(&roots, config, &policy, &show)
+    // The caps the bodies cut each diff to: the diffs are weighed at each as they are made.
+    let mut caps = vec![diff_cap(opts.max_bytes)];
+    if opts.summary_file.is_some() && !caps.contains(&diff_cap(SUMMARY_MAX_BYTES)) {
+        caps.push(diff_cap(SUMMARY_MAX_BYTES));
+    }
+    let (items, spooled) = if whole || policy.rego.is_some() {
+        (reviews_whole(&roots, config, &policy, &show), None)
     } else {
-        reviews_streamed(&roots, config, &policy, &show)
+        let (items, walk) = reviews_streamed(&roots, config, &policy, &show, &caps);
+        (items, Some(walk))
     };
+    let walk: &dyn DiffWalk = match &spooled {
+        Some(w) => w,
+        None => &Held,
+    };
+    let spooled_back = |e: std::io::Error| Error::Usage(format!("cannot read the temporary file back: {e}"));
     let mut items: Vec<PerFile<Review>> = items
         .into_iter()
         .map(|mut i| {
@@ -237,8 +297,9 @@ fn comment_with(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>, whol
             whole: "`planview show` and `planview summary` on the plan".into(),
             forge: opts.forge.clone(),
         };
-        body(&mut items, &report, &o)
+        body(&mut items, &report, &o, walk)
     });
+    let summary_body = summary_body.transpose().map_err(spooled_back)?;
     let whole = if opts.summary_file.is_some() {
         "the job summary of this run".to_string()
     } else {
@@ -247,7 +308,8 @@ fn comment_with(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>, whol
     let o = BodyOptions { max_bytes: opts.max_bytes, marker: Some(opts.id.clone()), whole, forge: opts.forge.clone() };
     if !(opts.skip_unchanged && unchanged) {
         // A closed output stops the body, never the job summary or the CI outputs.
-        let written = out.write_all(body(&mut items, &report, &o).as_bytes());
+        let text = body(&mut items, &report, &o, walk).map_err(spooled_back)?;
+        let written = out.write_all(text.as_bytes());
         out.written(written)?;
     }
     if let (Some(path), Some(text)) = (&opts.summary_file, summary_body) {
@@ -257,7 +319,7 @@ fn comment_with(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>, whol
         append(path, &outputs.lines(), "outputs file")?;
     }
     if let Some(path) = &opts.html {
-        write_page(path, &mut items)?;
+        write_page(path, &mut items, walk)?;
     }
     if !errors.is_empty() {
         return Err(Error::Input(errors));

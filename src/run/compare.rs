@@ -187,9 +187,9 @@ fn details(item: &PerFile<Indexed>, src: &Source, read: &ReadOptions, wanted: &W
         Again::Whole(intent) => {
             let mut out = Details::default();
             for (s, (section, map)) in [(&ix.index.changes, &intent.resources), (&ix.index.drift, &intent.drift)].into_iter().enumerate() {
-                for (light, _) in section.entries.iter().zip(&wanted[s]).filter(|(_, w)| **w) {
-                    if let Some(v) = map.get(&light.key) {
-                        out[s].insert(light.key.clone(), v.clone());
+                for (i, _) in wanted[s].iter().enumerate().take(section.len()).filter(|(_, w)| **w) {
+                    if let Some(v) = map.get(section.key(i)) {
+                        out[s].insert(section.key(i).to_string(), v.clone());
                     }
                 }
             }

@@ -456,9 +456,9 @@ struct Spooled<'a> {
 }
 
 /// Builds the diffs of changes from their text, a batch at a time.
-struct Differ<'a> {
-    opts: &'a ShowOptions,
-    vis: Visibility<'a>,
+pub(super) struct Differ<'a> {
+    pub(super) opts: &'a ShowOptions,
+    pub(super) vis: Visibility<'a>,
 }
 
 /// Spooled changes diffed together, on several threads: at most this much text...
@@ -469,7 +469,7 @@ const BATCH_LEN: usize = 512;
 const FIRST_BATCH_LEN: usize = 8;
 
 impl Differ<'_> {
-    fn build(&self, text: &str) -> io::Result<show::ResourceDiff> {
+    pub(super) fn build(&self, text: &str) -> io::Result<show::ResourceDiff> {
         let rc: ResourceChange<'_> = serde_json::from_str(text).map_err(io::Error::other)?;
         Ok(show::resource_diff(&rc, self.opts, &self.vis))
     }

@@ -36,63 +36,161 @@ use std::collections::{BTreeMap, HashSet};
 /// the furthest ones are left to another pass.
 pub const ORDER_BUDGET: usize = 64 << 20;
 
-/// One entry of a section: its unique key, its address (a prefix of the key),
-/// its previous address, and the SHA-256 of its canonical form.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One entry of a section: where its unique key is in the section's text
+/// (its previous address, if any, right after it), how long its address (a
+/// prefix of the key) is. 24 bytes; the keys are one string for the section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Light {
-    pub key: String,
-    address_len: usize,
-    prev: Option<String>,
-    pub digest: [u8; 32],
+    start: usize,
+    key_len: u32,
+    address_len: u32,
+    /// `u32::MAX`: no previous address.
+    prev_len: u32,
 }
 
 /// The entries of one section (resource changes or drift): sorted by key,
-/// and where the n-th counted element of the document went.
+/// and where the n-th counted element of the document went. Memory: the
+/// keys' bytes and about 30 bytes per entry (64 more with `digests`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct SectionIndex {
-    pub entries: Vec<Light>,
-    rank: Vec<usize>,
+    /// Every key, each followed by its previous address.
+    text: String,
+    entries: Vec<Light>,
+    /// The SHA-256 of each entry's canonical form, by position in `entries`
+    /// (empty when not kept: `fingerprint` needs none).
+    digests: Vec<[u8; 32]>,
+    rank: Vec<u32>,
+}
+
+/// A section's entries in document order, as pass 1 finds them.
+#[derive(Debug, Default)]
+struct Raw {
+    text: String,
+    entries: Vec<Light>,
+}
+
+impl Raw {
+    fn push(&mut self, key: &str, address_len: usize, prev: Option<&str>) {
+        let start = self.text.len();
+        self.text.push_str(key);
+        self.text.push_str(prev.unwrap_or_default());
+        let len = |n: usize| u32::try_from(n).unwrap_or(u32::MAX - 1);
+        self.entries.push(Light {
+            start,
+            key_len: len(key.len()),
+            address_len: len(address_len.min(key.len())),
+            prev_len: prev.map_or(u32::MAX, |p| len(p.len())),
+        });
+    }
 }
 
 impl SectionIndex {
-    /// From (key, address length, previous address) in document order: keys
-    /// repeated by the plan get `#2`, `#3`... as [`super::Intent`] names them.
-    fn new(raw: Vec<(String, usize, Option<String>)>) -> Self {
-        let mut taken: HashSet<String> = HashSet::with_capacity(raw.len());
-        let mut entries: Vec<(usize, Light)> = Vec::with_capacity(raw.len());
-        for (doc, (key, address_len, prev)) in raw.into_iter().enumerate() {
-            let key = if taken.contains(&key) {
-                let n = (2..).find(|n| !taken.contains(&format!("{key}#{n}"))).unwrap_or_default();
-                format!("{key}#{n}")
-            } else {
-                key
-            };
-            taken.insert(key.clone());
-            entries.push((doc, Light { key, address_len, prev, digest: [0; 32] }));
+    /// From the entries in document order: keys repeated by the plan get
+    /// `#2`, `#3`... as [`super::Intent`] names them.
+    fn new(raw: Raw) -> Self {
+        let Raw { mut text, mut entries } = raw;
+        let key = |l: &Light| l.start..l.start + l.key_len as usize;
+        let sorted = |text: &str, entries: &[Light]| {
+            let mut order: Vec<u32> = (0..entries.len() as u32).collect();
+            order.sort_unstable_by(|a, b| text[key(&entries[*a as usize])].cmp(&text[key(&entries[*b as usize])]));
+            order
+        };
+        let mut order = sorted(&text, &entries);
+        let repeated = order.windows(2).any(|w| text[key(&entries[w[0] as usize])] == text[key(&entries[w[1] as usize])]);
+        if repeated {
+            // Rare (a plan that repeats an address): renamed as a whole read names them.
+            drop(order);
+            let mut taken: HashSet<String> = HashSet::with_capacity(entries.len());
+            let mut renamed = Vec::new();
+            for (doc, l) in entries.iter().enumerate() {
+                let k = &text[key(l)];
+                let k = if taken.contains(k) {
+                    let n = (2..).find(|n| !taken.contains(&format!("{k}#{n}"))).unwrap_or_default();
+                    let new = format!("{k}#{n}");
+                    renamed.push((doc, new.clone()));
+                    new
+                } else {
+                    k.to_string()
+                };
+                taken.insert(k);
+            }
+            drop(taken);
+            for (doc, new) in renamed {
+                let l = &mut entries[doc];
+                let prev = (l.prev_len != u32::MAX).then(|| {
+                    let at = l.start + l.key_len as usize;
+                    text[at..at + l.prev_len as usize].to_string()
+                });
+                l.start = text.len();
+                l.key_len = u32::try_from(new.len()).unwrap_or(u32::MAX - 1);
+                text.push_str(&new);
+                text.push_str(prev.as_deref().unwrap_or_default());
+            }
+            order = sorted(&text, &entries);
         }
-        drop(taken);
-        entries.sort_by(|a, b| a.1.key.cmp(&b.1.key));
-        let mut rank = vec![0; entries.len()];
-        for (r, (doc, _)) in entries.iter().enumerate() {
-            rank[*doc] = r;
+        // Where each entry of the document goes, and the entries put there in place.
+        let mut rank = vec![0u32; entries.len()];
+        for (r, doc) in order.iter().enumerate() {
+            rank[*doc as usize] = r as u32;
         }
-        SectionIndex { entries: entries.into_iter().map(|(_, l)| l).collect(), rank }
+        drop(order);
+        let mut to = rank.clone();
+        for i in 0..entries.len() {
+            while to[i] as usize != i {
+                let j = to[i] as usize;
+                entries.swap(i, j);
+                to.swap(i, j);
+            }
+        }
+        drop(to);
+        text.shrink_to_fit();
+        entries.shrink_to_fit();
+        SectionIndex { text, entries, digests: Vec::new(), rank }
     }
 
     /// From a model read whole.
     fn of_map(map: &BTreeMap<String, Value>) -> Self {
-        let entries: Vec<Light> = map
-            .iter()
-            .map(|(k, v)| {
-                let (address, prev) = map.links(k).unwrap_or_default();
-                Light { key: k.clone(), address_len: address.len(), prev: prev.map(str::to_string), digest: digest(&canonical_bytes(v)) }
-            })
-            .collect();
-        SectionIndex { rank: (0..entries.len()).collect(), entries }
+        let mut raw = Raw::default();
+        let mut digests = Vec::with_capacity(map.len());
+        for (k, v) in map {
+            let (address, prev) = map.links(k).unwrap_or_default();
+            raw.push(k, address.len(), prev);
+            digests.push(digest(&canonical_bytes(v)));
+        }
+        SectionIndex { rank: (0..raw.entries.len() as u32).collect(), text: raw.text, entries: raw.entries, digests }
     }
 
-    fn find(&self, key: &str) -> Option<&Light> {
-        self.entries.binary_search_by(|l| l.key.as_str().cmp(key)).ok().map(|i| &self.entries[i])
+    /// The key of the entry at `i` (in key order).
+    pub(crate) fn key(&self, i: usize) -> &str {
+        let l = &self.entries[i];
+        &self.text[l.start..l.start + l.key_len as usize]
+    }
+
+    fn address_and_prev(&self, i: usize) -> (&str, Option<&str>) {
+        let l = &self.entries[i];
+        let key = self.key(i);
+        let at = l.start + l.key_len as usize;
+        let prev = (l.prev_len != u32::MAX).then(|| &self.text[at..at + l.prev_len as usize]);
+        (&key[..(l.address_len as usize).min(key.len())], prev)
+    }
+
+    /// The SHA-256 of the entry at `i`, if kept.
+    fn digest(&self, i: usize) -> Option<&[u8; 32]> {
+        self.digests.get(i)
+    }
+
+    fn position(&self, key: &str) -> Option<usize> {
+        let mut lo = 0;
+        let mut hi = self.entries.len();
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.key(mid).cmp(key) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -102,13 +200,13 @@ impl SectionIndex {
 
 impl Keyed for SectionIndex {
     fn keys(&self) -> Box<dyn Iterator<Item = &str> + '_> {
-        Box::new(self.entries.iter().map(|l| l.key.as_str()))
+        Box::new((0..self.entries.len()).map(|i| self.key(i)))
     }
     fn get_key(&self, key: &str) -> Option<&str> {
-        self.find(key).map(|l| l.key.as_str())
+        self.position(key).map(|i| self.key(i))
     }
     fn links(&self, key: &str) -> Option<(&str, Option<&str>)> {
-        self.find(key).map(|l| (&l.key[..l.address_len.min(l.key.len())], l.prev.as_deref()))
+        self.position(key).map(|i| self.address_and_prev(i))
     }
 }
 
@@ -145,23 +243,26 @@ impl Index {
 /// Pass 1: the key, address and previous address of every entry.
 #[derive(Debug, Default)]
 pub(crate) struct Collect {
-    changes: Vec<(String, usize, Option<String>)>,
-    drift: Vec<(String, usize, Option<String>)>,
+    changes: Raw,
+    drift: Raw,
 }
 
-fn raw_entry(rc: &ResourceChange<'_>) -> (String, usize, Option<String>) {
-    let prev = rc.previous_address.clone().filter(|p| *p != rc.address);
-    (key_of(rc), rc.address.len(), prev)
+fn raw_entry(raw: &mut Raw, rc: &ResourceChange<'_>) {
+    let prev = rc.previous_address.as_deref().filter(|p| *p != rc.address);
+    match &rc.deposed {
+        Some(_) => raw.push(&key_of(rc), rc.address.len(), prev),
+        None => raw.push(&rc.address, rc.address.len(), prev),
+    }
 }
 
 impl PlanVisitor for Collect {
     fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
         if counts(rc) {
-            self.changes.push(raw_entry(rc));
+            raw_entry(&mut self.changes, rc);
         }
     }
     fn on_drift(&mut self, rc: &ResourceChange<'_>) {
-        self.drift.push(raw_entry(rc));
+        raw_entry(&mut self.drift, rc);
     }
 }
 
@@ -304,14 +405,16 @@ impl<'a> Hasher<'a> {
         let n = self.seen[s];
         self.seen[s] += 1;
         let section = &mut self.sections[s];
-        let Some(&r) = section.rank.get(n) else {
+        let Some(r) = section.rank.get(n).map(|r| *r as usize) else {
             self.changed = true;
             return;
         };
-        let light = &mut section.entries[r];
-        if !light.key.starts_with(&key_of(rc)) {
+        if !section.key(r).starts_with(&key_of(rc)) {
             self.changed = true;
             return;
+        }
+        if self.digests && section.digests.len() != section.entries.len() {
+            section.digests = vec![[0; 32]; section.entries.len()];
         }
         let rank = if drift { r } else { self.sink.drift + r };
         let fingerprint = self.sink.wants(rank);
@@ -322,14 +425,14 @@ impl<'a> Hasher<'a> {
         // without the CI's key, no secret's hash (its public form). `diff`'s
         // hash of the entry is that of its full form (the same with a key).
         let keyed = super::keyed();
-        let mut bytes = serde_json::to_string(&light.key).unwrap_or_default().into_bytes();
+        let mut bytes = serde_json::to_string(section.key(r)).unwrap_or_default().into_bytes();
         bytes.push(b':');
         let start = bytes.len();
         if !self.digests {
             self.writer.change(rc, keyed, &mut bytes);
         } else if keyed {
             self.writer.change(rc, true, &mut bytes);
-            light.digest = digest(&bytes[start..]);
+            section.digests[r] = digest(&bytes[start..]);
         } else {
             let mut full = Vec::new();
             if fingerprint {
@@ -337,7 +440,7 @@ impl<'a> Hasher<'a> {
             } else {
                 self.writer.change(rc, true, &mut full);
             }
-            light.digest = digest(&full);
+            section.digests[r] = digest(&full);
         }
         if fingerprint {
             self.sink.push(rank, bytes);
@@ -351,6 +454,10 @@ impl<'a> Hasher<'a> {
 }
 
 impl PlanVisitor for Hasher<'_> {
+    /// A later pass: pass 1 found the secrets of `planned_values` and `prior_state`.
+    fn reads_values(&self) -> bool {
+        false
+    }
     fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
         self.entry(false, rc);
     }
@@ -389,24 +496,27 @@ impl<'a> Fetch<'a> {
         let n = self.seen[s];
         self.seen[s] += 1;
         let section = if drift { &self.index.drift } else { &self.index.changes };
-        let Some(&r) = section.rank.get(n) else {
+        let Some(r) = section.rank.get(n).map(|r| *r as usize) else {
             self.changed = true;
             return;
         };
         if !self.wanted[s].get(r).copied().unwrap_or(false) {
             return;
         }
-        let light = &section.entries[r];
         let v = change_entry(rc, self.masker);
-        if !light.key.starts_with(&key_of(rc)) || digest(&canonical_bytes(&v)) != light.digest {
+        if !section.key(r).starts_with(&key_of(rc)) || section.digest(r) != Some(&digest(&canonical_bytes(&v))) {
             self.changed = true;
             return;
         }
-        self.details[s].insert(light.key.clone(), v);
+        self.details[s].insert(section.key(r).to_string(), v);
     }
 }
 
 impl PlanVisitor for Fetch<'_> {
+    /// A later pass: pass 1 found the secrets of `planned_values` and `prior_state`.
+    fn reads_values(&self) -> bool {
+        false
+    }
     fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
         self.entry(false, rc);
     }
@@ -427,17 +537,19 @@ pub(crate) fn compare_indexed<E>(
     let sections = [(Section::Resource, &old.changes, &new.changes), (Section::Drift, &old.drift, &new.drift)];
     let pairs: Vec<Vec<super::Pair<'_>>> = sections.iter().map(|(_, o, n)| super::pair_changes(*o, *n)).collect();
     let same = |o: &SectionIndex, n: &SectionIndex, p: &super::Pair<'_>| match (p.old, p.in_new) {
-        (Some(ok), true) => o.find(ok).zip(n.find(p.key)).is_some_and(|(a, b)| a.digest == b.digest),
+        (Some(ok), true) => {
+            o.position(ok).and_then(|a| o.digest(a)).zip(n.position(p.key).and_then(|b| n.digest(b))).is_some_and(|(a, b)| a == b)
+        }
         _ => false,
     };
     let mut wanted_old: Wanted = [vec![false; old.changes.len()], vec![false; old.drift.len()]];
     let mut wanted_new: Wanted = [vec![false; new.changes.len()], vec![false; new.drift.len()]];
     for (s, ((_, o, n), pairs)) in sections.iter().zip(&pairs).enumerate() {
         for p in pairs.iter().filter(|p| !same(o, n, p)) {
-            if let Some(i) = p.old.and_then(|k| o.entries.binary_search_by(|l| l.key.as_str().cmp(k)).ok()) {
+            if let Some(i) = p.old.and_then(|k| o.position(k)) {
                 wanted_old[s][i] = true;
             }
-            if let Some(i) = p.in_new.then(|| n.entries.binary_search_by(|l| l.key.as_str().cmp(p.key)).ok()).flatten() {
+            if let Some(i) = p.in_new.then(|| n.position(p.key)).flatten() {
                 wanted_new[s][i] = true;
             }
         }
@@ -459,6 +571,39 @@ pub(crate) fn compare_indexed<E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_section_is_sorted_in_place_and_repeated_keys_are_renamed_as_a_whole_read_names_them() {
+        let mut raw = Raw::default();
+        // Document order; "b" twice, and "b#2" already taken by a later entry.
+        for (key, prev) in [("c", None), ("b", Some("old.b")), ("a", None), ("b", None), ("b#2", Some("")), ("b", Some("x"))] {
+            raw.push(key, key.len().min(1), prev);
+        }
+        let ix = SectionIndex::new(raw);
+        let keys: Vec<&str> = ix.keys().collect();
+        // As `insert` names them in document order: the first free `#n`.
+        assert_eq!(keys, ["a", "b", "b#2", "b#2#2", "b#3", "c"]);
+        // The n-th entry of the document went to the key a whole read gives it.
+        let of_doc: Vec<&str> = ix.rank.iter().map(|r| ix.key(*r as usize)).collect();
+        assert_eq!(of_doc, ["c", "b", "a", "b#2", "b#2#2", "b#3"]);
+        assert_eq!(ix.links("b"), Some(("b", Some("old.b"))));
+        assert_eq!(ix.links("b#2"), Some(("b", None)));
+        assert_eq!(ix.links("b#2#2"), Some(("b", Some(""))), "an empty previous address is one");
+        assert_eq!(ix.links("b#3"), Some(("b", Some("x"))), "a renamed key keeps its previous address");
+        assert_eq!(ix.links("d"), None);
+        assert!(ix.digest(0).is_none(), "no digests unless asked for");
+        // Many entries out of order: every one lands at its rank.
+        let mut raw = Raw::default();
+        let n = 5_000;
+        for i in 0..n {
+            raw.push(&format!("t{}", (i * 7919) % n), 1, None);
+        }
+        let ix = SectionIndex::new(raw);
+        assert!(ix.keys().zip(ix.keys().skip(1)).all(|(a, b)| a < b));
+        for i in 0..n {
+            assert_eq!(ix.key(ix.rank[i] as usize), format!("t{}", (i * 7919) % n));
+        }
+    }
 
     #[test]
     fn out_of_order_entries_wait_or_come_again_and_hash_as_in_order() {

@@ -6,27 +6,44 @@
 use crate::outcome::PerFile;
 use crate::query::dependents::{Blast, Dependent, Dependents};
 use crate::query::gate::Severity;
-use crate::query::review::Review;
+use crate::query::review::{each_diff, DiffWalk, Review};
 use crate::query::show::{ResourceDiff, ShowReport};
 use crate::render::show::{html_page, Item, PageVerdict, Resources};
 use std::cell::RefCell;
 use std::io::{self, Write};
 
-/// A review's diffs as the page walks them (a diff that could not be lined
-/// up with its summary entry is left out, as the comment leaves it out).
-struct Diffs<'a>(&'a [Option<ResourceDiff>]);
+/// A review's diffs as the page walks them, held or spooled (a diff that
+/// could not be lined up with its summary entry is left out, as the comment
+/// leaves it out).
+struct Diffs<'a> {
+    review: Option<&'a Review>,
+    item: usize,
+    masker: &'a crate::secrets::Masker,
+    walk: &'a dyn DiffWalk,
+}
+
+impl Diffs<'_> {
+    /// Whether the diffs line up with the summary (if they were weighed).
+    fn lined_up(&self) -> bool {
+        self.review.is_some_and(|r| r.weighed.as_ref().is_none_or(|w| w.lined_up))
+    }
+}
 
 impl Resources for Diffs<'_> {
     fn count(&self) -> usize {
-        self.0.iter().flatten().count()
+        match self.review {
+            Some(r) if r.spooled => r.weighed.as_ref().filter(|w| w.lined_up).map_or(0, |w| w.attrs.len()),
+            Some(r) => r.diffs.iter().flatten().count(),
+            None => 0,
+        }
     }
     fn each(&mut self, f: &mut dyn FnMut(&ResourceDiff) -> io::Result<bool>) -> io::Result<()> {
-        for d in self.0.iter().flatten() {
-            if !f(d)? {
-                break;
-            }
-        }
-        Ok(())
+        let Some(r) = self.review.filter(|_| self.lined_up()) else { return Ok(()) };
+        let more = std::cell::Cell::new(true);
+        each_diff(r, self.item, self.masker, self.walk, &mut |_| more.get(), &mut |_, d| {
+            more.set(f(d)?);
+            Ok(())
+        })
     }
 }
 
@@ -66,7 +83,7 @@ fn blast_of(r: &Review) -> Dependents {
 }
 
 /// Write the page of `items` (their output changes are moved into it).
-pub(crate) fn review_page(w: &mut dyn Write, items: &mut [PerFile<Review>]) -> io::Result<()> {
+pub(crate) fn review_page(w: &mut dyn Write, items: &mut [PerFile<Review>], walk: &dyn DiffWalk) -> io::Result<()> {
     let reports: Vec<Result<ShowReport, crate::error::InputError>> = items
         .iter_mut()
         .map(|i| match &mut i.result {
@@ -90,12 +107,10 @@ pub(crate) fn review_page(w: &mut dyn Write, items: &mut [PerFile<Review>]) -> i
     let pages: Vec<Item<'_>> = items
         .iter()
         .zip(&reports)
-        .map(|(i, report)| {
-            let diffs: &[Option<ResourceDiff>] = match &i.result {
-                Ok(r) => &r.diffs,
-                Err(_) => &[],
-            };
-            Item { result: report.as_ref(), resources: RefCell::new(Box::new(Diffs(diffs))), masker: &i.masker, locations: None }
+        .enumerate()
+        .map(|(n, (i, report))| {
+            let diffs = Diffs { review: i.result.as_ref().ok(), item: n, masker: &i.masker, walk };
+            Item { result: report.as_ref(), resources: RefCell::new(Box::new(diffs)), masker: &i.masker, locations: None }
         })
         .collect();
     html_page(w, &pages, &verdicts)

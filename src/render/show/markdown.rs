@@ -82,13 +82,8 @@ fn outputs_md(outputs: &[OutputDiff]) -> String {
     format!("#### Changes to outputs\n\n{}\n", diff_block(&lines))
 }
 
-/// Markdown within `max_bytes` (measured after secrets are scrubbed): blocks
-/// that do not fit are left out and counted at the end.
-pub(crate) fn markdown_out(w: &mut dyn Write, items: &[PerFile<ShowReport>], max_bytes: usize, forge: Option<&Forge>) -> io::Result<()> {
-    markdown_items(w, &items.iter().map(Item::whole).collect::<Vec<_>>(), max_bytes, forge)
-}
-
-/// [`markdown_out`] over items whose resources are built when asked for: the
+/// Markdown within `max_bytes` (measured after secrets are scrubbed), over
+/// items whose resources are built when asked for: the
 /// text is written as it is decided (nothing written is taken back), and
 /// once something is left out the resources after it are counted, not built.
 /// `forge`: where each address links to (its block's lines), when known.

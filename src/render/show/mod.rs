@@ -8,13 +8,12 @@ mod text;
 
 pub(crate) use html::{html_items, html_page, PageVerdict};
 pub(crate) use json::json_items;
-pub(crate) use markdown::{markdown_items, markdown_out};
+pub(crate) use markdown::markdown_items;
 pub(crate) use text::table_items;
 
 use super::{action_tone, md_cell, md_code, write_json, JsonInputError, Style, Tone};
 use crate::error::InputError;
 use crate::model::ChangeKind;
-use crate::outcome::PerFile;
 use crate::query::diff::{
     is_ident, path_text, BlockEntry, BlockNode, Brackets, Entry, FlatChange, Key, Kind, LineItem, Node, Op, SensitivityChange,
     SensitivityNote,
@@ -633,8 +632,10 @@ pub(crate) struct Item<'a> {
 }
 
 impl<'a> Item<'a> {
-    /// An input read whole: its resources are the report's own.
-    pub(crate) fn whole(item: &'a PerFile<ShowReport>) -> Item<'a> {
+    /// An input read whole: its resources are the report's own (the tests'
+    /// oracle, `run_show_whole`).
+    #[cfg(any(test, feature = "testkit"))]
+    pub(crate) fn whole(item: &'a crate::outcome::PerFile<ShowReport>) -> Item<'a> {
         let resources: &'a [ResourceDiff] = match &item.result {
             Ok(r) => &r.resources,
             Err(_) => &[],
