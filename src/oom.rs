@@ -115,6 +115,16 @@ fn out_of_memory(size: usize) -> ! {
     exit_with(&buf[..len])
 }
 
+/// A thread the system could not start (its stack is memory too): one line
+/// and exit code 2, as [`out_of_memory`]. Not on the allocator's path, so
+/// the line may be formatted (an allocation that fails there exits as above).
+pub(crate) fn no_thread(e: &std::io::Error) -> ! {
+    let line = format!(
+        "planview: error: out of memory: a thread could not be started ({e}; raise the memory limit: `ulimit -v`, the container's)\n"
+    );
+    exit_with(line.as_bytes())
+}
+
 #[cfg(unix)]
 fn exit_with(line: &[u8]) -> ! {
     let mut rest = line;

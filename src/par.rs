@@ -9,6 +9,22 @@ pub(crate) fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_PARALLEL)
 }
 
+/// `f` on a new thread of the scope `s`. A thread the system cannot start
+/// (its stack cannot be mapped under a memory limit, or the process limit is
+/// reached) ends the run as running out of memory does ([`crate::oom`]): one
+/// line on stderr and exit code 2, never a panic.
+pub(crate) fn spawn<'scope, T: Send + 'scope>(
+    s: &'scope std::thread::Scope<'scope, '_>,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::thread::ScopedJoinHandle<'scope, T> {
+    std::thread::Builder::new().spawn_scoped(s, f).unwrap_or_else(|e| crate::oom::no_thread(&e))
+}
+
+/// `f` on a new thread of its own, which the system must be able to start (as [`spawn`]).
+pub(crate) fn thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> std::thread::JoinHandle<T> {
+    std::thread::Builder::new().spawn(f).unwrap_or_else(|e| crate::oom::no_thread(&e))
+}
+
 /// `f` over `items`, in order, the slice cut into [`threads`] runs of
 /// consecutive items, each on a thread of its own (here when there are fewer
 /// than `min` items, or one core). A panic in `f` goes on in the caller.
@@ -20,7 +36,7 @@ pub(crate) fn map<T: Sync, R: Send>(items: &[T], min: usize, f: impl Fn(&T) -> R
     let f = &f;
     std::thread::scope(|s| {
         let runs: Vec<_> =
-            items.chunks(items.len().div_ceil(threads)).map(|run| s.spawn(move || run.iter().map(f).collect::<Vec<R>>())).collect();
+            items.chunks(items.len().div_ceil(threads)).map(|run| spawn(s, move || run.iter().map(f).collect::<Vec<R>>())).collect();
         runs.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     })
 }

@@ -178,7 +178,9 @@ pub(crate) fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &
                 // A saved plan's JSON may be big: split on a thread of its own, parsed here as it comes.
                 let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(1);
                 std::thread::scope(|s| {
-                    s.spawn(move || split_stream(ri, root, src, true, opts, &mut Sink::Workers(&tx), mine, &|k, e| direct(ri, k, e)));
+                    crate::par::spawn(s, move || {
+                        split_stream(ri, root, src, true, opts, &mut Sink::Workers(&tx), mine, &|k, e| direct(ri, k, e))
+                    });
                     rx.into_iter().for_each(parse);
                 });
             }
@@ -199,7 +201,7 @@ pub(crate) fn stream_roots<T: Send>(roots: &[Root], read: &ReadOptions, query: &
     std::thread::scope(|s| {
         for _ in 0..workers {
             let big_tx = big_tx.clone();
-            s.spawn(|| {
+            crate::par::spawn(s, || {
                 let big_tx = big_tx;
                 while let Some(&ri) = files.get(next_file.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
                     if is_small(ri) {
@@ -291,7 +293,7 @@ impl Again {
         let (src, saved) = crate::read::open_as(&self.root.source, &read)?;
         let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(1);
         let root = self.root.clone();
-        std::thread::spawn(move || {
+        crate::par::thread(move || {
             let mut metas = Vec::new();
             split_stream(0, &root, src, saved, &read, &mut Sink::Workers(&tx), &mut metas, &|_, _| {});
         });
@@ -624,7 +626,7 @@ fn parallel<I: Sync, R: Send>(items: &[I], f: impl Fn(&I) -> R + Sync) -> Vec<R>
     }
     let f = &f;
     std::thread::scope(|s| {
-        let handles: Vec<_> = items.iter().map(|i| s.spawn(move || f(i))).collect();
+        let handles: Vec<_> = items.iter().map(|i| crate::par::spawn(s, move || f(i))).collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     })
 }

@@ -111,7 +111,7 @@ pub(super) fn show_json(name: &str, path: &Path, show: &ReadOptions) -> Result<V
 fn run_fallibly(name: &str, cmd: &mut Command) -> std::io::Result<Result<std::process::Output, InputError>> {
     let mut child = cmd.spawn()?;
     let stderr = child.stderr.take().map(|mut e| {
-        std::thread::spawn(move || {
+        crate::par::thread(move || {
             let mut v = Vec::new();
             let _ = e.read_to_end(&mut v);
             v

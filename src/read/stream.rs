@@ -135,7 +135,7 @@ impl Fed {
     pub(crate) fn copied(mut self, mut copy: impl std::io::Write + Send + 'static) -> Fed {
         let Some(rx) = self.rx.take() else { return self };
         let (tx, relayed) = std::sync::mpsc::sync_channel(1);
-        std::thread::spawn(move || {
+        crate::par::thread(move || {
             for piece in rx {
                 if let Piece::Text(t) = &piece {
                     // The writer records its own failure (the copy is then refused).
@@ -201,7 +201,7 @@ pub(crate) fn stream_chunked(
     // A second thread reads and validates UTF-8 while this one parses.
     let (tx, rx) = std::sync::mpsc::sync_channel::<Piece>(4);
     let scan_depth = !opts.rescan_depth_skipped;
-    let thread = std::thread::spawn(move || read_ahead(src, chunk, lenient, scan_depth, &tx));
+    let thread = crate::par::thread(move || read_ahead(src, chunk, lenient, scan_depth, &tx));
     // The reader (and with it the receiver) is dropped when the parse returns.
     let parsed = parse_document(Reader::new(name, rx), opts, visitor);
     if ahead == ReadAhead::Joined {

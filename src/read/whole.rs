@@ -101,7 +101,7 @@ fn concurrently<A: Send, B>(parallel: bool, a: impl FnOnce() -> A + Send, b: imp
         return (a(), b());
     }
     std::thread::scope(|s| {
-        let h = s.spawn(a);
+        let h = crate::par::spawn(s, a);
         let rb = b();
         (h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), rb)
     })

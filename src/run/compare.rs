@@ -215,7 +215,7 @@ fn details(item: &PerFile<Indexed>, src: &Source, read: &ReadOptions, wanted: &W
 fn each<R: Send>(inputs: &[Source], f: impl Fn(usize, &Source) -> R + Sync) -> Vec<R> {
     let f = &f;
     std::thread::scope(|s| {
-        let handles: Vec<_> = inputs.iter().enumerate().map(|(i, src)| s.spawn(move || f(i, src))).collect();
+        let handles: Vec<_> = inputs.iter().enumerate().map(|(i, src)| crate::par::spawn(s, move || f(i, src))).collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     })
 }

@@ -486,7 +486,8 @@ impl Differ<'_> {
             let mut parts = batch.chunks(per);
             let first = parts.next().unwrap_or_default();
             std::thread::scope(|s| {
-                let others: Vec<_> = parts.map(|part| s.spawn(move || part.iter().map(|t| self.build(t)).collect::<Vec<_>>())).collect();
+                let others: Vec<_> =
+                    parts.map(|part| crate::par::spawn(s, move || part.iter().map(|t| self.build(t)).collect::<Vec<_>>())).collect();
                 let mut diffs: Vec<_> = first.iter().map(|t| self.build(t)).collect();
                 for h in others {
                     diffs.extend(h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
@@ -607,7 +608,7 @@ impl Resources for Reread<'_> {
         let opts = self.differ.opts;
         let root = std::slice::from_ref(self.root);
         std::thread::scope(|s| {
-            let reader = s.spawn(|| {
+            let reader = crate::par::spawn(s, || {
                 let tx = tx;
                 let stop = &stop;
                 read::stream_roots(root, &read, &|name, src, ahead, read| {

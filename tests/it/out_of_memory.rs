@@ -44,3 +44,38 @@ fn running_out_of_memory_is_exit_2_with_one_line() {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Under any memory limit, however small, every command either answers or
+/// ends with exit 2 and one line saying memory ran out: an allocation that
+/// fails, or a thread whose stack cannot be mapped (`par::spawn`), never a
+/// panic (exit 101: "a scoped thread panicked" was one) or an abort.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_thread_that_cannot_start_is_exit_2_with_one_line() {
+    let bin = env!("CARGO_BIN_EXE_planview");
+    let plan = root().join("testdata/real/replace/plan.json");
+    let fingerprint = format!("sha256:{}", "0".repeat(64));
+    let expect = format!("gate --expect-fingerprint {fingerprint}");
+    let mut out_of_memory = 0;
+    for cmd in ["summary", "gate", expect.as_str(), "comment", "show", "fingerprint"] {
+        for limit_kb in [12_000, 20_000, 30_000, 45_000] {
+            let o = std::process::Command::new("/bin/sh")
+                .arg("-c")
+                .arg(format!("ulimit -v {limit_kb} && exec '{bin}' {cmd} - < '{}'", plan.display()))
+                .env("RUST_BACKTRACE", "1")
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            let code = o.status.code();
+            if code == Some(2) && err.starts_with("planview: error: out of memory: ") {
+                assert_eq!(err.lines().count(), 1, "{cmd} under {limit_kb} KB: {err}");
+                out_of_memory += 1;
+            } else {
+                assert!(matches!(code, Some(0 | 1)), "{cmd} under {limit_kb} KB: {:?} {err}", o.status);
+                assert!(!err.contains("panicked"), "{cmd} under {limit_kb} KB: {err}");
+            }
+        }
+    }
+    // The smallest limits are below what a run needs: some runs did end for memory.
+    assert!(out_of_memory > 0, "no limit was small enough to run out of memory");
+}
