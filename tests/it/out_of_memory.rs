@@ -45,26 +45,34 @@ fn running_out_of_memory_is_exit_2_with_one_line() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Under any memory limit, however small, every command either answers or
-/// ends with exit 2 and one line saying memory ran out: an allocation that
-/// fails, or a thread whose stack cannot be mapped (`par::spawn`), never a
-/// panic (exit 101: "a scoped thread panicked" was one) or an abort.
+/// Under any memory limit the binary can start in, every command either
+/// answers or ends with exit 2 and one line saying memory ran out: an
+/// allocation that fails, or a thread whose stack cannot be mapped
+/// (`par::spawn`), never a panic (exit 101: "a scoped thread panicked" was
+/// one) or an abort. Below the smallest limit the binary starts in, the
+/// loader or the first page of stack fails (exit 127, SIGSEGV) before any of
+/// planview runs: the limits tried start there, found as `--version`'s.
 #[test]
 #[cfg(target_os = "linux")]
 fn a_thread_that_cannot_start_is_exit_2_with_one_line() {
     let bin = env!("CARGO_BIN_EXE_planview");
+    let under = |limit_kb: u32, args: &str| {
+        std::process::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {limit_kb} && exec '{bin}' {args}"))
+            .env("RUST_BACKTRACE", "1")
+            .output()
+            .unwrap()
+    };
+    let start =
+        (8_000..400_000).step_by(1_000).find(|&kb| under(kb, "--version").status.success()).expect("the binary starts under 400 MB");
     let plan = root().join("testdata/real/replace/plan.json");
     let fingerprint = format!("sha256:{}", "0".repeat(64));
     let expect = format!("gate --expect-fingerprint {fingerprint}");
     let mut out_of_memory = 0;
     for cmd in ["summary", "gate", expect.as_str(), "comment", "show", "fingerprint"] {
-        for limit_kb in [12_000, 20_000, 30_000, 45_000] {
-            let o = std::process::Command::new("/bin/sh")
-                .arg("-c")
-                .arg(format!("ulimit -v {limit_kb} && exec '{bin}' {cmd} - < '{}'", plan.display()))
-                .env("RUST_BACKTRACE", "1")
-                .output()
-                .unwrap();
+        for limit_kb in [start, start + 2_000, start + 5_000, start + 40_000] {
+            let o = under(limit_kb, &format!("{cmd} - < '{}'", plan.display()));
             let err = String::from_utf8_lossy(&o.stderr);
             let code = o.status.code();
             if code == Some(2) && err.starts_with("planview: error: out of memory: ") {

@@ -199,7 +199,6 @@ fn a_secret_marked_sensitive_only_after_it_was_printed_is_masked() {
         let out = String::from_utf8_lossy(&o.stdout);
         assert_eq!(o.status.code(), Some(0), "{flag}: {}", stderr(&o));
         assert!(out.contains("aws_x.r0") && out.contains("aws_x.r3999"), "{flag} stdin={from_stdin}: every change shown");
-        assert!(out.len() > planview::testkit::run::show::MEMORY, "{flag} stdin={from_stdin}: more than show keeps in memory");
         assert!(!out.contains(secret), "{flag} stdin={from_stdin}: the secret is printed");
     }
     // Shown, it is there (the test would pass vacuously otherwise): the same
