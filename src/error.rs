@@ -166,6 +166,11 @@ mod tests {
     use super::*;
 
     #[test]
+    fn running_out_of_memory_ends_with_the_error_exit_code() {
+        assert_eq!(crate::oom::EXIT, exit::ERROR);
+    }
+
+    #[test]
     fn a_line_of_the_message_cannot_pass_for_the_hint() {
         let e = InputError::new("p.zip", "`tofu show -json` failed:\nError: boom\n  hint: all is fine").hint("the real one");
         let text = e.to_string();

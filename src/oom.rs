@@ -28,6 +28,11 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+/// The exit code a run out of memory ends with: [`crate::error::exit::ERROR`]
+/// (written here, not imported, so that this module is a leaf every layer may
+/// use: `par` starts threads through it; a test in `error` holds them equal).
+pub(crate) const EXIT: i32 = 2;
+
 /// The system allocator; an infallible allocation that fails ends the process
 /// with exit code 2 and one line on stderr (see the module's invariants).
 pub struct ExitOnOom;
@@ -138,14 +143,14 @@ fn exit_with(line: &[u8]) -> ! {
         rest = &rest[n as usize..];
     }
     // SAFETY: `_exit` ends the process at once; nothing is used after it.
-    unsafe { libc::_exit(crate::error::exit::ERROR) }
+    unsafe { libc::_exit(EXIT) }
 }
 
 #[cfg(not(unix))]
 fn exit_with(line: &[u8]) -> ! {
     use std::io::Write;
     let _ = std::io::stderr().write_all(line);
-    std::process::exit(crate::error::exit::ERROR)
+    std::process::exit(EXIT)
 }
 
 #[cfg(test)]
