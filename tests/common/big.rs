@@ -103,6 +103,9 @@ pub fn piped_under_limit(
         Ok(feed.sent)
     });
     let o = child.wait_with_output().unwrap();
-    let sent = writer.join().unwrap().unwrap();
+    let sent = writer
+        .join()
+        .unwrap()
+        .unwrap_or_else(|e| panic!("feeding planview's stdin: {e}; planview ended {:?}: {}", o.status, String::from_utf8_lossy(&o.stderr)));
     (o, sent)
 }
