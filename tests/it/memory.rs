@@ -98,21 +98,26 @@ fn fingerprint_and_diff_from_stdin_agree_with_the_file() {
 /// address space (not in 40 MB; the binary alone starts in about 31 MB, what
 /// `out_of_memory`'s probe finds), on a 30 MB plan as on an 80 MB one. So
 /// 80 MB leaves them 30 MB of room (threads on more cores, a loaded
-/// machine), and an 88 MB plan cannot be held under it. (It was 130 MB under
-/// 120 MB, before that 450 MB under 400 MB: each run costs about 8 s a
-/// hundred MB at the test profile's opt-level 0.)
+/// machine; 4 MB more a thread on more than two cores: `limit_kb`), and an
+/// 88 MB plan cannot be held under it. (It was 130 MB under 120 MB, before
+/// that 450 MB under 400 MB: each run costs about 8 s a hundred MB at the
+/// test profile's opt-level 0.)
 #[cfg(target_os = "linux")]
-const BIG_LIMIT_KB: u64 = 80_000;
+fn big_limit_kb() -> u64 {
+    crate::common::big::limit_kb(80_000)
+}
 #[cfg(target_os = "linux")]
-const BIG_MB: usize = 88;
+fn big_mb() -> usize {
+    (big_limit_kb() >> 10) as usize + 10
+}
 
-/// Run `planview ARGS` with its input piped in and at most `BIG_LIMIT_KB` of
+/// Run `planview ARGS` with its input piped in and at most `big_limit_kb()` of
 /// address space; the input: one change printing `secret`, `mb` megabytes of
 /// `prior_state` resources, and one marking `secret` sensitive at the end.
 #[cfg(target_os = "linux")]
 fn piped_big_plan(args: &str, mb: usize, secret: &str) -> std::process::Output {
     let secret = secret.to_string();
-    let (o, sent) = piped_under_limit(args, BIG_LIMIT_KB, move |feed| {
+    let (o, sent) = piped_under_limit(args, big_limit_kb(), move |feed| {
         let pad = "p".repeat(64 << 10);
         feed.put(r#"{"format_version":"1.2","resource_changes":["#)?;
         feed.put(&format!(
@@ -144,14 +149,15 @@ fn piped_big_plan(args: &str, mb: usize, secret: &str) -> std::process::Output {
 #[cfg(target_os = "linux")]
 fn fingerprint_gate_and_comment_of_a_plan_bigger_than_their_memory_limit_stream() {
     let secret = "pw-marked-at-the-end-88";
-    assert!((BIG_MB << 20) as u64 > BIG_LIMIT_KB << 10, "the plan is bigger than the limit");
-    let o = piped_big_plan("fingerprint -", BIG_MB, secret);
+    let big_mb = big_mb();
+    assert!((big_mb << 20) as u64 > big_limit_kb() << 10, "the plan is bigger than the limit");
+    let o = piped_big_plan("fingerprint -", big_mb, secret);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let fingerprint = String::from_utf8_lossy(&o.stdout).trim().to_string();
     assert!(fingerprint.starts_with("sha256:") && fingerprint.len() == 71, "{fingerprint}");
     let wrong = format!("sha256:{}", "0".repeat(64));
     assert_ne!(fingerprint, wrong);
-    let o = piped_big_plan(&format!("gate - --expect-fingerprint {wrong}"), BIG_MB, secret);
+    let o = piped_big_plan(&format!("gate - --expect-fingerprint {wrong}"), big_mb, secret);
     assert_eq!(o.status.code(), Some(1), "another fingerprint fails: {}", String::from_utf8_lossy(&o.stderr));
     let report = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -159,7 +165,7 @@ fn fingerprint_gate_and_comment_of_a_plan_bigger_than_their_memory_limit_stream(
         "the gate computed the fingerprint `fingerprint` printed: {report}"
     );
     assert!(!report.contains(secret), "{report}");
-    let o = piped_big_plan("comment -", BIG_MB, secret);
+    let o = piped_big_plan("comment -", big_mb, secret);
     let body = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(body.contains("aws_x.r0") && body.contains(&format!("planview-fingerprint {fingerprint}")), "{body}");

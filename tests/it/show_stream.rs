@@ -216,7 +216,7 @@ fn a_secret_marked_sensitive_only_after_it_was_printed_is_masked() {
 
 /// `show` never holds the input: a plan piped in, bigger than the address
 /// space it is allowed, is shown (the old whole read ran out of memory).
-/// 90 MB under 80 MB proves what 470 MB under 400 MB did: streamed, `show
+/// 94 MB under 80 MB proves what 470 MB under 400 MB did: streamed, `show
 /// --address` peaks at about 29 MB (RSS, test build) and runs in 60 MB of
 /// address space on this plan, so 80 MB leaves it room, and the plan cannot
 /// be held under it (the run's time is the plan's size: 2 s, not 11).
@@ -224,18 +224,19 @@ fn a_secret_marked_sensitive_only_after_it_was_printed_is_masked() {
 #[cfg(target_os = "linux")]
 fn show_of_a_plan_bigger_than_its_memory_limit_streams() {
     let secret = "pw-late-and-streamed-77";
-    // 80 MB of address space.
-    const LIMIT_KB: u64 = 80_000;
-    const CHANGES: usize = 700;
+    // 80 MB of address space (more on more cores: `limit_kb`), and a plan
+    // 12 MB bigger (changes of two 64 KB pads).
+    let limit = crate::common::big::limit_kb(80_000);
+    let changes = (((limit << 10) + (12 << 20)) / (128 << 10)) as usize + 1;
     let args = "show - --address aws_x.r0 --address aws_x.last --format json";
-    let (o, sent) = crate::common::big::piped_under_limit(args, LIMIT_KB, move |feed| {
-        // One change printing the secret, 90 MB of others, one marking it sensitive.
+    let (o, sent) = crate::common::big::piped_under_limit(args, limit, move |feed| {
+        // One change printing the secret, 94 MB of others, one marking it sensitive.
         let pad = "p".repeat(64 << 10);
         feed.put(r#"{"format_version":"1.2","resource_changes":["#)?;
         feed.put(&format!(
             r#"{{"address":"aws_x.r0","type":"aws_x","change":{{"actions":["update"],"before":{{"v":"{secret}","n":1}},"after":{{"v":"{secret}","n":2}}}}}}"#
         ))?;
-        for i in 1..CHANGES {
+        for i in 1..changes {
             feed.put(&format!(
                 r#",{{"address":"aws_x.r{i}","type":"aws_x","change":{{"actions":["update"],"before":{{"pad":"{pad}","n":1}},"after":{{"pad":"{pad}","n":2}}}}}}"#
             ))?;
@@ -244,13 +245,13 @@ fn show_of_a_plan_bigger_than_its_memory_limit_streams() {
             r#",{{"address":"aws_x.last","type":"aws_x","change":{{"actions":["update"],"before":{{"pw":"{secret}","n":1}},"after":{{"pw":"{secret}","n":2}},"before_sensitive":{{"pw":true}},"after_sensitive":{{"pw":true}}}}}}]}}"#
         ))
     });
-    assert!(sent as u64 > (LIMIT_KB << 10) + (8 << 20), "{sent}: the plan is bigger than the limit");
+    assert!(sent as u64 > (limit << 10) + (8 << 20), "{sent}: the plan is bigger than the limit");
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     let shown: Vec<&str> = report["resources"].as_array().unwrap().iter().map(|r| r["address"].as_str().unwrap()).collect();
     assert_eq!(shown, ["aws_x.r0", "aws_x.last"]);
-    assert_eq!(report["filtered_out"], CHANGES - 1);
+    assert_eq!(report["filtered_out"], changes - 1);
     assert!(!out.contains(secret), "{out}");
 }
 
