@@ -13,6 +13,7 @@ use std::process::ExitCode;
 static ALLOCATOR: planview::oom::ExitOnOom = planview::oom::ExitOnOom;
 
 fn main() -> ExitCode {
+    planview::oom::one_arena();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) if !e.use_stderr() => {

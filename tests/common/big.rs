@@ -84,8 +84,8 @@ impl Feed {
 }
 
 /// Run `planview ARGS` (one shell word list) with at most `limit_kb` KB of
-/// address space (`ulimit -v`; two malloc arenas, since one per thread would
-/// reserve more on its own) and its stdin fed by `write` on another thread
+/// address space (`ulimit -v`: the binary keeps one malloc arena itself,
+/// [`planview::oom::one_arena`], as users run it) and its stdin fed by `write` on another thread
 /// as it makes the input: the output, and how many bytes were fed.
 #[cfg(unix)]
 pub fn piped_under_limit(
@@ -97,7 +97,6 @@ pub fn piped_under_limit(
     let mut child = Command::new("/bin/sh")
         .arg("-c")
         .arg(format!("ulimit -v {limit_kb} && exec '{bin}' {args}"))
-        .env("MALLOC_ARENA_MAX", "2")
         .current_dir(root())
         .env_remove("GITHUB_STEP_SUMMARY")
         .env_remove("GITHUB_OUTPUT")

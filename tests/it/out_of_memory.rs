@@ -26,9 +26,8 @@ fn running_out_of_memory_is_exit_2_with_one_line() {
     for cmd in ["comment", &format!("gate --expect-fingerprint {fingerprint}")] {
         let o = std::process::Command::new("/bin/sh")
             .arg("-c")
-            // 80 MB of address space (one malloc arena per thread would reserve more on its own).
+            // 80 MB of address space (the binary keeps one malloc arena: `oom::one_arena`).
             .arg(format!("ulimit -v 80000 && exec '{bin}' {cmd} '{}'", plan.display()))
-            .env("MALLOC_ARENA_MAX", "2")
             .env("RUST_BACKTRACE", "1")
             .output()
             .unwrap();
