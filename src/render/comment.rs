@@ -889,10 +889,16 @@ mod tests {
         let vis = crate::query::values::Visibility { show_sensitive: false, masker: None };
         let show = crate::query::show::ShowOptions::default();
         let review = || crate::query::review::review(&doc, &policy, &show, &vis, None).unwrap();
-        let mut held = review();
+        let held = review();
         let mut spooled = review();
         let mut list = crate::query::listed::Listed::spilling_at(Some(1));
-        held.summary.resources.each(|e| Ok(list.push(e.clone()))).unwrap();
+        held.summary
+            .resources
+            .each(|e| {
+                list.push(e.clone());
+                Ok(())
+            })
+            .unwrap();
         assert!(list.spilled() && !held.summary.resources.spilled() && list.len() == changes.len());
         spooled.summary.resources = list;
         let item = |r| PerFile { file: "t".into(), result: Ok(r), masker: Masker::default() };
