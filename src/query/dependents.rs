@@ -167,6 +167,23 @@ pub(crate) fn for_plan_of(
     changes: &Changes,
     wanted: Option<&std::collections::HashSet<&str>>,
 ) -> Dependents {
+    for_plan_wanted(plan, locals, changes, wanted.map_or(Wanted::Every, Wanted::Only))
+}
+
+/// Which changes' blast radius [`Builder::finish_with`] works out.
+#[derive(Clone, Copy)]
+enum Wanted<'w, 's> {
+    /// Every change's (the changes read into memory).
+    Every,
+    /// Those at these addresses (the changes read twice from their spool).
+    Only(&'w std::collections::HashSet<&'s str>),
+    /// Every change that has a dependent, the others left out (read twice:
+    /// memory holds the graph and the answer, not every change).
+    WithDependents,
+}
+
+/// [`for_plan`] of the changes `wanted` names.
+fn for_plan_wanted(plan: &Plan<'_>, locals: Option<&Locals>, changes: &Changes, wanted: Wanted<'_, '_>) -> Dependents {
     let compute = |config: Option<&Configuration<'_>>| Builder::new(config, locals).finish_with(changes, wanted);
     match plan.configuration() {
         Ok(config) => compute(config.as_ref()),
@@ -293,7 +310,9 @@ impl PlanVisitor for Blaster {
 
     fn on_header(&mut self, plan: &Plan<'_>) {
         if !self.changes.off {
-            self.dependents = Some(for_plan(plan, self.locals.as_deref(), &std::mem::take(&mut self.changes)));
+            // Only the changes that have dependents are kept ([`Blaster::take`] drops the others).
+            let changes = std::mem::take(&mut self.changes);
+            self.dependents = Some(for_plan_wanted(plan, self.locals.as_deref(), &changes, Wanted::WithDependents));
         }
     }
 }
@@ -457,7 +476,7 @@ impl Dependents {
     /// The blast radius of `changes` in `config` (none: no dependents, said once).
     #[cfg(any(test, feature = "testkit"))]
     pub fn compute(config: Option<&Configuration<'_>>, locals: Option<&Locals>, changes: &Changes) -> Dependents {
-        Builder::new(config, locals).finish_with(changes, None)
+        Builder::new(config, locals).finish_with(changes, Wanted::Every)
     }
 }
 
@@ -793,14 +812,14 @@ impl Builder {
     #[cfg(any(test, feature = "testkit"))]
     pub fn finish(mut self) -> Dependents {
         let changes = std::mem::take(&mut self.changes);
-        self.finish_with(&changes, None)
+        self.finish_with(&changes, Wanted::Every)
     }
 
     /// The report on `changes`: every change's blast radius, or only those
     /// of the changes at `wanted` (the others have no entry). Changes that
     /// could not be spooled or read back make no answer: no dependents, not
     /// configured (a gate cannot judge), and the note says why.
-    fn finish_with(mut self, changes: &Changes, wanted: Option<&std::collections::HashSet<&str>>) -> Dependents {
+    fn finish_with(mut self, changes: &Changes, wanted: Wanted<'_, '_>) -> Dependents {
         if !self.locals_seen.is_empty() {
             self.locals(None);
         }
@@ -816,8 +835,8 @@ impl Builder {
             notes.push(LOCALS_GUESSED.to_string());
         }
         let blasts = match wanted {
-            None => self.blast_all(changes),
-            Some(wanted) => self.blast_of(changes, wanted),
+            Wanted::Every => self.blast_all(changes),
+            Wanted::Only(_) | Wanted::WithDependents => self.blast_of(changes, wanted),
         };
         let failed = changes.failed.clone().or_else(|| {
             blasts.as_ref().err().map(|e| format!("the changes cannot be read back from their spool ({e}): dependents are not known"))
@@ -877,15 +896,17 @@ impl Builder {
         }
     }
 
-    /// The blast radius of the changes at `wanted`, the changes read twice:
-    /// first which resources change (and the wanted changes' nodes), then,
-    /// once the walks know which resources each reaches, the dependents'
-    /// addresses. What is held is the graph and the answer.
-    fn blast_of(&mut self, changes: &Changes, wanted: &std::collections::HashSet<&str>) -> std::io::Result<BTreeMap<String, Blast>> {
+    /// The blast radius of the changes `wanted` names, the changes read
+    /// twice: first which resources change (and the wanted changes' nodes),
+    /// then, once the walks know which resources each reaches, the
+    /// dependents' addresses. What is held is the graph and the answer (and
+    /// a node and key per wanted change). [`Wanted::WithDependents`] leaves
+    /// out the changes without a dependent.
+    fn blast_of(&mut self, changes: &Changes, wanted: Wanted<'_, '_>) -> std::io::Result<BTreeMap<String, Blast>> {
         // 1. Which resources change (one instance each is enough to know),
-        //    and the wanted changes.
+        //    and the wanted changes, by their place in plan order.
         let mut changing = vec![Vec::new(); self.rev.len()];
-        let mut starts: Vec<(String, Option<Node>, Option<Key>)> = Vec::new();
+        let mut starts: Vec<(u32, Option<Node>, Option<Key>)> = Vec::new();
         let mut i = 0u32;
         changes.each(|rec| {
             let node = self.lookup(&rec.module, Kind::Resource, &rec.name);
@@ -894,8 +915,13 @@ impl Builder {
                     changing[n as usize].push(i);
                 }
             }
-            if wanted.contains(rec.address.as_str()) {
-                starts.push((rec.address.clone(), node, rec.key.clone()));
+            let wants = match wanted {
+                Wanted::Only(set) => set.contains(rec.address.as_str()),
+                // A change the configuration does not have has no dependents.
+                Wanted::Every | Wanted::WithDependents => node.is_some(),
+            };
+            if wants {
+                starts.push((i, node, rec.key.clone()));
             }
             i += 1;
         })?;
@@ -922,7 +948,12 @@ impl Builder {
             }
         }
         // 3. The dependents, as [`Builder::walk`] orders them: by address,
-        //    then by the walk's order of resources, then in plan order.
+        //    then by the walk's order of resources, then in plan order; and
+        //    the address of each wanted change that has an entry (one whose
+        //    walk reaches no resource has no dependent).
+        let keep_empty = matches!(wanted, Wanted::Only(_));
+        let mut addresses: Vec<Option<String>> = vec![None; starts.len()];
+        let mut next = 0;
         let mut found: Vec<Vec<(Dependent, usize, u32)>> = vec![Vec::new(); walks.len()];
         let mut i = 0u32;
         changes.each(|rec| {
@@ -934,13 +965,20 @@ impl Builder {
                     found[w].push((Dependent { address: rec.address.clone(), unknown, through_locals: *through_locals }, pos, i));
                 }
             }
+            if starts.get(next).is_some_and(|s| s.0 == i) {
+                if keep_empty || walk_of[next].is_some_and(|w| !walks[w].0.is_empty()) {
+                    addresses[next] = Some(rec.address.clone());
+                }
+                next += 1;
+            }
             i += 1;
         })?;
         for f in &mut found {
             f.sort_by(|a, b| a.0.address.cmp(&b.0.address).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         }
         let mut out = BTreeMap::new();
-        for ((address, _, _), w) in starts.into_iter().zip(walk_of) {
+        for (w, address) in walk_of.into_iter().zip(addresses) {
+            let Some(address) = address else { continue };
             let blast = match w {
                 None => Blast::default(),
                 Some(w) => Blast {
@@ -948,7 +986,9 @@ impl Builder {
                     outputs: walks[w].1.clone(),
                 },
             };
-            out.insert(address, blast);
+            if keep_empty || !blast.dependents.is_empty() {
+                out.insert(address, blast);
+            }
         }
         Ok(out)
     }

@@ -20,8 +20,9 @@ pub(crate) fn group_rank(action: &str) -> usize {
 ///
 /// It reads as a `Vec` of the entries in memory ([`std::ops::Deref`]), which
 /// is the whole list unless [`Listed::spilled`]: only `summary`'s table and
-/// JSON renderers, which read a spilled list through [`Listed::each`], are
-/// given one. `len` and `is_empty` count the whole list either way.
+/// JSON renderers and `comment` (its weigher and body), which read a spilled
+/// list through [`Listed::each`] or [`Listed::cursor`], are given one. `len`
+/// and `is_empty` count the whole list either way.
 #[derive(Debug, Default)]
 pub struct Listed {
     kept: Vec<ResourceEntry>,
@@ -117,6 +118,15 @@ impl Listed {
         }
     }
 
+    /// A reader of the entries in order, one at a time ([`Cursor`]): a
+    /// spooled list is read back as it goes (one reader of it at a time).
+    pub(crate) fn cursor(&self) -> std::io::Result<Cursor<'_>> {
+        Ok(match &self.spooled {
+            Some(s) => Cursor::Spooled(s.iter(64 << 10)?),
+            None => Cursor::Kept(self.kept.iter()),
+        })
+    }
+
     /// Each entry changed by `f` (a spooled list is written again).
     pub(crate) fn map_each(&mut self, mut f: impl FnMut(&mut ResourceEntry)) {
         let Some(old) = self.spooled.take() else {
@@ -132,6 +142,22 @@ impl Listed {
             self.failed.get_or_insert_with(|| format!("cannot spool the list of changes to a temporary file: {err}"));
         }
         self.spooled = Some(new);
+    }
+}
+
+/// The entries of a [`Listed`] in order, one at a time ([`Listed::cursor`]).
+pub(crate) enum Cursor<'a> {
+    Kept(std::slice::Iter<'a, ResourceEntry>),
+    Spooled(crate::spool::Iter<'a, ResourceEntry>),
+}
+
+impl<'a> Cursor<'a> {
+    /// The next entry, or `None` after the last.
+    pub(crate) fn next_entry(&mut self) -> std::io::Result<Option<std::borrow::Cow<'a, ResourceEntry>>> {
+        match self {
+            Cursor::Kept(it) => Ok(it.next().map(std::borrow::Cow::Borrowed)),
+            Cursor::Spooled(it) => Ok(it.next_record()?.map(std::borrow::Cow::Owned)),
+        }
     }
 }
 

@@ -91,16 +91,27 @@ impl crate::model::visit::PlanVisitor for PriorResources {
                 if let Some(a) = address {
                     own.iter_mut().for_each(|r| r.module = Some(a.to_string()));
                 }
-                own.extend(below);
+                // Moved, not copied, where the list it joins is empty (the root's resources).
+                append(&mut own, below);
                 match self.frames.last_mut() {
-                    Some((_, parent)) => parent.extend(own),
-                    None => self.walked.extend(own),
+                    Some((_, parent)) => append(parent, own),
+                    None => append(&mut self.walked, own),
                 }
             }
             Prior::Refused(why) => {
                 self.refused.get_or_insert(why);
             }
         }
+    }
+}
+
+/// `more` after `to`: moved whole when `to` is empty (no second buffer of as
+/// many rows while they are copied).
+fn append(to: &mut Vec<StateResource>, more: Vec<StateResource>) {
+    if to.is_empty() {
+        *to = more;
+    } else {
+        to.extend(more);
     }
 }
 
@@ -163,7 +174,8 @@ fn report(
 }
 
 /// The report over every resource (as [`row`]s), in
-/// [`crate::model::Module::walk`]'s order.
+/// [`crate::model::Module::walk`]'s order. The rows are filtered and sorted
+/// in place: memory holds them once, and 4 bytes a row while they are sorted.
 fn report_of(
     document: &'static str,
     format_version: &str,
@@ -172,12 +184,11 @@ fn report_of(
     filter: &Filter,
 ) -> StateReport {
     let mut counts = StateListCounts::default();
-    let mut resources = Vec::new();
-    let mut total = 0;
-    for r in rows {
-        total += 1;
+    let mut resources: Vec<StateResource> = rows.into_iter().collect();
+    let total = resources.len() as u64;
+    resources.retain(|r| {
         if !filter.matches_object(&r.address, &r.type_, r.module.as_deref()) {
-            continue;
+            return false;
         }
         counts.resources += 1;
         // `Mode` reads these two words as `Managed` and `Data`, and keeps any other.
@@ -188,12 +199,12 @@ fn report_of(
         }
         counts.tainted += u64::from(r.tainted);
         counts.deposed += u64::from(r.deposed.is_some());
-        *counts.by_type.entry(r.type_.clone()).or_default() += 1;
-        *counts.by_module.entry(r.module.as_deref().unwrap_or("(root)").to_string()).or_default() += 1;
-        resources.push(r);
-    }
-    // Stable: instances keep their state order within a resource.
-    resources.sort_by(order);
+        bump(&mut counts.by_type, &r.type_);
+        bump(&mut counts.by_module, r.module.as_deref().unwrap_or("(root)"));
+        true
+    });
+    resources.shrink_to_fit();
+    sort_in_place(&mut resources);
     StateReport {
         kind: "state",
         file: String::new(),
@@ -203,6 +214,45 @@ fn report_of(
         total,
         counts,
         resources,
+    }
+}
+
+/// Count under `key`, allocating only for a key not seen before.
+fn bump(m: &mut BTreeMap<String, u64>, key: &str) {
+    match m.get_mut(key) {
+        Some(n) => *n += 1,
+        None => {
+            m.insert(key.to_string(), 1);
+        }
+    }
+}
+
+/// `rows` sorted by [`order`], stable (instances keep their state order
+/// within a resource): the rows' places are sorted (4 bytes each), then the
+/// rows moved there by following each cycle of the permutation, where a
+/// stable sort of the rows themselves would take a buffer of half of them.
+fn sort_in_place(rows: &mut [StateResource]) {
+    let Ok(n) = u32::try_from(rows.len()) else {
+        rows.sort_by(order);
+        return;
+    };
+    let mut place: Vec<u32> = (0..n).collect();
+    // The place breaks ties: the same order as a stable sort.
+    place.sort_unstable_by(|a, b| order(&rows[*a as usize], &rows[*b as usize]).then(a.cmp(b)));
+    // `place[i]` is the row that goes to `i`; each cycle is walked once, and
+    // a place done is marked by pointing at itself.
+    for start in 0..rows.len() {
+        let mut i = start;
+        while place[i] as usize != start {
+            let from = place[i] as usize;
+            if from == i {
+                break;
+            }
+            rows.swap(i, from);
+            place[i] = i as u32;
+            i = from;
+        }
+        place[i] = i as u32;
     }
 }
 
@@ -278,6 +328,55 @@ mod tests {
                     .map_err(|e| e.message);
                 assert_eq!(streamed, whole, "{prior}");
             }
+        }
+    }
+
+    /// The rows sorted in place (their places sorted, then each cycle
+    /// followed) are in the order a stable sort gives: ties (instances of one
+    /// resource) keep their state order; on lists with and without ties,
+    /// already sorted, reversed, and of 0 to 2 rows.
+    #[test]
+    fn rows_sorted_in_place_are_in_a_stable_sorts_order() {
+        let row = |i: usize, module: Option<&str>, mode: &str, type_: &str, name: &str| StateResource {
+            address: format!("{type_}.{name}[{i}]"),
+            module: module.map(str::to_string),
+            mode: mode.into(),
+            type_: type_.into(),
+            name: name.into(),
+            index: Some(i.into()),
+            provider_name: None,
+            tainted: false,
+            deposed: None,
+        };
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let mut lists: Vec<Vec<StateResource>> = vec![Vec::new()];
+        for (n, kinds) in [(1, 1), (2, 1), (2, 2), (50, 3), (500, 4), (2_000, 50)] {
+            let modules = [None, Some("module.a"), Some("module.b")];
+            let list: Vec<StateResource> = (0..n)
+                .map(|i| {
+                    let m = modules[next(3) as usize];
+                    let mode = if next(4) == 0 { "data" } else { "managed" };
+                    row(i, m, mode, &format!("t{}", next(kinds)), &format!("n{}", next(kinds)))
+                })
+                .collect();
+            let mut sorted = list.clone();
+            sorted.sort_by(order);
+            lists.push(sorted.clone());
+            sorted.reverse();
+            lists.push(sorted);
+            lists.push(list);
+        }
+        for list in lists {
+            let mut stable = list.clone();
+            stable.sort_by(order);
+            let mut ours = list.clone();
+            sort_in_place(&mut ours);
+            let addresses = |v: &[StateResource]| v.iter().map(|r| format!("{:?} {} {}", r.module, r.mode, r.address)).collect::<Vec<_>>();
+            assert_eq!(addresses(&ours), addresses(&stable), "{} rows", list.len());
         }
     }
 

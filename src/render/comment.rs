@@ -8,7 +8,7 @@
 
 use super::{md_cell, md_code};
 use crate::outcome::PerFile;
-use crate::query::collapse::{changed_attributes, member_key, Collapser};
+use crate::query::collapse::{changed_attributes, member_key, Collapser, Group};
 use crate::query::gate::{total, GateTotal, PolicyReport, Severity};
 use crate::query::review::{each_diff, DiffWalk, Review, Weighed};
 use crate::query::show::{OutputDiff, ResourceDiff, ShowReport};
@@ -242,18 +242,23 @@ pub(crate) fn diff_cap(max_bytes: usize) -> usize {
 }
 
 /// Weighs a review's diffs as they are walked, in order ([`Weighed`]): at
-/// each cap in `caps`, and whether they line up with the summary's entries.
+/// each cap in `caps`, and whether they line up with the summary's entries
+/// (read alongside, one at a time: a spooled list is read back as it goes).
 pub(crate) struct Weigher<'a> {
-    entries: &'a [ResourceEntry],
+    entries: crate::query::listed::Cursor<'a>,
+    /// How many entries the summary lists.
+    len: usize,
     weighed: Weighed,
     sets: std::collections::HashMap<Vec<String>, u32>,
     next: usize,
     /// The bytes of markdown kept so far (every cap's).
     kept_bytes: usize,
+    /// The entries could not be read back.
+    failed: Option<std::io::Error>,
 }
 
 impl<'a> Weigher<'a> {
-    pub(crate) fn new(summary: &'a PlanSummary, caps: &[usize]) -> Self {
+    pub(crate) fn new(summary: &'a PlanSummary, caps: &[usize]) -> std::io::Result<Self> {
         let n = summary.resources.len();
         let weighed = Weighed {
             lined_up: true,
@@ -262,15 +267,28 @@ impl<'a> Weigher<'a> {
             lens: caps.iter().map(|c| (*c, vec![0; n])).collect(),
             rendered: caps.iter().map(|c| (*c, Default::default())).collect(),
         };
-        Weigher { entries: &summary.resources, weighed, sets: Default::default(), next: 0, kept_bytes: 0 }
+        let entries = summary.resources.cursor()?;
+        Ok(Weigher { entries, len: n, weighed, sets: Default::default(), next: 0, kept_bytes: 0, failed: None })
     }
 
     /// The diff of entry `i` (they come in order).
     pub(crate) fn push(&mut self, i: usize, d: &ResourceDiff) {
         let w = &mut self.weighed;
-        let lined = i == self.next && self.entries.get(i).is_some_and(|e| d.address == e.address && d.deposed == e.deposed);
+        if !w.lined_up {
+            return;
+        }
+        // The entry at `i`, the next one read.
+        let entry = if i == self.next {
+            self.entries.next_entry().unwrap_or_else(|e| {
+                self.failed = Some(e);
+                None
+            })
+        } else {
+            None
+        };
         self.next = i + 1;
-        if !lined || !w.lined_up {
+        let lined = entry.is_some_and(|e| d.address == e.address && d.deposed == e.deposed);
+        if !lined {
             w.lined_up = false;
             return;
         }
@@ -292,13 +310,17 @@ impl<'a> Weigher<'a> {
         }
     }
 
-    /// What was weighed: nothing shown unless every entry had its diff, in order.
-    pub(crate) fn finish(self) -> Weighed {
-        let mut w = self.weighed;
-        if !w.lined_up || self.next != self.entries.len() {
-            w = Weighed { lined_up: false, attrs: vec![None; self.entries.len()], ..Weighed::default() };
+    /// What was weighed: nothing shown unless every entry had its diff, in
+    /// order; an error when the entries could not be read back.
+    pub(crate) fn finish(self) -> std::io::Result<Weighed> {
+        if let Some(e) = self.failed {
+            return Err(e);
         }
-        w
+        let mut w = self.weighed;
+        if !w.lined_up || self.next != self.len {
+            w = Weighed { lined_up: false, attrs: vec![None; self.len], ..Weighed::default() };
+        }
+        Ok(w)
     }
 }
 
@@ -308,12 +330,12 @@ fn weigh(r: &mut Review, item: usize, masker: &Masker, walk: &dyn DiffWalk, cap:
     if known {
         return Ok(());
     }
-    let mut weigher = Weigher::new(&r.summary, &[cap]);
+    let mut weigher = Weigher::new(&r.summary, &[cap])?;
     each_diff(r, item, masker, walk, &mut |_| true, &mut |i, d| {
         weigher.push(i, d);
         Ok(())
     })?;
-    let new = weigher.finish();
+    let new = weigher.finish()?;
     match &mut r.weighed {
         Some(w) if w.lined_up && new.lined_up => {
             w.lens.extend(new.lens);
@@ -351,7 +373,7 @@ fn banners(p: &PlanSummary) -> String {
 
 /// The parts of one input's review (after the verdict): its changes by
 /// group with their diffs, failing checks, relevant drift, outputs.
-fn review_parts(parts: &mut Parts, r: &mut Review, item: usize, diff_cap: usize, forge: Option<&Forge>) {
+fn review_parts(parts: &mut Parts, r: &mut Review, item: usize, diff_cap: usize, forge: Option<&Forge>) -> std::io::Result<()> {
     let Review { summary: p, weighed, outputs, drift, drift_hidden, verdict, .. } = r;
     let drift_hidden = *drift_hidden;
     if p.deferred > 0 {
@@ -387,62 +409,88 @@ fn review_parts(parts: &mut Parts, r: &mut Review, item: usize, diff_cap: usize,
     let lens = w.lens(diff_cap).unwrap_or_default();
     let has_diff = |k: usize| w.attrs.get(k).copied().flatten().is_some();
     let len_of = |k: usize| lens.get(k).map_or(0, |n| *n as usize);
-    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
     // Noise (`--ignore-attr`) is one line after the groups, not rows and diffs.
-    let mut entries: Vec<usize> = (0..p.resources.len()).filter(|k| !p.resources[*k].noise).collect();
-    entries.sort_by_key(|k| group_of(&p.resources[*k].action));
-    for k in entries {
-        let g = group_of(&p.resources[k].action);
-        match groups.last_mut() {
-            Some((last, v)) if *last == g => v.push(k),
-            _ => groups.push((g, vec![k])),
-        }
+    // The entries are read twice, one at a time (a spooled list is read back):
+    // first each one's group and alike changes in it (`query::collapse`)...
+    if let Some(why) = p.resources.failed() {
+        return Err(std::io::Error::other(why.to_string()));
     }
-    for (g, members) in groups {
-        let title = group_title(g);
-        let count = members.len();
-        // Alike changes (`query::collapse`): one row with their keys, one diff.
-        let mut c = Collapser::default();
-        let of: Vec<usize> = members
-            .iter()
-            .map(|&k| {
-                let e = &p.resources[k];
-                let alone = e.moved || e.importing || e.deposed.is_some() || !e.recognised || !has_diff(k);
-                let action = format!("{} {:?} {}", e.action, e.replace_order, e.reason.as_deref().unwrap_or(""));
-                let attrs = w.attrs.get(k).copied().flatten().map(|id| w.sets[id as usize].clone());
-                c.push(&e.address, &action, attrs, alone)
-            })
-            .collect();
-        let alike = c.finish();
-        let mut rows = Vec::new();
-        let mut diffs = Vec::new();
-        for (i, &k) in members.iter().enumerate() {
-            let e = &p.resources[k];
-            let group = &alike[of[i]];
-            if !group.collapsed() {
-                rows.push(resource_row(e, forge));
-                if has_diff(k) {
-                    diffs.push((k, String::new(), len_of(k)));
-                }
-            } else if group.members[0] == i {
-                // The first keys: a row is never longer than a few lines.
-                let n = group.members.len();
-                let mut keys: Vec<String> =
-                    group.members.iter().take(KEYS_LISTED).map(|&m| md_code(&member_key(&p.resources[members[m]].address))).collect();
-                if n > KEYS_LISTED {
-                    keys.push(format!("and {} more", n - KEYS_LISTED));
-                }
-                rows.push(format!(
-                    "| {} | {} | <details><summary>{n} alike</summary>{}</details> |\n",
-                    md_cell(&action_words(e)),
-                    md_code(&group.label),
-                    keys.join(", ")
-                ));
-                let words = format!("{n} changes alike ({}), the first one's diff:\n\n", md_code(&group.label));
-                let len = words.len() + len_of(k);
-                diffs.push((k, words, len));
-            }
+    let n_groups = GROUPS.len() + 1;
+    let mut collapsers: Vec<Collapser> = (0..n_groups).map(|_| Collapser::default()).collect();
+    // By group, each member's set of alike changes.
+    let mut of: Vec<Vec<u32>> = vec![Vec::new(); n_groups];
+    let mut k = 0;
+    p.resources.each(|e| {
+        let here = k;
+        k += 1;
+        if e.noise {
+            return Ok(());
         }
+        let g = group_of(&e.action);
+        let alone = e.moved || e.importing || e.deposed.is_some() || !e.recognised || !has_diff(here);
+        let action = format!("{} {:?} {}", e.action, e.replace_order, e.reason.as_deref().unwrap_or(""));
+        let attrs = w.attrs.get(here).copied().flatten().map(|id| w.sets[id as usize].clone());
+        of[g].push(collapsers[g].push(&e.address, &action, attrs, alone) as u32);
+        Ok(())
+    })?;
+    let alike: Vec<Vec<Group>> = collapsers.into_iter().map(Collapser::finish).collect();
+    // ... then the rows and diffs of each group, in plan order: a collapsed
+    // group's row in its first member's place, made once its first keys are read.
+    let mut rows: Vec<Vec<String>> = vec![Vec::new(); n_groups];
+    let mut diffs: Vec<Vec<(usize, String, usize)>> = vec![Vec::new(); n_groups];
+    let mut next = vec![0; n_groups];
+    let mut collapsed: std::collections::HashMap<(usize, usize), (usize, String, Vec<String>)> = Default::default();
+    let mut k = 0;
+    p.resources.each(|e| {
+        let here = k;
+        k += 1;
+        if e.noise {
+            return Ok(());
+        }
+        let g = group_of(&e.action);
+        let i = next[g];
+        next[g] += 1;
+        let a = of[g][i] as usize;
+        let group = &alike[g][a];
+        if !group.collapsed() {
+            rows[g].push(resource_row(e, forge));
+            if has_diff(here) {
+                diffs[g].push((here, String::new(), len_of(here)));
+            }
+            return Ok(());
+        }
+        if group.members[0] == i {
+            rows[g].push(String::new());
+            collapsed.insert((g, a), (rows[g].len() - 1, action_words(e), Vec::new()));
+            let words = format!("{} changes alike ({}), the first one's diff:\n\n", group.members.len(), md_code(&group.label));
+            let len = words.len() + len_of(here);
+            diffs[g].push((here, words, len));
+        }
+        // The first keys: a row is never longer than a few lines.
+        if let Some((_, _, keys)) = collapsed.get_mut(&(g, a)).filter(|(_, _, keys)| keys.len() < KEYS_LISTED) {
+            keys.push(md_code(&member_key(&e.address)));
+        }
+        Ok(())
+    })?;
+    for ((g, a), (slot, words, mut keys)) in collapsed {
+        let group = &alike[g][a];
+        let n = group.members.len();
+        if n > KEYS_LISTED {
+            keys.push(format!("and {} more", n - KEYS_LISTED));
+        }
+        rows[g][slot] = format!(
+            "| {} | {} | <details><summary>{n} alike</summary>{}</details> |\n",
+            md_cell(&words),
+            md_code(&group.label),
+            keys.join(", ")
+        );
+    }
+    for (g, (rows, diffs)) in rows.into_iter().zip(diffs).enumerate() {
+        if of[g].is_empty() {
+            continue;
+        }
+        let title = group_title(g);
+        let count = of[g].len();
         parts.list(List {
             open: format!("\n**{title}** ({count})\n\n| action | address | details |\n|---|---|---|\n"),
             items: rows,
@@ -521,6 +569,7 @@ fn review_parts(parts: &mut Parts, r: &mut Review, item: usize, diff_cap: usize,
             importance: 0,
         });
     }
+    Ok(())
 }
 
 /// What each destructive change drags along (docs/dependents.md), one line
@@ -558,7 +607,7 @@ fn blast_part(parts: &mut Parts, blast: &[crate::query::dependents::BlastLine]) 
 }
 
 /// Every part of the body, in order (not yet scrubbed or fitted).
-fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usize, forge: Option<&Forge>) -> Parts {
+fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usize, forge: Option<&Forge>) -> std::io::Result<Parts> {
     let t: GateTotal = total(items.iter().map(|i| i.result.as_ref().ok().map(|r| &r.verdict)));
     let unreadable = items.iter().filter_map(|i| i.result.as_ref().err().map(|e| (i.file.as_str(), e)));
     let (heading, errors) = verdict_head("planview", &t, policy, unreadable);
@@ -604,9 +653,9 @@ fn parts_of(items: &mut [PerFile<Review>], policy: &PolicyReport, diff_cap: usiz
         if many {
             parts.keep(format!("\n### {} — {}\n{}", md_code(&i.file), md_cell(&r.summary.plan_line), banners(&r.summary)));
         }
-        review_parts(&mut parts, r, n, diff_cap, forge);
+        review_parts(&mut parts, r, n, diff_cap, forge)?;
     }
-    parts
+    Ok(parts)
 }
 
 /// The violations of one severity: errors (**Violations**), then warnings
@@ -714,7 +763,7 @@ pub(crate) fn body(
             weigh(r, n, &i.masker, walk, diff_cap)?;
         }
     }
-    let mut parts = parts_of(items, policy, diff_cap, opts.forge.as_ref());
+    let mut parts = parts_of(items, policy, diff_cap, opts.forge.as_ref())?;
     // The marker is planview's own: never masked. Below it, each plan's
     // fingerprint, hidden, for a later job to read back (`gate --expect-fingerprint`).
     let mut head = opts.marker.as_deref().map(marker_line).unwrap_or_default();
@@ -796,6 +845,78 @@ mod tests {
         p.keep(keep.into());
         lists.into_iter().for_each(|l| p.list(l));
         p
+    }
+
+    /// A review whose list of changes is spooled (`comment` spools it past
+    /// `summary`'s limit, and reads it twice, one entry at a time) makes the
+    /// same bodies as one whose list is in memory: every group, alike changes
+    /// collapsed (more than the keys a row lists, and fewer than a group),
+    /// changes alone (moved, imported), noise, at budgets that trim and at one
+    /// that does not.
+    #[test]
+    fn a_spooled_list_of_changes_makes_the_same_bodies() {
+        let rc = |address: &str, actions: &[&str], before: serde_json::Value, after: serde_json::Value| {
+            let (module, name) = address.split_once('.').unwrap();
+            let name = name.split('[').next().unwrap();
+            serde_json::json!({"address": address, "mode": "managed", "type": module, "name": name,
+                "change": {"actions": actions, "before": before, "after": after}})
+        };
+        let v = |i: usize| serde_json::json!({"input": i, "tags": {"n": 1}});
+        let null = serde_json::Value::Null;
+        let mut changes = Vec::new();
+        for i in 0..50 {
+            changes.push(rc(&format!("terraform_data.a[{i}]"), &["create"], null.clone(), v(i)));
+        }
+        for i in 0..3 {
+            changes.push(rc(&format!("terraform_data.u{i}"), &["update"], v(i), v(i + 1)));
+        }
+        for i in 0..6 {
+            changes.push(rc(&format!("terraform_data.r[{i}]"), &["delete", "create"], v(i), v(i + 7)));
+            changes.push(rc(&format!("terraform_data.d{i}"), &["delete"], v(i), null.clone()));
+        }
+        let mut noise = rc("terraform_data.n", &["update"], v(1), v(1));
+        noise["change"]["after"]["tags"] = serde_json::json!({"n": 2});
+        changes.push(noise);
+        let mut moved = rc("terraform_data.m", &["no-op"], v(1), v(1));
+        moved["previous_address"] = "terraform_data.old".into();
+        changes.push(moved);
+        let mut imported = rc("terraform_data.i", &["no-op"], v(2), v(2));
+        imported["change"]["importing"] = serde_json::json!({"id": "i-1"});
+        changes.push(imported);
+        let plan = serde_json::json!({"format_version": "1.2", "resource_changes": changes}).to_string();
+        let doc = crate::read::parse("t", plan.as_bytes()).unwrap();
+        let policy = crate::query::gate::Policy { ignore_attributes: vec!["tags".into()], ..Default::default() };
+        let vis = crate::query::values::Visibility { show_sensitive: false, masker: None };
+        let show = crate::query::show::ShowOptions::default();
+        let review = || crate::query::review::review(&doc, &policy, &show, &vis, None).unwrap();
+        let held = review();
+        let mut spooled = review();
+        let mut list = crate::query::listed::Listed::spilling_at(Some(1));
+        held.summary
+            .resources
+            .each(|e| {
+                list.push(e.clone());
+                Ok(())
+            })
+            .unwrap();
+        assert!(list.spilled() && !held.summary.resources.spilled() && list.len() == changes.len());
+        spooled.summary.resources = list;
+        let item = |r| PerFile { file: "t".into(), result: Ok(r), masker: Masker::default() };
+        let (mut held, mut spooled) = ([item(held)], [item(spooled)]);
+        let report = policy.describe();
+        for max in [1_500, 2_500, 10_000_000] {
+            let o = BodyOptions { max_bytes: max, marker: Some("x".into()), whole: "w".into(), forge: None };
+            let a = body(&mut held, &report, &o, &crate::query::review::Held).unwrap();
+            let b = body(&mut spooled, &report, &o, &crate::query::review::Held).unwrap();
+            assert_eq!(a, b, "at {max} bytes");
+            if max == 10_000_000 {
+                assert!(a.contains("50 alike") && a.contains("and 10 more") && a.contains("`[39]`") && !a.contains("`[40]`"), "{a}");
+                assert!(a.contains("6 alike") && a.contains("terraform_data.u2") && a.contains("terraform_data.m"), "{a}");
+                assert!(a.contains("**Noise** (1)") && a.contains("terraform_data.i") && !a.contains("[!NOTE]"), "{a}");
+            } else {
+                assert!(a.contains("[!NOTE]"), "{max}: trimmed: {a}");
+            }
+        }
     }
 
     #[test]

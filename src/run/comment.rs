@@ -126,7 +126,8 @@ fn reviews_streamed<'s>(
     let items = read::stream_roots(roots, &config.read, &|name, src, ahead, read| {
         let (tee, copy) = super::tee::tee_fed(src).map_err(|e| InputError::new(name, format!("cannot make a temporary file: {e}")))?;
         let visitor = (
-            PlanAccumulator::with_noise(noise.clone()),
+            // The list of changes spooled past as many entries as `summary` keeps (the body reads it twice, one entry at a time).
+            PlanAccumulator::with_noise(noise.clone()).spooling(Some(super::summary::SPILL_AT)),
             (GateJudge::new(policy), (Collector::new(show, Spooling::new(&shared)), (read::Keep::new(keep), Collect::default()))),
         );
         stream_one(name, tee, ahead, read, visitor, |(acc, (mut judge, (collector, (kept, collect)))), doc, m| {
@@ -138,6 +139,10 @@ fn reviews_streamed<'s>(
             let verdict = judge.finish(m);
             let mut summary = acc.finish(&p);
             summary.mask_inputs(&vis);
+            // A list that could not be spooled whole is no answer.
+            if let Some(why) = summary.resources.failed() {
+                return Err(why.to_string());
+            }
             let Collected { report, kept: Spooling { mut spool, shared }, .. } = collector.finish(&p, &vis);
             spool.flush(shared);
             let mut plan = *p;
@@ -166,7 +171,8 @@ fn reviews_streamed<'s>(
             let mut kept = None;
             let result = i.result.and_then(|Streamed { mut review, spool }| {
                 let differ = Differ { opts: show, vis: vis.with(&i.masker) };
-                let mut weigher = Weigher::new(&review.summary, caps);
+                let read_back = |e: std::io::Error| InputError::new(&i.file, format!("cannot read the temporary file back: {e}"));
+                let mut weigher = Weigher::new(&review.summary, caps).map_err(read_back)?;
                 let mut k = 0;
                 // One change at a time: its text read back, its diff made, weighed and dropped.
                 spool
@@ -175,8 +181,8 @@ fn reviews_streamed<'s>(
                         k += 1;
                         Ok(true)
                     })
-                    .map_err(|e| InputError::new(&i.file, format!("cannot read the temporary file back: {e}")))?;
-                review.weighed = Some(weigher.finish());
+                    .map_err(read_back)?;
+                review.weighed = Some(weigher.finish().map_err(read_back)?);
                 kept = Some(spool);
                 Ok(review)
             });

@@ -284,7 +284,9 @@ fn references_are_read_from_expressions_and_blocks_never_from_constants() {
 /// blast radius of every change says of them: on the real fixture, and on a
 /// plan of more changes than are kept in memory (spooled) with keyed and
 /// unkeyed references, a guessed local, an unchanged link, an output and
-/// instances of one resource that depend on each other's resource.
+/// instances of one resource that depend on each other's resource; and
+/// the blaster's (only the changes that have dependents) is every change's
+/// but those without one.
 #[test]
 fn the_blast_radius_of_some_changes_is_that_of_every_change_spooled_or_not() {
     let fixture = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/dependents/plan.json")).unwrap();
@@ -316,6 +318,14 @@ fn the_blast_radius_of_some_changes_is_that_of_every_change_spooled_or_not() {
         assert_eq!(c.spooled.is_some(), spooled);
         let every = for_plan(&p, None, &c);
         assert!(every.changes.values().any(|b| !b.dependents.is_empty()));
+        // The blaster's (the gate's `max_blast`, `comment`): only the changes that have dependents.
+        let with = for_plan_wanted(&p, None, &c, Wanted::WithDependents);
+        assert_eq!((with.configured, &with.notes), (every.configured, &every.notes));
+        let expect: BTreeMap<String, Blast> =
+            every.changes.iter().filter(|(_, b)| !b.dependents.is_empty()).map(|(a, b)| (a.clone(), b.clone())).collect();
+        // (In the big plan every change has one: `t.c` reaches its whole module through the guessed local.)
+        assert!(!expect.is_empty() && (spooled || expect.len() < every.changes.len()));
+        assert_eq!(with.changes, expect, "the changes with dependents");
         let addresses: Vec<&str> = p.resource_changes.iter().map(|rc| rc.address.as_str()).collect();
         for pick in [1, 2, 7, 1000] {
             let wanted: std::collections::HashSet<&str> = addresses.iter().step_by(pick).copied().collect();
