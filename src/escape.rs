@@ -52,8 +52,14 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
     /// to the same string.
     fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
         // Most fragments are plain ASCII without `#`: nothing to look for.
-        if fragment.bytes().all(|b| b < 0x7F && b != b'#') {
-            return w.write_all(fragment.as_bytes());
+        // (A plain loop: cheap unoptimised too, and every string goes through it.)
+        let b = fragment.as_bytes();
+        let mut i = 0;
+        while i < b.len() && b[i] < 0x7F && b[i] != b'#' {
+            i += 1;
+        }
+        if i == b.len() {
+            return w.write_all(b);
         }
         let mut rest = fragment;
         let unsafe_at = |s: &str| {

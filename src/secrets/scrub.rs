@@ -253,8 +253,11 @@ impl Many {
     /// log2 bits); two bits a head let through about one place in 70 that
     /// starts no pattern, where one let through one in 16.
     fn slots(h: u64, shift: u32) -> (usize, usize) {
-        ((h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize, (h.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) >> shift) as usize)
+        ((h.wrapping_mul(Self::SEEDS.0) >> shift) as usize, (h.wrapping_mul(Self::SEEDS.1) >> shift) as usize)
     }
+
+    /// The multipliers of [`Many::slots`]' two hashes.
+    const SEEDS: (u64, u64) = (0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F);
 
     fn len(&self) -> usize {
         self.ends.len()
@@ -313,9 +316,13 @@ impl Many {
             let mut best = 0;
             if at < last_head {
                 h = (h << 8) | text[at + 7] as u64;
-                let (k1, k2) = Self::slots(h, shift);
-                if filter[k1 >> 6] & (1 << (k1 & 63)) != 0 && filter[k2 >> 6] & (1 << (k2 & 63)) != 0 {
-                    best = self.longest_head_at(text, at, h);
+                // The filter's first bit, then its second ([`Many::slots`], written out).
+                let k = (h.wrapping_mul(Self::SEEDS.0) >> shift) as usize;
+                if filter[k >> 6] & (1 << (k & 63)) != 0 {
+                    let k = (h.wrapping_mul(Self::SEEDS.1) >> shift) as usize;
+                    if filter[k >> 6] & (1 << (k & 63)) != 0 {
+                        best = self.longest_head_at(text, at, h);
+                    }
                 }
             }
             if best == 0 && !short.is_empty() {
