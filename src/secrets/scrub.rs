@@ -385,6 +385,47 @@ impl Many {
         self.find_from(text, 0).is_some()
     }
 
+    /// True when any of `sets` matches inside `text`: what asking each in
+    /// turn answers, in one scan (the head rolled once, each set's filter
+    /// tested at each place; the digests' four sets of one secret are looked
+    /// for in one string this way).
+    pub(super) fn any_match(sets: &[&Many], text: &[u8]) -> bool {
+        if sets.len() < 2 || sets.iter().any(|m| !m.short.is_empty()) {
+            return sets.iter().any(|m| m.is_match(text));
+        }
+        // Each set's filter and shift (slices: indexed without a call per byte).
+        let parts: Vec<(&[u64], u32, &Many)> = sets.iter().filter(|m| !m.heads.is_empty()).map(|m| (&m.filter[..], 64 - m.bits, *m)).collect();
+        let parts: &[(&[u64], u32, &Many)] = &parts;
+        let n = text.len();
+        if parts.is_empty() || n < 8 {
+            return false;
+        }
+        let mut h: u64 = 0;
+        let mut i = 0;
+        while i < 7 {
+            h = (h << 8) | text[i] as u64;
+            i += 1;
+        }
+        let mut at = 0;
+        while at + 8 <= n {
+            h = (h << 8) | text[at + 7] as u64;
+            let mut j = 0;
+            while j < parts.len() {
+                let (filter, shift, many) = parts[j];
+                let k = (h.wrapping_mul(Self::SEEDS.0) >> shift) as usize;
+                if filter[k >> 6] & (1 << (k & 63)) != 0 {
+                    let k = (h.wrapping_mul(Self::SEEDS.1) >> shift) as usize;
+                    if filter[k >> 6] & (1 << (k & 63)) != 0 && many.longest_head_at(text, at, h) > 0 {
+                        return true;
+                    }
+                }
+                j += 1;
+            }
+            at += 1;
+        }
+        false
+    }
+
     /// `text` with each match, leftmost-longest, replaced by [`MASK`].
     pub(super) fn replace_all<'a>(&self, text: &'a [u8]) -> Cow<'a, [u8]> {
         let mut out: Option<Vec<u8>> = None;
@@ -558,7 +599,7 @@ mod tests {
         #[test]
         fn the_scan_finds_the_leftmost_longest_matches(
             patterns in proptest::collection::vec("[ab]{1,12}|[abc]{6,10}", 1..12),
-            text in "[abc]{0,40}",
+            text in "[ab]{0,40}|[abc]{0,40}",
         ) {
             let many = Many::new(sorted_distinct(patterns.clone()));
             let bytes: Vec<&[u8]> = patterns.iter().map(|p| p.as_bytes()).collect();
@@ -574,6 +615,20 @@ mod tests {
             }
             masked.extend_from_slice(&text.as_bytes()[from..]);
             proptest::prop_assert_eq!(many.replace_all(text.as_bytes()).into_owned(), masked);
+        }
+        /// One scan over several sets answers as asking each in turn.
+        #[test]
+        fn any_match_answers_as_each_set_asked_in_turn(
+            sets in proptest::collection::vec(proptest::collection::vec("[ab]{8,12}|[abc]{8,10}|[ab]{1,7}", 0..4), 0..4),
+            text in "[ab]{0,40}|[abc]{0,40}",
+        ) {
+            let sets: Vec<Many> = sets.into_iter().map(|s| Many::new(sorted_distinct(s))).collect();
+            let refs: Vec<&Many> = sets.iter().collect();
+            proptest::prop_assert_eq!(Many::any_match(&refs, text.as_bytes()), sets.iter().any(|m| m.is_match(text.as_bytes())));
+            // Long patterns only (the one-scan road), as the digests' sets are.
+            let long: Vec<Many> = sets.iter().map(|m| Many::new(m.patterns().filter(|p| p.len() >= 8).collect())).collect();
+            let refs: Vec<&Many> = long.iter().collect();
+            proptest::prop_assert_eq!(Many::any_match(&refs, text.as_bytes()), long.iter().any(|m| m.is_match(text.as_bytes())));
         }
     }
 
