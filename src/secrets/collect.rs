@@ -620,7 +620,8 @@ impl Masker {
             let enough = crate::derive::Digest::ALL.iter().map(|d| d.shortest()).max().unwrap_or_default();
             crate::derive::longest_base64_run(s.as_bytes(), enough)
         };
-        let sets: Vec<&Many> = crate::derive::Digest::ALL.into_iter().filter(|d| longest >= d.shortest()).map(|d| &self.digest_forms(d).long).collect();
+        let sets: Vec<&Many> =
+            crate::derive::Digest::ALL.into_iter().filter(|d| longest >= d.shortest()).map(|d| &self.digest_forms(d).long).collect();
         Many::any_match(&sets, s.as_bytes())
     }
 

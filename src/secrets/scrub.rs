@@ -394,7 +394,8 @@ impl Many {
             return sets.iter().any(|m| m.is_match(text));
         }
         // Each set's filter and shift (slices: indexed without a call per byte).
-        let parts: Vec<(&[u64], u32, &Many)> = sets.iter().filter(|m| !m.heads.is_empty()).map(|m| (&m.filter[..], 64 - m.bits, *m)).collect();
+        let parts: Vec<(&[u64], u32, &Many)> =
+            sets.iter().filter(|m| !m.heads.is_empty()).map(|m| (&m.filter[..], 64 - m.bits, *m)).collect();
         let parts: &[(&[u64], u32, &Many)] = &parts;
         let n = text.len();
         if parts.is_empty() || n < 8 {
