@@ -128,6 +128,40 @@ impl Digest {
     }
 }
 
+/// True for the bytes of standard base64's alphabet (`A-Za-z0-9+/`): a table,
+/// so that a scan asks one load per byte, optimised or not.
+const IS_BASE64: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 64 {
+        t[STD[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// The length of the longest run of standard base64 characters in `b`, or
+/// `enough` once a run reaches it (the scan stops there): every digest's form
+/// looked for inside text is such a run, at least [`Digest::shortest`] long.
+pub(crate) fn longest_base64_run(b: &[u8], enough: usize) -> usize {
+    let (mut run, mut longest, mut i) = (0, 0, 0);
+    while i < b.len() {
+        if IS_BASE64[b[i] as usize] {
+            run += 1;
+            if run > longest {
+                longest = run;
+                if longest >= enough {
+                    return longest;
+                }
+            }
+        } else {
+            run = 0;
+        }
+        i += 1;
+    }
+    longest
+}
+
 /// [`each_form`]'s forms of `s` but the digests': every form whose length
 /// depends on `s` (case, HTML, URL encoding, base64, hex).
 pub(crate) fn each_plain_form(s: &str, scratch: &mut Scratch, mut f: impl FnMut(&str, bool)) {
@@ -464,6 +498,17 @@ fn html_into(s: &str, quot: &str, apos: &str, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_longest_base64_run_is_measured_up_to_enough() {
+        let reference =
+            |b: &[u8]| b.split(|c| !(c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/')).map(<[u8]>::len).max().unwrap_or(0);
+        for text in ["", "-", "abc", "a-bc+/9", "x=yyyy zz", "é🔒aB9/+é", "aaaa-aaaaaaaa=aa", "==AZaz09+/=="] {
+            assert_eq!(longest_base64_run(text.as_bytes(), usize::MAX), reference(text.as_bytes()), "{text:?}");
+        }
+        assert_eq!(longest_base64_run(b"ab-abcdefgh-abc", 5), 5, "stops at enough");
+        assert_eq!(longest_base64_run(b"ab-abcd", 5), 4);
+    }
 
     #[test]
     fn forms_are_those_terraform_functions_give() {

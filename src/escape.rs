@@ -15,6 +15,53 @@ pub(crate) fn json_string(s: &str) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// What each byte is written as inside a JSON string by serde_json's
+/// writer: 0 as itself, `u` as `\u00XX`, else the letter after a backslash.
+const JSON_ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = b'u';
+        i += 1;
+    }
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0A] = b'n';
+    t[0x0C] = b'f';
+    t[0x0D] = b'r';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
+/// `s` as a JSON string literal appended to `out`, byte for byte what
+/// `serde_json::to_writer` writes for a string (C0 controls, `"` and `\`
+/// escaped; nothing else): the runs between escapes are found by a plain
+/// loop over a table, not serde's generic one (a slice split per byte,
+/// costly in the unoptimised test build).
+pub(crate) fn push_json_str(out: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let b = s.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
+    let (mut from, mut i) = (0, 0);
+    while i < b.len() {
+        let e = JSON_ESCAPE[b[i] as usize];
+        if e != 0 {
+            out.extend_from_slice(&b[from..i]);
+            if e == b'u' {
+                out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(b[i] >> 4) as usize], HEX[(b[i] & 15) as usize]]);
+            } else {
+                out.extend_from_slice(&[b'\\', e]);
+            }
+            from = i + 1;
+        }
+        i += 1;
+    }
+    out.extend_from_slice(&b[from..]);
+    out.push(b'"');
+}
+
 /// serde_json's pretty formatter, escaping what [`crate::sanitize::is_unsafe_in_json`]
 /// names in strings and in raw JSON fragments (`RawValue`) alike.
 pub(crate) struct SafeFormatter<'a>(pub serde_json::ser::PrettyFormatter<'a>);
@@ -52,8 +99,14 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
     /// to the same string.
     fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
         // Most fragments are plain ASCII without `#`: nothing to look for.
-        if fragment.bytes().all(|b| b < 0x7F && b != b'#') {
-            return w.write_all(fragment.as_bytes());
+        // (A plain loop: cheap unoptimised too, and every string goes through it.)
+        let b = fragment.as_bytes();
+        let mut i = 0;
+        while i < b.len() && b[i] < 0x7F && b[i] != b'#' {
+            i += 1;
+        }
+        if i == b.len() {
+            return w.write_all(b);
         }
         let mut rest = fragment;
         let unsafe_at = |s: &str| {
@@ -124,4 +177,25 @@ pub(crate) fn hcl_escape(s: &str, unicode: impl Fn(char) -> Option<String>) -> S
 fn needs_unicode_escape(c: char) -> bool {
     let u = c as u32;
     u < 0x20 || u == 0x7F || (0x80..=0x9F).contains(&u) || crate::sanitize::is_invisible(c)
+}
+
+#[cfg(test)]
+mod tests {
+    proptest::proptest! {
+        /// Byte for byte what serde_json writes for a string.
+        #[test]
+        fn push_json_str_writes_what_serde_json_writes(s in "\\PC{0,20}|[\\x00-\\x7f]{0,20}|[a\"\\\\\\x00-\\x1f\\x7f\\u{80}-\\u{a0}\\u{2028}]{0,20}") {
+            let mut out = Vec::new();
+            super::push_json_str(&mut out, &s);
+            proptest::prop_assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&s).unwrap());
+        }
+    }
+
+    #[test]
+    fn push_json_str_escapes_every_control_as_serde_json_does() {
+        let all: String = (0u8..0x80).map(char::from).collect();
+        let mut out = Vec::new();
+        super::push_json_str(&mut out, &all);
+        assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&all).unwrap());
+    }
 }

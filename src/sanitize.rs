@@ -85,6 +85,8 @@ fn escape(s: &str, keep_newlines: bool) -> Cow<'_, str> {
 /// written `\x23`, the first `:` of a leading `::` is written `\x3A`. `None`
 /// when there is nothing to break.
 fn ci_commands(s: &str, keep_newlines: bool) -> Option<String> {
+    // Every command holds a `#` or a `:` (memchr's search, not a scan per line).
+    memchr::memchr2(b'#', b':', s.as_bytes())?;
     let leading = |line: &str| line.trim_start_matches([' ', '\t']).starts_with("::");
     let any_leading = if keep_newlines { s.split('\n').any(leading) } else { leading(s) };
     if !any_leading && !s.contains("##[") && !s.contains("##vso[") {
@@ -126,12 +128,37 @@ pub fn ci_hazard(s: &str) -> Option<String> {
     s.lines().find(|l| l.trim_start_matches([' ', '\t']).starts_with("::")).map(|l| format!("a line starting a workflow command: {l:?}"))
 }
 
+/// Where the first character of `s` that [`needs_escape`] is (`s.len()`:
+/// none). Printable ASCII, most text, is passed over a byte at a time in a
+/// plain loop (cheap unoptimised too); only the bytes of other characters
+/// are decoded and asked about.
+fn first_to_escape(s: &str, keep_newlines: bool) -> usize {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        // Printable ASCII (0x20 to 0x7E) in one comparison.
+        if c.wrapping_sub(0x20) < 0x5F || (keep_newlines && (c == b'\n' || c == b'\t')) {
+            i += 1;
+            continue;
+        }
+        let Some(ch) = s[i..].chars().next() else { break };
+        if needs_escape(ch, keep_newlines) {
+            return i;
+        }
+        i += ch.len_utf8();
+    }
+    b.len()
+}
+
 fn escape_chars(s: &str, keep_newlines: bool) -> Cow<'_, str> {
-    if !s.chars().any(|c| needs_escape(c, keep_newlines)) {
+    let first = first_to_escape(s, keep_newlines);
+    if first == s.len() {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
+    out.push_str(&s[..first]);
+    for c in s[first..].chars() {
         if !needs_escape(c, keep_newlines) {
             out.push(c);
             continue;

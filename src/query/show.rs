@@ -205,7 +205,7 @@ pub(crate) fn lacks_schema(rc: &ResourceChange<'_>, opts: &ShowOptions) -> bool 
     let nested = |r: Option<&crate::model::RawValue>| {
         r.is_some_and(|r| {
             let t = r.get().trim();
-            t.len() > 2 && t[1..t.len() - 1].contains(['[', '{'])
+            t.len() > 2 && memchr::memchr2(b'[', b'{', &t.as_bytes()[1..t.len() - 1]).is_some()
         })
     };
     let builtin = rc.type_ == TERRAFORM_DATA || rc.provider_name.as_deref().is_some_and(|p| p.starts_with("terraform.io/builtin/"));

@@ -295,10 +295,13 @@ pub enum Shown {
 /// 100 MB string is not copied over and over, to twice its size, as the
 /// buffer grows).
 fn json_text(v: &Value) -> String {
-    let mut out = Vec::with_capacity(match v {
-        Value::String(s) => s.len() + 2,
-        _ => 128,
-    });
+    if let Value::String(s) = v {
+        // The bytes serde_json writes, without its per-byte loop (slow unoptimised).
+        let mut out = Vec::new();
+        crate::escape::push_json_str(&mut out, s);
+        return String::from_utf8(out).unwrap_or_default();
+    }
+    let mut out = Vec::with_capacity(128);
     match serde_json::to_writer(&mut out, v) {
         Ok(()) => String::from_utf8(out).unwrap_or_default(),
         Err(_) => String::new(),

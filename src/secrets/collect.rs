@@ -616,16 +616,13 @@ impl Masker {
     /// digest's unpadded base64, so only the digests that fit in the longest
     /// such run of `s` are made and looked for.
     fn digest_inside(&self, s: &str) -> bool {
-        let (mut run, mut longest) = (0usize, 0usize);
-        for c in s.bytes() {
-            if c.is_ascii_alphanumeric() || c == b'+' || c == b'/' {
-                run += 1;
-                longest = longest.max(run);
-            } else {
-                run = 0;
-            }
-        }
-        crate::derive::Digest::ALL.into_iter().filter(|d| longest >= d.shortest()).any(|d| self.digest_forms(d).long.is_match(s.as_bytes()))
+        let longest = {
+            let enough = crate::derive::Digest::ALL.iter().map(|d| d.shortest()).max().unwrap_or_default();
+            crate::derive::longest_base64_run(s.as_bytes(), enough)
+        };
+        let sets: Vec<&Many> =
+            crate::derive::Digest::ALL.into_iter().filter(|d| longest >= d.shortest()).map(|d| &self.digest_forms(d).long).collect();
+        Many::any_match(&sets, s.as_bytes())
     }
 
     /// Build the substring matcher: every secret of 8+ characters in each form

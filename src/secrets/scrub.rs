@@ -77,17 +77,8 @@ impl Lazy {
         if let Some(full) = self.full.get() {
             return full.as_ref();
         }
-        let (mut run, mut longest) = (0usize, 0usize);
-        for &c in text {
-            if c.is_ascii_alphanumeric() || c == b'+' || c == b'/' {
-                run += 1;
-                longest = longest.max(run);
-            } else {
-                run = 0;
-            }
-        }
         let shortest = crate::derive::Digest::ALL.iter().map(|d| d.shortest()).min().unwrap_or_default();
-        if longest >= shortest || memchr::memmem::find(text, "…".as_bytes()).is_some() {
+        if crate::derive::longest_base64_run(text, shortest) >= shortest || memchr::memmem::find(text, "…".as_bytes()).is_some() {
             self.full.get_or_init(|| self.masker.scrub_patterns(true)).as_ref()
         } else {
             self.plain.get_or_init(|| self.masker.scrub_patterns(false)).as_ref()
@@ -247,8 +238,9 @@ impl Many {
         let bits = (heads.len().max(1) * 16).next_power_of_two().trailing_zeros().max(6);
         let mut filter = vec![0u64; 1 << (bits - 6)];
         for &(h, _) in &heads {
-            let k = Self::slot(h, bits);
-            filter[k >> 6] |= 1 << (k & 63);
+            let (k1, k2) = Self::slots(h, 64 - bits);
+            filter[k1 >> 6] |= 1 << (k1 & 63);
+            filter[k2 >> 6] |= 1 << (k2 & 63);
         }
         Many { arena, ends, heads, filter, bits, short, longest }
     }
@@ -257,9 +249,15 @@ impl Many {
         b.get(..8).map(|h| u64::from_be_bytes(h.try_into().unwrap_or_default()))
     }
 
-    fn slot(h: u64, bits: u32) -> usize {
-        (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    /// The two filter bits of the head `h` (`shift`: 64 less the filter's
+    /// log2 bits); two bits a head let through about one place in 70 that
+    /// starts no pattern, where one let through one in 16.
+    fn slots(h: u64, shift: u32) -> (usize, usize) {
+        ((h.wrapping_mul(Self::SEEDS.0) >> shift) as usize, (h.wrapping_mul(Self::SEEDS.1) >> shift) as usize)
     }
+
+    /// The multipliers of [`Many::slots`]' two hashes.
+    const SEEDS: (u64, u64) = (0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F);
 
     fn len(&self) -> usize {
         self.ends.len()
@@ -291,48 +289,153 @@ impl Many {
         lo
     }
 
-    /// The length of the longest pattern that starts at `text[at..]`.
-    fn longest_at(&self, text: &[u8], at: usize) -> Option<usize> {
-        let rest = &text[at..];
-        let mut best = None;
-        if let Some(h) = Self::head(rest) {
-            let k = Self::slot(h, self.bits);
-            if self.filter[k >> 6] & (1 << (k & 63)) != 0 {
-                let first = self.heads.partition_point(|&(x, _)| x < h);
-                for &(_, i) in self.heads[first..].iter().take_while(|&&(x, _)| x == h) {
-                    if let Some(p) = self.get(i as usize).filter(|p| rest.starts_with(p)) {
-                        best = best.max(Some(p.len()));
+    /// The leftmost-longest match in `text` that starts at `from` or after:
+    /// where it starts and its length. One scan shared by [`Many::is_match`]
+    /// and [`Many::replace_all`], written as plain loops over slices (no
+    /// iterator adaptor or conversion per byte), so that it stays cheap in
+    /// the unoptimised test build too: the big-endian head of the next 8
+    /// bytes is rolled one byte at a time, tested against the filter inline,
+    /// and only where the filter lets it through are the heads searched.
+    fn find_from(&self, text: &[u8], from: usize) -> Option<(usize, usize)> {
+        let n = text.len();
+        let filter: &[u64] = &self.filter;
+        let short: &[u32] = &self.short;
+        let shift = 64 - self.bits;
+        // Patterns of 8 bytes or more start no later than `n - 8`.
+        let last_head = if self.heads.is_empty() || n < 8 { 0 } else { n - 7 };
+        let mut h: u64 = 0;
+        let mut at = from;
+        if at < last_head {
+            let mut i = at;
+            while i < at + 7 {
+                h = (h << 8) | text[i] as u64;
+                i += 1;
+            }
+        }
+        while at < n {
+            let mut best = 0;
+            if at < last_head {
+                h = (h << 8) | text[at + 7] as u64;
+                // The filter's first bit, then its second ([`Many::slots`], written out).
+                let k = (h.wrapping_mul(Self::SEEDS.0) >> shift) as usize;
+                if filter[k >> 6] & (1 << (k & 63)) != 0 {
+                    let k = (h.wrapping_mul(Self::SEEDS.1) >> shift) as usize;
+                    if filter[k >> 6] & (1 << (k & 63)) != 0 {
+                        best = self.longest_head_at(text, at, h);
                     }
                 }
             }
+            if best == 0 && !short.is_empty() {
+                best = self.longest_short_at(text, at);
+            }
+            if best > 0 {
+                return Some((at, best));
+            }
+            at += 1;
         }
+        None
+    }
+
+    /// The length of the longest pattern of 8 bytes or more that starts at
+    /// `text[at..]`, whose first 8 bytes are `h` (0: none).
+    fn longest_head_at(&self, text: &[u8], at: usize, h: u64) -> usize {
+        let heads: &[(u64, u32)] = &self.heads;
+        let (mut lo, mut hi) = (0, heads.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if heads[mid].0 < h {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let rest = &text[at..];
+        let mut best = 0;
+        while lo < heads.len() && heads[lo].0 == h {
+            let p = self.pattern(heads[lo].1 as usize);
+            if p.len() > best && rest.starts_with(p) {
+                best = p.len();
+            }
+            lo += 1;
+        }
+        best
+    }
+
+    /// The length of the longest pattern shorter than 8 bytes that starts at
+    /// `text[at..]` (0: none).
+    fn longest_short_at(&self, text: &[u8], at: usize) -> usize {
+        let rest = &text[at..];
+        let mut best = 0;
         for &i in &self.short {
-            if let Some(p) = self.get(i as usize).filter(|p| rest.starts_with(p)) {
-                best = best.max(Some(p.len()));
+            let p = self.pattern(i as usize);
+            if p.len() > best && rest.starts_with(p) {
+                best = p.len();
             }
         }
         best
     }
 
+    /// The `i`th pattern in sorted order (`i` below [`Many::len`]).
+    fn pattern(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.arena[start..self.ends[i] as usize]
+    }
+
     pub(super) fn is_match(&self, text: &[u8]) -> bool {
-        (0..text.len()).any(|at| self.longest_at(text, at).is_some())
+        self.find_from(text, 0).is_some()
+    }
+
+    /// True when any of `sets` matches inside `text`: what asking each in
+    /// turn answers, in one scan (the head rolled once, each set's filter
+    /// tested at each place; the digests' four sets of one secret are looked
+    /// for in one string this way).
+    pub(super) fn any_match(sets: &[&Many], text: &[u8]) -> bool {
+        if sets.len() < 2 || sets.iter().any(|m| !m.short.is_empty()) {
+            return sets.iter().any(|m| m.is_match(text));
+        }
+        // Each set's filter and shift (slices: indexed without a call per byte).
+        let parts: Vec<(&[u64], u32, &Many)> =
+            sets.iter().filter(|m| !m.heads.is_empty()).map(|m| (&m.filter[..], 64 - m.bits, *m)).collect();
+        let parts: &[(&[u64], u32, &Many)] = &parts;
+        let n = text.len();
+        if parts.is_empty() || n < 8 {
+            return false;
+        }
+        let mut h: u64 = 0;
+        let mut i = 0;
+        while i < 7 {
+            h = (h << 8) | text[i] as u64;
+            i += 1;
+        }
+        let mut at = 0;
+        while at + 8 <= n {
+            h = (h << 8) | text[at + 7] as u64;
+            let mut j = 0;
+            while j < parts.len() {
+                let (filter, shift, many) = parts[j];
+                let k = (h.wrapping_mul(Self::SEEDS.0) >> shift) as usize;
+                if filter[k >> 6] & (1 << (k & 63)) != 0 {
+                    let k = (h.wrapping_mul(Self::SEEDS.1) >> shift) as usize;
+                    if filter[k >> 6] & (1 << (k & 63)) != 0 && many.longest_head_at(text, at, h) > 0 {
+                        return true;
+                    }
+                }
+                j += 1;
+            }
+            at += 1;
+        }
+        false
     }
 
     /// `text` with each match, leftmost-longest, replaced by [`MASK`].
     pub(super) fn replace_all<'a>(&self, text: &'a [u8]) -> Cow<'a, [u8]> {
         let mut out: Option<Vec<u8>> = None;
-        let (mut at, mut from) = (0, 0);
-        while at < text.len() {
-            match self.longest_at(text, at) {
-                Some(n) => {
-                    let o = out.get_or_insert_with(|| Vec::with_capacity(text.len()));
-                    o.extend_from_slice(&text[from..at]);
-                    o.extend_from_slice(MASK.as_bytes());
-                    at += n;
-                    from = at;
-                }
-                None => at += 1,
-            }
+        let mut from = 0;
+        while let Some((at, n)) = self.find_from(text, from) {
+            let o = out.get_or_insert_with(|| Vec::with_capacity(text.len()));
+            o.extend_from_slice(&text[from..at]);
+            o.extend_from_slice(MASK.as_bytes());
+            from = at + n;
         }
         match out {
             Some(mut o) => {
@@ -437,6 +540,97 @@ mod tests {
         let mut m = Masker::default();
         m.add("S3cret&Pass<word>!");
         assert_eq!(&*m.scrubber().scrub("| 279152dd… |".as_bytes()), "| (sensitive value) |".as_bytes());
+    }
+
+    /// The leftmost-longest matches of `patterns` in `text`, found by
+    /// comparing every pattern at every place: what [`Many`] must find.
+    fn matches_reference(patterns: &[&[u8]], text: &[u8]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            match patterns.iter().filter(|p| !p.is_empty() && text[at..].starts_with(p)).map(|p| p.len()).max() {
+                Some(n) => {
+                    out.push((at, n));
+                    at += n;
+                }
+                None => at += 1,
+            }
+        }
+        out
+    }
+
+    /// Every match [`Many::find_from`] finds, one after another.
+    fn matches(many: &Many, text: &[u8]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        while let Some((at, n)) = many.find_from(text, from) {
+            out.push((at, n));
+            from = at + n;
+        }
+        out
+    }
+
+    #[test]
+    fn a_match_at_the_end_of_the_text_and_short_patterns_are_found() {
+        let many = Many::new(sorted_distinct(vec!["abc", "abcdefgh", "abcdefghij", "xyz", "12345678"]));
+        // A head pattern in the text's last 8 bytes, and the text that is only it.
+        assert_eq!(matches(&many, b"..........12345678"), [(10, 8)]);
+        assert_eq!(matches(&many, b"12345678"), [(0, 8)]);
+        assert_eq!(matches(&many, b"1234567"), []);
+        // The longest at a place wins; a short pattern where no long one starts.
+        assert_eq!(matches(&many, b"abcdefghij abcdefgh abcdefg abc"), [(0, 10), (11, 8), (20, 3), (28, 3)]);
+        // Short patterns in the last 7 bytes, where no head fits.
+        assert_eq!(matches(&many, b"--xyz"), [(2, 3)]);
+        assert_eq!(matches(&many, b"xyz"), [(0, 3)]);
+        assert_eq!(&*many.replace_all(b"a xyz b 12345678"), b"a (sensitive value) b (sensitive value)".as_slice());
+        assert!(many.is_match(b"__________abc") && !many.is_match(b"ab-xy-1234567"));
+        // Only long patterns, only short ones, none.
+        let long = Many::new(sorted_distinct(vec!["secret-long-1"]));
+        assert_eq!(matches(&long, b"xsecret-long-1"), [(1, 13)]);
+        assert_eq!(matches(&long, b"secret-long-"), []);
+        let short = Many::new(sorted_distinct(vec!["ab"]));
+        assert_eq!(matches(&short, b"aab"), [(1, 2)]);
+        assert!(!Many::default().is_match(b"anything at all"));
+    }
+
+    proptest::proptest! {
+        /// The scan finds what comparing every pattern at every place finds,
+        /// over small alphabets (so that patterns overlap, share heads and
+        /// prefixes, and meet the text's end).
+        #[test]
+        fn the_scan_finds_the_leftmost_longest_matches(
+            patterns in proptest::collection::vec("[ab]{1,12}|[abc]{6,10}", 1..12),
+            text in "[ab]{0,40}|[abc]{0,40}",
+        ) {
+            let many = Many::new(sorted_distinct(patterns.clone()));
+            let bytes: Vec<&[u8]> = patterns.iter().map(|p| p.as_bytes()).collect();
+            let want = matches_reference(&bytes, text.as_bytes());
+            proptest::prop_assert_eq!(matches(&many, text.as_bytes()), want.clone());
+            proptest::prop_assert_eq!(many.is_match(text.as_bytes()), !want.is_empty());
+            let mut masked = Vec::new();
+            let mut from = 0;
+            for &(at, n) in &want {
+                masked.extend_from_slice(&text.as_bytes()[from..at]);
+                masked.extend_from_slice(MASK.as_bytes());
+                from = at + n;
+            }
+            masked.extend_from_slice(&text.as_bytes()[from..]);
+            proptest::prop_assert_eq!(many.replace_all(text.as_bytes()).into_owned(), masked);
+        }
+        /// One scan over several sets answers as asking each in turn.
+        #[test]
+        fn any_match_answers_as_each_set_asked_in_turn(
+            sets in proptest::collection::vec(proptest::collection::vec("[ab]{8,12}|[abc]{8,10}|[ab]{1,7}", 0..4), 0..4),
+            text in "[ab]{0,40}|[abc]{0,40}",
+        ) {
+            let sets: Vec<Many> = sets.into_iter().map(|s| Many::new(sorted_distinct(s))).collect();
+            let refs: Vec<&Many> = sets.iter().collect();
+            proptest::prop_assert_eq!(Many::any_match(&refs, text.as_bytes()), sets.iter().any(|m| m.is_match(text.as_bytes())));
+            // Long patterns only (the one-scan road), as the digests' sets are.
+            let long: Vec<Many> = sets.iter().map(|m| Many::new(m.patterns().filter(|p| p.len() >= 8).collect())).collect();
+            let refs: Vec<&Many> = long.iter().collect();
+            proptest::prop_assert_eq!(Many::any_match(&refs, text.as_bytes()), long.iter().any(|m| m.is_match(text.as_bytes())));
+        }
     }
 
     proptest::proptest! {
