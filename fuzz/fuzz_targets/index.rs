@@ -4,7 +4,8 @@
 //! and the brackets outside strings, carried from run to run, are what a
 //! byte-by-byte scan sees; every way of lexing a run (`Lexes`) agrees; the
 //! skip over the index answers as the byte-by-byte skip on any text; and the
-//! skip accepts only what serde_json accepts, ending where serde_json ends.
+//! skip accepts only what serde_json accepts, ending where serde_json ends;
+//! and UTF-8 validated over the index (ASCII runs told at once) is std's verdict.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -22,6 +23,14 @@ fuzz_target!(|data: &[u8]| {
         let want = index::Lexes::bytes(run);
         assert_eq!(index::Lexes::of(run), want);
         assert_eq!(index::Lexes::words(run), want);
+    }
+    // UTF-8 over the index (ASCII runs at once, the rest by std's check) is std's verdict.
+    assert_eq!(index::utf8(data), std::str::from_utf8(data).map(|_| ()).map_err(|e| e.valid_up_to()));
+    assert_eq!(index::as_text(data).ok(), std::str::from_utf8(data).ok());
+    for run in data.chunks_exact(64) {
+        let Ok(run) = <&[u8; 64]>::try_from(run) else { break };
+        let want = index::ascii_bytes(run);
+        assert_eq!((index::ascii(run), index::ascii_words(run)), (want, want));
     }
     let start = index::blanks(data, 0);
     if matches!(data.get(start), Some(b'{' | b'[')) {

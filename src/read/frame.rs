@@ -54,6 +54,21 @@ impl TrailerScan {
 /// a prefix, `::debug::{"format_version":...}`). `scan` says where the scan
 /// of the text before `rest` was, and is left where it is at its end (to go
 /// on with the next piece).
+///
+/// Why a loop of its own, apart from the one framer ([`Splitter`], whose gap
+/// state tracks the same two things: a `{` on a blank line starts the next
+/// document there, and [`key_step`] finds a hidden key): it reads only what
+/// follows the *last* document, only with `--lenient`, only when that text is
+/// not blank and does not start with a bracket, at most [`crate::read::MAX_TRAILER`]
+/// bytes, once per input, and only after serde_json has parsed the document
+/// (the trailer starts where serde_json ended, which the framer does not
+/// know). Where the framer ran first (`split_whole`, the pool), a `{` on a
+/// line of its own was already cut as a document of its own, so the framer's
+/// verdict on this text would be the same walk again; where it did not (the
+/// read-ahead thread's framer stops at the document's end: what follows is
+/// the parser's to judge), there is nothing to fold it into. A plain trailer
+/// of log lines is a few hundred bytes (nanoseconds); 64 MB of text, its
+/// worst case, is scanned at byte speed once.
 pub(crate) fn second_document(rest: &[u8], scan: &mut TrailerScan) -> Option<usize> {
     for (i, &b) in rest.iter().enumerate() {
         match b {
