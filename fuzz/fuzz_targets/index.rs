@@ -26,7 +26,8 @@ fuzz_target!(|data: &[u8]| {
     }
     // UTF-8 over the index (ASCII runs at once, the rest by std's check) is std's verdict.
     assert_eq!(index::utf8(data), std::str::from_utf8(data).map(|_| ()).map_err(|e| e.valid_up_to()));
-    assert_eq!(index::as_text(data).ok(), std::str::from_utf8(data).ok());
+    assert_eq!(index::as_text_indexed(data).ok(), std::str::from_utf8(data).ok());
+    assert_eq!(index::into_text_indexed(data.to_vec()).ok().as_deref(), std::str::from_utf8(data).ok());
     for run in data.chunks_exact(64) {
         let Ok(run) = <&[u8; 64]>::try_from(run) else { break };
         let want = index::ascii_bytes(run);
