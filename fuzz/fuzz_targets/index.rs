@@ -1,4 +1,4 @@
-//! The structural index (`src/index.rs`, compiled here as it is) against its
+//! The structural index (`src/index.rs` and `src/utf8.rs`, compiled here as they are) against its
 //! references, on arbitrary bytes: every way of classifying a 64-byte run
 //! (SSE2, `u64` words, byte by byte) gives the same bits; the in-string mask
 //! and the brackets outside strings, carried from run to run, are what a
@@ -14,6 +14,10 @@ use libfuzzer_sys::fuzz_target;
 #[allow(dead_code)]
 mod index;
 
+#[path = "../../src/utf8.rs"]
+#[allow(dead_code)]
+mod utf8;
+
 fuzz_target!(|data: &[u8]| {
     if let Err(e) = index::index_agrees(data) {
         panic!("{e}");
@@ -25,13 +29,13 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(index::Lexes::words(run), want);
     }
     // UTF-8 over the index (ASCII runs at once, the rest by std's check) is std's verdict.
-    assert_eq!(index::utf8(data), std::str::from_utf8(data).map(|_| ()).map_err(|e| e.valid_up_to()));
-    assert_eq!(index::as_text_indexed(data).ok(), std::str::from_utf8(data).ok());
-    assert_eq!(index::into_text_indexed(data.to_vec()).ok().as_deref(), std::str::from_utf8(data).ok());
+    assert_eq!(utf8::utf8(data), std::str::from_utf8(data).map(|_| ()).map_err(|e| e.valid_up_to()));
+    assert_eq!(utf8::as_text_indexed(data).ok(), std::str::from_utf8(data).ok());
+    assert_eq!(utf8::into_text_indexed(data.to_vec()).ok().as_deref(), std::str::from_utf8(data).ok());
     for run in data.chunks_exact(64) {
         let Ok(run) = <&[u8; 64]>::try_from(run) else { break };
-        let want = index::ascii_bytes(run);
-        assert_eq!((index::ascii(run), index::ascii_words(run)), (want, want));
+        let want = utf8::ascii_bytes(run);
+        assert_eq!((utf8::ascii(run), utf8::ascii_words(run)), (want, want));
     }
     let start = index::blanks(data, 0);
     if matches!(data.get(start), Some(b'{' | b'[')) {

@@ -222,7 +222,7 @@ pub(crate) enum Piece {
     Failed(std::io::Error),
 }
 
-/// Read `src` in chunks, validate UTF-8 ([`crate::index::utf8`]) and check nesting depth once (unless
+/// Read `src` in chunks, validate UTF-8 ([`crate::utf8`]) and check nesting depth once (unless
 /// `scan_depth` is false: a file checked by an earlier read), and send the text on.
 fn read_ahead(src: impl Read, chunk: usize, lenient: bool, scan_depth: bool, tx: &std::sync::mpsc::SyncSender<Piece>) {
     let mut feeder = Feeder::new(lenient, scan_depth);
@@ -295,7 +295,7 @@ impl Feeder {
         self.pending = data.split_off(cut);
         // UTF-8 over the index (ASCII runs proven at once); the held-back
         // character above is the carry to the next piece.
-        match crate::index::into_text(data) {
+        match crate::utf8::into_text(data) {
             Ok(mut s) => {
                 if let Some(framer) = self.framer.as_mut().filter(|f| !f.done()) {
                     framer.feed(s.as_bytes());
@@ -312,7 +312,7 @@ impl Feeder {
             }
             Err((mut bytes, valid)) => {
                 bytes.truncate(valid);
-                (Some(Piece::BadUtf8(crate::index::into_text(bytes).unwrap_or_default())), true)
+                (Some(Piece::BadUtf8(crate::utf8::into_text(bytes).unwrap_or_default())), true)
             }
         }
     }

@@ -39,7 +39,7 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
     }
     // Validate the whole input (a skipped prefix too): parts that queries skip
     // are otherwise never checked. Over the index: ASCII runs proven at once.
-    let all = crate::index::as_text(bytes).map_err(|valid| {
+    let all = crate::utf8::as_text(bytes).map_err(|valid| {
         let (l, c) = line_col(bytes, valid);
         InputError::new(name, "input is not valid UTF-8").at(l, c).hint("re-encode as UTF-8")
     })?;
