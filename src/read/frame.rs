@@ -182,6 +182,9 @@ pub(crate) struct Splitter {
     docs: usize,
     /// The current document's `TooDeep` cut was pushed.
     deep: bool,
+    /// Gap lines are read a run at a time ([`Splitter::plain_run`]); off, byte
+    /// by byte (the tests' reference).
+    gap_runs: bool,
 }
 
 /// The most of a line kept to name a document.
@@ -207,6 +210,7 @@ impl Splitter {
             last: Vec::new(),
             docs: 0,
             deep: false,
+            gap_runs: true,
         }
     }
 
@@ -244,6 +248,18 @@ impl Splitter {
                 }
                 St::Prefix | St::Gap => {
                     let prefix = self.st == St::Prefix;
+                    // A line of text in a gap, past its first character: its
+                    // bytes up to the next newline, `{` or `f` (where a
+                    // `format_version` key may start) are only kept and counted.
+                    if !prefix && self.gap_runs && self.key_match == 0 && self.text.is_some_and(|t| t.1 == self.line) {
+                        let rest = &piece[i..];
+                        let n = memchr::memchr3(b'\n', b'{', b'f', rest).unwrap_or(rest.len());
+                        if n > 0 && at + n - 1 <= self.end + MAX_GAP {
+                            self.plain_run(&rest[..n]);
+                            i += n;
+                            continue;
+                        }
+                    }
                     match b {
                         b'\n' => {
                             if !self.cur.iter().all(|&c| crate::scan::is_json_ws(c)) {
@@ -402,6 +418,17 @@ impl Splitter {
         if self.cur.len() < NAME_LINE {
             self.cur.push(b);
         }
+    }
+
+    /// Bytes of a gap's line that already holds text, none of them a newline,
+    /// `{` or `f`, with no key partly matched before them: what [`Splitter::gap_text`]
+    /// and the blanks' arm do to each of them, at once (kept and counted; the
+    /// line is text already, and no key can start or go on in them).
+    fn plain_run(&mut self, run: &[u8]) {
+        let room = NAME_LINE.saturating_sub(self.cur.len());
+        self.cur.extend_from_slice(&run[..run.len().min(room)]);
+        self.line_blank = false;
+        self.line_chars += if run.is_ascii() { run.len() } else { run.iter().filter(|&&b| b & 0xC0 != 0x80).count() };
     }
 }
 
@@ -642,6 +669,62 @@ mod tests {
             proptest::prop_assert!(framed.started);
             proptest::prop_assert_eq!(framed.end, end);
             proptest::prop_assert_eq!(framed.too_deep.then_some(framed.deep_at), deep);
+        }
+    }
+
+    /// Documents and the text between them: log lines, keys whole and cut,
+    /// Terragrunt's prefixes, `{` in text, characters of every length, a line
+    /// longer than what is kept of it.
+    fn gap_pieces() -> Vec<String> {
+        let mut p: Vec<String> = [
+            "{\"a\":1}",
+            "{\"format_version\":\"1.2\"}",
+            "\n",
+            "\n\n",
+            " ",
+            "\t",
+            "\r",
+            "log line ",
+            "format_version\"",
+            "format_vers",
+            "ion\\\"",
+            "f",
+            "ff",
+            "{",
+            "}",
+            "é",
+            "€x",
+            "😀",
+            "STDOUT [live/vpc] tofu: ",
+            "12:00:01.000 ",
+            "[live/app] ",
+            "prefix=[/w/x] ",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        p.push("y".repeat(1500));
+        p
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn gap_lines_read_a_run_at_a_time_are_cut_as_byte_by_byte(
+            parts in proptest::collection::vec(proptest::sample::select(gap_pieces()), 0..50),
+            size in 1usize..50,
+            lenient: bool,
+        ) {
+            let text = parts.concat();
+            let run = |runs: bool| {
+                let mut sp = Splitter::new(lenient);
+                sp.gap_runs = runs;
+                let mut cuts = Vec::new();
+                for piece in text.as_bytes().chunks(size) {
+                    sp.feed(piece, &mut cuts);
+                }
+                (cuts, sp.st, sp.line, sp.line_blank, sp.line_chars, sp.key_match, sp.hidden, sp.text, sp.cur, sp.last, sp.docs)
+            };
+            proptest::prop_assert_eq!(run(true), run(false), "{:?}", text);
         }
     }
 
