@@ -70,6 +70,37 @@ impl TrailerScan {
 /// of log lines is a few hundred bytes (nanoseconds); 64 MB of text, its
 /// worst case, is scanned at byte speed once.
 pub(crate) fn second_document(rest: &[u8], scan: &mut TrailerScan) -> Option<usize> {
+    let mut i = 0;
+    while i < rest.len() {
+        if scan.key == 0 && !scan.line_start {
+            // Within a line, no key begun: only a newline or a key's `f` can
+            // change anything (every other byte leaves the scan as it is).
+            i += memchr::memchr2(b'\n', b'f', &rest[i..])?;
+        }
+        let b = rest[i];
+        match b {
+            b'\n' => {
+                scan.line_start = true;
+                scan.key = 0;
+            }
+            b' ' | b'\t' | b'\r' => scan.key = 0,
+            b'{' if scan.line_start => return Some(i),
+            _ => {
+                scan.line_start = false;
+                scan.key = key_step(scan.key, b);
+                if scan.key == KEY_FOUND {
+                    return Some(i);
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// [`second_document`] byte by byte: the reference the tests hold it to.
+#[cfg(test)]
+pub(crate) fn second_document_bytes(rest: &[u8], scan: &mut TrailerScan) -> Option<usize> {
     for (i, &b) in rest.iter().enumerate() {
         match b {
             b'\n' => {
@@ -725,6 +756,28 @@ mod tests {
                 (cuts, sp.st, sp.line, sp.line_blank, sp.line_chars, sp.key_match, sp.hidden, sp.text, sp.cur, sp.last, sp.docs)
             };
             proptest::prop_assert_eq!(run(true), run(false), "{:?}", text);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_trailer_is_scanned_as_byte_by_byte(
+            parts in proptest::collection::vec(proptest::sample::select(&[
+                "format_version", "format_vers", "ion", "\"", "\\", "f", "ff", "\n", " ", "\t", "{", "x", "log: ", "é",
+            ][..]), 0..40),
+            cut in 0usize..200,
+            line_start: bool,
+        ) {
+            let text = parts.concat();
+            let t = text.as_bytes();
+            let cut = cut.min(t.len());
+            let scan = |f: fn(&[u8], &mut TrailerScan) -> Option<usize>| {
+                let mut s = TrailerScan::new(line_start);
+                let first = f(&t[..cut], &mut s);
+                let second = first.is_none().then(|| f(&t[cut..], &mut s));
+                (first, second, s)
+            };
+            proptest::prop_assert_eq!(scan(second_document), scan(second_document_bytes), "{:?} cut at {}", text, cut);
         }
     }
 
