@@ -66,9 +66,10 @@ impl TrailerScan {
 /// line of its own was already cut as a document of its own, so the framer's
 /// verdict on this text would be the same walk again; where it did not (the
 /// read-ahead thread's framer stops at the document's end: what follows is
-/// the parser's to judge), there is nothing to fold it into. A plain trailer
-/// of log lines is a few hundred bytes (nanoseconds); 64 MB of text, its
-/// worst case, is scanned at byte speed once.
+/// the parser's to judge), there is nothing to fold it into. Within a line
+/// with no key begun it skips to the next newline or `f` at once (`memchr2`);
+/// byte by byte it cost 18 instructions a byte (callgrind, `summary --lenient`
+/// of a 2 MB plan followed by 1 MB of log lines: 19 M).
 pub(crate) fn second_document(rest: &[u8], scan: &mut TrailerScan) -> Option<usize> {
     let mut i = 0;
     while i < rest.len() {
