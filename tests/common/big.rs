@@ -52,6 +52,16 @@ pub fn late_secret_plan(n: usize, secret: &str, pad: usize, extras: bool) -> Str
     )
 }
 
+/// The address space (KB) a streamed run is given by the big-plan tests:
+/// `base_kb` on two cores, and 4 MB more for each further thread planview
+/// starts (one per core, at most 8), each with its stack and the pieces in
+/// flight to it. (Measured: on one thread and on two, `comment` and `gate`
+/// need the same address space within 4 MB.)
+pub fn limit_kb(base_kb: u64) -> u64 {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(2, 8) as u64;
+    base_kb + (threads - 2) * 4_000
+}
+
 /// A scratch directory of the test run, named by `tag`.
 pub fn scratch(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("planview-big-{}-{tag}", std::process::id()));

@@ -76,7 +76,8 @@ fn runs(files: &[&str], colours: &[Colour], extra: &[&str]) -> Vec<Run> {
     let mut v = Vec::new();
     for c in commands() {
         let mut sets: Vec<Vec<&str>> = files.iter().map(|f| vec![*f]).collect();
-        if c.many_files {
+        // All together too (one file alone is the run above already).
+        if c.many_files && files.len() > 1 {
             sets.push(files.to_vec());
         }
         let mut variants: Vec<Vec<&str>> = vec![vec![]];
@@ -310,8 +311,33 @@ fn check_carried(carried: &BTreeMap<String, BTreeSet<String>>, failures: &mut Ve
 #[test]
 fn hostile_strings_never_reach_the_terminal_raw_in_any_command_or_format() {
     let attacks = attacks();
-    let results = execute(runs(HOSTILE, &[Colour::Never, Colour::NoColorEnv, Colour::Always], &[]));
+    // Colour off two ways: NO_COLOR with the default, and `--color never`.
+    // Colour is decided once (`cli::decide_color`, unit-tested there), and
+    // into a pipe both ways decide it off: the same run. So `--color never`
+    // runs over one fixture, in every command, format and variant, each held
+    // byte for byte to its NO_COLOR twin below; the other fixtures run with
+    // NO_COLOR and with `--color always`. (`--color never` ran over every
+    // fixture until 2026-11: a third of this sweep, the same bytes again.)
+    let mut all = runs(HOSTILE, &[Colour::NoColorEnv, Colour::Always], &[]);
+    all.extend(runs(&HOSTILE[..1], &[Colour::Never], &[]));
+    let results = execute(all);
     let mut failures = Vec::new();
+    let no_color: BTreeMap<&[String], &Output> =
+        results.iter().filter(|(r, _)| matches!(r.colour, Colour::NoColorEnv)).map(|(r, o)| (r.args.as_slice(), o)).collect();
+    let mut twins = 0;
+    for (r, out) in results.iter().filter(|(r, _)| matches!(r.colour, Colour::Never)) {
+        let at = r.args.windows(2).position(|w| w[0] == "--color" && w[1] == "never");
+        let plain: Vec<String> = match at {
+            Some(i) => r.args[..i].iter().chain(&r.args[i + 2..]).cloned().collect(),
+            None => r.args.clone(),
+        };
+        match no_color.get(plain.as_slice()) {
+            Some(twin) if twin.stdout == out.stdout && twin.stderr == out.stderr && twin.status.code() == out.status.code() => twins += 1,
+            Some(_) => failures.push(format!("{}: `--color never` wrote other bytes than NO_COLOR=1", r.describe())),
+            None => failures.push(format!("{}: no NO_COLOR=1 run to compare with", r.describe())),
+        }
+    }
+    assert!(twins > 50, "{twins} `--color never` runs compared");
     let mut succeeded: BTreeSet<String> = BTreeSet::new();
     let mut carried: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (r, out) in &results {
