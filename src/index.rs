@@ -11,7 +11,8 @@
 //! SSE2 classifies a run on x86-64 (part of its baseline, so no detection is
 //! needed; `safe_arch` wraps the intrinsics, so there is no `unsafe` here),
 //! `u64` words elsewhere; a byte-by-byte reference checks both (proptest here,
-//! and the `index` fuzz target, which compiles this file as it is).
+//! and the `index` fuzz target, which compiles this file as it is). UTF-8 is
+//! validated the same way, run by run, in [`crate::utf8`].
 
 /// JSON's whitespace (RFC 8259): space, tab, newline, carriage return. Not
 /// form feed or vertical tab, which `u8::is_ascii_whitespace` counts.

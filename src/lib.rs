@@ -38,6 +38,7 @@ pub mod sanitize;
 mod scan;
 mod secrets;
 mod spool;
+mod utf8;
 
 pub use outcome::{PerFile, Status};
 pub use run::{run, verdict_over_output};

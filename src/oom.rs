@@ -10,7 +10,8 @@
 //! the input reserved with `try_reserve`) gets null as usual, and its caller
 //! reports its own error ("is too big to read into memory").
 //!
-//! This is the one module with `unsafe` code (`GlobalAlloc` is an unsafe
+//! One of the two modules with `unsafe` code (the other, `utf8.rs`, makes
+//! text of bytes it validated; `GlobalAlloc` is an unsafe
 //! trait, `libc::write` and `libc::_exit` are foreign functions). Invariants:
 //! - every allocation is the system allocator's, passed through unchanged
 //!   (same layout, same pointer), so `dealloc` and `realloc` get back what

@@ -1,10 +1,11 @@
-//! The structural index (`src/index.rs`, compiled here as it is) against its
+//! The structural index (`src/index.rs` and `src/utf8.rs`, compiled here as they are) against its
 //! references, on arbitrary bytes: every way of classifying a 64-byte run
 //! (SSE2, `u64` words, byte by byte) gives the same bits; the in-string mask
 //! and the brackets outside strings, carried from run to run, are what a
 //! byte-by-byte scan sees; every way of lexing a run (`Lexes`) agrees; the
 //! skip over the index answers as the byte-by-byte skip on any text; and the
-//! skip accepts only what serde_json accepts, ending where serde_json ends.
+//! skip accepts only what serde_json accepts, ending where serde_json ends;
+//! and UTF-8 validated over the index (ASCII runs told at once) is std's verdict.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -12,6 +13,10 @@ use libfuzzer_sys::fuzz_target;
 #[path = "../../src/index.rs"]
 #[allow(dead_code)]
 mod index;
+
+#[path = "../../src/utf8.rs"]
+#[allow(dead_code)]
+mod utf8;
 
 fuzz_target!(|data: &[u8]| {
     if let Err(e) = index::index_agrees(data) {
@@ -22,6 +27,15 @@ fuzz_target!(|data: &[u8]| {
         let want = index::Lexes::bytes(run);
         assert_eq!(index::Lexes::of(run), want);
         assert_eq!(index::Lexes::words(run), want);
+    }
+    // UTF-8 over the index (ASCII runs at once, the rest by std's check) is std's verdict.
+    assert_eq!(utf8::utf8(data), std::str::from_utf8(data).map(|_| ()).map_err(|e| e.valid_up_to()));
+    assert_eq!(utf8::as_text_indexed(data).ok(), std::str::from_utf8(data).ok());
+    assert_eq!(utf8::into_text_indexed(data.to_vec()).ok().as_deref(), std::str::from_utf8(data).ok());
+    for run in data.chunks_exact(64) {
+        let Ok(run) = <&[u8; 64]>::try_from(run) else { break };
+        let want = utf8::ascii_bytes(run);
+        assert_eq!((utf8::ascii(run), utf8::ascii_words(run)), (want, want));
     }
     let start = index::blanks(data, 0);
     if matches!(data.get(start), Some(b'{' | b'[')) {

@@ -222,7 +222,7 @@ pub(crate) enum Piece {
     Failed(std::io::Error),
 }
 
-/// Read `src` in chunks, validate UTF-8 and check nesting depth once (unless
+/// Read `src` in chunks, validate UTF-8 ([`crate::utf8`]) and check nesting depth once (unless
 /// `scan_depth` is false: a file checked by an earlier read), and send the text on.
 fn read_ahead(src: impl Read, chunk: usize, lenient: bool, scan_depth: bool, tx: &std::sync::mpsc::SyncSender<Piece>) {
     let mut feeder = Feeder::new(lenient, scan_depth);
@@ -293,7 +293,9 @@ impl Feeder {
         // Keep an incomplete character at the end for the next round.
         let cut = if eof { data.len() } else { complete_prefix(&data) };
         self.pending = data.split_off(cut);
-        match String::from_utf8(data) {
+        // UTF-8 over the index (ASCII runs proven at once); the held-back
+        // character above is the carry to the next piece.
+        match crate::utf8::into_text(data) {
             Ok(mut s) => {
                 if let Some(framer) = self.framer.as_mut().filter(|f| !f.done()) {
                     framer.feed(s.as_bytes());
@@ -308,11 +310,9 @@ impl Feeder {
                 }
                 ((!s.is_empty()).then_some(Piece::Text(s)), eof)
             }
-            Err(e) => {
-                let valid = e.utf8_error().valid_up_to();
-                let mut bytes = e.into_bytes();
+            Err((mut bytes, valid)) => {
                 bytes.truncate(valid);
-                (Some(Piece::BadUtf8(String::from_utf8(bytes).unwrap_or_default())), true)
+                (Some(Piece::BadUtf8(crate::utf8::into_text(bytes).unwrap_or_default())), true)
             }
         }
     }

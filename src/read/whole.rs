@@ -38,9 +38,9 @@ pub fn parse_with<'a>(name: &str, bytes: &'a [u8], opts: &ReadOptions) -> Result
         opts.notes.push(name, skipped_prefix(skip, l, c));
     }
     // Validate the whole input (a skipped prefix too): parts that queries skip
-    // are otherwise never checked.
-    let all = std::str::from_utf8(bytes).map_err(|e| {
-        let (l, c) = line_col(bytes, e.valid_up_to());
+    // are otherwise never checked. Over the index: ASCII runs proven at once.
+    let all = crate::utf8::as_text(bytes).map_err(|valid| {
+        let (l, c) = line_col(bytes, valid);
         InputError::new(name, "input is not valid UTF-8").at(l, c).hint("re-encode as UTF-8")
     })?;
     let text = &all[skip..];
