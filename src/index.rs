@@ -20,6 +20,21 @@ pub(crate) fn is_json_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// How many of `bytes`' first bytes are JSON's whitespace. A plain loop: the
+/// test profile builds the crate at opt-level 0, where an iterator adaptor
+/// costs a few calls a byte (the 64 MB blank inputs of the error-contract
+/// tests are read through here).
+pub(crate) fn json_ws_len(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    while n < bytes.len() {
+        match bytes[n] {
+            b' ' | b'\t' | b'\n' | b'\r' => n += 1,
+            _ => break,
+        }
+    }
+    n
+}
+
 /// Deepest nesting of arrays and objects planview reads. serde_json refuses
 /// more than 127 levels when it builds values; with this limit checked over
 /// the whole text, every value planview parses later (on demand) parses.
@@ -791,6 +806,17 @@ fn number(t: &[u8], mut i: usize) -> Result<usize, Skip> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_ws_len_counts_json_whitespace_only() {
+        assert_eq!(json_ws_len(b""), 0);
+        assert_eq!(json_ws_len(b" \t\r\n x "), 5);
+        assert_eq!(json_ws_len(b"\x0c "), 0, "form feed is not JSON whitespace");
+        assert_eq!(json_ws_len(b"\n\n\n"), 3);
+        for b in 0..=255u8 {
+            assert_eq!(json_ws_len(&[b, b'x']), usize::from(is_json_ws(b)), "{b}");
+        }
+    }
 
     proptest::proptest! {
         #[test]

@@ -292,6 +292,32 @@ impl Splitter {
                             continue;
                         }
                     }
+                    // Blank space (an endless run of it is refused at the
+                    // limit), or in the prefix a line's text up to its next
+                    // newline or `{`: what the arms below do to each byte, at
+                    // once, up to the limit (the byte past it goes below).
+                    if self.gap_runs {
+                        let limit = if prefix { crate::read::MAX_PREFIX } else { self.end + MAX_GAP };
+                        let room = (limit + 1).saturating_sub(base).min(piece.len());
+                        let n = if crate::scan::is_json_ws(b) {
+                            let n = crate::index::json_ws_len(&piece[i..room.max(i)]);
+                            if n > 0 {
+                                self.blank_run(&piece[i..i + n], base + i);
+                            }
+                            n
+                        } else if prefix && self.lenient && b != b'{' && i < room {
+                            let rest = &piece[i..room];
+                            let n = memchr::memchr2(b'\n', b'{', rest).unwrap_or(rest.len());
+                            self.prefix_run(&rest[..n]);
+                            n
+                        } else {
+                            0
+                        };
+                        if n > 0 {
+                            i += n;
+                            continue;
+                        }
+                    }
                     match b {
                         b'\n' => {
                             if !self.cur.iter().all(|&c| crate::scan::is_json_ws(c)) {
@@ -450,6 +476,52 @@ impl Splitter {
         if self.cur.len() < NAME_LINE {
             self.cur.push(b);
         }
+    }
+
+    /// A run of blank space (spaces, tabs, carriage returns, newlines) in a
+    /// gap or the prefix, starting at offset `at`: what the newline's and the
+    /// blanks' arms of [`Splitter::feed`] do to each byte, at once (after its
+    /// first newline every line of the run is blank, so only that newline can
+    /// move the current line to `last`).
+    fn blank_run(&mut self, run: &[u8], at: usize) {
+        let Some(first) = memchr::memchr(b'\n', run) else {
+            let room = NAME_LINE.saturating_sub(self.cur.len());
+            self.cur.extend_from_slice(&run[..run.len().min(room)]);
+            self.line_chars += run.len();
+            self.key_match = 0;
+            return;
+        };
+        // The current line, with the blanks before the first newline, ends there.
+        let room = NAME_LINE.saturating_sub(self.cur.len());
+        self.cur.extend_from_slice(&run[..first.min(room)]);
+        if !self.cur.iter().all(|&c| crate::scan::is_json_ws(c)) {
+            self.last = std::mem::take(&mut self.cur);
+        }
+        let last = memchr::memrchr(b'\n', run).unwrap_or(first);
+        self.line += memchr::memchr_iter(b'\n', &run[first..]).count();
+        self.line_begin = at + last + 1;
+        self.line_blank = true;
+        self.text_before_line = self.text;
+        let tail = &run[last + 1..];
+        self.cur.clear();
+        self.cur.extend_from_slice(&tail[..tail.len().min(NAME_LINE)]);
+        self.line_chars = tail.len();
+        self.key_match = 0;
+    }
+
+    /// Bytes of the prefix (`--lenient`) on one line, none of them a newline
+    /// or `{`: what the blanks' arm and the prefix's text arm of
+    /// [`Splitter::feed`] do to each of them, at once.
+    fn prefix_run(&mut self, run: &[u8]) {
+        let room = NAME_LINE.saturating_sub(self.cur.len());
+        self.cur.extend_from_slice(&run[..run.len().min(room)]);
+        if run.iter().any(|&b| !crate::scan::is_json_ws(b)) {
+            self.line_blank = false;
+        }
+        if run.iter().any(|&b| crate::scan::is_json_ws(b)) {
+            self.key_match = 0;
+        }
+        self.line_chars += if run.is_ascii() { run.len() } else { run.iter().filter(|&&b| b & 0xC0 != 0x80).count() };
     }
 
     /// Bytes of a gap's line that already holds text, none of them a newline,
@@ -716,6 +788,8 @@ mod tests {
             " ",
             "\t",
             "\r",
+            "     ",
+            " \t\r\n  \n\t   ",
             "log line ",
             "format_version\"",
             "format_vers",
@@ -754,7 +828,7 @@ mod tests {
                 for piece in text.as_bytes().chunks(size) {
                     sp.feed(piece, &mut cuts);
                 }
-                (cuts, sp.st, sp.line, sp.line_blank, sp.line_chars, sp.key_match, sp.hidden, sp.text, sp.cur, sp.last, sp.docs)
+                ((cuts, sp.st, sp.line, sp.line_blank, sp.line_chars, sp.key_match, sp.hidden, sp.text, sp.cur, sp.last, sp.docs), (sp.line_begin, sp.text_before_line, sp.offset))
             };
             proptest::prop_assert_eq!(run(true), run(false), "{:?}", text);
         }

@@ -166,7 +166,7 @@ impl<'n> Reader<'n> {
     pub(super) fn skip_ws(&mut self) -> Result<(), InputError> {
         loop {
             let rest = &self.buf.as_bytes()[self.pos..];
-            let n = rest.iter().take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')).count();
+            let n = crate::index::json_ws_len(rest);
             self.pos += n;
             if n < rest.len() || !self.fill()? {
                 return Ok(());
@@ -179,7 +179,7 @@ impl<'n> Reader<'n> {
     pub(super) fn skip_ws_upto(&mut self, limit: usize) -> Result<bool, InputError> {
         loop {
             let rest = &self.buf.as_bytes()[self.pos..];
-            let n = rest.iter().take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')).count();
+            let n = crate::index::json_ws_len(rest);
             self.pos += n;
             if self.dropped + self.pos > limit {
                 return Ok(false);
