@@ -42,6 +42,25 @@ pub(crate) struct TrailerScan {
 }
 
 impl TrailerScan {
+    /// One byte of the trailer: whether a second document starts at it (a
+    /// `{` that starts a line, or the last byte of a `format_version` key).
+    fn step(&mut self, b: u8) -> bool {
+        match b {
+            b'\n' => {
+                self.line_start = true;
+                self.key = 0;
+            }
+            b' ' | b'\t' | b'\r' => self.key = 0,
+            b'{' if self.line_start => return true,
+            _ => {
+                self.line_start = false;
+                self.key = key_step(self.key, b);
+                return self.key == KEY_FOUND;
+            }
+        }
+        false
+    }
+
     /// At the start of a line, or not.
     pub(crate) fn new(line_start: bool) -> Self {
         TrailerScan { line_start, key: 0 }
@@ -78,48 +97,18 @@ pub(crate) fn second_document(rest: &[u8], scan: &mut TrailerScan) -> Option<usi
             // change anything (every other byte leaves the scan as it is).
             i += memchr::memchr2(b'\n', b'f', &rest[i..])?;
         }
-        let b = rest[i];
-        match b {
-            b'\n' => {
-                scan.line_start = true;
-                scan.key = 0;
-            }
-            b' ' | b'\t' | b'\r' => scan.key = 0,
-            b'{' if scan.line_start => return Some(i),
-            _ => {
-                scan.line_start = false;
-                scan.key = key_step(scan.key, b);
-                if scan.key == KEY_FOUND {
-                    return Some(i);
-                }
-            }
+        if scan.step(rest[i]) {
+            return Some(i);
         }
         i += 1;
     }
     None
 }
 
-/// [`second_document`] byte by byte: the reference the tests hold it to.
+/// [`second_document`] byte by byte: the reference the tests hold its skips to.
 #[cfg(test)]
 pub(crate) fn second_document_bytes(rest: &[u8], scan: &mut TrailerScan) -> Option<usize> {
-    for (i, &b) in rest.iter().enumerate() {
-        match b {
-            b'\n' => {
-                scan.line_start = true;
-                scan.key = 0;
-            }
-            b' ' | b'\t' | b'\r' => scan.key = 0,
-            b'{' if scan.line_start => return Some(i),
-            _ => {
-                scan.line_start = false;
-                scan.key = key_step(scan.key, b);
-                if scan.key == KEY_FOUND {
-                    return Some(i);
-                }
-            }
-        }
-    }
-    None
+    rest.iter().position(|&b| scan.step(b))
 }
 
 /// The first bracket nested deeper than [`crate::index::MAX_DEPTH`] in the
