@@ -5,6 +5,7 @@ use super::tail::Sink;
 use crate::config::Config;
 use crate::error::{Error, InputError};
 use crate::outcome::{PerFile, Status};
+use crate::query::intent::sorted::{self, Feed, Outcome};
 use crate::query::intent::streamed::{self, compare_indexed, Collect, Details, Fetch, Hasher, Index, Ordered, Wanted};
 use crate::query::intent::{intent_of, DiffReport, FingerprintReport, Intent, PlanRef};
 use crate::read::{self, Document, ReadOptions, Source};
@@ -79,7 +80,7 @@ pub fn fingerprint_streamed(path: &std::path::Path, read: &ReadOptions, budget: 
 fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget: usize) -> Result<(Indexed, secrets::Masker), InputError> {
     let ahead = read::ReadAhead::Joined;
     let ((collect, rest, version), masker) =
-        crate::read::pool::stream_one(name, read::open(src, read)?, ahead, read, Collect::default(), |c, doc, m| match doc {
+        crate::read::pool::stream_one(name, read::open(src, read)?, ahead, read, collect_for(digests), |c, doc, m| match doc {
             // The skeleton's model: flags, outputs and checks (no changes, no drift).
             Document::Plan(p) => Ok((c, Intent::of(&p, m), p.terraform_version.clone())),
             Document::State(_) => Err(NOT_A_PLAN.to_string()),
@@ -107,6 +108,25 @@ pub(super) fn fingerprint_passes<R: std::io::Read + Send + 'static>(
     mut open: impl FnMut() -> Result<R, InputError>,
 ) -> Result<Index, InputError> {
     let ahead = read::ReadAhead::Joined;
+    let mut collect = collect;
+    if !collect.is_keyed() {
+        // No index of keys: hashed as the entries come, or sorted outside memory.
+        let mut feed = Feed::new(&rest, collect.tally(), masker, budget.min(sorted::RUN_BUDGET));
+        read::stream(name, open()?, ahead, read, &mut feed)?;
+        let outcome =
+            feed.finish().map_err(|e| InputError::new(name, format!("cannot sort the plan's entries for its fingerprint: {e}")))?;
+        match outcome {
+            Outcome::Fingerprint(fingerprint) => {
+                return Ok(Index { rest, changes: Default::default(), drift: Default::default(), fingerprint })
+            }
+            Outcome::Changed => return Err(InputError::new(name, streamed::CHANGED)),
+            // Rare: a plan that repeats a key; the index names them as a whole read does.
+            Outcome::Repeated => {
+                collect = Collect::keyed_again();
+                read::stream(name, open()?, ahead, read, &mut collect)?;
+            }
+        }
+    }
     let (mut changes, mut drift) = collect.finish();
     let mut sink = Ordered::new(&rest, drift.len(), changes.len(), budget);
     let mut first = true;
@@ -147,7 +167,7 @@ fn read_copy(name: &str, src: &Source, read: &ReadOptions, digests: bool) -> Res
     let (tee, copy) =
         super::tee::tee(read::open(src, read)?).map_err(|e| InputError::new(name, format!("cannot make a temporary file: {e}")))?;
     let ((collect, rest, version), masker) =
-        crate::read::pool::stream_one(name, tee, ahead, read, Collect::default(), |c, doc, m| match doc {
+        crate::read::pool::stream_one(name, tee, ahead, read, collect_for(digests), |c, doc, m| match doc {
             Document::Plan(p) => Ok((c, Intent::of(&p, m), p.terraform_version.clone())),
             Document::State(_) => Err(NOT_A_PLAN.to_string()),
         })?;
@@ -155,6 +175,15 @@ fn read_copy(name: &str, src: &Source, read: &ReadOptions, digests: bool) -> Res
     let open = || copy.reader().map_err(|e| InputError::new(name, format!("cannot read the input again: {e}")));
     let index = fingerprint_passes(name, collect, rest, &masker, &again, digests, streamed::ORDER_BUDGET, open)?;
     Ok((Indexed { index, version, again: Again::Copy(copy) }, masker))
+}
+
+/// Pass 1's collector: every key kept for `diff` (`digests`), a tally for `fingerprint`.
+fn collect_for(digests: bool) -> Collect {
+    if digests {
+        Collect::keyed()
+    } else {
+        Collect::default()
+    }
 }
 
 /// The options of a file's second and later reads: what `--lenient` skipped

@@ -23,6 +23,7 @@
 //! configuration, planned values, prior state and key order never count.
 
 mod sha256;
+pub(crate) mod sorted;
 pub(crate) mod streamed;
 mod write;
 

@@ -25,6 +25,7 @@
 //! reports, and the budget.
 
 use super::sha256::Sha256;
+use super::sorted::Tally;
 use super::{canonical_bytes, change_entry, counts, entry_diff, key_of, Comparison, Intent, Keyed, Section, CANONICAL_VERSION};
 use crate::model::visit::PlanVisitor;
 use crate::model::ResourceChange;
@@ -240,11 +241,17 @@ impl Index {
     }
 }
 
-/// Pass 1: the key, address and previous address of every entry.
+/// Pass 1: a [`Tally`] of each section's entries (`fingerprint`: enough
+/// for [`super::sorted::Feed`]) and, when `keyed` (`diff`, or a plan that
+/// repeats a key), the key, address and previous address of every entry.
 #[derive(Debug, Default)]
 pub(crate) struct Collect {
     changes: Raw,
     drift: Raw,
+    keyed: bool,
+    /// A pass over a document whose secrets are known: `planned_values` and `prior_state` skipped.
+    again: bool,
+    tally: Tally,
 }
 
 fn raw_entry(raw: &mut Raw, rc: &ResourceChange<'_>) {
@@ -258,19 +265,71 @@ fn raw_entry(raw: &mut Raw, rc: &ResourceChange<'_>) {
 impl PlanVisitor for Collect {
     fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
         if counts(rc) {
-            raw_entry(&mut self.changes, rc);
+            self.entry(false, rc);
         }
     }
     fn on_drift(&mut self, rc: &ResourceChange<'_>) {
-        raw_entry(&mut self.drift, rc);
+        self.entry(true, rc);
+    }
+    fn reads_values(&self) -> bool {
+        !self.again
     }
 }
 
 impl Collect {
+    /// Every entry's key kept (`diff`): [`Collect::finish`] sorts them.
+    pub(crate) fn keyed() -> Self {
+        Collect { keyed: true, ..Collect::default() }
+    }
+
+    /// [`Collect::keyed`] for a pass after the secrets are known.
+    pub(crate) fn keyed_again() -> Self {
+        Collect { keyed: true, again: true, ..Collect::default() }
+    }
+
+    fn entry(&mut self, drift: bool, rc: &ResourceChange<'_>) {
+        if self.keyed {
+            raw_entry(if drift { &mut self.drift } else { &mut self.changes }, rc);
+        } else {
+            self.tally.add(drift, &key_of(rc));
+        }
+    }
+
+    /// Whether every entry's key was kept.
+    pub(crate) fn is_keyed(&self) -> bool {
+        self.keyed
+    }
+
+    /// The tally of the entries (not kept when keyed).
+    pub(crate) fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
     /// The sections, keyed and sorted (hashes not yet known).
     pub(crate) fn finish(self) -> (SectionIndex, SectionIndex) {
         (SectionIndex::new(self.changes), SectionIndex::new(self.drift))
     }
+}
+
+/// The canonical serialisation of a model around its entries: the bytes
+/// before the first drift entry, and those between drift and the resource
+/// changes (`rest`'s parts: actions, checks, flags, outputs).
+pub(super) fn frame(rest: &Intent) -> (Vec<u8>, Vec<u8>) {
+    let map = |m: &BTreeMap<String, Value>| {
+        canonical_bytes(&super::public(&Value::Object(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())))
+    };
+    let text = |s: &str| serde_json::to_string(s).unwrap_or_default().into_bytes();
+    let mut head = b"{\"actions\":".to_vec();
+    head.extend(map(&rest.actions));
+    head.extend(b",\"canonical_version\":");
+    head.extend(text(CANONICAL_VERSION));
+    head.extend(b",\"checks\":");
+    head.extend(map(&rest.checks));
+    head.extend(format!(",\"complete\":{},\"drift\":{{", rest.complete).into_bytes());
+    let mut middle = format!("}},\"errored\":{},\"outputs\":", rest.errored).into_bytes();
+    middle.extend(map(&rest.outputs));
+    middle.extend(b",\"resources\":{");
+    (head, middle)
 }
 
 /// Feeds the canonical serialisation of a model to SHA-256 in key order,
@@ -293,20 +352,7 @@ pub(crate) struct Ordered {
 
 impl Ordered {
     pub(crate) fn new(rest: &Intent, drift: usize, changes: usize, budget: usize) -> Ordered {
-        let map = |m: &BTreeMap<String, Value>| {
-            canonical_bytes(&super::public(&Value::Object(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())))
-        };
-        let text = |s: &str| serde_json::to_string(s).unwrap_or_default().into_bytes();
-        let mut head = b"{\"actions\":".to_vec();
-        head.extend(map(&rest.actions));
-        head.extend(b",\"canonical_version\":");
-        head.extend(text(CANONICAL_VERSION));
-        head.extend(b",\"checks\":");
-        head.extend(map(&rest.checks));
-        head.extend(format!(",\"complete\":{},\"drift\":{{", rest.complete).into_bytes());
-        let mut middle = format!("}},\"errored\":{},\"outputs\":", rest.errored).into_bytes();
-        middle.extend(map(&rest.outputs));
-        middle.extend(b",\"resources\":{");
+        let (head, middle) = frame(rest);
         let mut sha = Sha256::default();
         sha.update(&head);
         let total = drift + changes;
