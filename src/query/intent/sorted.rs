@@ -7,7 +7,7 @@
 //! - when pass 1 saw every entry in key order (terraform sorts changes by
 //!   address), hashes them as they come: nothing is held;
 //! - else sorts them by key outside memory ([`Runs`]): entries gather in a
-//!   buffer of at most [`RUN_BUDGET`] bytes, which is sorted and appended to
+//!   buffer of at most [`RUN_BUDGET`] bytes (4 MB), which is sorted and appended to
 //!   an anonymous temporary file as one run when full; the runs are merged
 //!   at the end, a block of each at a time, into the hash.
 //!
@@ -31,10 +31,10 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 
 /// How many bytes of entries are sorted in memory at most before they are
 /// spilled as a run.
-pub(crate) const RUN_BUDGET: usize = 16 << 20;
+pub(crate) const RUN_BUDGET: usize = 4 << 20;
 
 /// Bytes of the merge's read blocks, all runs together.
-const MERGE_BUFFERS: usize = 8 << 20;
+const MERGE_BUFFERS: usize = 4 << 20;
 
 /// What pass 1 learnt of a plan's entries (index 0: resource changes, 1:
 /// drift), for pass 2 to find the same document and to choose its road.
@@ -164,6 +164,14 @@ impl Runs {
 
     pub(crate) fn push(&mut self, key: &[u8], body: &[u8]) -> io::Result<()> {
         let (k, b) = (len32(key.len())?, len32(body.len())?);
+        let need = 8 + key.len() + body.len();
+        // Spilled before it would grow past the budget: its room is never doubled.
+        if !self.buf.is_empty() && self.buf.len() + need > self.budget {
+            self.spill()?;
+        }
+        if self.buf.capacity() < need.min(self.budget) {
+            self.buf.reserve_exact(self.budget.max(need));
+        }
         self.starts.push(self.buf.len());
         self.buf.extend_from_slice(&k);
         self.buf.extend_from_slice(key);

@@ -204,7 +204,14 @@ impl<'m> Writer<'m> {
             None | Some(Value::Null) => out.extend_from_slice(b"null"),
             Some(leaf) if !form.plain && self.leaf_secret(leaf, leaves) => self.secret(Some(leaf), form, out),
             Some(Value::Number(n)) => write_canonical(&number(&n.to_string()), out),
-            Some(leaf) => write_canonical(leaf, out),
+            Some(leaf) => {
+                if let Some(s) = leaf.as_str().filter(|s| s.len() > 1 << 16) {
+                    // A long string's room made once, with the rest of the
+                    // entry's: never doubled past it (one copy of a huge value).
+                    out.reserve(s.len() + 4096);
+                }
+                write_canonical(leaf, out)
+            }
         }
     }
 
