@@ -280,6 +280,49 @@ fn streamed_agrees(old_json: &str, new: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// Plans that repeat a key (named `key#2`, `key#3`... by document order, a
+/// later `key#2` of the plan's own then `key#2#2`), with drift, in key order
+/// and out of it: the streamed fingerprint (no index of keys: hashed as the
+/// entries come, or sorted in runs, or left to the index when a key repeats)
+/// is the whole read's, with room for every entry and with none.
+#[test]
+fn streamed_fingerprints_of_repeated_and_unordered_keys_equal_whole_ones() {
+    let rc = |address: &str, input: u32| {
+        serde_json::json!({"address": address, "mode": "managed", "type": "terraform_data", "name": "x",
+            "change": {"actions": ["create"], "before": null, "after": {"input": input}}})
+    };
+    let orders: [&[&str]; 5] = [
+        &["a.x", "b.x", "c.x"],
+        &["c.x", "a.x", "b.x"],
+        &["a.x", "b.x", "b.x", "c.x"],
+        &["b.x", "b.x#2", "a.x", "b.x"],
+        &["b.x", "a.x", "b.x", "b.x", "b.x#2"],
+    ];
+    let mut whole_ones = std::collections::BTreeSet::new();
+    for (n, order) in orders.iter().enumerate() {
+        for drift in [false, true] {
+            let changes: Vec<Value> = order.iter().enumerate().map(|(i, a)| rc(a, i as u32)).collect();
+            let mut plan = serde_json::json!({"format_version": "1.2", "resource_changes": changes});
+            if drift {
+                plan["resource_drift"] = Value::Array(order.iter().rev().enumerate().map(|(i, a)| rc(a, 100 + i as u32)).collect());
+            }
+            let json = plan.to_string();
+            let path = scratch(&format!("repeated-{n}-{drift}"));
+            std::fs::write(&path, &json).unwrap();
+            let whole = model(&json).map(|m| m.fingerprint());
+            assert!(whole.is_some(), "{json}");
+            whole_ones.insert(whole.clone());
+            for budget in [planview::testkit::query::intent::streamed::ORDER_BUDGET, 0] {
+                let streamed =
+                    planview::testkit::run::compare::fingerprint_streamed(&path, &planview::testkit::read::ReadOptions::default(), budget)
+                        .ok();
+                assert_eq!(streamed, whole, "order {order:?}, drift {drift}, budget {budget}");
+            }
+        }
+    }
+    assert_eq!(whole_ones.len(), 2 * orders.len(), "each plan its own fingerprint");
+}
+
 /// Every plan in testdata: its fingerprint streamed from the file (entries
 /// in order, and with no room for an early one) and read from stdin is the
 /// fingerprint of the plan read whole; what the whole read refuses, the

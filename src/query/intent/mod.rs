@@ -561,13 +561,17 @@ fn write_canonical(v: &Value, out: &mut Vec<u8>) {
             let mut keys: Vec<&String> = o.keys().collect();
             keys.sort();
             joined(b'{', keys, b'}', out, |k, out| {
-                out.extend(serde_json::to_string(k).unwrap_or_default().into_bytes());
+                // Writing to a Vec cannot fail.
+                let _ = serde_json::to_writer(&mut *out, k);
                 out.push(b':');
                 write_canonical(&o[k], out);
             });
         }
         Value::Array(a) => joined(b'[', a, b']', out, write_canonical),
-        other => out.extend(serde_json::to_string(other).unwrap_or_default().into_bytes()),
+        // Straight into `out`: a huge string is not written twice.
+        other => {
+            let _ = serde_json::to_writer(&mut *out, other);
+        }
     }
 }
 
