@@ -95,7 +95,10 @@ fn read_file(name: &str, src: &Source, read: &ReadOptions, digests: bool, budget
 /// found `masker`; `rest`, the skeleton's model) is done: `open` gives the
 /// document again for each pass (`read` as [`read_again`] makes it). With
 /// `digests`, each entry's hash is kept (`diff`). At most `budget` bytes of
-/// entries wait for their turn.
+/// entries wait for their turn. A `collect` that kept no keys (`fingerprint`)
+/// is hashed by [`sorted::Feed`] in one more pass (sorted in runs of at most
+/// `budget` or [`sorted::RUN_BUDGET`] bytes); a plan that repeats a key then
+/// has its keys collected in another pass, and goes the index's way.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn fingerprint_passes<R: std::io::Read + Send + 'static>(
     name: &str,

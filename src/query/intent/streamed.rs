@@ -6,7 +6,12 @@
 //! not document order. So a plan read from a regular file is streamed more
 //! than once ([`crate::run::compare`] drives the passes):
 //!
-//! 1. [`Collect`] (beside the secret collector): each entry's key, where its
+//! `fingerprint` (and `gate --expect-fingerprint`, `comment`) keeps no index
+//! of keys: pass 1 tallies the entries and pass 2 hashes them as they come or
+//! sorts them outside memory ([`super::sorted`]); the index below is `diff`'s,
+//! and `fingerprint`'s for a plan that repeats a key.
+//!
+//! 1. [`Collect::keyed`] (beside the secret collector): each entry's key, where its
 //!    address ends in the key, and its previous address. Keys are made unique
 //!    and sorted as [`super::Intent`] does ([`SectionIndex`]).
 //! 2. [`Hasher`], every secret known: each entry's canonical form is written,
