@@ -23,9 +23,12 @@ for _ in $(seq "$RUNS"); do
     [ "$r" -gt "${R[$which]:-0}" ] && R[$which]=$r
   done
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p"; }
+# shellcheck source=bench/stats.sh
+source "$(dirname "$0")/stats.sh"
+median() { local m; read -r _ m _ < <(stats "$@"); echo "$m"; }
 echo "load $(cut -d' ' -f1-3 /proc/loadavg): ${cmd}"
 for which in old new; do
+  # shellcheck disable=SC2086 # the figures split on purpose
   printf '%s: wall %s s, CPU %s s (median of %s), peak RSS %.1f MB\n' "$which" \
-    "$(echo "${W[$which]}" | median)" "$(echo "${C[$which]}" | median)" "$RUNS" "$(awk -v r="${R[$which]}" 'BEGIN{print r/1024}')"
+    "$(median ${W[$which]})" "$(median ${C[$which]})" "$RUNS" "$(awk -v r="${R[$which]}" 'BEGIN{print r/1024}')"
 done

@@ -69,9 +69,9 @@ cpu() {
     c=$(tail -n1 "$t" | awk '{printf "%.3f", $1 + $2}'); rm -f "$t"
     cs+=("$c")
   done
-  local sorted; sorted=$(printf '%s\n' "${cs[@]}" | sort -n)
-  cpu_med=$(echo "$sorted" | sed -n "$(( (RUNS + 1) / 2 ))p")
-  echo "| $label | $(echo "$sorted" | head -1) | $cpu_med | $(echo "$sorted" | tail -1) |"
+  local min max
+  read -r min cpu_med max < <(stats "${cs[@]}")
+  echo "| $label | $min | $cpu_med | $max |"
 }
 echo
 echo "| CPU (user + sys) | min s | median s | max s |"

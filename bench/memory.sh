@@ -73,8 +73,8 @@ run() {
   awk -v w="$w" -v u="$u" -v s="$s" -v r="$r" 'BEGIN{printf "%.2f %.2f %d\n", w, u+s, r}'
 }
 
-# stats VALUES...: min median max
-stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{printf "%s %s %s\n", v[1], v[int((NR+1)/2)], v[NR]}'; }
+# shellcheck source=bench/stats.sh
+source bench/stats.sh
 
 COMMIT=${COMMIT:-$(git rev-parse --short HEAD)}
 echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $COMMIT, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $PLAN ($((bytes / 1000000)) MB), $RUNS runs each"

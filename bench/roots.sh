@@ -31,8 +31,8 @@ fi
 files=$(find "$DIR/tree" -name plan.json | sort)
 bytes=$(stat -c %s "$DIR/all.ndjson")
 
-# stats VALUES...: min median max
-stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{printf "%s %s %s\n", v[1], v[int((NR+1)/2)], v[NR]}'; }
+# shellcheck source=bench/stats.sh
+source bench/stats.sh
 
 # measure LABEL COMMAND...: RUNS runs; a row of min/median/max wall, CPU and
 # peak RSS, and the medians over BASE_W/BASE_C (the skip-only pass's).
