@@ -51,15 +51,9 @@ source bench/stats.sh
 # measure LABEL -- command...: one table row (min/median/max wall, max peak RSS, exit code)
 measure() {
   local label=$1; shift 2
-  local walls=() rss=0 rc=0 out
+  local walls=() rss=0 rc=0 wall kb
   for _ in $(seq "$RUNS"); do
-    out=$(mktemp)
-    set +e
-    /usr/bin/time -o "$out" -f "%e %M" bash -c "$*" >/dev/null 2>"$out.err"
-    rc=$?
-    set -e
-    read -r wall kb < <(tail -n1 "$out")
-    rm -f "$out" "$out.err"
+    read -r wall _ kb rc < <(timed "$*")
     walls+=("$wall")
     [ "$kb" -gt "$rss" ] && rss=$kb
   done

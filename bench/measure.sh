@@ -5,15 +5,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/stats.sh"
 # measure LABEL BYTES COMMAND...: min/median/max wall (seconds, to the ms), peak RSS; echoes "median" in $MED.
 measure() {
   local label=$1 bytes=$2; shift 2
-  local walls=() rss=0 t w r
+  local walls=() rss=0 w r
   for _ in $(seq "$RUNS"); do
-    t=$(mktemp)
-    # Wall time to the microsecond (GNU time's %e has 10 ms steps); peak RSS from GNU time.
-    local start=$EPOCHREALTIME
-    /usr/bin/time -o "$t" -f "%M" bash -c "$*" >/dev/null 2>&1 || true
-    local end=$EPOCHREALTIME
-    w=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.4f", b-a}')
-    read -r r < <(tail -n1 "$t"); rm -f "$t"
+    read -r w _ r _ < <(timed "$*")
     walls+=("$w"); [ "$r" -gt "$rss" ] && rss=$r
   done
   local min max
