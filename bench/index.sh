@@ -55,6 +55,7 @@ declare -a CMDS=(
   "outputs --format json"
   "state --prior --format json"
   "show --format json --address $ADDR"
+  "show"
   "moves"
   "fingerprint"
   "comment"
