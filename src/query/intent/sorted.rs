@@ -193,7 +193,15 @@ impl Runs {
         self.sort();
         let file = match &mut self.file {
             Some(f) => f,
-            none => none.insert(crate::spool::anonymous_file()?),
+            none => match crate::spool::anonymous_file() {
+                Ok(f) => none.insert(f),
+                // No temporary file can be made: the entries stay in memory
+                // (as the spool does), sorted at the end; the run goes on.
+                Err(_) => {
+                    self.budget = usize::MAX;
+                    return Ok(());
+                }
+            },
         };
         let start = self.runs.last().map_or(0, |r| r.1);
         let mut w = io::BufWriter::with_capacity(1 << 16, &mut *file);
