@@ -595,10 +595,11 @@ fn hidden_scalar(
     ty: Option<&Ty>,
 ) -> bool {
     let (Some(b), Some(a)) = (before, after) else { return false };
-    !b.is_object()
-        && !b.is_array()
+    let scalar = !matches!(b, Value::Object(_) | Value::Array(_));
+    let legacy_null = o.legacy && ty.is_some() && b.as_str() == Some("");
+    scalar
         && b == a
-        && !(o.legacy && ty.is_some() && b.as_str() == Some(""))
+        && !legacy_null
         && !markers::whole(m.after_unknown)
         && sensitivity_change(before, after, m).is_none()
         && !o.replace_paths.iter().any(|p| p == path)
