@@ -248,7 +248,7 @@ impl Masker {
                 let mut marked: Vec<(&str, &Value)> = Vec::new();
                 // A marker names few keys: compared in turn (lengths first), not looked up.
                 let few: Vec<(&str, &Value)> = if m.len() <= 8 { m.iter().map(|(k, v)| (k.as_str(), v)).collect() } else { Vec::new() };
-                let walked = items::items(text, b'{', |key, v| {
+                let walked = raw_items(text, b'{', |key, v| {
                     let mk = if m.len() <= 8 {
                         few.iter().find(|(k, _)| k.len() == key.len() && *k == key).map(|&(_, mk)| mk)
                     } else {
@@ -276,7 +276,7 @@ impl Masker {
             }
             Value::Array(m) => {
                 let mut items: Vec<&str> = Vec::new();
-                let walked = items::items(text, b'[', |_, v| {
+                let walked = raw_items(text, b'[', |_, v| {
                     if items.len() < m.len() {
                         items.push(v);
                     }
@@ -653,9 +653,7 @@ fn form_hash(s: &str) -> u64 {
 /// found by a walk over text serde_json has already checked (a value of the
 /// model): `Some(false)` when `text` is no such container, `None` when the
 /// walk meets what it does not expect (an escaped key, broken text) and the
-/// caller should ask serde_json instead. Byte by byte: the reference
-/// [`items::items`] (over the structural index) is held to.
-#[cfg(test)]
+/// caller should ask serde_json instead.
 fn raw_items<'t>(text: &'t str, open: u8, mut f: impl FnMut(&'t str, &'t str)) -> Option<bool> {
     use crate::scan::{is_json_ws, string_end, CLASS, OPEN, PLAIN, QUOTE};
     let b = text.as_bytes();
@@ -826,6 +824,5 @@ impl crate::model::visit::PlanVisitor for Masker {
     }
 }
 
-mod items;
 #[cfg(test)]
 mod tests;
