@@ -406,7 +406,7 @@ type Kept = Vec<(String, Option<String>)>;
 fn kept_changes(keep: crate::read::Keep<impl FnMut(bool, usize, usize, &ResourceChange<'_>) -> bool>, json: &str) -> Kept {
     let mut keep = keep;
     let src = std::io::Cursor::new(json.as_bytes().to_vec());
-    let skel = stream_chunked("p", src, ReadAhead::Joined, &ReadOptions::default(), &mut keep, 64).unwrap();
+    let skel = stream_chunked("p", src, ReadAhead::Joined, &ReadOptions::default(), &mut keep, CHUNK).unwrap();
     let Document::Plan(p) = parse("p", skel.as_bytes()).unwrap() else { panic!("not a plan") };
     let mut plan = *p;
     keep.fill(&mut plan).unwrap();
@@ -422,8 +422,8 @@ fn kept_changes(keep: crate::read::Keep<impl FnMut(bool, usize, usize, &Resource
 
 #[test]
 fn spooled_changes_read_back_as_the_held_ones_and_bare_ones_keep_kind_and_move() {
-    // Changes of 300 KB each, so the spool's block goes to its file.
-    let big = "x".repeat(300 << 10);
+    // Six changes of 50 KB kept: more than the spool's block (256 KB), which then goes to its file.
+    let big = "x".repeat(50 << 10);
     let changes: Vec<String> = (0..12)
         .map(|i| {
             let prev = if i % 3 == 0 { format!(r#""previous_address":"a.old{i}","#) } else { String::new() };
