@@ -11,6 +11,7 @@ pub(crate) mod gate;
 pub(crate) mod intent;
 pub(crate) mod listed;
 pub(crate) mod moves;
+pub(crate) mod moves_stream;
 pub(crate) mod noise;
 pub(crate) mod outputs;
 pub(crate) mod path;
