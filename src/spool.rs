@@ -289,6 +289,41 @@ pub(crate) struct BlobIter<'a> {
 }
 
 impl BlobIter<'_> {
+    /// Past the next blob, without reading it; false after the last.
+    pub(crate) fn skip(&mut self) -> io::Result<bool> {
+        if let Some(f) = &mut self.file {
+            let mut head = [0; 8];
+            match f.read(&mut head[..1])? {
+                0 => self.file = None,
+                _ => {
+                    f.read_exact(&mut head[1..])?;
+                    let n = u64::from_le_bytes(head);
+                    let buffered = f.buffer().len() as u64;
+                    if n <= buffered {
+                        f.consume(n as usize);
+                    } else {
+                        f.consume(buffered as usize);
+                        let past = io::copy(&mut f.by_ref().take(n - buffered), &mut io::sink())?;
+                        if past != n - buffered {
+                            return Err(unreadable("a blob ends too soon"));
+                        }
+                    }
+                    return Ok(true);
+                }
+            }
+        }
+        if self.mem.is_empty() {
+            return Ok(false);
+        }
+        let Some((head, rest)) = self.mem.split_first_chunk::<8>() else { return Err(unreadable("a blob ends too soon")) };
+        let n = usize::try_from(u64::from_le_bytes(*head)).map_err(unreadable)?;
+        if rest.len() < n {
+            return Err(unreadable("a blob ends too soon"));
+        }
+        self.mem = &rest[n..];
+        Ok(true)
+    }
+
     /// The next blob into `out` (replacing what it held); false after the last.
     pub(crate) fn next_into(&mut self, out: &mut Vec<u8>) -> io::Result<bool> {
         out.clear();
@@ -1076,6 +1111,20 @@ mod tests {
                 assert_eq!(out, blob(i), "blob {i}");
             }
             assert!(!it.next_into(&mut out).unwrap(), "nothing after the last");
+        }
+        // Some skipped (small and big), the others read whole.
+        for every in [2, 3, 97] {
+            let mut it = b.iter().unwrap();
+            let mut out = Vec::new();
+            for i in 0..n {
+                if i % every == 5 % every {
+                    assert!(it.skip().unwrap(), "blob {i}");
+                } else {
+                    assert!(it.next_into(&mut out).unwrap(), "blob {i}");
+                    assert_eq!(out, blob(i), "blob {i}");
+                }
+            }
+            assert!(!it.skip().unwrap() && !it.next_into(&mut out).unwrap(), "nothing after the last");
         }
     }
 

@@ -20,6 +20,10 @@ use std::collections::HashMap;
 /// this is copied straight from the spool, in its own order).
 pub(crate) const GROUP_BATCH: usize = 65_536;
 
+/// Bytes of two-sided groups' texts read back at once (a bigger group is
+/// read back alone, whole: its objects are compared with each other).
+const TEXT_BATCH: usize = 8 << 20;
+
 /// One type and provider, as first seen.
 #[derive(Debug)]
 struct Group {
@@ -27,6 +31,8 @@ struct Group {
     provider: Option<String>,
     deletes: usize,
     creates: usize,
+    /// The bytes of its objects' texts.
+    bytes: usize,
 }
 
 impl Group {
@@ -55,21 +61,24 @@ pub(crate) struct Candidates {
     texts: Blobs,
     /// Those whose address cannot go in a `moved` block: unmatched first, in document order.
     unmatched: UnmatchedList,
-    /// One-sided groups' objects held at once ([`GROUP_BATCH`]).
+    /// One-sided groups' objects held at once ([`GROUP_BATCH`]), and
+    /// two-sided groups' text bytes read back at once ([`TEXT_BATCH`]).
     batch: usize,
+    text_batch: usize,
     failed: Option<String>,
 }
 
 impl Default for Candidates {
     fn default() -> Self {
-        Candidates::spilling(UNMATCHED_IN_MEMORY, GROUP_BATCH)
+        Candidates::spilling(UNMATCHED_IN_MEMORY, GROUP_BATCH, TEXT_BATCH)
     }
 }
 
 impl Candidates {
     /// The report's unmatched objects spooled from `spill_at` on, and
-    /// one-sided groups' objects put in order `batch` at a time.
-    pub(crate) fn spilling(spill_at: usize, batch: usize) -> Self {
+    /// one-sided groups' objects put in order `batch` at a time, and
+    /// two-sided groups' texts read back `text_batch` bytes at a time.
+    pub(crate) fn spilling(spill_at: usize, batch: usize, text_batch: usize) -> Self {
         Candidates {
             groups: Vec::new(),
             by_type: HashMap::new(),
@@ -77,6 +86,7 @@ impl Candidates {
             texts: Blobs::default(),
             unmatched: UnmatchedList::spilling(spill_at),
             batch,
+            text_batch,
             failed: None,
         }
     }
@@ -89,7 +99,7 @@ impl Candidates {
             }
         }
         let g = self.groups.len() as u32;
-        self.groups.push(Group { type_: rc.type_.clone(), provider: rc.provider_name.clone(), deletes: 0, creates: 0 });
+        self.groups.push(Group { type_: rc.type_.clone(), provider: rc.provider_name.clone(), deletes: 0, creates: 0, bytes: 0 });
         self.by_type.entry(rc.type_.clone()).or_default().push(g);
         g
     }
@@ -104,34 +114,56 @@ impl Candidates {
         if let Some(why) = &self.failed {
             return Err(why.clone());
         }
-        let Candidates { groups, cands, texts, unmatched: early, batch, .. } = self;
+        let Candidates { groups, cands, texts, unmatched: early, batch, text_batch, .. } = self;
         let mut report = MovesReport { kind: "moves", ignored: opts.ignore.clone(), unmatched: early, ..Default::default() };
         let io = |e: std::io::Error| format!("cannot read the spooled candidates back: {e}");
 
         if texts.len() != cands.len() {
             return Err(io(std::io::Error::other("fewer texts than candidates")));
         }
-        // The texts of the two-sided groups' objects, read back once.
-        let mut matched: Vec<Vec<(Cand, String)>> = groups.iter().map(|_| Vec::new()).collect();
-        if groups.iter().any(Group::two_sided) {
+        // The texts of the two-sided groups' objects, read back a few groups
+        // at a time (up to `TEXT_BATCH` bytes, or one group), in group order.
+        let mut loaded: Vec<Option<Vec<(Cand, String)>>> = groups.iter().map(|_| None).collect();
+        let load = |from: usize, loaded: &mut Vec<Option<Vec<(Cand, String)>>>| -> Result<(), String> {
+            let mut bytes = 0usize;
+            let mut wanted = vec![false; groups.len()];
+            for (g, group) in groups.iter().enumerate().skip(from).filter(|(_, gr)| gr.two_sided()) {
+                if bytes > 0 && bytes.saturating_add(group.bytes) > text_batch {
+                    break;
+                }
+                bytes = bytes.saturating_add(group.bytes);
+                wanted[g] = true;
+                loaded[g] = Some(Vec::new());
+            }
             let mut it = cands.iter(64 << 10).map_err(io)?;
             let mut blobs = texts.iter().map_err(io)?;
             let mut text = Vec::new();
             while let Some(c) = it.next_record().map_err(io)? {
+                let at = c.group as usize;
+                if !wanted[at] {
+                    if !blobs.skip().map_err(io)? {
+                        return Err(io(std::io::Error::other("fewer texts than candidates")));
+                    }
+                    continue;
+                }
                 if !blobs.next_into(&mut text).map_err(io)? {
                     return Err(io(std::io::Error::other("fewer texts than candidates")));
                 }
-                if groups[c.group as usize].two_sided() {
-                    let t = String::from_utf8(std::mem::take(&mut text)).map_err(|e| io(std::io::Error::other(e)))?;
-                    matched[c.group as usize].push((c, t));
+                let t = String::from_utf8(std::mem::take(&mut text)).map_err(|e| io(std::io::Error::other(e)))?;
+                if let Some(list) = &mut loaded[at] {
+                    list.push((c, t));
                 }
             }
-        }
+            Ok(())
+        };
 
         let mut g = 0;
         while g < groups.len() {
             if groups[g].two_sided() {
-                let kept = std::mem::take(&mut matched[g]);
+                if loaded[g].is_none() {
+                    load(g, &mut loaded)?;
+                }
+                let kept = loaded[g].take().unwrap_or_default();
                 let rcs: Vec<ResourceChange<'_>> =
                     kept.iter().map(|(_, t)| serde_json::from_str(t).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
                 let (mut deletes, mut creates) = (Vec::new(), Vec::new());
@@ -215,6 +247,7 @@ impl crate::model::visit::PlanVisitor for Candidates {
         } else {
             gr.creates += 1;
         }
+        gr.bytes = gr.bytes.saturating_add(text.len());
         if let Err(e) = self.cands.push(&Cand { group, delete, address }).and_then(|()| self.texts.push(text.as_bytes())) {
             self.spool_failed(e);
         }
@@ -226,9 +259,10 @@ pub(crate) mod tests {
     use super::*;
 
     /// `moves` of `json` streamed with [`Candidates`], the unmatched objects
-    /// spooled from `spill_at` on and one-sided groups ordered `batch` objects at a time.
+    /// spooled from `spill_at` on, one-sided groups ordered `batch` objects at
+    /// a time and two-sided groups' texts read back `100 * batch` bytes at a time.
     pub(crate) fn streamed(json: &str, opts: &MovesOptions, spill_at: usize, batch: usize) -> Result<MovesReport, String> {
-        let mut c = Candidates::spilling(spill_at, batch);
+        let mut c = Candidates::spilling(spill_at, batch, batch * 100);
         let src = std::io::Cursor::new(json.as_bytes().to_vec());
         crate::read::stream("t", src, crate::read::ReadAhead::Joined, &crate::read::ReadOptions::default(), &mut c)
             .map_err(|e| e.message)?;

@@ -61,7 +61,7 @@ fn tf_json(w: &mut dyn Write, r: &MovesReport) -> io::Result<()> {
     // A JSON string: escaped by JSON, not for the terminal.
     let mut comment = header_text(r);
     let (a, u) = (r.ambiguous.len(), r.unmatched.len());
-    if a + u > 0 {
+    if !r.ambiguous.is_empty() || !r.unmatched.is_empty() {
         comment.push_str(&format!("; left alone: {a} ambiguous, {u} unmatched (details: planview moves --format hcl or --format json)"));
     }
     let doc = TfJson { comment, moved: r.pairs.iter().map(|p| Moved { from: &p.from, to: &p.to }).collect() };
