@@ -21,6 +21,7 @@ pub(crate) mod roots;
 pub(crate) mod schema;
 pub(crate) mod show;
 pub(crate) mod state;
+pub(crate) mod state_rows;
 pub(crate) mod summary;
 pub(crate) mod type_expr;
 pub(crate) mod values;
