@@ -117,29 +117,51 @@ impl Rows {
             return self.kept.iter().try_for_each(f);
         }
         let mut its = self.runs.iter().map(|r| r.iter(64 << 10)).collect::<std::io::Result<Vec<_>>>()?;
-        let mut heads: Vec<Option<(u64, StateResource)>> = its.iter_mut().map(|it| it.next_record()).collect::<std::io::Result<_>>()?;
-        let order = self.order;
-        loop {
-            // The least head (a few runs: a scan is as good as a heap).
-            let mut least: Option<usize> = None;
-            for (i, h) in heads.iter().enumerate() {
-                let Some((tie, row)) = h else { continue };
-                let better = match least.and_then(|l| heads[l].as_ref()) {
-                    None => true,
-                    Some((lt, lr)) => order(row, lr).then(tie.cmp(lt)) == Ordering::Less,
-                };
-                if better {
-                    least = Some(i);
-                }
-            }
-            let Some(i) = least else { return Ok(()) };
-            let next = its[i].next_record()?;
-            if let Some((_, row)) = std::mem::replace(&mut heads[i], next) {
-                f(&row)?;
+        // The runs' heads, least first.
+        let mut heads = std::collections::BinaryHeap::with_capacity(its.len());
+        for (run, it) in its.iter_mut().enumerate() {
+            if let Some((tie, row)) = it.next_record()? {
+                heads.push(Head { tie, row, run, order: self.order });
             }
         }
+        while let Some(Head { tie: _, row, run, order }) = heads.pop() {
+            f(&row)?;
+            if let Some((tie, row)) = its[run].next_record()? {
+                heads.push(Head { tie, row, run, order });
+            }
+        }
+        Ok(())
     }
 }
+
+/// A run's next row in the merge ([`Rows::each`]): ordered so that the
+/// heap's greatest is the least row.
+struct Head {
+    tie: u64,
+    row: StateResource,
+    run: usize,
+    order: fn(&StateResource, &StateResource) -> Ordering,
+}
+
+impl Ord for Head {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (self.order)(&other.row, &self.row).then(other.tie.cmp(&self.tie))
+    }
+}
+
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Head {}
 
 impl Serialize for Rows {
     fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
