@@ -8,6 +8,8 @@
 #
 # `PV` in the command stands for each binary in turn.
 set -euo pipefail
+# shellcheck source=bench/stats.sh
+source "$(dirname "$0")/stats.sh"
 [ $# -eq 3 ] || { echo "usage: $0 OLD_BIN NEW_BIN 'PV command ...'" >&2; exit 2; }
 RUNS=${RUNS:-5}
 old=$1 new=$2 cmd=$3
@@ -15,17 +17,16 @@ declare -A W C R
 for _ in $(seq "$RUNS"); do
   for which in old new; do
     bin=$old; [ "$which" = new ] && bin=$new
-    t=$(mktemp)
-    /usr/bin/time -o "$t" -f "%e %U %S %M" bash -c "${cmd//PV/$bin}" >/dev/null 2>&1 || true
-    read -r w u s r < <(tail -n1 "$t"); rm -f "$t"
+    read -r w c r _ < <(timed "${cmd//PV/$bin}")
     W[$which]="${W[$which]:-} $w"
-    C[$which]="${C[$which]:-} $(awk -v u="$u" -v s="$s" 'BEGIN{print u+s}')"
+    C[$which]="${C[$which]:-} $c"
     [ "$r" -gt "${R[$which]:-0}" ] && R[$which]=$r
   done
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p"; }
+median() { local m; read -r _ m _ < <(stats "$@"); echo "$m"; }
 echo "load $(cut -d' ' -f1-3 /proc/loadavg): ${cmd}"
 for which in old new; do
+  # shellcheck disable=SC2086 # the figures split on purpose
   printf '%s: wall %s s, CPU %s s (median of %s), peak RSS %.1f MB\n' "$which" \
-    "$(echo "${W[$which]}" | median)" "$(echo "${C[$which]}" | median)" "$RUNS" "$(awk -v r="${R[$which]}" 'BEGIN{print r/1024}')"
+    "$(median ${W[$which]})" "$(median ${C[$which]})" "$RUNS" "$(awk -v r="${R[$which]}" 'BEGIN{print r/1024}')"
 done

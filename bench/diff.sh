@@ -45,25 +45,22 @@ open(sys.argv[2], 'wb').write(d)
 EOF
 fi
 BYTES=$(stat -c %s "$OLD")
+# shellcheck source=bench/stats.sh
+source bench/stats.sh
 
 # measure LABEL -- command...: one table row (min/median/max wall, max peak RSS, exit code)
 measure() {
   local label=$1; shift 2
-  local walls=() rss=0 rc=0 out
+  local walls=() rss=0 rc=0 wall kb
   for _ in $(seq "$RUNS"); do
-    out=$(mktemp)
-    set +e
-    /usr/bin/time -o "$out" -f "%e %M" bash -c "$*" >/dev/null 2>"$out.err"
-    rc=$?
-    set -e
-    read -r wall kb < <(tail -n1 "$out")
-    rm -f "$out" "$out.err"
+    read -r wall _ kb rc < <(timed "$*")
     walls+=("$wall")
     [ "$kb" -gt "$rss" ] && rss=$kb
   done
-  printf '%s\n' "${walls[@]}" | sort -g | awk -v l="$label" -v r="$rss" -v rc="$rc" -v b="$BYTES" '
-    { w[NR] = $1 }
-    END { printf "| %s | %.2f | %.2f | %.2f | %.1f | %.2fx | %s |\n", l, w[1], w[int((NR + 1) / 2)], w[NR], r / 1024, r * 1024 / b, rc }'
+  local a b c
+  read -r a b c < <(stats "${walls[@]}")
+  awk -v l="$label" -v a="$a" -v m="$b" -v c="$c" -v r="$rss" -v rc="$rc" -v b="$BYTES" \
+    'BEGIN { printf "| %s | %.2f | %.2f | %.2f | %.1f | %.2fx | %s |\n", l, a, m, c, r / 1024, r * 1024 / b, rc }'
 }
 
 echo "- date: $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"

@@ -26,8 +26,13 @@ if [ ! -x /usr/bin/time ]; then
   exit 2
 fi
 
-stats() { # numbers on stdin -> "min / median / max"
-  sort -g | awk '{v[NR]=$1} END {printf "%s / %s / %s", v[1], v[int((NR+1)/2)], v[NR]}'
+# shellcheck source=bench/stats.sh
+source bench/stats.sh
+slashed() { # numbers on stdin -> "min / median / max"
+  local a b c
+  # shellcheck disable=SC2046 # one number a line
+  read -r a b c < <(stats $(cat))
+  printf '%s / %s / %s' "$a" "$b" "$c"
 }
 
 args() { # NAME: the command's arguments
@@ -54,9 +59,9 @@ for n in 5000 10500; do
   done
   for f in summary json html; do
     t="$DIR/$n.$f.times"
-    wall=$(awk '{print $1}' "$t" | stats)
-    cpu=$(awk '{print $2 + $3}' "$t" | stats)
-    rss=$(awk '{printf "%.1f\n", $4 / 1024}' "$t" | stats)
+    wall=$(awk '{print $1}' "$t" | slashed)
+    cpu=$(awk '{print $2 + $3}' "$t" | slashed)
+    rss=$(awk '{printf "%.1f\n", $4 / 1024}' "$t" | slashed)
     echo "| $(basename "$plan") ($(du -m "$plan" | cut -f1) MB, $n changes) | $(args "$f") | $wall | $cpu | $rss | $(wc -c <"$DIR/out-$n.$f") |"
   done
 done

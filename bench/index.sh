@@ -35,19 +35,9 @@ PLAN2=${PLAN2:-${PLAN%.json}-other.json}
 [ -s "$PLAN2" ] || sed 's/"new-7"/"newer-7"/g' "$PLAN" >"$PLAN2"
 cat "$PLAN" "$PLAN2" >/dev/null
 
-# run COMMAND: prints "wall cpu rss_kb" of one run (wall to the 0.1 ms).
-run() {
-  local t start end
-  t=$(mktemp)
-  start=$EPOCHREALTIME
-  /usr/bin/time -o "$t" -f "%U %S %M" bash -c "$1" >/dev/null 2>&1 || true
-  end=$EPOCHREALTIME
-  read -r u s r < <(tail -n1 "$t"); rm -f "$t"
-  awk -v a="$start" -v b="$end" -v u="$u" -v s="$s" -v r="$r" 'BEGIN{printf "%.4f %.2f %d\n", b-a, u+s, r}'
-}
 
-# stats VALUES...: min median max
-stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{printf "%s %s %s\n", v[1], v[int((NR+1)/2)], v[NR]}'; }
+# shellcheck source=bench/stats.sh
+source bench/stats.sh
 
 COMMIT=${COMMIT:-$(git rev-parse --short HEAD)}
 echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $COMMIT, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $PLAN ($((bytes / 1000000)) MB), $RUNS interleaved rounds"
@@ -65,6 +55,7 @@ declare -a CMDS=(
   "outputs --format json"
   "state --prior --format json"
   "show --format json --address $ADDR"
+  "show"
   "moves"
   "fingerprint"
   "comment"
@@ -77,9 +68,9 @@ for _ in $(seq "$RUNS"); do
   for i in "${!CMDS[@]}"; do
     # `diff` reads two files: so does its skip pass.
     case "${CMDS[$i]}" in diff\ *) skipped="$PLAN2 $PLAN" ;; *) skipped="$PLAN" ;; esac
-    read -r sw sc _ < <(run "$SKIP $skipped")
+    read -r sw sc _ _ < <(timed "$SKIP $skipped")
     if [ "$skipped" = "$PLAN" ]; then skip_walls+=("$sw"); skip_cpus+=("$sc"); else skip2_walls+=("$sw"); skip2_cpus+=("$sc"); fi
-    read -r w c r < <(run "$PV ${CMDS[$i]} $PLAN")
+    read -r w c r _ < <(timed "$PV ${CMDS[$i]} $PLAN")
     walls[$i]="${walls[$i]:-} $w"; cpus[$i]="${cpus[$i]:-} $c"
     ratios[$i]="${ratios[$i]:-} $(awk -v a="$w" -v b="$sw" 'BEGIN{printf "%.3f", a/(b>0?b:0.001)}')"
     cratios[$i]="${cratios[$i]:-} $(awk -v a="$c" -v b="$sc" 'BEGIN{printf "%.3f", a/(b>0?b:0.01)}')"

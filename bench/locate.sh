@@ -62,16 +62,14 @@ measure "summary --format json (every change located)" "$bytes" "$PV summary --f
 # CPU (user + sys) of RUNS runs, min/median/max; echoes the median in $cpu_med.
 cpu() {
   local label=$1; shift
-  local t c cs=()
+  local c cs=()
   for _ in $(seq "$RUNS"); do
-    t=$(mktemp)
-    /usr/bin/time -o "$t" -f "%U %S" bash -c "$*" >/dev/null 2>&1 || true
-    c=$(tail -n1 "$t" | awk '{printf "%.3f", $1 + $2}'); rm -f "$t"
+    read -r _ c _ _ < <(timed "$*")
     cs+=("$c")
   done
-  local sorted; sorted=$(printf '%s\n' "${cs[@]}" | sort -n)
-  cpu_med=$(echo "$sorted" | sed -n "$(( (RUNS + 1) / 2 ))p")
-  echo "| $label | $(echo "$sorted" | head -1) | $cpu_med | $(echo "$sorted" | tail -1) |"
+  local min max
+  read -r min cpu_med max < <(stats "${cs[@]}")
+  echo "| $label | $min | $cpu_med | $max |"
 }
 echo
 echo "| CPU (user + sys) | min s | median s | max s |"

@@ -1,22 +1,17 @@
 # Shared by the benchmark scripts (sourced, not run): RUNS runs of a command.
+# shellcheck source=bench/stats.sh
+source "$(dirname "${BASH_SOURCE[0]}")/stats.sh"
 #
 # measure LABEL BYTES COMMAND...: min/median/max wall (seconds, to the ms), peak RSS; echoes "median" in $MED.
 measure() {
   local label=$1 bytes=$2; shift 2
-  local walls=() rss=0 t w r
+  local walls=() rss=0 w r
   for _ in $(seq "$RUNS"); do
-    t=$(mktemp)
-    # Wall time to the microsecond (GNU time's %e has 10 ms steps); peak RSS from GNU time.
-    local start=$EPOCHREALTIME
-    /usr/bin/time -o "$t" -f "%M" bash -c "$*" >/dev/null 2>&1 || true
-    local end=$EPOCHREALTIME
-    w=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.4f", b-a}')
-    read -r r < <(tail -n1 "$t"); rm -f "$t"
+    read -r w _ r _ < <(timed "$*")
     walls+=("$w"); [ "$r" -gt "$rss" ] && rss=$r
   done
-  local sorted; sorted=$(printf '%s\n' "${walls[@]}" | sort -n)
-  local min max; min=$(echo "$sorted" | head -1); max=$(echo "$sorted" | tail -1)
-  MED=$(echo "$sorted" | sed -n "$(( (RUNS + 1) / 2 ))p")
+  local min max
+  read -r min MED max < <(stats "${walls[@]}")
   local ratio="-"
   [ -n "${BASE:-}" ] && ratio=$(awk -v m="$MED" -v b="$BASE" 'BEGIN{printf "%.2fx", (m>0?m:0.01)/(b>0?b:0.01)}')
   awk -v l="$label" -v b="$bytes" -v mi="$min" -v me="$MED" -v ma="$max" -v r="$rss" -v x="$ratio" \

@@ -12,7 +12,7 @@
 #   PLAN=/tmp/string-100m.json bench/memory.sh        # python3 bench/gen_string.py 100 /tmp/string-100m.json
 #   SHAPES="tiny gb string" bench/memory.sh           # issue 31's three shapes, each generated here:
 #       tiny   1,000,000 tiny creates (gen_tiny.py, 166 MB)
-#       gb     a 1 GB plan (examples/gen_plan --size 1G), deleted after its runs
+#       gb     a 1 GB plan (examples/gen_plan --size 1G), made for this run and deleted after it
 #       string one 100 MB string (gen_string.py)
 #     (GB_CMDS="summary|replace" narrows the 1 GB shape's commands; its RUNS are GB_RUNS, default RUNS)
 #
@@ -40,7 +40,8 @@ if [ -n "${SHAPES:-}" ]; then
         [ -s "$plan" ] || python3 bench/gen_string.py 100 "$plan"
         SHAPES= PLAN=$plan "$0" ;;
       gb)
-        plan=$DIR/plan-1g.json
+        # A name of this run's own: two runs at once never write or delete each other's plan.
+        plan=$DIR/plan-1g-$$.json
         [ -x target/release/examples/gen_plan ] || cargo build --release --locked --example gen_plan >&2
         target/release/examples/gen_plan --size 1G --seed 1 -o "$plan" >/dev/null
         SHAPES= PLAN=$plan RUNS=${GB_RUNS:-$RUNS} CMDS=${GB_CMDS:-${CMDS:-}} "$0" || true
@@ -73,8 +74,8 @@ run() {
   awk -v w="$w" -v u="$u" -v s="$s" -v r="$r" 'BEGIN{printf "%.2f %.2f %d\n", w, u+s, r}'
 }
 
-# stats VALUES...: min median max
-stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{printf "%s %s %s\n", v[1], v[int((NR+1)/2)], v[NR]}'; }
+# shellcheck source=bench/stats.sh
+source bench/stats.sh
 
 COMMIT=${COMMIT:-$(git rev-parse --short HEAD)}
 echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $COMMIT, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $PLAN ($((bytes / 1000000)) MB), $RUNS runs each"

@@ -31,23 +31,17 @@ fi
 files=$(find "$DIR/tree" -name plan.json | sort)
 bytes=$(stat -c %s "$DIR/all.ndjson")
 
-# stats VALUES...: min median max
-stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{printf "%s %s %s\n", v[1], v[int((NR+1)/2)], v[NR]}'; }
+# shellcheck source=bench/stats.sh
+source bench/stats.sh
 
 # measure LABEL COMMAND...: RUNS runs; a row of min/median/max wall, CPU and
 # peak RSS, and the medians over BASE_W/BASE_C (the skip-only pass's).
 measure() {
   local label=$1; shift
-  local walls=() cpus=() rss=() t start end u s r
+  local walls=() cpus=() rss=() w c r
   for _ in $(seq "$RUNS"); do
-    t=$(mktemp)
-    start=$EPOCHREALTIME
-    /usr/bin/time -o "$t" -f "%U %S %M" bash -c "$*" >/dev/null 2>&1 || true
-    end=$EPOCHREALTIME
-    read -r u s r < <(tail -n1 "$t"); rm -f "$t"
-    walls+=("$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.3f", b-a}')")
-    cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}')")
-    rss+=("$((r / 1024))")
+    read -r w c r _ < <(timed "$*")
+    walls+=("$w"); cpus+=("$c"); rss+=("$((r / 1024))")
   done
   read -r w1 W w3 < <(stats "${walls[@]}")
   read -r c1 C c3 < <(stats "${cpus[@]}")

@@ -15,6 +15,8 @@ mkdir -p "$DIR"
 PLAN="$DIR/sensitive-$N.json"
 [ -f "$PLAN" ] || python3 bench/gen_sensitive.py "$N" "$PLAN"
 BYTES=$(stat -c %s "$PLAN")
+# shellcheck source=bench/stats.sh
+source bench/stats.sh
 [ $# -gt 0 ] || set -- target/release/planview
 echo "| binary | command | min s | median s | max s | MB/s (median) |"
 echo "|---|---|---:|---:|---:|---:|"
@@ -27,9 +29,7 @@ for bin in "$@"; do
       t1=$(date +%s.%N)
       times+=("$(echo "$t1 - $t0" | bc)")
     done
-    sorted=$(printf '%s\n' "${times[@]}" | sort -n)
-    min=$(echo "$sorted" | head -1); max=$(echo "$sorted" | tail -1)
-    med=$(echo "$sorted" | sed -n "$(( (RUNS + 1) / 2 ))p")
+    read -r min med max < <(stats "${times[@]}")
     printf '| %s | %s | %.2f | %.2f | %.2f | %.0f |\n' "$bin" "$cmd" "$min" "$med" "$max" "$(echo "$BYTES / 1000000 / $med" | bc -l)"
   done
 done

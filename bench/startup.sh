@@ -18,8 +18,10 @@ for _ in $(seq "$RUNS"); do
   t1=$(date +%s%N)
   per_run+=("$(awk -v d=$((t1 - t0)) -v n="$BATCH" 'BEGIN{printf "%.3f", d/n/1e6}')")
 done
-sorted=$(printf '%s\n' "${per_run[@]}" | sort -n)
+# shellcheck source=bench/stats.sh
+source bench/stats.sh
+read -r min med max < <(stats "${per_run[@]}")
 # The same loop over `true`: what starting any process costs here.
 t0=$(date +%s%N); for _ in $(seq "$BATCH"); do /bin/true; done; t1=$(date +%s%N)
 echo "- $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "- \`planview summary\` on $(stat -c %s "$F") bytes, ms per run over $RUNS rounds of $BATCH: min $(echo "$sorted" | head -1), median $(echo "$sorted" | sed -n "$(( (RUNS + 1) / 2 ))p"), max $(echo "$sorted" | tail -1) (\`/bin/true\`: $(awk -v d=$((t1 - t0)) -v n="$BATCH" 'BEGIN{printf "%.3f", d/n/1e6}') ms)"
+echo "- \`planview summary\` on $(stat -c %s "$F") bytes, ms per run over $RUNS rounds of $BATCH: min $min, median $med, max $max (\`/bin/true\`: $(awk -v d=$((t1 - t0)) -v n="$BATCH" 'BEGIN{printf "%.3f", d/n/1e6}') ms)"

@@ -22,10 +22,13 @@ testlog=$(mktemp)
 trap 'rm -f "$timefile" "$testlog"' EXIT
 echo "commit $commit, $(nproc) cores, RUNS=$runs, CARGO_INCREMENTAL=$CARGO_INCREMENTAL, target $target"
 
-stats() { # label, then numbers: min/median/max
-  local label=$1
+# shellcheck source=bench/stats.sh
+source "$(dirname "$0")/stats.sh"
+row() { # label, then numbers: min/median/max
+  local label=$1 a b c
   shift
-  printf '%s\n' "$@" | sort -n | awk -v l="$label" '{a[NR]=$1} END {printf "%-22s min %8.1f  median %8.1f  max %8.1f\n", l, a[1], a[int((NR+1)/2)], a[NR]}'
+  read -r a b c < <(stats "$@")
+  printf '%-22s min %8.1f  median %8.1f  max %8.1f\n' "$label" "$a" "$b" "$c"
 }
 
 declare -a bw bc rw rc
@@ -62,8 +65,8 @@ for u in sorted(units, key=lambda u: -u["duration"])[:6]:
     print(f'    {name:<34} {u["duration"]:7.1f} s {100 * u["duration"] / total:5.1f}%')
 PY
 done
-stats "build wall (s)" "${bw[@]}"
-stats "build CPU (s)" "${bc[@]}"
-stats "tests wall (s)" "${rw[@]}"
-stats "tests CPU (s)" "${rc[@]}"
+row "build wall (s)" "${bw[@]}"
+row "build CPU (s)" "${bc[@]}"
+row "tests wall (s)" "${rw[@]}"
+row "tests CPU (s)" "${rc[@]}"
 echo "slowest units: $target/cargo-timings/cargo-timing.html"

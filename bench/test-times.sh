@@ -42,10 +42,13 @@ timefile=$(mktemp)
 trap 'rm -f "$timefile"' EXIT
 echo "commit $commit, $(nproc) cores, RUNS=$runs, $it"
 
-stats() { # label, then numbers: min/median/max
-  local label=$1
+# shellcheck source=bench/stats.sh
+source "$(dirname "$0")/stats.sh"
+row() { # label, then numbers: min/median/max
+  local label=$1 a b c
   shift
-  printf '%s\n' "$@" | sort -n | awk -v l="$label" '{a[NR]=$1} END {printf "  %-5s min %7.2f  median %7.2f  max %7.2f\n", l, a[1], a[int((NR+1)/2)], a[NR]}'
+  read -r a b c < <(stats "$@")
+  printf '  %-5s min %7.2f  median %7.2f  max %7.2f\n' "$label" "$a" "$b" "$c"
 }
 
 for name in "$@"; do
@@ -61,6 +64,6 @@ for name in "$@"; do
     cpu+=("$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')")
   done
   echo "$name (load ${loads[*]})"
-  stats wall "${wall[@]}"
-  stats cpu "${cpu[@]}"
+  row wall "${wall[@]}"
+  row cpu "${cpu[@]}"
 done
