@@ -72,22 +72,28 @@ pub fn replace(doc: &Document<'_>, filter: &Filter, vis: &Visibility) -> Result<
         Document::Plan(p) => Changes::of_plan(p),
         Document::State(_) => Changes::default(),
     };
-    replace_with_changes(doc, filter, vis, &changes, None)
+    replace_with_changes(doc, filter, vis, &changes, None, &mut |_| Ok(()))
 }
 
+/// The changes of a streamed plan that were spooled, not put in it: each
+/// given to the function passed, in document order.
+pub(crate) type MoreChanges<'s> = &'s mut dyn FnMut(&mut dyn FnMut(&ResourceChange<'_>)) -> Result<(), String>;
+
 /// [`replace`] of a document whose `resource_changes` may hold only the
-/// replacements (streamed): `changes` has every change, for the dependents.
+/// replacements (streamed), or none of them when they were spooled (`more`
+/// gives them, one at a time): `changes` has every change, for the dependents.
 pub(crate) fn replace_with_changes(
     doc: &Document<'_>,
     filter: &Filter,
     vis: &Visibility,
     changes: &Changes,
     locals: Option<&dependents::Locals>,
+    more: MoreChanges<'_>,
 ) -> Result<ReplaceReport, String> {
     let Document::Plan(p) = doc else {
         return Err("`replace` reads a plan, and this is a state: run `show -json` on a saved plan file".into());
     };
-    let mut r = replace_plan(p, filter, vis);
+    let mut r = replace_plan(p, filter, vis, more)?;
     // Without replacements there are no dependents to name: the graph is not built.
     if !r.replacements.is_empty() {
         // Only the replacements' blast radius: the changes are read from
@@ -101,9 +107,21 @@ pub(crate) fn replace_with_changes(
     Ok(r)
 }
 
-pub(crate) fn replace_plan(p: &Plan<'_>, filter: &Filter, vis: &Visibility) -> ReplaceReport {
-    let replacements: Vec<Replacement> =
+/// The replacements of `p`'s `resource_changes`, then those among the
+/// changes `more` gives (spooled, when streamed).
+pub(crate) fn replace_plan(p: &Plan<'_>, filter: &Filter, vis: &Visibility, more: MoreChanges<'_>) -> Result<ReplaceReport, String> {
+    let mut replacements: Vec<Replacement> =
         p.resource_changes.iter().filter(|rc| filter.matches_change(rc)).filter_map(|rc| replacement(rc, vis)).collect();
+    more(&mut |rc| {
+        if filter.matches_change(rc) {
+            replacements.extend(replacement(rc, vis));
+        }
+    })?;
+    Ok(report(p, replacements))
+}
+
+/// The report of `p` listing `replacements`.
+fn report(p: &Plan<'_>, replacements: Vec<Replacement>) -> ReplaceReport {
     let n = |o: ReplaceOrder| replacements.iter().filter(|r| r.order == o).count() as u64;
     ReplaceReport {
         kind: "replace",
@@ -171,7 +189,7 @@ mod tests {
             {"address":"aws_instance.c","mode":"managed","type":"aws_instance","name":"c","change":{"actions":["update"]}}]}"#,
         )
         .unwrap();
-        let r = replace_plan(&p, &Filter::default(), &Visibility::default());
+        let r = replace_plan(&p, &Filter::default(), &Visibility::default(), &mut |_| Ok(())).unwrap();
         assert_eq!((r.count, r.delete_before_create, r.create_before_destroy), (2, 1, 1));
         let a = &r.replacements[0];
         assert_eq!(a.reason_words, "an attribute cannot be updated in place");

@@ -22,11 +22,54 @@ pub(crate) struct Keep<P> {
     changes: Vec<String>,
     drift: Vec<String>,
     seen: [usize; 2],
+    /// Changes (not drift) kept bare ([`Keep::bare_changes`]).
+    bare: bool,
+    /// Changes (not drift) spooled instead of held ([`Keep::spooled_changes`]),
+    /// and the first error spooling one (the answer then fails).
+    spool: Option<(crate::spool::Records<String>, Option<std::io::Error>)>,
 }
 
 impl<P: FnMut(bool, usize, usize, &ResourceChange<'_>) -> bool> Keep<P> {
     pub(crate) fn new(keep: P) -> Self {
-        Keep { keep, changes: Vec::new(), drift: Vec::new(), seen: [0, 0] }
+        Keep { keep, changes: Vec::new(), drift: Vec::new(), seen: [0, 0], bare: false, spool: None }
+    }
+
+    /// Keep each chosen change (not drift) bare: its address, previous
+    /// address and actions only (what tells its kind and whether it moves),
+    /// for a query that needs no more of the changes. A change carrying one
+    /// huge value then costs its address, not the value.
+    pub(crate) fn bare_changes(mut self) -> Self {
+        self.bare = true;
+        self
+    }
+
+    /// Spool each chosen change (not drift) to a temporary file
+    /// ([`crate::spool`]) instead of holding its text: [`Keep::fill`] leaves
+    /// `resource_changes` empty, and the query reads them one at a time at
+    /// the end ([`Keep::each_change`]). Memory is one spool block and one
+    /// change, however many are kept.
+    pub(crate) fn spooled_changes(mut self) -> Self {
+        self.spool = Some((crate::spool::Records::default(), None));
+        self
+    }
+}
+
+/// A change reduced to what [`Keep::bare_changes`] keeps.
+#[derive(serde::Serialize)]
+struct Bare<'a> {
+    address: &'a str,
+    previous_address: Option<&'a str>,
+    change: BareChange<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct BareChange<'a> {
+    actions: &'a [crate::model::Action],
+}
+
+impl<'a> Bare<'a> {
+    fn of(rc: &'a ResourceChange<'_>) -> Self {
+        Bare { address: &rc.address, previous_address: rc.previous_address.as_deref(), change: BareChange { actions: &rc.change.actions } }
     }
 }
 
@@ -41,6 +84,29 @@ impl<P> Keep<P> {
         plan.resource_drift = parse(&self.drift)?;
         Ok(())
     }
+
+    /// Each spooled change ([`Keep::spooled_changes`]), in document order,
+    /// parsed and given to `f`; nothing when the changes are not spooled (they
+    /// are in the plan [`Keep::fill`] filled). A change that could not be
+    /// spooled or read back fails the answer: it is never shorter.
+    pub(crate) fn each_change(&self, f: &mut dyn FnMut(&ResourceChange<'_>)) -> Result<(), String> {
+        let Some((spool, failed)) = &self.spool else { return Ok(()) };
+        let cannot = |e: &dyn std::fmt::Display| format!("cannot spool the changes to a temporary file: {e}");
+        if let Some(e) = failed {
+            return Err(cannot(e));
+        }
+        let mut bad = None;
+        spool
+            .each(|text| {
+                match serde_json::from_str::<ResourceChange<'_>>(&text) {
+                    Ok(rc) => f(&rc),
+                    Err(e) => bad = Some(e.to_string()),
+                }
+                Ok(())
+            })
+            .map_err(|e| cannot(&e))?;
+        bad.map_or(Ok(()), Err)
+    }
 }
 
 impl<P: FnMut(bool, usize, usize, &ResourceChange<'_>) -> bool> PlanVisitor for Keep<P> {
@@ -48,9 +114,18 @@ impl<P: FnMut(bool, usize, usize, &ResourceChange<'_>) -> bool> PlanVisitor for 
         let seen = &mut self.seen[usize::from(drift)];
         let index = *seen;
         *seen += 1;
+        if let Some((spool, failed)) = self.spool.as_mut().filter(|_| !drift) {
+            if (self.keep)(drift, index, spool.len(), rc) && failed.is_none() {
+                if let Err(e) = spool.push(&text.to_string()) {
+                    *failed = Some(e);
+                }
+            }
+            return;
+        }
         let list = if drift { &mut self.drift } else { &mut self.changes };
         if (self.keep)(drift, index, list.len(), rc) {
-            list.push(text.to_string());
+            let bare = (self.bare && !drift).then(|| serde_json::to_string(&Bare::of(rc)).ok()).flatten();
+            list.push(bare.unwrap_or_else(|| text.to_string()));
         }
     }
 }

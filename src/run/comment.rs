@@ -282,16 +282,18 @@ fn comment_with(config: &Config, opts: &CommentOptions, out: &mut Sink<'_>, whol
     if !without.is_empty() {
         config.read.notes.push("comment", crate::query::show::without_schema_note(&without));
     }
-    // Errors quote the input: every input's secrets are masked in them.
-    let mut masker = secrets::Masker::default();
-    items.iter().for_each(|i| masker.merge(&i.masker));
-    let scrubber = masker.scrubber();
-    let scrub = |s: &str| String::from_utf8_lossy(&scrubber.scrub(s.as_bytes())).into_owned();
-    let errors: Vec<InputError> = items
-        .iter()
-        .filter_map(|i| i.result.as_ref().err())
-        .map(|e| InputError { message: scrub(&e.message), hint: e.hint.as_deref().map(scrub), ..e.clone() })
-        .collect();
+    // Errors quote the input: every input's secrets are masked in them (the
+    // scrubber of them all is built only when there is an error to scrub).
+    let failed: Vec<&InputError> = items.iter().filter_map(|i| i.result.as_ref().err()).collect();
+    let errors: Vec<InputError> = if failed.is_empty() {
+        Vec::new()
+    } else {
+        let mut masker = secrets::Masker::default();
+        items.iter().for_each(|i| masker.merge(&i.masker));
+        let scrubber = masker.scrubber();
+        let scrub = |s: &str| String::from_utf8_lossy(&scrubber.scrub(s.as_bytes())).into_owned();
+        failed.into_iter().map(|e| InputError { message: scrub(&e.message), hint: e.hint.as_deref().map(scrub), ..e.clone() }).collect()
+    };
     let outputs = CiOutputs::of(&items);
     let unchanged = errors.is_empty() && !outputs.has_changes && outputs.verdict == "pass";
     let report = policy.describe();

@@ -2,7 +2,7 @@
 //! each a query over documents streamed with only the changes it needs kept,
 //! then its reports rendered.
 
-use super::streamed::{self, streamed};
+use super::streamed::{self, streamed, streamed_keeping};
 use super::tail::{finish, Sink};
 use super::{across, keep_none, locating, named, question};
 use crate::config::Config;
@@ -22,12 +22,15 @@ pub(super) fn drift(config: &Config, roots: &[Root], all: bool, out: &mut Sink<'
     // Every drift entry; of the changes, the first (a plan without any
     // reads as refresh-only) and one that is not a plain no-op (the
     // CLI shows drift only when the plan changes something): at most two.
+    // The changes are kept bare (their kind and move only: all the query reads
+    // of them), so a change holding one huge value is not copied.
     let keep = |drift: bool, i: usize, kept: usize, rc: &model::ResourceChange<'_>| {
         drift || i == 0 || (kept < 2 && (rc.kind() != model::ChangeKind::NoOp || rc.is_move()))
     };
     let sources = locating::start(config, roots);
-    let mut items =
-        named(across(config, roots, read, |read| streamed(roots, read, &vis, keep, |doc, vis| query::drift::drift(doc, &opts, vis))));
+    let mut items = named(across(config, roots, read, |read| {
+        streamed_keeping(roots, read, &vis, true, keep, |doc, vis| query::drift::drift(doc, &opts, vis))
+    }));
     if let Some(located) = locating::finish(sources, config, &items) {
         for i in &mut items {
             let map = located.of(&i.file);
@@ -50,8 +53,8 @@ pub(super) fn replace(config: &Config, roots: &[Root], out: &mut Sink<'_>, maske
     // The dependents through a local are exact when the configuration's source is read.
     let locals = locating::locals(config, roots, &sources);
     let mut items = named(across(config, roots, read, |read| {
-        streamed::streamed_with_changes(roots, read, &vis, keep, |doc, vis, changes| {
-            query::replace::replace_with_changes(doc, &config.filter, vis, changes, locals.as_deref())
+        streamed::streamed_with_changes(roots, read, &vis, keep, |doc, vis, changes, more| {
+            query::replace::replace_with_changes(doc, &config.filter, vis, changes, locals.as_deref(), more)
         })
     }));
     if let Some(located) = locating::finish(sources, config, &items) {

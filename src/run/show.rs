@@ -429,6 +429,8 @@ impl Spool {
                     let mut file = &spill.file;
                     file.seek(SeekFrom::Start(*at))?;
                     buf.clear();
+                    // The block's own length, not a doubling past it (one change may be 100 MB).
+                    buf.reserve_exact(*len);
                     file.take(*len as u64).read_to_end(&mut buf)?;
                     &buf[..]
                 }

@@ -109,8 +109,24 @@ pub(crate) fn streamed<T: Send>(
     keep: impl Fn(bool, usize, usize, &model::ResourceChange<'_>) -> bool + Sync,
     query: impl Fn(&read::Document<'_>, &Visibility) -> Result<T, String> + Sync,
 ) -> Vec<PerFile<T>> {
+    streamed_keeping(roots, read, vis, false, keep, query)
+}
+
+/// [`streamed`], the kept changes (not drift) bare when `bare`
+/// ([`read::Keep::bare_changes`]: their kind and move only) for a query that
+/// needs no more of them.
+pub(crate) fn streamed_keeping<T: Send>(
+    roots: &[read::Root],
+    read: &read::ReadOptions,
+    vis: &Visibility,
+    bare: bool,
+    keep: impl Fn(bool, usize, usize, &model::ResourceChange<'_>) -> bool + Sync,
+    query: impl Fn(&read::Document<'_>, &Visibility) -> Result<T, String> + Sync,
+) -> Vec<PerFile<T>> {
     read::stream_roots(roots, read, &|name, r, ahead, read| {
-        stream_one(name, r, ahead, read, read::Keep::new(&keep), |kept, doc, m| match doc {
+        let kept = read::Keep::new(&keep);
+        let kept = if bare { kept.bare_changes() } else { kept };
+        stream_one(name, r, ahead, read, kept, |kept, doc, m| match doc {
             read::Document::Plan(p) => {
                 let mut plan = *p;
                 kept.fill(&mut plan)?;
@@ -121,24 +137,34 @@ pub(crate) fn streamed<T: Send>(
     })
 }
 
+/// The kept changes of a spooled read, each given to the function passed
+/// (in document order; an error when one cannot be read back).
+pub(crate) type Spooled<'s> = &'s mut dyn FnMut(&mut dyn FnMut(&model::ResourceChange<'_>)) -> Result<(), String>;
+
 /// [`streamed`], and the query is also given every change of the plan reduced
-/// to what the blast radius needs ([`query::dependents::Changes`]).
+/// to what the blast radius needs ([`query::dependents::Changes`]). The
+/// changes `keep` chooses are spooled ([`read::Keep::spooled_changes`]), not
+/// put in the plan: the query reads them one at a time through its last
+/// argument ([`Spooled`]).
 pub(crate) fn streamed_with_changes<T: Send>(
     roots: &[read::Root],
     read: &read::ReadOptions,
     vis: &Visibility,
     keep: impl Fn(bool, usize, usize, &model::ResourceChange<'_>) -> bool + Sync,
-    query: impl Fn(&read::Document<'_>, &Visibility, &query::dependents::Changes) -> Result<T, String> + Sync,
+    query: impl Fn(&read::Document<'_>, &Visibility, &query::dependents::Changes, Spooled<'_>) -> Result<T, String> + Sync,
 ) -> Vec<PerFile<T>> {
     read::stream_roots(roots, read, &|name, r, ahead, read| {
-        let visitor = (read::Keep::new(&keep), query::dependents::Changes::default());
-        stream_one(name, r, ahead, read, visitor, |(kept, changes), doc, m| match doc {
-            read::Document::Plan(p) => {
-                let mut plan = *p;
-                kept.fill(&mut plan)?;
-                query(&read::Document::Plan(Box::new(plan)), &vis.with(m), &changes)
+        let visitor = (read::Keep::new(&keep).spooled_changes(), query::dependents::Changes::default());
+        stream_one(name, r, ahead, read, visitor, |(kept, changes), doc, m| {
+            let mut each = |f: &mut dyn FnMut(&model::ResourceChange<'_>)| kept.each_change(f);
+            match doc {
+                read::Document::Plan(p) => {
+                    let mut plan = *p;
+                    kept.fill(&mut plan)?;
+                    query(&read::Document::Plan(Box::new(plan)), &vis.with(m), &changes, &mut each)
+                }
+                state => query(&state, &vis.with(m), &changes, &mut each),
             }
-            state => query(&state, &vis.with(m), &changes),
         })
     })
 }

@@ -539,11 +539,19 @@ fn collection_node(
             Key::Index(i) => t.child(None, Some(*i)),
         });
         path.push(step);
-        let mut n = node(b, a, cm, o, path, cty);
         // Shown unchanged: an important attribute of a nested object (`id`,
         // `name`, `tags`, as the CLI shows them), or a list element (context
         // around a change): with everything in it.
         let important = brackets == Brackets::Object && !block_level && matches!(&key, Key::Attr(k) if IDENTIFYING.contains(&k.as_str()));
+        // An unchanged scalar that is not shown is only counted: not diffed,
+        // nor its secrets looked up (most of a resource's attributes).
+        let context = brackets == Brackets::List && !by_content && !set;
+        if !o.full && !moved && !important && !context && hidden_scalar(b, a, cm, o, path, cty) {
+            path.pop();
+            hidden += 1;
+            continue;
+        }
+        let mut n = node(b, a, cm, o, path, cty);
         let keep = !o.full && n.op == Op::Same && (important || (brackets == Brackets::List && !by_content && !set));
         let expand = important && !o.full && n.op == Op::Update && matches!(n.kind, Kind::Collection { before: None, after: None, .. });
         if keep || expand {
@@ -571,6 +579,30 @@ fn collection_node(
             context: !o.full && brackets == Brackets::List && !by_content && !set,
         },
     }
+}
+
+/// Whether [`node`] of `before` and `after` at `path` (a child's, pushed)
+/// is an unchanged scalar that does not force the replacement: the same
+/// scalar on both sides, known, with the same sensitivity, not the legacy
+/// SDK's null. Its node's op is [`Op::Same`] whatever its value shows as, so
+/// a collection that shows no unchanged child counts it without building it.
+fn hidden_scalar(
+    before: Option<&Value>,
+    after: Option<&Value>,
+    m: Marks<'_>,
+    o: &DiffOptions<'_, '_>,
+    path: &[PathStep],
+    ty: Option<&Ty>,
+) -> bool {
+    let (Some(b), Some(a)) = (before, after) else { return false };
+    let scalar = !matches!(b, Value::Object(_) | Value::Array(_));
+    let legacy_null = o.legacy && ty.is_some() && b.as_str() == Some("");
+    scalar
+        && b == a
+        && !legacy_null
+        && !markers::whole(m.after_unknown)
+        && sensitivity_change(before, after, m).is_none()
+        && !o.replace_paths.iter().any(|p| p == path)
 }
 
 /// Without a schema: whether a resource's attribute `k`, null on both sides,

@@ -532,3 +532,60 @@ fn without_a_schema_a_write_only_attribute_is_known_by_its_name() {
     let Some((_, Kind::Collection { entries, .. })) = entry(&n, "x") else { panic!("{n:?}") };
     assert!(entries.iter().all(|e| !matches!(e.node.kind, Kind::WriteOnly { .. })), "{entries:?}");
 }
+
+/// What [`hidden_scalar`] lets a collection count without building is what
+/// [`node`] would have built and hidden: an unchanged node that does not
+/// force the replacement, over scalars (secrets among them), markers,
+/// unknowns, the legacy SDK's `""`, types and replace paths.
+#[test]
+fn hidden_scalars_are_the_nodes_a_collection_hides() {
+    let mut masker = Masker::default();
+    masker.add("copied-secret-1");
+    let vis = Visibility { show_sensitive: false, masker: Some(&masker) };
+    let values = [
+        json!("x"),
+        json!(""),
+        json!("copied-secret-1"),
+        json!(1),
+        json!(1.0),
+        json!(null),
+        json!(true),
+        json!("{\"a\":1}"),
+        json!("a\nb"),
+    ];
+    let marks = [None, Some(json!(true)), Some(json!(false)), Some(json!({}))];
+    let here: Vec<Vec<PathStep>> = serde_json::from_str(r#"[["k"]]"#).unwrap();
+    let (mut hidden, mut built) = (0, 0);
+    for (legacy, ty, rp) in [(false, None, &[][..]), (true, Some(Ty::String), &[][..]), (false, None, &here[..])] {
+        let o = DiffOptions { vis: &vis, full: false, replace_paths: rp, block_root: true, objects_by_content: false, legacy };
+        for b in &values {
+            for a in &values {
+                for bs in &marks {
+                    for as_ in &marks {
+                        for au in &marks {
+                            let m = Marks { before_sensitive: bs.as_ref(), after_sensitive: as_.as_ref(), after_unknown: au.as_ref() };
+                            let mut path = vec![PathStep::Key("k".into())];
+                            if hidden_scalar(Some(b), Some(a), m, &o, &path, ty.as_ref()) {
+                                hidden += 1;
+                                let n = node(Some(b), Some(a), m, &o, &mut path, ty.as_ref());
+                                assert!(n.op == Op::Same && !n.forces_replacement, "{b} {a} {m:?} legacy {legacy}: {}", pic(&n));
+                            } else {
+                                built += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(hidden > 100 && built > 100, "{hidden} hidden, {built} built");
+    // And a resource's unchanged attributes are counted, a secret's too.
+    let o = DiffOptions { vis: &vis, full: false, replace_paths: &[], block_root: true, objects_by_content: false, legacy: false };
+    let got = pic(&diff(
+        Some(&json!({"a": "copied-secret-1", "b": 1, "c": "x"})),
+        Some(&json!({"a": "copied-secret-1", "b": 1, "c": "y"})),
+        Marks::default(),
+        &o,
+    ));
+    assert_eq!(got, "~{c:~\"x\"->\"y\" #2}");
+}

@@ -396,3 +396,54 @@ proptest::proptest! {
         }
     }
 }
+
+/// The changes a [`crate::read::Keep`] keeps, as the query sees them (drift
+/// first, then the filled plan's changes, then those read back from its
+/// spool): each one's address, previous address, actions and move, and its
+/// `after` text.
+type Kept = Vec<(String, Option<String>)>;
+
+fn kept_changes(keep: crate::read::Keep<impl FnMut(bool, usize, usize, &ResourceChange<'_>) -> bool>, json: &str) -> Kept {
+    let mut keep = keep;
+    let src = std::io::Cursor::new(json.as_bytes().to_vec());
+    let skel = stream_chunked("p", src, ReadAhead::Joined, &ReadOptions::default(), &mut keep, CHUNK).unwrap();
+    let Document::Plan(p) = parse("p", skel.as_bytes()).unwrap() else { panic!("not a plan") };
+    let mut plan = *p;
+    keep.fill(&mut plan).unwrap();
+    let show = |rc: &ResourceChange<'_>| {
+        let head = format!("{} {:?} {:?} move={}", rc.address, rc.previous_address, rc.change.actions, rc.is_move());
+        (head, rc.change.after.map(|a| a.get().to_string()))
+    };
+    let mut out: Kept = plan.resource_drift.iter().map(show).collect();
+    out.extend(plan.resource_changes.iter().map(show));
+    keep.each_change(&mut |rc| out.push(show(rc))).unwrap();
+    out
+}
+
+#[test]
+fn spooled_changes_read_back_as_the_held_ones_and_bare_ones_keep_kind_and_move() {
+    // Six changes of 50 KB kept: more than the spool's block (256 KB), which then goes to its file.
+    let big = "x".repeat(50 << 10);
+    let changes: Vec<String> = (0..12)
+        .map(|i| {
+            let prev = if i % 3 == 0 { format!(r#""previous_address":"a.old{i}","#) } else { String::new() };
+            let act = ["create", "no-op", "delete"][i % 3];
+            format!(r#"{{"address":"a.n{i}",{prev}"change":{{"actions":["{act}"],"after":{{"v":"{big}{i}"}}}}}}"#)
+        })
+        .collect();
+    let json = format!(
+        r#"{{"format_version":"1.2","resource_drift":[{{"address":"d.x","change":{{"actions":["update"],"after":{{"k":1}}}}}}],"resource_changes":[{}]}}"#,
+        changes.join(",")
+    );
+    let keep = |drift: bool, i: usize, _: usize, _: &ResourceChange<'_>| drift || i % 2 == 0;
+    let held = kept_changes(crate::read::Keep::new(keep), &json);
+    assert_eq!(held.len(), 7, "{held:?}");
+    assert!(held.iter().all(|(_, after)| after.is_some()));
+    assert!(held[1].0.contains("Some(\"a.old0\")") && held[1].0.ends_with("move=true"), "{:?}", held[1]);
+    assert_eq!(kept_changes(crate::read::Keep::new(keep).spooled_changes(), &json), held);
+    // Bare: the same addresses, actions and moves, without values; drift whole.
+    let bare = kept_changes(crate::read::Keep::new(keep).bare_changes(), &json);
+    assert_eq!(bare[0], held[0]);
+    assert_eq!(bare.iter().map(|b| &b.0).collect::<Vec<_>>(), held.iter().map(|h| &h.0).collect::<Vec<_>>());
+    assert!(bare[1..].iter().all(|(_, after)| after.is_none()), "{bare:?}");
+}

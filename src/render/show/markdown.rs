@@ -25,9 +25,31 @@ fn md_line(l: &Line) -> String {
     s
 }
 
+/// [`md_line`] made in the line's own text (a long value is not copied).
+fn md_line_owned(l: Line) -> String {
+    if l.comment && l.text.is_empty() {
+        return String::new();
+    }
+    let indent = "    ".repeat(l.depth);
+    let head = if l.comment { format!("  {indent}") } else { format!("{}{indent} ", md_symbol(l.op)) };
+    let mut s = l.text;
+    s.reserve_exact(head.len() + l.note.map_or(0, |n| n.len() + 1));
+    s.insert_str(0, &head);
+    if let Some(n) = l.note {
+        s.push(' ');
+        s.push_str(n);
+    }
+    s
+}
+
+/// The longest run of backticks in `lines` (a fence must be longer).
+fn longest_backticks(lines: &[String]) -> usize {
+    lines.iter().flat_map(|l| l.split(|c| c != '`')).map(str::len).max().unwrap_or(0)
+}
+
 /// A fenced `diff` block whose fence no line can close.
 fn diff_block(lines: &[String]) -> String {
-    let longest = lines.iter().flat_map(|l| l.split(|c| c != '`')).map(str::len).max().unwrap_or(0);
+    let longest = longest_backticks(lines);
     let fence = "`".repeat(longest.max(2) + 1);
     let mut s = format!("{fence}diff\n");
     for l in lines {
@@ -56,7 +78,23 @@ fn resource_md_parts(
     }
     let mut lines = resource_lines(r);
     lines.extend(triggered_lines(r, invocations));
-    (head, lines.iter().map(md_line).collect())
+    (head, lines.into_iter().map(md_line_owned).collect())
+}
+
+/// The length of [`resource_md_block`]`(head, lines, keep)`, counted
+/// without making it (a diff too long to fit is never written out whole).
+fn resource_md_len(head: &str, lines: &[String], keep: Option<usize>) -> usize {
+    let k = keep.map_or(lines.len(), |k| k.min(lines.len()));
+    let shown = &lines[..k];
+    let note = keep.filter(|k| *k < lines.len()).map(|k| format!("  # ... {} more lines left out to fit the size limit", lines.len() - k));
+    if shown.is_empty() && note.is_none() {
+        return head.len() + 1;
+    }
+    let note_ticks = note.as_deref().map_or(0, |n| n.split(|c| c != '`').map(str::len).max().unwrap_or(0));
+    let fence = longest_backticks(shown).max(note_ticks).max(2) + 1;
+    let body: usize = shown.iter().map(|l| l.len() + 1).sum::<usize>() + note.map_or(0, |n| n.len() + 1);
+    // head, "\n", fence "diff\n", the lines, fence "\n", "\n"
+    head.len() + 1 + fence + 5 + body + fence + 1 + 1
 }
 
 /// The block of a resource, with only its first `keep` diff lines when given.
@@ -118,14 +156,21 @@ pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: u
                 item.locations.and_then(|m| m.locate_change(&res.address, res.reason.as_deref())).as_ref(),
                 forge,
             );
-            let whole = resource_md_block(&h, &lines, None);
-            if stream.fits(size(&whole)) {
-                stream.take(size(&whole));
-                w.write_all(whole.as_bytes())?;
-                return Ok(true);
+            // A block is made (and its secrets scrubbed to count them) only
+            // when its length fits: what is longer can only be longer scrubbed.
+            if stream.fits(resource_md_len(&h, &lines, None)) {
+                let whole = resource_md_block(&h, &lines, None);
+                if stream.fits(size(&whole)) {
+                    stream.take(size(&whole));
+                    w.write_all(whole.as_bytes())?;
+                    return Ok(true);
+                }
             }
             // Too big: keep as many of its first lines as fit, if a useful part does.
-            let lo = stream.longest(lines.len(), |k| size(&resource_md_block(&h, &lines, Some(k))));
+            let lo = stream.longest(lines.len(), |k| match resource_md_len(&h, &lines, Some(k)) {
+                n if !stream.fits(n) => n,
+                _ => size(&resource_md_block(&h, &lines, Some(k))),
+            });
             if lo >= 3 {
                 let b = resource_md_block(&h, &lines, Some(lo));
                 stream.take_if_room(size(&b));
@@ -186,6 +231,35 @@ pub(crate) fn markdown_items(w: &mut dyn Write, items: &[Item<'_>], max_bytes: u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resource_md_len_is_the_block_length() {
+        let sets: [&[&str]; 5] =
+            [&[], &["+ a = 1"], &["+ a = \"```\"", "  b", ""], &["! x = \"`\" -> \"``````\"", "+ y"], &["é ünï", "- z"]];
+        for lines in sets {
+            let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            for head in ["", "#### `a` — will be created\n"] {
+                for keep in [None, Some(0), Some(1), Some(2), Some(9)] {
+                    assert_eq!(resource_md_len(head, &lines, keep), resource_md_block(head, &lines, keep).len(), "{lines:?} {keep:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn md_line_owned_is_md_line() {
+        for (op, depth, text, note, comment) in [
+            (Some(Op::Add), 0, "a = 1", None, false),
+            (Some(Op::Update), 2, "b = \"x\" -> \"y\"", Some("# forces replacement"), false),
+            (None, 1, "# (3 unchanged attributes hidden)", None, true),
+            (None, 1, "", None, true),
+            (Some(Op::Remove), 3, "", None, false),
+        ] {
+            let l = Line { op, depth, text: text.to_string(), note, comment, warning: false };
+            let want = md_line(&l);
+            assert_eq!(md_line_owned(l), want);
+        }
+    }
 
     #[test]
     fn diff_block_fence_outgrows_backticks_in_the_content() {
