@@ -16,6 +16,9 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::marker::PhantomData;
 
+mod blobs;
+pub(crate) use blobs::Blobs;
+
 /// Encoded records are moved to the file in blocks of about this size.
 const BLOCK: usize = 256 << 10;
 

@@ -33,7 +33,7 @@ pub struct MovesOptions {
 }
 
 /// The answer for one plan.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Default, Serialize)]
 pub struct MovesReport {
     /// Always `moves`.
     pub kind: &'static str,
@@ -43,8 +43,9 @@ pub struct MovesReport {
     /// Objects that match more than one object on the other side (or whose only
     /// match matches others too): nothing is suggested for them.
     pub ambiguous: Vec<Ambiguous>,
-    /// Deletes and creates that match nothing.
-    pub unmatched: Vec<Unmatched>,
+    /// Deletes and creates that match nothing (spooled past
+    /// [`UNMATCHED_IN_MEMORY`] when the plan is streamed).
+    pub unmatched: UnmatchedList,
     /// The `--ignore` paths, as given.
     pub ignored: Vec<String>,
 }
@@ -96,14 +97,139 @@ pub struct Unmatched {
     pub differ_count: usize,
 }
 
+/// Unmatched objects kept in memory before the list is spooled
+/// ([`UnmatchedList::spilling`]).
+pub(crate) const UNMATCHED_IN_MEMORY: usize = 16_384;
+
+/// The unmatched objects of a report: in memory, or spooled to a temporary
+/// file ([`crate::spool::Records`]) once they reach a limit, so that a plan
+/// of a million lone creates holds a block of them, not a million. It reads
+/// as the `Vec` of those in memory ([`std::ops::Deref`]), which is the whole
+/// list unless spooled; [`UnmatchedList::each`] and `len` see the whole list.
+#[derive(Debug, Default)]
+pub struct UnmatchedList {
+    kept: Vec<Unmatched>,
+    spooled: Option<crate::spool::Records<Spooled>>,
+    /// Spool from this many entries on (`None`: never).
+    spill_at: Option<usize>,
+    /// Why the spool failed: the list is not whole.
+    failed: Option<String>,
+}
+
+/// An [`Unmatched`] as spooled (its action as a flag).
+#[derive(Serialize, serde::Deserialize)]
+pub(crate) struct Spooled {
+    address: String,
+    delete: bool,
+    type_: String,
+    reason: String,
+    closest: Option<String>,
+    differs: Vec<String>,
+    differ_count: usize,
+}
+
+impl Spooled {
+    fn of(u: Unmatched) -> Spooled {
+        let Unmatched { address, action, type_, reason, closest, differs, differ_count } = u;
+        Spooled { address, delete: action == "delete", type_, reason, closest, differs, differ_count }
+    }
+
+    fn back(self) -> Unmatched {
+        let Spooled { address, delete, type_, reason, closest, differs, differ_count } = self;
+        Unmatched { address, action: if delete { "delete" } else { "create" }, type_, reason, closest, differs, differ_count }
+    }
+}
+
+impl std::ops::Deref for UnmatchedList {
+    type Target = Vec<Unmatched>;
+    fn deref(&self) -> &Vec<Unmatched> {
+        &self.kept
+    }
+}
+
+impl UnmatchedList {
+    /// An empty list spooled from `spill_at` entries on.
+    pub(crate) fn spilling(spill_at: usize) -> Self {
+        UnmatchedList { spill_at: Some(spill_at), ..UnmatchedList::default() }
+    }
+
+    /// How many entries, in memory or spooled.
+    pub fn len(&self) -> usize {
+        self.spooled.as_ref().map_or(self.kept.len(), |s| s.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Why the spool failed, if it did (the list is then not whole).
+    pub(crate) fn failed(&self) -> Option<&str> {
+        self.failed.as_deref()
+    }
+
+    /// Append `u`.
+    pub(crate) fn push(&mut self, u: Unmatched) {
+        if let Some(s) = &mut self.spooled {
+            if let Err(err) = s.push(&Spooled::of(u)) {
+                self.failed.get_or_insert_with(|| format!("cannot spool the unmatched objects to a temporary file: {err}"));
+            }
+            return;
+        }
+        self.kept.push(u);
+        if self.spill_at.is_some_and(|at| self.kept.len() >= at) {
+            let mut s = crate::spool::Records::default();
+            let spooled = std::mem::take(&mut self.kept).into_iter().try_for_each(|u| s.push(&Spooled::of(u)));
+            if let Err(err) = spooled {
+                self.failed.get_or_insert_with(|| format!("cannot spool the unmatched objects to a temporary file: {err}"));
+            }
+            self.spooled = Some(s);
+        }
+    }
+
+    /// Each entry in order, given to `f`.
+    pub(crate) fn each(&self, mut f: impl FnMut(&Unmatched) -> std::io::Result<()>) -> std::io::Result<()> {
+        match &self.spooled {
+            Some(s) => s.each(|u| f(&u.back())),
+            None => self.kept.iter().try_for_each(f),
+        }
+    }
+}
+
+impl From<Vec<Unmatched>> for UnmatchedList {
+    fn from(kept: Vec<Unmatched>) -> Self {
+        UnmatchedList { kept, ..UnmatchedList::default() }
+    }
+}
+
+impl Serialize for UnmatchedList {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let Some(s) = &self.spooled else { return self.kept.serialize(ser) };
+        let mut seq = ser.serialize_seq(Some(s.len()))?;
+        let mut failed = None;
+        let read = s.each(|u| {
+            seq.serialize_element(&u.back()).map_err(|err| {
+                let text = err.to_string();
+                failed = Some(err);
+                std::io::Error::other(text)
+            })
+        });
+        if let Some(err) = failed {
+            return Err(err);
+        }
+        read.map_err(S::Error::custom)?;
+        seq.end()
+    }
+}
+
 /// Differing paths listed per unmatched object.
 pub(crate) const MAX_DIFFS: usize = 5;
 
 /// One side of a candidate pair.
-struct Obj<'r, 'a> {
-    rc: &'r ResourceChange<'a>,
-    addr: String,
-    action: &'static str,
+pub(super) struct Obj<'r, 'a> {
+    pub(super) rc: &'r ResourceChange<'a>,
+    pub(super) addr: String,
+    pub(super) action: &'static str,
 }
 
 /// Whether `rc` is one `moves` could pair: a managed, current object deleted,
@@ -138,18 +264,7 @@ pub fn find_moves(doc: &Document<'_>, opts: &MovesOptions) -> Result<MovesReport
         let addr = match canonical(rc) {
             Ok(a) => a,
             Err(why) => {
-                report.unmatched.push(Unmatched {
-                    // Not canonical: as written, whole (a cut could leave part of a
-                    // secret the output scrubber no longer recognises). Renderers
-                    // escape it (comments are sanitised; JSON carries the original).
-                    address: rc.address.clone(),
-                    action,
-                    type_: rc.type_.clone(),
-                    reason: format!("its address cannot be used in a moved block ({why})"),
-                    closest: None,
-                    differs: Vec::new(),
-                    differ_count: 0,
-                });
+                report.unmatched.push(not_canonical(rc, action, &why));
                 continue;
             }
         };
@@ -169,11 +284,7 @@ pub fn find_moves(doc: &Document<'_>, opts: &MovesOptions) -> Result<MovesReport
     for key in order {
         let (deletes, creates) = &groups[&key];
         if deletes.is_empty() || creates.is_empty() {
-            let why = if deletes.is_empty() {
-                "nothing of its type and provider is deleted"
-            } else {
-                "nothing of its type and provider is created"
-            };
+            let why = one_sided(deletes.is_empty());
             for o in deletes.iter().chain(creates.iter()) {
                 report.unmatched.push(unmatched(o, why.to_string(), None));
             }
@@ -184,7 +295,32 @@ pub fn find_moves(doc: &Document<'_>, opts: &MovesOptions) -> Result<MovesReport
     Ok(report)
 }
 
-fn unmatched(o: &Obj<'_, '_>, reason: String, closest: Option<(&Obj<'_, '_>, &Diffs)>) -> Unmatched {
+/// Why the objects of a type and provider that only one side has match nothing.
+pub(super) fn one_sided(no_deletes: bool) -> &'static str {
+    if no_deletes {
+        "nothing of its type and provider is deleted"
+    } else {
+        "nothing of its type and provider is created"
+    }
+}
+
+/// An object whose address cannot go in a `moved` block (`why`).
+pub(super) fn not_canonical(rc: &ResourceChange<'_>, action: &'static str, why: &str) -> Unmatched {
+    Unmatched {
+        // Not canonical: as written, whole (a cut could leave part of a
+        // secret the output scrubber no longer recognises). Renderers
+        // escape it (comments are sanitised; JSON carries the original).
+        address: rc.address.clone(),
+        action,
+        type_: rc.type_.clone(),
+        reason: format!("its address cannot be used in a moved block ({why})"),
+        closest: None,
+        differs: Vec::new(),
+        differ_count: 0,
+    }
+}
+
+pub(super) fn unmatched(o: &Obj<'_, '_>, reason: String, closest: Option<(&Obj<'_, '_>, &Diffs)>) -> Unmatched {
     Unmatched {
         address: o.addr.clone(),
         action: o.action,
@@ -197,7 +333,7 @@ fn unmatched(o: &Obj<'_, '_>, reason: String, closest: Option<(&Obj<'_, '_>, &Di
 }
 
 /// The canonical address, checked against the change's own type, name and index.
-fn canonical(rc: &ResourceChange<'_>) -> Result<String, String> {
+pub(super) fn canonical(rc: &ResourceChange<'_>) -> Result<String, String> {
     let a = Address::parse(&rc.address)?;
     let r = a.resource();
     if r.kind != rc.type_ || r.name != rc.name {
@@ -210,7 +346,7 @@ fn canonical(rc: &ResourceChange<'_>) -> Result<String, String> {
 /// unmatched objects (each walks two whole objects).
 pub(crate) const CLOSEST_BUDGET: usize = 100_000;
 
-fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<String>], report: &mut MovesReport) {
+pub(super) fn match_group(deletes: &[Obj<'_, '_>], creates: &[Obj<'_, '_>], ignore: &[Vec<String>], report: &mut MovesReport) {
     let before: Vec<ParsedChange> = deletes.iter().map(|d| ParsedChange::of(&d.rc.change)).collect();
     let after: Vec<ParsedChange> = creates.iter().map(|c| ParsedChange::of(&c.rc.change)).collect();
 
@@ -557,7 +693,12 @@ mod tests {
     fn run_with(changes: &[String], ignore: &[&str]) -> MovesReport {
         let json = format!(r#"{{"format_version":"1.2","resource_changes":[{}]}}"#, changes.join(","));
         let doc = parse("t", json.as_bytes()).unwrap();
-        find_moves(&doc, &MovesOptions { ignore: ignore.iter().map(|s| s.to_string()).collect() }).unwrap()
+        let opts = MovesOptions { ignore: ignore.iter().map(|s| s.to_string()).collect() };
+        let whole = find_moves(&doc, &opts).unwrap();
+        // The streamed report (every unmatched object spooled) is the same.
+        let streamed = crate::query::moves_stream::tests::streamed(&json, &opts, 1, 2).unwrap();
+        assert_eq!(serde_json::to_string(&streamed).unwrap(), serde_json::to_string(&whole).unwrap());
+        whole
     }
 
     fn run(changes: &[String]) -> MovesReport {

@@ -6,7 +6,9 @@ use crate::error::InputError;
 use crate::filter::Filter;
 use crate::model::Document;
 use crate::model::Values;
+use crate::query::state_rows::{Rows, Sorter, ROWS_BUDGET};
 use crate::query::summary::StateResource;
+use crate::spool::Records;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -45,16 +47,16 @@ pub(crate) struct StateReport {
     pub total: u64,
     pub counts: StateListCounts,
     /// Sorted by module, mode, type and name; instances in state order.
-    pub resources: Vec<StateResource>,
+    pub resources: Rows,
 }
 
 pub(crate) fn state(doc: &Document<'_>, opts: &StateOptions<'_>) -> Result<StateReport, String> {
     match doc {
-        Document::State(s) => Ok(report("state", &s.format_version, s.terraform_version.clone(), s.values.as_ref(), opts.filter)),
+        Document::State(s) => report("state", &s.format_version, s.terraform_version.clone(), s.values.as_ref(), opts.filter),
         Document::Plan(p) if opts.prior => {
             let prior = p.prior_state().map_err(|e| format!("invalid `prior_state`: {}", crate::error::serde_message(&e)))?;
             let values = prior.as_ref().and_then(|s| s.values.as_ref());
-            Ok(report("plan", &p.format_version, p.terraform_version.clone(), values, opts.filter))
+            report("plan", &p.format_version, p.terraform_version.clone(), values, opts.filter)
         }
         Document::Plan(_) => Err("this is a plan: add --prior to list the state it was planned against".into()),
     }
@@ -62,15 +64,21 @@ pub(crate) fn state(doc: &Document<'_>, opts: &StateOptions<'_>) -> Result<State
 
 /// The resources of `prior_state`, collected as a plan streams by
 /// ([`crate::model::visit::PlanVisitor::on_prior`]): what each resource of the
-/// report needs (no values), with its module's address, in the order a whole
-/// read walks the module tree; and why `prior_state` would not read, if so.
+/// report needs (no values), spooled as it comes with the module it is in
+/// (whose address terraform writes after its resources), and sorted at the
+/// end in the order a whole read gives; and why `prior_state` would not
+/// read, if so.
 #[derive(Debug, Default)]
 pub(crate) struct PriorResources {
-    /// One frame per module being read: its own resources, then its
-    /// descendants' (with their modules).
-    frames: Vec<(Vec<StateResource>, Vec<StateResource>)>,
-    walked: Vec<StateResource>,
+    /// The modules being read (their places in `modules`).
+    open: Vec<u32>,
+    /// Each module in the order it began (the whole read's walk order): its
+    /// parent, and its address once it ended.
+    modules: Vec<(Option<u32>, Option<Option<String>>)>,
+    /// Each resource, with its module, in the order it came.
+    rows: Records<(u32, StateResource)>,
     refused: Option<String>,
+    failed: Option<String>,
 }
 
 impl crate::model::visit::PlanVisitor for PriorResources {
@@ -80,23 +88,21 @@ impl crate::model::visit::PlanVisitor for PriorResources {
     fn on_prior(&mut self, event: crate::model::visit::Prior<'_>) {
         use crate::model::visit::Prior;
         match event {
-            Prior::Module => self.frames.push((Vec::new(), Vec::new())),
+            Prior::Module => {
+                let rank = self.modules.len() as u32;
+                self.modules.push((self.open.last().copied(), None));
+                self.open.push(rank);
+            }
             Prior::Resource(r) => {
-                if let Some((own, _)) = self.frames.last_mut() {
-                    own.push(StateResource::of(None, r));
+                if let Some(&rank) = self.open.last() {
+                    if let Err(e) = self.rows.push(&(rank, StateResource::of(None, r))) {
+                        self.failed.get_or_insert_with(|| format!("cannot spool the resources to a temporary file: {e}"));
+                    }
                 }
             }
             Prior::EndModule(address) => {
-                let Some((mut own, below)) = self.frames.pop() else { return };
-                if let Some(a) = address {
-                    own.iter_mut().for_each(|r| r.module = Some(a.to_string()));
-                }
-                // Moved, not copied, where the list it joins is empty (the root's resources).
-                append(&mut own, below);
-                match self.frames.last_mut() {
-                    Some((_, parent)) => append(parent, own),
-                    None => append(&mut self.walked, own),
-                }
+                let Some(rank) = self.open.pop() else { return };
+                self.modules[rank as usize].1 = Some(address.map(str::to_string));
             }
             Prior::Refused(why) => {
                 self.refused.get_or_insert(why);
@@ -105,13 +111,34 @@ impl crate::model::visit::PlanVisitor for PriorResources {
     }
 }
 
-/// `more` after `to`: moved whole when `to` is empty (no second buffer of as
-/// many rows while they are copied).
-fn append(to: &mut Vec<StateResource>, more: Vec<StateResource>) {
-    if to.is_empty() {
-        *to = more;
-    } else {
-        to.extend(more);
+impl PriorResources {
+    /// Each row given to `f` with its module (a module's address is set on
+    /// its own resources) and a tie-break in the order a whole read walks them
+    /// (a module's own resources, then its descendants'): the module's place
+    /// in the walk, then the row's place in the input. Only the rows of
+    /// modules that ended, whose ancestors ended too, as a whole read has them.
+    fn each(self, f: &mut dyn FnMut(u64, StateResource)) -> Result<(), String> {
+        if let Some(why) = self.failed {
+            return Err(why);
+        }
+        let mut kept = vec![false; self.modules.len()];
+        for (i, (parent, end)) in self.modules.iter().enumerate() {
+            kept[i] = end.is_some() && parent.is_none_or(|p| kept[p as usize]);
+        }
+        let mut seq = 0u64;
+        self.rows
+            .each(|(rank, mut row)| {
+                let place = seq;
+                seq += 1;
+                if kept[rank as usize] {
+                    if let Some(Some(a)) = &self.modules[rank as usize].1 {
+                        row.module = Some(a.clone());
+                    }
+                    f((u64::from(rank) << 32) | (place & 0xffff_ffff), row);
+                }
+                Ok(())
+            })
+            .map_err(|e| format!("cannot read the spooled resources back: {e}"))
     }
 }
 
@@ -123,7 +150,7 @@ pub(crate) fn state_streamed(doc: &Document<'_>, prior: PriorResources, opts: &S
             if let Some(why) = &prior.refused {
                 return Err(format!("invalid `prior_state`: {why}"));
             }
-            Ok(report_of("plan", &p.format_version, p.terraform_version.clone(), prior.walked, opts.filter))
+            report_of("plan", &p.format_version, p.terraform_version.clone(), opts.filter, |f| prior.each(f))
         }
         _ => state(doc, opts),
     }
@@ -168,27 +195,32 @@ fn report(
     terraform_version: Option<String>,
     values: Option<&Values<'_>>,
     filter: &Filter,
-) -> StateReport {
+) -> Result<StateReport, String> {
     let walked = values.map(|v| v.root_module.walk()).unwrap_or_default();
-    report_of(document, format_version, terraform_version, walked.into_iter().map(|(m, r)| StateResource::of(m, r)), filter)
+    report_of(document, format_version, terraform_version, filter, |f| {
+        walked.into_iter().enumerate().for_each(|(i, (m, r))| f(i as u64, StateResource::of(m, r)));
+        Ok(())
+    })
 }
 
-/// The report over every resource (as [`row`]s), in
-/// [`crate::model::Module::walk`]'s order. The rows are filtered and sorted
-/// in place: memory holds them once, and 4 bytes a row while they are sorted.
+/// The report over every resource given by `rows` (each with its
+/// tie-break, unique and in [`crate::model::Module::walk`]'s order), filtered
+/// as they come and sorted with bounded memory ([`Sorter`]: sorted runs
+/// spooled past [`ROWS_BUDGET`] and merged as they are read).
 fn report_of(
     document: &'static str,
     format_version: &str,
     terraform_version: Option<String>,
-    rows: impl IntoIterator<Item = StateResource>,
     filter: &Filter,
-) -> StateReport {
+    rows: impl FnOnce(&mut dyn FnMut(u64, StateResource)) -> Result<(), String>,
+) -> Result<StateReport, String> {
     let mut counts = StateListCounts::default();
-    let mut resources: Vec<StateResource> = rows.into_iter().collect();
-    let total = resources.len() as u64;
-    resources.retain(|r| {
+    let mut total = 0u64;
+    let mut sorter = Sorter::new(order, ROWS_BUDGET);
+    rows(&mut |tie, r| {
+        total += 1;
         if !filter.matches_object(&r.address, &r.type_, r.module.as_deref()) {
-            return false;
+            return;
         }
         counts.resources += 1;
         // `Mode` reads these two words as `Managed` and `Data`, and keeps any other.
@@ -201,11 +233,9 @@ fn report_of(
         counts.deposed += u64::from(r.deposed.is_some());
         bump(&mut counts.by_type, &r.type_);
         bump(&mut counts.by_module, r.module.as_deref().unwrap_or("(root)"));
-        true
-    });
-    resources.shrink_to_fit();
-    sort_in_place(&mut resources);
-    StateReport {
+        sorter.push(tie, r);
+    })?;
+    Ok(StateReport {
         kind: "state",
         file: String::new(),
         document,
@@ -213,8 +243,8 @@ fn report_of(
         terraform_version,
         total,
         counts,
-        resources,
-    }
+        resources: sorter.finish()?,
+    })
 }
 
 /// Count under `key`, allocating only for a key not seen before.
@@ -224,35 +254,6 @@ fn bump(m: &mut BTreeMap<String, u64>, key: &str) {
         None => {
             m.insert(key.to_string(), 1);
         }
-    }
-}
-
-/// `rows` sorted by [`order`], stable (instances keep their state order
-/// within a resource): the rows' places are sorted (4 bytes each), then the
-/// rows moved there by following each cycle of the permutation, where a
-/// stable sort of the rows themselves would take a buffer of half of them.
-fn sort_in_place(rows: &mut [StateResource]) {
-    let Ok(n) = u32::try_from(rows.len()) else {
-        rows.sort_by(order);
-        return;
-    };
-    let mut place: Vec<u32> = (0..n).collect();
-    // The place breaks ties: the same order as a stable sort.
-    place.sort_unstable_by(|a, b| order(&rows[*a as usize], &rows[*b as usize]).then(a.cmp(b)));
-    // `place[i]` is the row that goes to `i`; each cycle is walked once, and
-    // a place done is marked by pointing at itself.
-    for start in 0..rows.len() {
-        let mut i = start;
-        while place[i] as usize != start {
-            let from = place[i] as usize;
-            if from == i {
-                break;
-            }
-            rows.swap(i, from);
-            place[i] = i as u32;
-            i = from;
-        }
-        place[i] = i as u32;
     }
 }
 
@@ -331,12 +332,12 @@ mod tests {
         }
     }
 
-    /// The rows sorted in place (their places sorted, then each cycle
-    /// followed) are in the order a stable sort gives: ties (instances of one
-    /// resource) keep their state order; on lists with and without ties,
-    /// already sorted, reversed, and of 0 to 2 rows.
+    /// The rows sorted in memory, or in sorted runs spooled and merged as
+    /// they are read, are in the order a stable sort gives: ties (instances
+    /// of one resource) keep their state order; on lists with and without
+    /// ties, already sorted, reversed, and of 0 to 2 rows.
     #[test]
-    fn rows_sorted_in_place_are_in_a_stable_sorts_order() {
+    fn rows_sorted_in_runs_are_in_a_stable_sorts_order() {
         let row = |i: usize, module: Option<&str>, mode: &str, type_: &str, name: &str| StateResource {
             address: format!("{type_}.{name}[{i}]"),
             module: module.map(str::to_string),
@@ -373,10 +374,23 @@ mod tests {
         for list in lists {
             let mut stable = list.clone();
             stable.sort_by(order);
-            let mut ours = list.clone();
-            sort_in_place(&mut ours);
             let addresses = |v: &[StateResource]| v.iter().map(|r| format!("{:?} {} {}", r.module, r.mode, r.address)).collect::<Vec<_>>();
-            assert_eq!(addresses(&ours), addresses(&stable), "{} rows", list.len());
+            // In memory, one row a run, and runs of a few rows.
+            for budget in [usize::MAX, 1, 2_000] {
+                let mut sorter = Sorter::new(order, budget);
+                list.iter().enumerate().for_each(|(i, r)| sorter.push(i as u64, r.clone()));
+                let rows = sorter.finish().unwrap();
+                assert_eq!(rows.len(), list.len());
+                let mut ours = Vec::new();
+                rows.each(|r| {
+                    ours.push(r.clone());
+                    Ok(())
+                })
+                .unwrap();
+                assert_eq!(addresses(&ours), addresses(&stable), "{} rows, budget {budget}", list.len());
+                let json = serde_json::to_string(&rows).unwrap();
+                assert_eq!(json, serde_json::to_string(&stable).unwrap(), "{} rows, budget {budget}", list.len());
+            }
         }
     }
 

@@ -247,7 +247,7 @@ pub struct PlanSummary {
 }
 
 /// One resource of a state.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StateResource {
     pub address: String,
     pub module: Option<String>,

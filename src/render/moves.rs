@@ -61,7 +61,7 @@ fn tf_json(w: &mut dyn Write, r: &MovesReport) -> io::Result<()> {
     // A JSON string: escaped by JSON, not for the terminal.
     let mut comment = header_text(r);
     let (a, u) = (r.ambiguous.len(), r.unmatched.len());
-    if a + u > 0 {
+    if !r.ambiguous.is_empty() || !r.unmatched.is_empty() {
         comment.push_str(&format!("; left alone: {a} ambiguous, {u} unmatched (details: planview moves --format hcl or --format json)"));
     }
     let doc = TfJson { comment, moved: r.pairs.iter().map(|p| Moved { from: &p.from, to: &p.to }).collect() };
@@ -70,9 +70,7 @@ fn tf_json(w: &mut dyn Write, r: &MovesReport) -> io::Result<()> {
 
 fn hcl(w: &mut dyn Write, r: &MovesReport) -> io::Result<()> {
     writeln!(w, "# {}", header(r))?;
-    for n in notes(r) {
-        writeln!(w, "# {n}")?;
-    }
+    notes(w, r)?;
     for p in &r.pairs {
         writeln!(w)?;
         writeln!(w, "moved {{")?;
@@ -88,9 +86,7 @@ fn commands(w: &mut dyn Write, r: &MovesReport, mv: &StateMv) -> io::Result<()> 
     if let Some(note) = &mv.note {
         writeln!(w, "# {}", sanitize::line(note))?;
     }
-    for n in notes(r) {
-        writeln!(w, "# {n}")?;
-    }
+    notes(w, r)?;
     for p in &r.pairs {
         writeln!(w, "{} state mv {} {}", mv.bin, shell_quote(&p.from), shell_quote(&p.to))?;
     }
@@ -167,20 +163,15 @@ fn header_text(r: &MovesReport) -> String {
     s
 }
 
-/// One line per object left alone.
-fn notes(r: &MovesReport) -> Vec<String> {
-    let mut out = Vec::new();
+/// One comment line per object left alone, written as it is made (a
+/// spooled list of unmatched objects is read back one at a time).
+fn notes(w: &mut dyn Write, r: &MovesReport) -> io::Result<()> {
     for a in &r.ambiguous {
         let also = if a.candidates.len() == 1 { ", which matches another object too" } else { "" };
-        out.push(
-            sanitize::line(&format!("ambiguous, not moved: {} ({}) matches {}{also}", a.address, a.action, a.candidates.join(", ")))
-                .into_owned(),
-        );
+        let note = format!("ambiguous, not moved: {} ({}) matches {}{also}", a.address, a.action, a.candidates.join(", "));
+        writeln!(w, "# {}", sanitize::line(&note))?;
     }
-    for u in &r.unmatched {
-        out.push(sanitize::line(&unmatched_note(u)).into_owned());
-    }
-    out
+    r.unmatched.each(|u| writeln!(w, "# {}", sanitize::line(&unmatched_note(u))))
 }
 
 fn unmatched_note(u: &Unmatched) -> String {
@@ -236,7 +227,8 @@ mod tests {
                 closest: None,
                 differs: vec![],
                 differ_count: 0,
-            }],
+            }]
+            .into(),
             pairs: vec![MovePair {
                 from: "x.a".into(),
                 to: "x.b".into(),

@@ -69,21 +69,20 @@ impl Report for StateReport {
     }
 
     fn table_rows(&self, w: &mut dyn Write, style: &Style) -> io::Result<()> {
-        let rows = self
-            .resources
-            .iter()
-            .map(|r| {
-                let m: Vec<String> = marks(r).iter().map(|x| style.paint(&line(x), Tone::Warn)).collect();
-                vec![
-                    line(module_text(r)).into_owned(),
-                    line(&r.type_).into_owned(),
-                    line(&name_with_index(r)).into_owned(),
-                    line(&r.mode).into_owned(),
-                    line(r.provider_name.as_deref().unwrap_or("")).into_owned(),
-                    m.join(", "),
-                ]
-            })
-            .collect();
+        // The table is laid out whole (its columns' widths): its rows are held.
+        let mut rows = Vec::with_capacity(self.resources.len());
+        self.resources.each(|r| {
+            let m: Vec<String> = marks(r).iter().map(|x| style.paint(&line(x), Tone::Warn)).collect();
+            rows.push(vec![
+                line(module_text(r)).into_owned(),
+                line(&r.type_).into_owned(),
+                line(&name_with_index(r)).into_owned(),
+                line(&r.mode).into_owned(),
+                line(r.provider_name.as_deref().unwrap_or("")).into_owned(),
+                m.join(", "),
+            ]);
+            Ok(())
+        })?;
         writeln!(w, "{}", style.table(&["module", "type", "name", "mode", "provider", "marks"], rows))?;
         writeln!(w)?;
         let rows = self.counts.by_type.iter().map(|(t, n)| vec![line(t).into_owned(), n.to_string()]).collect();
@@ -99,7 +98,7 @@ impl Report for StateReport {
         writeln!(w, "\n<details><summary>{} resource(s)</summary>\n", self.resources.len())?;
         writeln!(w, "| module | type | name | mode | provider | marks |")?;
         writeln!(w, "|---|---|---|---|---|---|")?;
-        for r in &self.resources {
+        self.resources.each(|r| {
             writeln!(
                 w,
                 "| {} | {} | {} | {} | {} | {} |",
@@ -109,8 +108,8 @@ impl Report for StateReport {
                 md_cell(&r.mode),
                 md_cell(r.provider_name.as_deref().unwrap_or("")),
                 md_cell(&marks(r).join(", "))
-            )?;
-        }
+            )
+        })?;
         writeln!(w, "\n</details>")
     }
 }

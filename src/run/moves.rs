@@ -1,5 +1,6 @@
-//! `moves`: one plan streamed with only what could pair kept (managed
-//! deletes and creates), the moves found, and the `state mv` commands written.
+//! `moves`: one plan streamed with what could pair (managed deletes and
+//! creates) spooled ([`query::moves_stream`]), the moves found, and the
+//! `state mv` commands written.
 
 use super::tail::Sink;
 use crate::config::{Config, MovesConfig};
@@ -7,7 +8,7 @@ use crate::error::Error;
 use crate::outcome::Status;
 use crate::read::pool as pipeline;
 use crate::secrets::Masker;
-use crate::{model, query, read, render};
+use crate::{query, read, render};
 
 /// `moves`: exit 0 whether or not moves were found.
 pub(super) fn moves(config: &Config, moves: &MovesConfig, out: &mut Sink<'_>, masker: &mut Masker) -> Result<Status, Error> {
@@ -15,15 +16,9 @@ pub(super) fn moves(config: &Config, moves: &MovesConfig, out: &mut Sink<'_>, ma
     if config.inputs.len() != 1 {
         return Err(Error::Usage("`moves` reads one plan".into()));
     }
-    // Streamed: only what could pair (managed deletes and creates) is kept.
-    let keep = |drift: bool, _: usize, _: usize, rc: &model::ResourceChange<'_>| !drift && query::moves::could_pair(rc);
-    let keep = read::Keep::new(&keep);
-    let item = pipeline::stream_source(&config.inputs[0], read, keep, |kept, doc, _| {
-        let read::Document::Plan(p) = doc else { return query::moves::find_moves(&doc, &moves.options).map(|r| (r, None)) };
-        let mut plan = *p;
-        kept.fill(&mut plan)?;
-        let version = plan.terraform_version.clone();
-        query::moves::find_moves(&read::Document::Plan(Box::new(plan)), &moves.options).map(|r| (r, version))
+    // Streamed: the candidates spooled, only the groups with both deletes and creates read back.
+    let item = pipeline::stream_source(&config.inputs[0], read, query::moves_stream::Candidates::default(), |cands, doc, _| {
+        moves_of(cands, &doc, &moves.options)
     });
     masker.merge(&item.masker);
     if let (Err(e), render::moves::MovesFormat::Json) = (&item.result, moves.format) {
@@ -38,4 +33,15 @@ pub(super) fn moves(config: &Config, moves: &MovesConfig, out: &mut Sink<'_>, ma
     let rendered = render::moves::write_with(out, &report, moves.format, &mv);
     out.written(rendered)?;
     Ok(Status::Success)
+}
+
+/// The report over a document streamed with [`query::moves_stream::Candidates`]
+/// collecting its candidates, and the plan's `terraform_version`.
+fn moves_of(
+    cands: query::moves_stream::Candidates,
+    doc: &read::Document<'_>,
+    opts: &query::moves::MovesOptions,
+) -> Result<(query::moves::MovesReport, Option<String>), String> {
+    let read::Document::Plan(p) = doc else { return query::moves::find_moves(doc, opts).map(|r| (r, None)) };
+    cands.finish(opts).map(|r| (r, p.terraform_version.clone()))
 }
