@@ -189,6 +189,32 @@ impl<T: DeserializeOwned> Iter<'_, T> {
     }
 }
 
+/// A spooled list written as one serde sequence of `len` elements, each
+/// serialized as `each` reads it back (`each` calls its argument once per
+/// element, in order). An element the serializer refuses stops the read and
+/// is the error; a read that fails is one too: never a shorter sequence.
+pub(crate) fn serialize_each<S: serde::Serializer, T: Serialize>(
+    ser: S,
+    len: usize,
+    each: impl FnOnce(&mut dyn FnMut(&T) -> io::Result<()>) -> io::Result<()>,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::{Error, SerializeSeq};
+    let mut seq = ser.serialize_seq(Some(len))?;
+    let mut failed = None;
+    let read = each(&mut |e: &T| {
+        seq.serialize_element(e).map_err(|err| {
+            let text = err.to_string();
+            failed = Some(err);
+            io::Error::other(text)
+        })
+    });
+    if let Some(err) = failed {
+        return Err(err);
+    }
+    read.map_err(S::Error::custom)?;
+    seq.end()
+}
+
 /// A new file in the temporary directory that only this process can read
 /// and that no name leads to: removed as soon as it is open (unix), or when
 /// it is closed (Windows).

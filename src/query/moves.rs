@@ -203,22 +203,8 @@ impl From<Vec<Unmatched>> for UnmatchedList {
 
 impl Serialize for UnmatchedList {
     fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{Error, SerializeSeq};
         let Some(s) = &self.spooled else { return self.kept.serialize(ser) };
-        let mut seq = ser.serialize_seq(Some(s.len()))?;
-        let mut failed = None;
-        let read = s.each(|u| {
-            seq.serialize_element(&u.back()).map_err(|err| {
-                let text = err.to_string();
-                failed = Some(err);
-                std::io::Error::other(text)
-            })
-        });
-        if let Some(err) = failed {
-            return Err(err);
-        }
-        read.map_err(S::Error::custom)?;
-        seq.end()
+        crate::spool::serialize_each(ser, s.len(), |push| s.each(|u| push(&u.back())))
     }
 }
 

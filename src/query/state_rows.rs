@@ -165,23 +165,9 @@ impl Eq for Head {}
 
 impl Serialize for Rows {
     fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{Error, SerializeSeq};
         if self.runs.is_empty() {
             return self.kept.serialize(ser);
         }
-        let mut seq = ser.serialize_seq(Some(self.len()))?;
-        let mut failed = None;
-        let read = self.each(|r| {
-            seq.serialize_element(r).map_err(|err| {
-                let text = err.to_string();
-                failed = Some(err);
-                std::io::Error::other(text)
-            })
-        });
-        if let Some(err) = failed {
-            return Err(err);
-        }
-        read.map_err(S::Error::custom)?;
-        seq.end()
+        crate::spool::serialize_each(ser, self.len(), |push| self.each(|r| push(r)))
     }
 }
