@@ -110,6 +110,17 @@ pub(crate) struct BlobIter<'a> {
 impl BlobIter<'_> {
     /// Past the next blob, without reading it; false after the last.
     pub(crate) fn skip(&mut self) -> io::Result<bool> {
+        self.step(None)
+    }
+
+    /// The next blob into `out` (replacing what it held); false after the last.
+    pub(crate) fn next_into(&mut self, out: &mut Vec<u8>) -> io::Result<bool> {
+        out.clear();
+        self.step(Some(out))
+    }
+
+    /// Past the next blob, read into `out` if there is one; false after the last.
+    fn step(&mut self, out: Option<&mut Vec<u8>>) -> io::Result<bool> {
         if let Some(f) = &mut self.file {
             let mut head = [0; 8];
             match f.read(&mut head[..1])? {
@@ -117,44 +128,17 @@ impl BlobIter<'_> {
                 _ => {
                     f.read_exact(&mut head[1..])?;
                     let n = u64::from_le_bytes(head);
-                    let buffered = f.buffer().len() as u64;
-                    if n <= buffered {
-                        f.consume(n as usize);
-                    } else {
-                        f.consume(buffered as usize);
-                        let past = io::copy(&mut f.by_ref().take(n - buffered), &mut io::sink())?;
-                        if past != n - buffered {
-                            return Err(unreadable("a blob ends too soon"));
+                    let got = match out {
+                        Some(out) => {
+                            out.reserve_exact(usize::try_from(n).map_err(unreadable)?);
+                            f.by_ref().take(n).read_to_end(out)? as u64
                         }
-                    }
-                    return Ok(true);
-                }
-            }
-        }
-        if self.mem.is_empty() {
-            return Ok(false);
-        }
-        let Some((head, rest)) = self.mem.split_first_chunk::<8>() else { return Err(unreadable("a blob ends too soon")) };
-        let n = usize::try_from(u64::from_le_bytes(*head)).map_err(unreadable)?;
-        if rest.len() < n {
-            return Err(unreadable("a blob ends too soon"));
-        }
-        self.mem = &rest[n..];
-        Ok(true)
-    }
-
-    /// The next blob into `out` (replacing what it held); false after the last.
-    pub(crate) fn next_into(&mut self, out: &mut Vec<u8>) -> io::Result<bool> {
-        out.clear();
-        if let Some(f) = &mut self.file {
-            let mut head = [0; 8];
-            match f.read(&mut head[..1])? {
-                0 => self.file = None,
-                _ => {
-                    f.read_exact(&mut head[1..])?;
-                    let n = usize::try_from(u64::from_le_bytes(head)).map_err(unreadable)?;
-                    out.reserve_exact(n);
-                    let got = f.by_ref().take(n as u64).read_to_end(out)?;
+                        None => {
+                            let buffered = (f.buffer().len() as u64).min(n);
+                            f.consume(buffered as usize);
+                            buffered + io::copy(&mut f.by_ref().take(n - buffered), &mut io::sink())?
+                        }
+                    };
                     if got != n {
                         return Err(unreadable("a blob ends too soon"));
                     }
@@ -170,7 +154,9 @@ impl BlobIter<'_> {
         if rest.len() < n {
             return Err(unreadable("a blob ends too soon"));
         }
-        out.extend_from_slice(&rest[..n]);
+        if let Some(out) = out {
+            out.extend_from_slice(&rest[..n]);
+        }
         self.mem = &rest[n..];
         Ok(true)
     }
