@@ -20,7 +20,6 @@
 use super::sha256::Sha256;
 use super::streamed::frame;
 use super::{counts, key_of, Intent};
-use crate::model::visit::PlanVisitor;
 use crate::model::ResourceChange;
 use crate::secrets::Masker;
 use std::cmp::Ordering;
@@ -449,18 +448,7 @@ impl<'a> Feed<'a> {
     }
 }
 
-impl PlanVisitor for Feed<'_> {
-    /// A later pass: pass 1 found the secrets of `planned_values` and `prior_state`.
-    fn reads_values(&self) -> bool {
-        false
-    }
-    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
-        self.entry(false, rc);
-    }
-    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
-        self.entry(true, rc);
-    }
-}
+super::streamed::later_pass_visitor!(Feed<'_>);
 
 #[cfg(test)]
 mod tests {

@@ -38,6 +38,26 @@ use crate::secrets::Masker;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 
+/// The visitor of a later pass over a plan (`fingerprint`'s, `diff`'s): each
+/// change and drift entry goes to the type's `entry(drift, rc)`; the values'
+/// secrets were found by pass 1, so values are not read again.
+macro_rules! later_pass_visitor {
+    ($t:ty) => {
+        impl crate::model::visit::PlanVisitor for $t {
+            fn reads_values(&self) -> bool {
+                false
+            }
+            fn on_resource_change(&mut self, rc: &crate::model::ResourceChange<'_>) {
+                self.entry(false, rc);
+            }
+            fn on_drift(&mut self, rc: &crate::model::ResourceChange<'_>) {
+                self.entry(true, rc);
+            }
+        }
+    };
+}
+pub(crate) use later_pass_visitor;
+
 /// How many bytes of canonical entries wait for their turn, at most, before
 /// the furthest ones are left to another pass.
 pub const ORDER_BUDGET: usize = 64 << 20;
@@ -504,18 +524,7 @@ impl<'a> Hasher<'a> {
     }
 }
 
-impl PlanVisitor for Hasher<'_> {
-    /// A later pass: pass 1 found the secrets of `planned_values` and `prior_state`.
-    fn reads_values(&self) -> bool {
-        false
-    }
-    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
-        self.entry(false, rc);
-    }
-    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
-        self.entry(true, rc);
-    }
-}
+later_pass_visitor!(Hasher<'_>);
 
 /// Which entries of a plan `diff` needs in full, by section (changes, drift)
 /// and rank (position in [`SectionIndex::entries`]).
@@ -563,18 +572,7 @@ impl<'a> Fetch<'a> {
     }
 }
 
-impl PlanVisitor for Fetch<'_> {
-    /// A later pass: pass 1 found the secrets of `planned_values` and `prior_state`.
-    fn reads_values(&self) -> bool {
-        false
-    }
-    fn on_resource_change(&mut self, rc: &ResourceChange<'_>) {
-        self.entry(false, rc);
-    }
-    fn on_drift(&mut self, rc: &ResourceChange<'_>) {
-        self.entry(true, rc);
-    }
-}
+later_pass_visitor!(Fetch<'_>);
 
 /// Compare two indexed plans: entries paired as [`super::compare`] pairs
 /// them; those whose hashes are equal are the same; `fetch` gives the
